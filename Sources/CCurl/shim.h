@@ -1,0 +1,23 @@
+#include <curl/curl.h>
+
+// curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot call:
+// one typed wrapper per argument kind.
+static inline CURLcode liveactivity_easy_setopt_long(CURL *h, CURLoption o, long v) {
+    return curl_easy_setopt(h, o, v);
+}
+static inline CURLcode liveactivity_easy_setopt_ptr(CURL *h, CURLoption o, const void *v) {
+    return curl_easy_setopt(h, o, v);
+}
+static inline CURLcode liveactivity_easy_setopt_write(CURL *h, CURLoption o,
+    size_t (*f)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(h, o, f);
+}
+static inline CURLcode liveactivity_easy_getinfo_long(CURL *h, CURLINFO i, long *v) {
+    return curl_easy_getinfo(h, i, v);
+}
+static inline CURLcode liveactivity_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) {
+    return curl_easy_getinfo(h, i, v);
+}
+static inline CURLMcode liveactivity_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
+    return curl_multi_setopt(m, o, v);
+}

@@ -1,0 +1,20 @@
+/// A setting that is missing or malformed: one line for the operator, naming it.
+public enum ConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
+    case missing(name: String)
+    case malformed(name: String, expected: String)
+    case unreadableFile(path: String, reason: String)
+    case badLine(path: String, line: Int)
+
+    public var description: String {
+        switch self {
+        case .missing(let name):
+            "configuration: \(name) is not set"
+        case .malformed(let name, let expected):
+            "configuration: \(name) is malformed (expected \(expected))"
+        case .unreadableFile(let path, let reason):
+            "configuration: cannot read LIVEACTIVITY_CONFIG file \(path): \(reason)"
+        case .badLine(let path, let line):
+            "configuration: \(path) line \(line) is not KEY=value"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// A response: status, extra headers and body. The transport writes it in CGI form.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON answer with the headers SPEC section 3 promises on every response.
+    public static func json(_ status: Int, _ body: String, extraHeaders: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status,
+            headers: [
+                ("Content-Type", "application/json"),
+                ("Cache-Control", "no-store"),
+                ("Access-Control-Allow-Origin", "*"),
+            ] + extraHeaders,
+            body: Array(body.utf8))
+    }
+
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The value of header `name` (case-insensitive), if present.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The CGI/FastCGI form: `Status:` line, headers, blank line, body.
+    public func cgiBytes() -> [UInt8] {
+        var head = "Status: \(status) \(HTTPResponse.reasonPhrase(status))\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+
+    public static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 410: "Gone"
+        case 413: "Payload Too Large"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body
+            && lhs.headers.map { "\($0.name):\($0.value)" } == rhs.headers.map { "\($0.name):\($0.value)" }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The JSON body of `POST /wakeup` and `POST /wakeup/unregister`, validated (SPEC section 3).
+public struct RegistrationBody: Equatable, Sendable {
+    public var token: PushToken
+    public var activityType: ActivityType
+    /// Absent: the FastCGI parameter, then the configured default, decide.
+    public var environment: APNsEnvironment?
+
+    /// Parses and validates `bytes`; every failure is a 400 whose message names the field.
+    public static func parse(_ bytes: [UInt8]) throws(APIError) -> RegistrationBody {
+        let object = try jsonObject(bytes)
+        guard let rawToken = object["pushToken"], !(rawToken is NSNull) else {
+            throw .badRequest("pushToken is required")
+        }
+        guard let tokenText = rawToken as? String else {
+            throw .badRequest("pushToken must be a string")
+        }
+        let token = try PushToken(validating: tokenText)
+
+        var type = ActivityType.default
+        if let rawType = object["activityType"], !(rawType is NSNull) {
+            guard let name = rawType as? String else { throw .badRequest("activityType must be a string") }
+            guard let parsed = ActivityType(rawValue: name) else {
+                throw .unsupported("Unsupported activityType: \(name.prefix(64))", supported: ActivityType.supportedNames)
+            }
+            type = parsed
+        }
+
+        var environment: APNsEnvironment?
+        if let rawEnvironment = object["environment"], !(rawEnvironment is NSNull) {
+            guard let name = rawEnvironment as? String else { throw .badRequest("environment must be a string") }
+            guard let parsed = APNsEnvironment(name: name) else {
+                throw .unsupported("Unsupported environment: \(name.prefix(64))", supported: APNsEnvironment.supportedNames)
+            }
+            environment = parsed
+        }
+        return RegistrationBody(token: token, activityType: type, environment: environment)
+    }
+
+    /// The body as a JSON object, or a 400 saying why it is not one.
+    static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> [String: Any] {
+        guard !bytes.isEmpty else { throw .badRequest("Request body must be a JSON object") }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+        } catch {
+            throw .badRequest("Request body is not valid JSON")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw .badRequest("Request body must be a JSON object")
+        }
+        return object
+    }
+}

@@ -1,0 +1,79 @@
+/// The registrations table as the API sees it: register (or refresh), unregister, count.
+///
+/// One store per thread; each owns its connection and prepared statements.
+public final class RegistrationStore {
+    public let connection: SQLiteConnection
+    private let gate: WriteGate
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    public init(path: String, options: SQLiteConnection.Options = .init(), gate: WriteGate = WriteGate()) throws {
+        self.connection = try SQLiteConnection(path: path, options: options)
+        self.gate = gate
+        try gate.withLock { try Schema.migrate(connection) }
+    }
+
+    /// What `register` did.
+    public enum RegisterResult: Equatable, Sendable {
+        case created
+        case refreshed
+    }
+
+    /// Stores `token`, or refreshes it: new registration time and expiry, due at once (the first
+    /// push goes out at the next sweep), type and environment replaced, failures cleared.
+    /// A new token is refused when the table holds `cap` rows.
+    @discardableResult
+    public func register(
+        _ token: PushToken, type: ActivityType, environment: APNsEnvironment,
+        now: Int64, expiresAt: Int64, cap: Int
+    ) throws -> RegisterResult {
+        try gate.withLock {
+            try connection.transaction {
+                try connection.statement(
+                    """
+                    UPDATE registrations SET activity_type = ?2, environment = ?3, registered_at = ?4,
+                        expires_at = ?5, next_push_at = ?4, consecutive_failures = 0, last_error = NULL
+                    WHERE push_token = ?1
+                    """
+                ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
+                if connection.changes > 0 { return .refreshed }
+                let count = try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0
+                guard count < cap else { throw StoreError.capacityReached(limit: cap) }
+                try connection.statement(
+                    """
+                    INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?4)
+                    """
+                ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
+                return .created
+            }
+        }
+    }
+
+    /// Removes `token`; `false` when it was not registered (unregister is idempotent).
+    @discardableResult
+    public func unregister(_ token: PushToken) throws -> Bool {
+        try gate.withLock {
+            try connection.statement("DELETE FROM registrations WHERE push_token = ?").run([.text(token.hex)])
+            return connection.changes > 0
+        }
+    }
+
+    /// The number of stored registrations, from the trigger-maintained counter.
+    public func count() throws -> Int {
+        Int(try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0)
+    }
+
+    /// One stored registration, for tests and the operator.
+    public func registration(_ token: PushToken) throws -> Registration? {
+        let statement = try connection.statement(
+            """
+            SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at,
+                   last_push_at, wakeup_count, consecutive_failures, last_error
+            FROM registrations WHERE push_token = ?
+            """)
+        try statement.bind([.text(token.hex)])
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return Registration(row: statement)
+    }
+}

@@ -1,0 +1,94 @@
+import CSQLite
+
+/// One connection to a SQLite database file, used from one thread at a time.
+///
+/// Opening sets the pragmas SPEC section 4 requires (WAL, busy timeout, synchronous) once.
+public final class SQLiteConnection {
+    let handle: OpaquePointer
+    public let path: String
+    private var statements: [String: PreparedStatement] = [:]
+
+    /// Options applied on open.
+    public struct Options: Sendable {
+        public var busyTimeoutMilliseconds: Int32 = 5000
+        /// `PRAGMA synchronous`: NORMAL is durable across application crashes in WAL mode and
+        /// loses at most the last transactions on power loss (https://sqlite.org/pragma.html#pragma_synchronous).
+        public var synchronous: String = "NORMAL"
+        public var readOnly = false
+        public init() {}
+    }
+
+    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags =
+            (options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: "\(message): \(path)")
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+        if !options.readOnly {
+            try execute("PRAGMA journal_mode=WAL")
+        }
+        let level = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(options.synchronous.uppercased())
+            ? options.synchronous.uppercased() : "NORMAL"
+        try execute("PRAGMA synchronous=\(level)")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without parameters (DDL, pragmas).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw SQLiteError(code: rc, message: text, sql: sql)
+        }
+    }
+
+    /// The statement for `sql`, compiled on first use and cached for the life of the connection.
+    public func statement(_ sql: String) throws(SQLiteError) -> PreparedStatement {
+        if let cached = statements[sql] { return cached }
+        let statement = try PreparedStatement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when
+    /// it throws. IMMEDIATE takes the write lock up front, so a busy database fails at BEGIN
+    /// (after the busy timeout) rather than midway.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `PRAGMA user_version`, the schema version.
+    public var userVersion: Int64 {
+        get throws(SQLiteError) { try statement("PRAGMA user_version").scalarInt() ?? 0 }
+    }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

@@ -1,0 +1,83 @@
+/// The database layout, versioned by `PRAGMA user_version` and migrated forward on open
+/// (SPEC section 4). Each step runs in its own transaction; a step is never edited once shipped.
+public enum Schema {
+    /// Migration `n` takes a database from version `n` to `n + 1`.
+    static let migrations: [String] = [
+        // 0 → 1: the registration table as the original DynamoDB item had it, and sweep bookkeeping.
+        """
+        CREATE TABLE registrations (
+            push_token TEXT PRIMARY KEY NOT NULL,
+            activity_type TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            registered_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            next_push_at INTEGER NOT NULL,
+            last_push_at INTEGER,
+            wakeup_count INTEGER NOT NULL DEFAULT 0,
+            consecutive_failures INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX registrations_by_next_push ON registrations(next_push_at);
+        CREATE INDEX registrations_by_registered ON registrations(registered_at);
+        CREATE TABLE sweep_runs (
+            id INTEGER PRIMARY KEY,
+            started_at INTEGER NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            active INTEGER NOT NULL,
+            sent INTEGER NOT NULL,
+            skipped INTEGER NOT NULL,
+            expired INTEGER NOT NULL,
+            removed INTEGER NOT NULL,
+            failed INTEGER NOT NULL,
+            outcome TEXT NOT NULL
+        );
+        CREATE INDEX sweep_runs_by_start ON sweep_runs(started_at);
+        CREATE TABLE provider_tokens (
+            cache_key TEXT PRIMARY KEY NOT NULL,
+            token TEXT NOT NULL,
+            issued_at INTEGER NOT NULL
+        );
+        """,
+        // 1 → 2: keep the row count in a counter maintained by triggers, so the registration cap
+        // and health are O(1) instead of a scan of the whole table on every request.
+        """
+        CREATE TABLE registration_count (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            n INTEGER NOT NULL
+        );
+        INSERT INTO registration_count (id, n) SELECT 1, count(*) FROM registrations;
+        CREATE TRIGGER registrations_counted_insert AFTER INSERT ON registrations
+            BEGIN UPDATE registration_count SET n = n + 1 WHERE id = 1; END;
+        CREATE TRIGGER registrations_counted_delete AFTER DELETE ON registrations
+            BEGIN UPDATE registration_count SET n = n - 1 WHERE id = 1; END;
+        CREATE TABLE sweep_reasons (
+            run_id INTEGER NOT NULL REFERENCES sweep_runs(id) ON DELETE CASCADE,
+            reason TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (run_id, reason)
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// The version this build writes.
+    public static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Brings `connection` up to `currentVersion`; refuses a database from a newer build.
+    public static func migrate(_ connection: SQLiteConnection, upTo target: Int64 = currentVersion) throws {
+        var version = try connection.userVersion
+        if version > currentVersion {
+            throw SQLiteError(
+                code: 1, message: "database schema version \(version) is newer than this build (\(currentVersion))")
+        }
+        while version < target {
+            let step = migrations[Int(version)]
+            try connection.transaction {
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                guard try connection.userVersion == version else { return }
+                try connection.execute(step)
+                try connection.execute("PRAGMA user_version = \(version + 1)")
+            }
+            version = try connection.userVersion
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Serializes the writers of one process: threads queue on a mutex instead of contending for
+/// SQLite's lock through `busy_timeout`, whose handler sleeps and collapses throughput.
+public final class WriteGate: Sendable {
+    private let lock = NSLock()
+
+    public init() {}
+
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
