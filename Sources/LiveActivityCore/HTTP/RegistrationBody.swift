@@ -43,7 +43,7 @@ public struct RegistrationBody: Equatable, Sendable {
         guard !bytes.isEmpty else { throw .badRequest("Request body must be a JSON object") }
         let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         } catch {
             throw .badRequest("Request body is not valid JSON")
         }

@@ -1,0 +1,92 @@
+import Testing
+@testable import LiveActivityCore
+import TestSupport
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsMatchTheSpecification() throws {
+        let configuration = try Configuration(environment: [:])
+        #expect(configuration.databasePath == "./var/liveactivity.sqlite")
+        #expect(configuration.defaultEnvironment == .production)
+        #expect(configuration.maxRegistrations == 100_000)
+        #expect(configuration.expiryHours == 8)
+        #expect(configuration.intervals[.charging] == 300)
+        #expect(configuration.intervals[.debug] == 60)
+        #expect(configuration.apnsKeyID == nil)
+        #expect(configuration.apnsHost == nil)
+        #expect(configuration.sqliteSynchronous == "NORMAL")
+    }
+
+    @Test func environmentVariablesAreRead() throws {
+        let configuration = try Configuration(environment: [
+            "LIVEACTIVITY_DB": "/srv/db.sqlite", "APNS_KEY_ID": "ABC123DEFG", "APNS_TEAM_ID": "TEAM123456",
+            "APNS_BUNDLE_ID": "com.example.app", "APNS_ENVIRONMENT": "development",
+            "APNS_HOST": "https://127.0.0.1:8443/", "LIVEACTIVITY_MAX_REGISTRATIONS": "5",
+            "LIVEACTIVITY_EXPIRY_HOURS": "0.5", "LIVEACTIVITY_INTERVAL_CHARGING": "120",
+            "LIVEACTIVITY_INTERVAL_DEBUG": "30",
+        ])
+        #expect(configuration.databasePath == "/srv/db.sqlite")
+        #expect(configuration.apnsKeyID == "ABC123DEFG")
+        #expect(configuration.defaultEnvironment == .sandbox)
+        #expect(configuration.apnsHost == "https://127.0.0.1:8443")
+        #expect(configuration.maxRegistrations == 5)
+        #expect(configuration.expiryMilliseconds == 1_800_000)
+        #expect(configuration.intervalMilliseconds(.charging) == 120_000)
+        #expect(configuration.intervalMilliseconds(.debug) == 30_000)
+    }
+
+    @Test func theFileIsReadAndTheEnvironmentWins() throws {
+        let folder = TemporaryDirectory("config")
+        let path = try folder.write("liveactivity.env", """
+            # comment line
+            LIVEACTIVITY_DB=/from/file.sqlite
+
+            export APNS_TEAM_ID="TEAMFROMFILE"
+            APNS_KEY_ID = KEYFROMFILE
+            APNS_KEY=-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----
+            """)
+        let configuration = try Configuration(environment: ["LIVEACTIVITY_CONFIG": path, "APNS_KEY_ID": "FROMENV"])
+        #expect(configuration.databasePath == "/from/file.sqlite")
+        #expect(configuration.apnsTeamID == "TEAMFROMFILE")
+        #expect(configuration.apnsKeyID == "FROMENV")
+        #expect(configuration.apnsKeyPEM == "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----")
+    }
+
+    @Test(arguments: [
+        ("APNS_ENVIRONMENT", "staging"),
+        ("LIVEACTIVITY_MAX_REGISTRATIONS", "many"),
+        ("LIVEACTIVITY_MAX_REGISTRATIONS", "0"),
+        ("LIVEACTIVITY_EXPIRY_HOURS", "-1"),
+        ("LIVEACTIVITY_INTERVAL_CHARGING", "5m"),
+        ("LIVEACTIVITY_INTERVAL_DEBUG", "0"),
+        ("APNS_HOST", "http://insecure.example"),
+        ("LIVEACTIVITY_SQLITE_SYNCHRONOUS", "SOMETIMES"),
+        ("LIVEACTIVITY_BUSY_TIMEOUT_MS", "-5"),
+    ])
+    func malformedSettingsAreNamed(name: String, value: String) {
+        #expect {
+            try Configuration(environment: [name: value])
+        } throws: { error in
+            guard let error = error as? ConfigurationError, case .malformed(let named, _) = error else { return false }
+            return named == name && error.description.contains(name) && !error.description.contains("\n")
+        }
+    }
+
+    @Test func aMissingFileIsOneClearLine() {
+        #expect(throws: ConfigurationError.self) {
+            try Configuration(environment: ["LIVEACTIVITY_CONFIG": "/nonexistent/liveactivity.env"])
+        }
+        do {
+            _ = try Configuration(environment: ["LIVEACTIVITY_CONFIG": "/nonexistent/liveactivity.env"])
+        } catch {
+            #expect(error.description.hasPrefix("configuration: cannot read LIVEACTIVITY_CONFIG file /nonexistent/"))
+        }
+    }
+
+    @Test func aLineWithoutEqualsIsReportedWithItsNumber() throws {
+        let folder = TemporaryDirectory("config")
+        let path = try folder.write("bad.env", "LIVEACTIVITY_DB=/x\nthis is not a setting\n")
+        #expect(throws: ConfigurationError.badLine(path: path, line: 2)) {
+            try Configuration(environment: ["LIVEACTIVITY_CONFIG": path])
+        }
+    }
+}
