@@ -1,0 +1,120 @@
+/// The sweep's side of the database: expiry, due selection, outcome writes and run history.
+public final class SweepStore {
+    public let connection: SQLiteConnection
+
+    public init(connection: SQLiteConnection) throws {
+        self.connection = connection
+        try Schema.migrate(connection)
+    }
+
+    /// Deletes registrations made at or before `cutoff` (ms); returns how many.
+    public func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
+        try connection.transaction {
+            try connection.statement("DELETE FROM registrations WHERE registered_at <= ?").run([.integer(cutoff)])
+            return connection.changes
+        }
+    }
+
+    public func activeCount() throws -> Int {
+        Int(try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0)
+    }
+
+    /// A registration selected for pushing.
+    public struct Due: Sendable, Equatable {
+        public var token: PushToken
+        public var activityType: ActivityType
+        public var environment: APNsEnvironment
+        public var registeredAt: Int64
+    }
+
+    /// Registrations whose next push is at or before `cutoff`, oldest first (the due index).
+    public func due(atOrBefore cutoff: Int64) throws -> [Due] {
+        let statement = try connection.statement(
+            """
+            SELECT push_token, activity_type, environment, registered_at FROM registrations
+            WHERE next_push_at <= ? ORDER BY next_push_at
+            """)
+        try statement.bind([.integer(cutoff)])
+        defer { statement.reset() }
+        var rows: [Due] = []
+        while try statement.step() {
+            rows.append(
+                Due(
+                    token: PushToken(trusted: statement.text(0) ?? ""),
+                    activityType: ActivityType(rawValue: statement.text(1) ?? "") ?? .default,
+                    environment: APNsEnvironment(name: statement.text(2) ?? "") ?? .production,
+                    registeredAt: statement.int(3)))
+        }
+        return rows
+    }
+
+    /// One write the sweep owes the database after an answer.
+    public enum Write: Sendable, Equatable {
+        /// 200. Skipped when the row was registered again after it was selected: the new
+        /// registration is due at once and keeps that.
+        case delivered(PushToken, selectedRegisteredAt: Int64, at: Int64, nextPushAt: Int64)
+        /// Kept: failures + 1 and the reason; `nextPushAt` nil keeps it due for the next sweep.
+        case failed(PushToken, reason: String, nextPushAt: Int64?)
+        /// Deleted, unless registered again after `registeredAtOrBefore`.
+        case delete(PushToken, registeredAtOrBefore: Int64)
+    }
+
+    /// Applies `writes` in one transaction; returns how many rows were deleted.
+    @discardableResult
+    public func apply(_ writes: [Write]) throws -> Int {
+        guard !writes.isEmpty else { return 0 }
+        return try connection.transaction {
+            var deleted = 0
+            for write in writes {
+                switch write {
+                case .delivered(let token, let registeredAt, let at, let next):
+                    try connection.statement(
+                        """
+                        UPDATE registrations SET last_push_at = ?2, next_push_at = ?3,
+                            wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL
+                        WHERE push_token = ?1 AND registered_at = ?4
+                        """
+                    ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt)])
+                case .failed(let token, let reason, let next):
+                    try connection.statement(
+                        """
+                        UPDATE registrations SET consecutive_failures = consecutive_failures + 1,
+                            last_error = ?2, next_push_at = coalesce(?3, next_push_at)
+                        WHERE push_token = ?1
+                        """
+                    ).run([.text(token.hex), .text(String(reason.prefix(64))), next.map { .integer($0) } ?? .null])
+                case .delete(let token, let cutoff):
+                    try connection.statement("DELETE FROM registrations WHERE push_token = ? AND registered_at <= ?")
+                        .run([.text(token.hex), .integer(cutoff)])
+                    deleted += connection.changes
+                }
+            }
+            return deleted
+        }
+    }
+
+    /// Keeps the run for `stats` and `/wakeup/metrics`; runs older than 30 days are pruned.
+    public func record(_ summary: SweepSummary) throws {
+        try connection.transaction {
+            try connection.statement(
+                """
+                INSERT INTO sweep_runs (started_at, duration_ms, active, sent, skipped, expired, removed, failed, outcome)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+            ).run([
+                .integer(summary.startedAt), .integer(summary.durationMilliseconds), .integer(Int64(summary.active)),
+                .integer(Int64(summary.sent)), .integer(Int64(summary.skipped)), .integer(Int64(summary.expired)),
+                .integer(Int64(summary.removed)), .integer(Int64(summary.failed)), .text(summary.outcome),
+            ])
+            let runID = try connection.statement("SELECT last_insert_rowid()").scalarInt() ?? 0
+            for (reason, count) in summary.reasons {
+                try connection.statement("INSERT INTO sweep_reasons (run_id, reason, count) VALUES (?, ?, ?)")
+                    .run([.integer(runID), .text(reason), .integer(Int64(count))])
+            }
+            let monthAgo = summary.startedAt - 30 * 86_400_000
+            try connection.statement("DELETE FROM sweep_reasons WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
+                .run([.integer(monthAgo)])
+            try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([.integer(monthAgo)])
+        }
+    }
+}
