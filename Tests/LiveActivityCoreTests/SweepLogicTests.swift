@@ -177,7 +177,7 @@ import TestSupport
         let sender = ScriptedSender()
         sender.script[sampleToken(1)] = [(400, "BadExpirationDate", nil)]
         let summary = try sweep(at: t0 + 1000, sender)
-        #expect(summary.failed == 1 && summary.reasons["BadExpirationDate"] == 1)
+        #expect(summary.failed == 1 && summary.failureReasons["BadExpirationDate"] == 1)
         #expect(try row(1)?.lastError == "BadExpirationDate")
     }
 

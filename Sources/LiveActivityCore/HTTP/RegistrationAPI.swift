@@ -29,7 +29,7 @@ public final class RegistrationAPI {
         }
     }
 
-    private enum Route { case register, unregister, health }
+    private enum Route { case register, unregister, health, metrics }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = request.path
@@ -38,17 +38,19 @@ public final class RegistrationAPI {
             route = .unregister
         } else if path.hasSuffix("/wakeup/health") {
             route = .health
+        } else if path.hasSuffix("/wakeup/metrics") {
+            route = .metrics
         } else if path.hasSuffix("/wakeup") {
             route = .register
         } else {
             throw APIError.notFound
         }
 
-        if route == .health {
+        if route == .health || route == .metrics {
             guard request.method == "GET" || request.method == "HEAD" else {
                 throw APIError.methodNotAllowed(allow: "GET")
             }
-            return try health()
+            return route == .health ? try health() : try metrics()
         }
         guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
         guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
@@ -61,7 +63,7 @@ public final class RegistrationAPI {
         switch route {
         case .register: try register(body, parameter: request.environmentParameter)
         case .unregister: try openStore().unregister(body.token)
-        case .health: break
+        case .health, .metrics: break
         }
         return .json(200, "{\"success\":true}")
     }
@@ -98,6 +100,15 @@ public final class RegistrationAPI {
     private func health() throws -> HTTPResponse {
         let count = try openStore().count()
         return .json(200, "{\"status\":\"ok\",\"registrations\":\(count)}")
+    }
+
+    /// Prometheus text; the shipped nginx config lets only local addresses reach it.
+    private func metrics() throws -> HTTPResponse {
+        let text = try PrometheusMetrics.render(openStore().connection)
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
+            body: Array(text.utf8))
     }
 
     private func openStore() throws -> RegistrationStore {

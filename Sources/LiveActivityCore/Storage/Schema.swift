@@ -51,10 +51,11 @@ public enum Schema {
         CREATE TRIGGER registrations_counted_delete AFTER DELETE ON registrations
             BEGIN UPDATE registration_count SET n = n - 1 WHERE id = 1; END;
         CREATE TABLE sweep_reasons (
-            run_id INTEGER NOT NULL REFERENCES sweep_runs(id) ON DELETE CASCADE,
+            run_id INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('failed', 'removed')),
             reason TEXT NOT NULL,
             count INTEGER NOT NULL,
-            PRIMARY KEY (run_id, reason)
+            PRIMARY KEY (run_id, kind, reason)
         ) WITHOUT ROWID;
         """,
     ]

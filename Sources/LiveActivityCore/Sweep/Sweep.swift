@@ -62,11 +62,12 @@ public final class Sweep {
         var badTokens: [APNsEnvironment: [SweepStore.Write]] = [:]
         var answered: [APNsEnvironment: Int] = [:]
         var badTokenAnswers: [APNsEnvironment: Int] = [:]
+        var badReasons: [PushToken: String] = [:]
 
-        func fail(_ registration: SweepStore.Due, _ reason: String, next: Int64?) {
+        func fail(_ token: PushToken, _ reason: String, next: Int64?) {
             summary.failed += 1
-            summary.reasons[reason, default: 0] += 1
-            pending.append(.failed(registration.token, reason: reason, nextPushAt: next))
+            summary.failureReasons[reason, default: 0] += 1
+            pending.append(.failed(token, reason: reason, nextPushAt: next))
         }
 
         while summary.configurationFault == nil {
@@ -84,13 +85,13 @@ public final class Sweep {
                             registration.token, selectedRegisteredAt: registration.registeredAt, at: now,
                             nextPushAt: now + configuration.intervalMilliseconds(registration.activityType)))
                 case .unregistered(let reason, let timestamp):
-                    summary.reasons[reason, default: 0] += 1
+                    summary.removalReasons[reason, default: 0] += 1
                     pending.append(.delete(registration.token, registeredAtOrBefore: timestamp ?? registration.registeredAt))
                 case .badDeviceToken(let reason):
                     if reason == "BadDeviceToken" { badTokenAnswers[registration.environment, default: 0] += 1 }
-                    summary.reasons[reason, default: 0] += 1
                     badTokens[registration.environment, default: []].append(
                         .delete(registration.token, registeredAtOrBefore: registration.registeredAt))
+                    badReasons[registration.token] = reason
                 case .expiredProviderToken:
                     if retried.insert(result.id).inserted {
                         if !renewed {
@@ -100,18 +101,18 @@ public final class Sweep {
                         }
                         sender.enqueue(request(result.id, registration, now: now))
                     } else {
-                        fail(registration, "ExpiredProviderToken", next: nil)
+                        fail(registration.token, "ExpiredProviderToken", next: nil)
                     }
                 case .configurationFault(let reason):
                     summary.configurationFault =
                         "APNs answered \(result.status ?? 0) \(reason) for the \(registration.environment.rawValue) environment; check APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, the key and APNS_ENVIRONMENT. Sending stopped; no registration was removed."
-                    summary.reasons[reason, default: 0] += 1
+                    summary.failureReasons[reason, default: 0] += 1
                     sender.cancelAll()
                 case .retryLater(let reason):
-                    fail(registration, reason, next: nil)
+                    fail(registration.token, reason, next: nil)
                 case .rejected(let reason):
                     log("APNs rejected a push to \(registration.token.logPrefix): \(result.status ?? 0) \(reason)")
-                    fail(registration, reason, next: now + configuration.intervalMilliseconds(registration.activityType))
+                    fail(registration.token, reason, next: now + configuration.intervalMilliseconds(registration.activityType))
                 }
                 if summary.configurationFault != nil { break }
             }
@@ -130,10 +131,12 @@ public final class Sweep {
                 summary.configurationFault = summary.configurationFault
                     ?? "\(bad) of \(total) pushes to \(environment.rawValue) answered BadDeviceToken: wrong APNs host or key for that environment? Nothing was deleted for it."
                 for case .delete(let token, _) in writes {
-                    summary.failed += 1
-                    pending.append(.failed(token, reason: "BadDeviceToken", nextPushAt: nil))
+                    fail(token, badReasons[token] ?? "BadDeviceToken", next: nil)
                 }
             } else if summary.configurationFault == nil {
+                for case .delete(let token, _) in writes {
+                    summary.removalReasons[badReasons[token] ?? "BadDeviceToken", default: 0] += 1
+                }
                 pending.append(contentsOf: writes)
             }
         }

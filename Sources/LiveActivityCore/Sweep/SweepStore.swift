@@ -107,9 +107,11 @@ public final class SweepStore {
                 .integer(Int64(summary.removed)), .integer(Int64(summary.failed)), .text(summary.outcome),
             ])
             let runID = try connection.statement("SELECT last_insert_rowid()").scalarInt() ?? 0
-            for (reason, count) in summary.reasons {
-                try connection.statement("INSERT INTO sweep_reasons (run_id, reason, count) VALUES (?, ?, ?)")
-                    .run([.integer(runID), .text(reason), .integer(Int64(count))])
+            for (kind, reasons) in [("failed", summary.failureReasons), ("removed", summary.removalReasons)] {
+                for (reason, count) in reasons {
+                    try connection.statement("INSERT INTO sweep_reasons (run_id, kind, reason, count) VALUES (?, ?, ?, ?)")
+                        .run([.integer(runID), .text(kind), .text(reason), .integer(Int64(count))])
+                }
             }
             let monthAgo = summary.startedAt - 30 * 86_400_000
             try connection.statement("DELETE FROM sweep_reasons WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")

@@ -10,8 +10,10 @@ public struct SweepSummary: Equatable, Sendable {
     public var expired = 0
     public var removed = 0
     public var failed = 0
-    /// Failure and removal reasons with their counts.
-    public var reasons: [String: Int] = [:]
+    /// Why pushes failed (kept for a later sweep), with counts.
+    public var failureReasons: [String: Int] = [:]
+    /// Why registrations were removed (410, BadDeviceToken), with counts.
+    public var removalReasons: [String: Int] = [:]
     /// Set when the sweep stopped for a configuration fault.
     public var configurationFault: String?
 
@@ -22,8 +24,8 @@ public struct SweepSummary: Equatable, Sendable {
 
     public var line: String {
         var text = "sweep: active=\(active) sent=\(sent) skipped=\(skipped) expired=\(expired) removed=\(removed) failed=\(failed) duration=\(Self.seconds(durationMilliseconds))s"
-        if !reasons.isEmpty {
-            text += " reasons=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        for (label, reasons) in [("failures", failureReasons), ("removals", removalReasons)] where !reasons.isEmpty {
+            text += " \(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         }
         return text
     }
