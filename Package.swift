@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LiveActivityCore"], path: "Tests/TestSupport"),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["LiveActivityCore", "TestSupport"]),
+        .testTarget(name: "APNsTests", dependencies: ["LiveActivityCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
