@@ -22,6 +22,8 @@ let package = Package(
             name: "LiveActivityCore",
             dependencies: ["CSQLite", "COpenSSL", "CCurl"]
         ),
+        // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS.
+        .target(name: "APNsStandIn", dependencies: ["LiveActivityCore"]),
         // The FastCGI/CGI wire, shared by the responder and the APNs stand-in.
         .target(name: "FastCGITransport", dependencies: ["CFastCGI", "LiveActivityCore"]),
 
@@ -29,12 +31,13 @@ let package = Package(
         .executableTarget(name: "liveactivity-fcgi", dependencies: ["LiveActivityCore", "FastCGITransport"]),
         .executableTarget(name: "liveactivity-sweep", dependencies: ["LiveActivityCore"]),
         .executableTarget(
-            name: "liveactivity-apns-standin", dependencies: ["LiveActivityCore", "FastCGITransport"]),
+            name: "liveactivity-apns-standin", dependencies: ["LiveActivityCore", "APNsStandIn", "FastCGITransport"]),
 
         // MARK: - Tests
         .target(name: "TestSupport", dependencies: ["LiveActivityCore"], path: "Tests/TestSupport"),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["LiveActivityCore", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["LiveActivityCore", "APNsStandIn", "TestSupport"]),
+        .testTarget(name: "StandInTests", dependencies: ["LiveActivityCore", "APNsStandIn", "TestSupport"]),
         .testTarget(name: "APNsTests", dependencies: ["LiveActivityCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
