@@ -21,3 +21,11 @@ static inline CURLcode liveactivity_easy_getinfo_ptr(CURL *h, CURLINFO i, void *
 static inline CURLMcode liveactivity_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
     return curl_multi_setopt(m, o, v);
 }
+// A string option (URL, CA file): libcurl copies the text, so the caller's buffer may go away.
+static inline CURLcode liveactivity_easy_setopt_string(CURL *h, CURLoption o, const char *v) {
+    return curl_easy_setopt(h, o, v);
+}
+// CURLOPT_HTTPHEADER takes a list; the list must outlive every transfer that uses it.
+static inline CURLcode liveactivity_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) {
+    return curl_easy_setopt(h, o, v);
+}

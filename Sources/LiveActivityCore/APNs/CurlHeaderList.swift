@@ -1,0 +1,24 @@
+import CCurl
+
+/// A `curl_slist` of request header lines, freed in `deinit`. The easy handle that points at it
+/// must be given a new list (or be cleaned up) before this one goes.
+final class CurlHeaderList {
+    let pointer: UnsafeMutablePointer<curl_slist>
+
+    /// Builds the list from `lines` (each `name: value`); there must be at least one.
+    init(_ lines: [String]) throws(CurlError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            // curl_slist_append copies the text; on failure the old list is left intact.
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw .easy("curl_slist_append", CURLE_OUT_OF_MEMORY)
+            }
+            list = appended
+        }
+        guard let list else { throw CurlError(operation: "curl_slist_append", code: 0, message: "no header lines") }
+        pointer = list
+    }
+
+    deinit { curl_slist_free_all(pointer) }
+}
