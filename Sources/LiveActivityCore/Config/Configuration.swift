@@ -22,6 +22,8 @@ public struct Configuration: Sendable {
     public var busyTimeoutMilliseconds: Int32 = 5000
     /// Pushes in flight at once per connection (`LIVEACTIVITY_APNS_CONCURRENCY`).
     public var apnsConcurrency = 100
+    /// Seconds one push may take before it counts as a transport failure (`LIVEACTIVITY_APNS_TIMEOUT`).
+    public var apnsTimeoutSeconds = 30
     public var clock = Clock()
 
     /// Defaults only; tests start from here.
@@ -95,6 +97,7 @@ public struct Configuration: Sendable {
             busyTimeoutMilliseconds = Int32(timeout)
         }
         if let window = try integer("LIVEACTIVITY_APNS_CONCURRENCY", in: 1...1000) { apnsConcurrency = window }
+        if let timeout = try integer("LIVEACTIVITY_APNS_TIMEOUT", in: 1...600) { apnsTimeoutSeconds = timeout }
         if let offset = text("LIVEACTIVITY_TEST_CLOCK_OFFSET") {
             guard let seconds = Double(offset) else {
                 throw .malformed(name: "LIVEACTIVITY_TEST_CLOCK_OFFSET", expected: "seconds")

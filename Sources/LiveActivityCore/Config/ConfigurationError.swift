@@ -4,6 +4,8 @@ public enum ConfigurationError: Error, Equatable, CustomStringConvertible, Senda
     case malformed(name: String, expected: String)
     case unreadableFile(path: String, reason: String)
     case badLine(path: String, line: Int)
+    case unreadableKey(path: String, reason: String)
+    case badKey(reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,10 @@ public enum ConfigurationError: Error, Equatable, CustomStringConvertible, Senda
             "configuration: cannot read LIVEACTIVITY_CONFIG file \(path): \(reason)"
         case .badLine(let path, let line):
             "configuration: \(path) line \(line) is not KEY=value"
+        case .unreadableKey(let path, let reason):
+            "configuration: cannot read APNS_KEY_PATH \(path): \(reason)"
+        case .badKey(let reason):
+            "configuration: APNS_KEY_PATH/APNS_KEY: \(reason)"
         }
     }
 }

@@ -47,8 +47,9 @@ public protocol PushSender: AnyObject {
     /// Queues `push`.
     func enqueue(_ push: PushRequest)
     /// Blocks until at least one queued push has an answer and returns those answered so far;
-    /// an empty array means nothing is queued or in flight any more.
-    func nextResults() -> [PushResult]
+    /// an empty array means nothing is queued or in flight any more. Throws only when the
+    /// sender itself broke (not for a failed push).
+    func nextResults() throws -> [PushResult]
     /// Drops every queued and in-flight push (a configuration fault stops the sweep).
     func cancelAll()
 }

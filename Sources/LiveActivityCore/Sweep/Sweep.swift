@@ -71,7 +71,7 @@ public final class Sweep {
         }
 
         while summary.configurationFault == nil {
-            let results = sender.nextResults()
+            let results = try sender.nextResults()
             if results.isEmpty { break }
             for result in results {
                 let registration = due[result.id]
