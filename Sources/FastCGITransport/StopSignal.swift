@@ -27,7 +27,8 @@ final class StopSignal: Sendable {
         writeEnd = ends[1]
     }
 
-    /// Routes SIGTERM and SIGINT to this pipe. Only one `StopSignal` per process does this.
+    /// Routes SIGTERM and SIGINT to this pipe. Only one `StopSignal` per process does this,
+    /// on the main thread before the workers start.
     func installSignalHandlers() {
         Self.handlerWriteEnd.store(writeEnd, ordering: .sequentiallyConsistent)
         let handler: @convention(c) (Int32) -> Void = { _ in
@@ -37,6 +38,12 @@ final class StopSignal: Sendable {
         }
         signal(SIGTERM, handler)
         signal(SIGINT, handler)
+        // A spawner may hand down a mask that blocks them (threads inherit it from here).
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     }
 
     func post(_ reason: StopReason) {
