@@ -1,1 +1,45 @@
-print("not yet")
+// The registration responder (SPEC section 2): FastCGI behind nginx, spawn-fcgi or its own
+// socket, or one CGI request. It reads no APNs key: the web-facing process holds no secret.
+import FastCGITransport
+import Foundation
+import LiveActivityCore
+
+let program = "liveactivity-fcgi"
+let options: TransportOptions
+do {
+    switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize) {
+    case .help:
+        print("usage: \(program) [--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N]\n")
+        print(TransportOptions.usage)
+        print("\nSettings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
+        exit(0)
+    case .serve(let parsed):
+        options = parsed
+    }
+} catch {
+    FileHandle.standardError.write(Data("\(program): \(error.description)\n".utf8))
+    exit(2)
+}
+
+let configuration: Configuration
+do {
+    configuration = try Configuration.fromProcess()
+} catch {
+    FileHandle.standardError.write(Data("\(program): \(error.description)\n".utf8))
+    exit(2)
+}
+
+/// The API is the handler; each worker gets its own, with its own database connection.
+extension RegistrationAPI: FastCGIHandler {
+    public func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
+        respond(to: request)
+    }
+}
+
+let log: @Sendable (String) -> Void = { Log.line(program, $0) }
+// One gate for the process: writers queue on it rather than on SQLite's busy handler.
+let gate = WriteGate()
+let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
+exit(FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
+    RegistrationAPI(configuration: configuration, gate: gate, log: log)
+})

@@ -25,7 +25,7 @@ public final class ChildProcess: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
         }
         process.standardInput = standardInput ?? FileHandle.nullDevice
-        try process.run()
+        try withUnblockedSignals { try process.run() }
     }
 
     public var pid: Int32 { process.processIdentifier }
@@ -75,7 +75,7 @@ public func runCommand(
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
-    try process.run()
+    try withUnblockedSignals { try process.run() }
     // Read both pipes on other threads so a chatty child never blocks on a full pipe.
     let outData = LockedBox(Data()), errData = LockedBox(Data())
     let group = DispatchGroup()
@@ -108,4 +108,15 @@ public final class LockedBox<Value>: @unchecked Sendable {
     public func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
     public func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
     public func update<T>(_ body: (inout Value) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(&value) }
+}
+
+/// Runs `body` (a spawn) with no signal blocked on this thread. A child inherits its spawner's
+/// signal mask, and the test runner's threads block nearly every signal: a child spawned from
+/// one would ignore SIGTERM and only die by SIGKILL, two seconds later.
+func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
+    var empty = sigset_t(), previous = sigset_t()
+    sigemptyset(&empty)
+    pthread_sigmask(SIG_SETMASK, &empty, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    return try body()
 }

@@ -1,0 +1,30 @@
+/// The parameters of one request: FastCGI params under a FastCGI server, the process environment
+/// under a CGI server (RFC 3875 section 4.1), as `NAME -> value`.
+public struct FastCGIParameters: Sendable {
+    public let values: [String: String]
+
+    public init(_ values: [String: String]) { self.values = values }
+
+    /// The value of `name` (names are case-sensitive, as in the protocol).
+    public subscript(name: String) -> String? { values[name] }
+
+    /// Reads a NULL-terminated `NAME=value` array, the shape of libfcgi's `FCGX_ParamArray`.
+    init(environ pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) {
+        var values: [String: String] = [:]
+        var cursor = pointer
+        while let entry = cursor?.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                values[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor = cursor?.successor()
+        }
+        self.values = values
+    }
+
+    /// `CONTENT_LENGTH` as a byte count; absent, empty or malformed counts as no length.
+    var contentLength: Int? {
+        guard let text = values["CONTENT_LENGTH"], let length = Int(text), length >= 0 else { return nil }
+        return length
+    }
+}

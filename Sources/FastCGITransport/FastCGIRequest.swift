@@ -1,0 +1,52 @@
+import CFastCGI
+
+/// Owns one libfcgi `FCGX_Request` (explicit-request API, fcgiapp.h): allocated, initialised on
+/// the listening socket, freed in `deinit`. Confined to the worker thread that made it.
+final class FastCGIRequest {
+    let pointer: UnsafeMutablePointer<FCGX_Request>
+
+    init(socket: Int32) throws(TransportStartError) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: FCGX_Request())
+        guard FCGX_InitRequest(pointer, socket, 0) == 0 else {
+            pointer.deallocate()
+            throw TransportStartError("FCGX_InitRequest failed")
+        }
+    }
+
+    /// Waits for the next request (on a kept-alive connection or a newly accepted one).
+    /// `false` when the listening socket was shut down or failed.
+    func accept() -> Bool { FCGX_Accept_r(pointer) >= 0 }
+
+    /// This request's parameters.
+    var parameters: FastCGIParameters { FastCGIParameters(environ: pointer.pointee.envp) }
+
+    /// Reads up to `count` bytes of the body (FCGI_STDIN); 0 at its end.
+    func readBody(into buffer: UnsafeMutablePointer<CChar>, count: Int32) -> Int32 {
+        FCGX_GetStr(buffer, count, pointer.pointee.in)
+    }
+
+    /// Reads and drops what is left of the body, so a kept-alive connection carries no stale
+    /// stdin records into the next request.
+    func discardRemainingBody() {
+        var scratch = [CChar](repeating: 0, count: 4096)
+        while scratch.withUnsafeMutableBufferPointer({ readBody(into: $0.baseAddress!, count: Int32($0.count)) }) > 0 {}
+    }
+
+    /// Writes the response (FCGI_STDOUT); a client that went away only loses its own answer.
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                _ = FCGX_PutStr($0.baseAddress, Int32($0.count), pointer.pointee.out)
+            }
+        }
+    }
+
+    /// Flushes, ends the request and closes the connection unless the server asked to keep it.
+    func finish() { FCGX_Finish_r(pointer) }
+
+    deinit {
+        FCGX_Free(pointer, 1)
+        pointer.deallocate()
+    }
+}

@@ -1,0 +1,50 @@
+import CFastCGI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The socket workers accept on: inherited as fd 0, or opened here with `FCGX_OpenSocket`.
+/// It lives as long as the process; `shutDown()` wakes every thread blocked in `accept`.
+final class ListeningSocket: Sendable {
+    let descriptor: Int32
+    /// The unix socket file this process created, removed again on shutdown.
+    private let createdPath: String?
+
+    /// Opens `address`. `FCGX_Init` must have run (it is not thread-safe, fcgiapp.h).
+    init(_ address: ListenAddress, backlog: Int32) throws(TransportStartError) {
+        switch address {
+        case .inherited:
+            descriptor = 0
+            createdPath = nil
+        case .tcp(let hostAndPort):
+            // "host:port" binds that address; FCGX_OpenSocket resolves the host.
+            descriptor = FCGX_OpenSocket(hostAndPort, backlog)
+            createdPath = nil
+            guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(hostAndPort): \(Self.lastError)") }
+        case .unix(let path, let mode):
+            // libfcgi unlinks a stale socket file at `path` before binding (os_unix.c).
+            descriptor = FCGX_OpenSocket(path, backlog)
+            createdPath = path
+            guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(path): \(Self.lastError)") }
+            // The web server runs as another user: the group (or everyone) must be able to connect.
+            guard chmod(path, mode) == 0 else {
+                throw TransportStartError("cannot chmod \(String(mode, radix: 8)) \(path): \(Self.lastError)")
+            }
+        }
+    }
+
+    /// Stops accepting: on Linux, `shutdown(2)` on a listening socket makes every blocked and
+    /// future `accept(2)` fail with EINVAL, so libfcgi's `FCGX_Accept_r` returns -1 in each worker.
+    func shutDown() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        if let createdPath { _ = unlink(createdPath) }
+    }
+
+    private static var lastError: String { String(cString: strerror(errno)) }
+}
+
+/// The transport could not start (socket, permissions, threads): one line for the operator.
+public struct TransportStartError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

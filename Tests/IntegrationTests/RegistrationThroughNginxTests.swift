@@ -1,0 +1,126 @@
+import Foundation
+import LiveActivityCore
+import Testing
+import TestSupport
+
+/// The app's calls through real nginx, the real responder over FastCGI and a real SQLite file.
+@Suite("Registration through nginx")
+struct RegistrationThroughNginxTests {
+    @Test func theAppsExactRequestRegistersTheTokenWithTheConfiguredEnvironment() throws {
+        let stack = try LiveStack(with(["APNS_ENVIRONMENT": "sandbox"]))
+        let token = testToken(1)
+        let result = try stack.request("POST", "/wakeup", body: "{\"pushToken\":\"\(token)\",\"activityType\":\"charging\"}")
+
+        #expect(result.status == 200)
+        #expect(result.text == "{\"success\":true}")
+        let row = try #require(try storedRegistration(token, in: stack))
+        #expect(row.activityType == .charging)
+        #expect(row.environment == .sandbox)
+        #expect(row.expiresAt - row.registeredAt == 8 * 3_600_000)
+    }
+
+    @Test func everyAnswerCarriesTheAPIHeaders() throws {
+        let stack = try LiveStack()
+        let answers = [
+            try stack.request("POST", "/wakeup", body: registerBody(testToken(2))),
+            try stack.request("POST", "/wakeup", body: "not json"),
+            try stack.request("GET", "/wakeup"),
+            try stack.request("GET", "/wakeup/health"),
+            try stack.request("GET", "/nowhere"),
+            try stack.request("POST", "/wakeup", body: String(repeating: " ", count: 5000)),
+            try stack.request("POST", "/wakeup", body: "{}", contentType: "text/plain"),
+        ]
+        for answer in answers {
+            #expect(answer.header("Content-Type") == "application/json", "\(answer)")
+            #expect(answer.header("Cache-Control") == "no-store", "\(answer)")
+            #expect(answer.header("Access-Control-Allow-Origin") == "*", "\(answer)")
+        }
+    }
+
+    @Test func unregisterRemovesTheRowAndIsIdempotent() throws {
+        let stack = try LiveStack()
+        let token = testToken(3), other = testToken(4)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(token)).status == 200)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(other)).status == 200)
+
+        let first = try stack.request("POST", "/wakeup/unregister", body: unregisterBody(token))
+        #expect(first.status == 200)
+        #expect(first.text == "{\"success\":true}")
+        #expect(try storedRegistration(token, in: stack) == nil)
+        #expect(try storedRegistration(other, in: stack) != nil)
+
+        let again = try stack.request("POST", "/wakeup/unregister", body: unregisterBody(token))
+        #expect(again.status == 200)
+        #expect(again.text == "{\"success\":true}")
+        #expect(try stack.store().count() == 1)
+    }
+
+    @Test func healthCountsTheRegistrations() throws {
+        let stack = try LiveStack()
+        #expect(try stack.request("GET", "/wakeup/health").text == "{\"status\":\"ok\",\"registrations\":0}")
+        for seed in 10..<13 {
+            #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(seed))).status == 200)
+        }
+        let health = try stack.request("GET", "/wakeup/health")
+        #expect(health.status == 200)
+        #expect(health.text == "{\"status\":\"ok\",\"registrations\":3}")
+    }
+
+    @Test func healthAndMetricsAnswerOnlyLocalClients() throws {
+        let stack = try LiveStack()
+        for path in ["/wakeup/health", "/wakeup/metrics"] {
+            let remote = try stack.request("GET", path, from: "127.0.0.2")
+            #expect(remote.status == 403, "\(path)")
+            #expect(remote.text == "{\"error\":\"Forbidden\"}")
+        }
+        #expect(try stack.request("GET", "/wakeup/health").status == 200)
+    }
+
+    @Test func prefixedLocationsChooseTheEnvironmentAndTheBodyWins() throws {
+        let stack = try LiveStack()
+        let viaDev = testToken(20), viaProd = testToken(21), bodyWins = testToken(22), plain = testToken(23)
+        #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(viaDev)).status == 200)
+        #expect(try stack.request("POST", "/prod/wakeup", body: registerBody(viaProd)).status == 200)
+        #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(bodyWins, environment: "production")).status == 200)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(plain, type: "debug")).status == 200)
+
+        #expect(try storedRegistration(viaDev, in: stack)?.environment == .sandbox)
+        #expect(try storedRegistration(viaProd, in: stack)?.environment == .production)
+        #expect(try storedRegistration(bodyWins, in: stack)?.environment == .production)
+        #expect(try storedRegistration(plain, in: stack)?.environment == .production)
+        #expect(try storedRegistration(plain, in: stack)?.activityType == .debug)
+
+        #expect(try stack.request("POST", "/dev/wakeup/unregister", body: unregisterBody(viaDev)).status == 200)
+        #expect(try stack.request("POST", "/prod/wakeup/unregister", body: unregisterBody(viaProd)).status == 200)
+        #expect(try stack.store().count() == 2)
+    }
+
+    @Test func registeringAgainRefreshesTheRowInPlace() throws {
+        let stack = try LiveStack()
+        let token = testToken(30)
+        #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(token, type: "debug")).status == 200)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(token.uppercased(), environment: "production")).status == 200)
+        let row = try #require(try storedRegistration(token, in: stack))
+        #expect(row.activityType == .charging)
+        #expect(row.environment == .production)
+        #expect(try stack.store().count() == 1)
+    }
+
+    @Test func theAccessLogHoldsNoClientAddress() throws {
+        let stack = try LiveStack()
+        _ = try stack.request("POST", "/wakeup", body: registerBody(testToken(40)), from: "127.0.0.3")
+        _ = try stack.request("GET", "/nowhere", from: "127.0.0.3")
+        #expect(waitUntil(timeout: 2) { stack.accessLog.contains("/nowhere") })
+        #expect(!stack.accessLog.contains("127.0.0.3"))
+        #expect(stack.accessLog.contains("\"POST /wakeup HTTP/1.1\" 200"))
+    }
+}
+
+/// Stack options with `environment` for the responder.
+func with(_ environment: [String: String], workers: Int = 4, rate: String? = nil) -> LiveStack.Options {
+    var options = LiveStack.Options()
+    options.environment = environment
+    options.workers = workers
+    if let rate { options.rate = rate }
+    return options
+}

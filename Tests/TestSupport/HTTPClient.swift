@@ -1,0 +1,26 @@
+import Foundation
+
+/// A tiny HTTP/1.1 client over a raw socket: one request per connection (`Connection: close`).
+public enum HTTPClient {
+    /// Sends one request to `127.0.0.1:port` and parses the answer.
+    public static func request(
+        port: Int, method: String, path: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        sourceAddress: String? = nil
+    ) throws -> HTTPResult {
+        let socket = try RawSocket(port: port, sourceAddress: sourceAddress)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        socket.send(Array(head.utf8) + body)
+        return try HTTPResult(parsing: socket.receiveAll())
+    }
+
+    /// Sends `bytes` as they are (malformed requests) and returns whatever comes back.
+    public static func sendRaw(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
+        let socket = try RawSocket(port: port)
+        socket.send(bytes)
+        socket.finishSending()
+        return socket.receiveAll()
+    }
+}

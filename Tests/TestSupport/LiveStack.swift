@@ -1,0 +1,133 @@
+import Foundation
+import LiveActivityCore
+
+/// The registration service as it runs for real: `liveactivity-fcgi` on a unix socket in a
+/// folder of its own, and nginx from `nginx/local.conf.template` (with the shipped locations)
+/// on a free loopback port, against a real SQLite file. Both are stopped by PID on release.
+public final class LiveStack: @unchecked Sendable {
+    /// How the responder gets its socket.
+    public enum Launcher: Sendable {
+        /// `liveactivity-fcgi --socket PATH`.
+        case socketFlag
+        /// `spawn-fcgi -n -s PATH -- liveactivity-fcgi`: the socket arrives as stdin.
+        case spawnFCGI
+    }
+
+    public struct Options: Sendable {
+        /// Extra settings for the responder (SPEC section 6), over `LIVEACTIVITY_DB`.
+        public var environment: [String: String] = [:]
+        public var workers = 4
+        /// nginx's per-client rate (`limit_req_zone ... rate=`); high so tests are not limited.
+        public var rate = "100000r/s"
+        public var launcher = Launcher.socketFlag
+        public init() {}
+    }
+
+    public let folder: TemporaryDirectory
+    public let port: Int
+    public let socketPath: String
+    public let databasePath: String
+    public let responder: ChildProcess
+    public let nginx: ChildProcess
+
+    public init(_ options: Options = Options(), label: String = "live") throws {
+        let folder = TemporaryDirectory(label)
+        self.folder = folder
+        socketPath = folder.file("fcgi.sock")
+        databasePath = folder.file("registrations.sqlite")
+
+        var environment = ["LIVEACTIVITY_DB": databasePath, "PATH": "/usr/bin:/bin"]
+        environment.merge(options.environment) { _, new in new }
+        let binary = product("liveactivity-fcgi")
+        switch options.launcher {
+        case .socketFlag:
+            responder = try ChildProcess(
+                binary, ["--socket", socketPath, "--workers", String(options.workers)],
+                environment: environment, outputPath: folder.file("responder.log"))
+        case .spawnFCGI:
+            guard let spawn = systemTool("spawn-fcgi") else { throw SocketError("spawn-fcgi is not installed") }
+            responder = try ChildProcess(
+                spawn, ["-n", "-s", socketPath, "-M", "0600", "--", binary, "--workers", String(options.workers)],
+                environment: environment, outputPath: folder.file("responder.log"))
+        }
+
+        guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
+        let prefix = folder.file("nginx")
+        try FileManager.default.createDirectory(atPath: prefix + "/snippets", withIntermediateDirectories: true)
+        for name in ["liveactivity-locations.conf", "liveactivity-fastcgi.conf"] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/nginx/" + name, toPath: prefix + "/snippets/" + name)
+        }
+        let template = try String(contentsOfFile: packageRoot + "/nginx/local.conf.template", encoding: .utf8)
+        // A free port can be taken by a parallel test before nginx binds it: try a few.
+        var started: (port: Int, process: ChildProcess)?
+        for _ in 0..<5 where started == nil {
+            let candidate = freePort()
+            let config = template
+                .replacingOccurrences(of: "@PREFIX@", with: prefix)
+                .replacingOccurrences(of: "@PORT@", with: String(candidate))
+                .replacingOccurrences(of: "@SOCKET@", with: socketPath)
+                .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
+                .replacingOccurrences(of: "@RATE@", with: options.rate)
+            try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+            let process = try ChildProcess(
+                nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
+                outputPath: folder.file("nginx.out"))
+            if waitUntil(timeout: 5, { !process.isRunning || (try? RawSocket(port: candidate, timeout: 1)) != nil }),
+                process.isRunning
+            {
+                started = (candidate, process)
+            }
+        }
+        guard let started else {
+            responder.stop()
+            throw SocketError("nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+        }
+        port = started.port
+        nginx = started.process
+
+        let ready = waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
+        guard ready else {
+            let log = responder.output
+            nginx.stop()
+            responder.stop()
+            throw SocketError("the stack did not become ready; responder said: \(log)")
+        }
+    }
+
+    deinit {
+        // nginx first, so no request is on its way when the responder drains and exits.
+        nginx.stop()
+        responder.stop()
+    }
+
+    /// Sends one request through nginx. `contentType` nil sends no Content-Type header.
+    public func request(
+        _ method: String, _ path: String, body: String? = nil, contentType: String? = "application/json",
+        from sourceAddress: String? = nil
+    ) throws -> HTTPResult {
+        try request(method, path, bytes: body.map { Array($0.utf8) } ?? [], contentType: body == nil ? nil : contentType, from: sourceAddress)
+    }
+
+    /// Sends one request with a body of raw bytes through nginx.
+    public func request(
+        _ method: String, _ path: String, bytes: [UInt8], contentType: String? = "application/json",
+        from sourceAddress: String? = nil
+    ) throws -> HTTPResult {
+        let headers = contentType.map { [("Content-Type", $0)] } ?? []
+        return try HTTPClient.request(
+            port: port, method: method, path: path, headers: headers, body: bytes, sourceAddress: sourceAddress)
+    }
+
+    /// The database as the responder sees it (a connection of the test's own).
+    public func store() throws -> RegistrationStore {
+        try RegistrationStore(path: databasePath)
+    }
+
+    /// What the responder logged so far.
+    public var responderLog: String { responder.output }
+
+    /// nginx's access log so far.
+    public var accessLog: String {
+        (try? String(contentsOfFile: folder.file("nginx/access.log"), encoding: .utf8)) ?? ""
+    }
+}
