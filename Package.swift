@@ -34,7 +34,7 @@ let package = Package(
             name: "liveactivity-apns-standin", dependencies: ["LiveActivityCore", "APNsStandIn", "FastCGITransport"]),
 
         // MARK: - Tests
-        .target(name: "TestSupport", dependencies: ["LiveActivityCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LiveActivityCore", "APNsStandIn"], path: "Tests/TestSupport"),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["LiveActivityCore", "APNsStandIn", "TestSupport"]),
         .testTarget(name: "StandInTests", dependencies: ["LiveActivityCore", "APNsStandIn", "TestSupport"]),

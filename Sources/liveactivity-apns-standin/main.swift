@@ -1,1 +1,73 @@
-print("not yet")
+// The local APNs stand-in (SPEC 2): a FastCGI responder behind nginx's HTTP/2 + TLS that checks
+// pushes as APNs does and records them. `--show` prints what it received.
+import APNsStandIn
+import FastCGITransport
+import Foundation
+import LiveActivityCore
+
+let program = "liveactivity-apns-standin"
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
+    exit(code)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+// `--show [N]`: the last N pushes received (default 20), for a person watching the local run.
+if arguments.first == "--show" {
+    let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
+    let path = ProcessInfo.processInfo.environment["STANDIN_DB"] ?? "./var/apns-standin.sqlite"
+    do {
+        let received = try StandInState(path: path).received().suffix(count)
+        for push in received {
+            let time = Date(timeIntervalSince1970: Double(push.receivedAt) / 1000)
+            print("\(time) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)")
+        }
+        if received.isEmpty { print("no pushes received yet") }
+        exit(0)
+    } catch {
+        fail("cannot read \(path): \(error)", code: 3)
+    }
+}
+
+let options: TransportOptions
+do {
+    switch try TransportOptions.parse(arguments, maximumBodySize: 64 * 1024) {
+    case .help:
+        print("usage: \(program) [--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)")
+        print("       \(program) --show [N]                                 the last N pushes received")
+        print(TransportOptions.usage)
+        print("\nSettings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
+        exit(0)
+    case .serve(let parsed):
+        options = parsed
+    }
+} catch {
+    fail(error.description, code: 2)
+}
+
+let configuration: StandInConfiguration
+do {
+    configuration = try StandInConfiguration.fromProcess()
+} catch {
+    fail("\(error)", code: 2)
+}
+
+/// Each worker owns a responder with its own connection to the stand-in's database.
+final class StandInHandler: FastCGIHandler {
+    let responder: StandInResponder
+    init(_ responder: StandInResponder) { self.responder = responder }
+
+    func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
+        responder.respond(
+            to: StandInRequest(
+                method: request.method, path: request.path, body: request.body, parameters: parameters.values))
+    }
+}
+
+let log: @Sendable (String) -> Void = { Log.line(program, $0) }
+let gate = WriteGate()
+exit(FastCGIServer.run(options, startupMessage: "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)", log: log) { _ in
+    StandInHandler(try StandInResponder(configuration: configuration, gate: gate, log: log))
+})

@@ -96,6 +96,9 @@ import TestSupport
         #expect(summary.removed == 1)
         #expect(try row(1) == nil)
         #expect(try row(2) != nil, "registered again after the 410's timestamp")
+        let next = try #require(try row(2)?.nextPushAt)
+        #expect(abs(next - (t0 + 20_000 + 5 * minute)) < 1000, "tried again one interval later, not every minute")
+        #expect(try row(2)?.lastError == "ExpiredToken")
     }
 
     @Test func badDeviceTokensAreDeleted() throws {

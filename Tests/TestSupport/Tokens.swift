@@ -1,7 +1,8 @@
-/// Push tokens for tests: 64 lowercase hex characters, distinct per seed, easy to read.
+/// Push tokens for tests: 64 lowercase hex characters, distinct per seed, easy to read
+/// (`ab00…0` followed by the seed in hex).
 public func sampleToken(_ seed: Int) -> String {
     let hex = String(seed, radix: 16)
-    return String(repeating: "a", count: 64 - hex.count) + hex
+    return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
 }
 
 /// Push tokens for tests: 64 lowercase hex digits derived from `seed`, distinct per seed.

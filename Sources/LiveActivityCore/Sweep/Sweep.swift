@@ -86,7 +86,10 @@ public final class Sweep {
                             nextPushAt: now + configuration.intervalMilliseconds(registration.activityType)))
                 case .unregistered(let reason, let timestamp):
                     summary.removalReasons[reason, default: 0] += 1
-                    pending.append(.delete(registration.token, registeredAtOrBefore: timestamp ?? registration.registeredAt))
+                    pending.append(
+                        .unregistered(
+                            registration.token, registeredAtOrBefore: timestamp ?? registration.registeredAt,
+                            reason: reason, nextPushAt: now + configuration.intervalMilliseconds(registration.activityType)))
                 case .badDeviceToken(let reason):
                     if reason == "BadDeviceToken" { badTokenAnswers[registration.environment, default: 0] += 1 }
                     badTokens[registration.environment, default: []].append(

@@ -57,6 +57,9 @@ public final class SweepStore {
         case failed(PushToken, reason: String, nextPushAt: Int64?)
         /// Deleted, unless registered again after `registeredAtOrBefore`.
         case delete(PushToken, registeredAtOrBefore: Int64)
+        /// 410: deleted unless registered again after APNs's timestamp; a row kept that way is
+        /// pushed again one interval later, not every minute, with the reason recorded.
+        case unregistered(PushToken, registeredAtOrBefore: Int64, reason: String, nextPushAt: Int64)
     }
 
     /// Applies `writes` in one transaction; returns how many rows were deleted.
@@ -76,21 +79,35 @@ public final class SweepStore {
                         """
                     ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt)])
                 case .failed(let token, let reason, let next):
-                    try connection.statement(
-                        """
-                        UPDATE registrations SET consecutive_failures = consecutive_failures + 1,
-                            last_error = ?2, next_push_at = coalesce(?3, next_push_at)
-                        WHERE push_token = ?1
-                        """
-                    ).run([.text(token.hex), .text(String(reason.prefix(64))), next.map { .integer($0) } ?? .null])
+                    try markFailed(token, reason: reason, nextPushAt: next)
                 case .delete(let token, let cutoff):
-                    try connection.statement("DELETE FROM registrations WHERE push_token = ? AND registered_at <= ?")
-                        .run([.text(token.hex), .integer(cutoff)])
-                    deleted += connection.changes
+                    deleted += try delete(token, registeredAtOrBefore: cutoff)
+                case .unregistered(let token, let cutoff, let reason, let next):
+                    if try delete(token, registeredAtOrBefore: cutoff) == 0 {
+                        try markFailed(token, reason: reason, nextPushAt: next)
+                    } else {
+                        deleted += 1
+                    }
                 }
             }
             return deleted
         }
+    }
+
+    private func delete(_ token: PushToken, registeredAtOrBefore cutoff: Int64) throws -> Int {
+        try connection.statement("DELETE FROM registrations WHERE push_token = ? AND registered_at <= ?")
+            .run([.text(token.hex), .integer(cutoff)])
+        return connection.changes
+    }
+
+    private func markFailed(_ token: PushToken, reason: String, nextPushAt next: Int64?) throws {
+        try connection.statement(
+            """
+            UPDATE registrations SET consecutive_failures = consecutive_failures + 1,
+                last_error = ?2, next_push_at = coalesce(?3, next_push_at)
+            WHERE push_token = ?1
+            """
+        ).run([.text(token.hex), .text(String(reason.prefix(64))), next.map { .integer($0) } ?? .null])
     }
 
     /// Keeps the run for `stats` and `/wakeup/metrics`; runs older than 30 days are pruned.

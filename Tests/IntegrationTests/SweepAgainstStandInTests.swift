@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+import LiveActivityCore
+import TestSupport
+
+/// `liveactivity-sweep` as cron runs it, against the APNs stand-in over real HTTP/2 + TLS.
+@Suite("Sweep against the APNs stand-in")
+struct SweepAgainstStandInTests {
+    @Test func theRequestCarriesExactlyTheHeadersAndPayloadOfSpecSection5() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1])
+        try fixture.register([2], type: .debug, environment: .sandbox)
+        let before = Clock().now() / 1000
+        let result = try fixture.sweep()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 duration="))
+
+        let charging = try #require(try fixture.received(1).first)
+        #expect(charging.method == "POST")
+        #expect(charging.serverProtocol == "HTTP/2.0")
+        #expect(charging.authorization?.hasPrefix("bearer ") == true)
+        #expect(charging.topic == fixture.standIn.key.bundleID)
+        #expect(charging.pushType == "background")
+        #expect(charging.priority == "5")
+        #expect(charging.payload == #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#)
+        #expect(charging.status == 200)
+        let expiration = try #require(charging.expiration.flatMap { Int64($0) })
+        #expect(expiration >= before + 300 && expiration <= before + 310, "now + the charging interval")
+        let debug = try #require(try fixture.received(2).first)
+        let debugExpiration = try #require(debug.expiration.flatMap { Int64($0) })
+        #expect(debugExpiration >= before + 60 && debugExpiration <= before + 70, "now + the debug interval")
+
+        let row = try #require(try fixture.row(1))
+        #expect(row.wakeupCount == 1 && row.lastPushAt != nil && row.consecutiveFailures == 0)
+    }
+
+    @Test func theProviderTokenVerifiesWithPyJWTAndIsReusedByThreeSweepProcesses() throws {
+        let fixture = try SweepFixture()
+        var tokens: [String] = []
+        for round in 0..<3 {
+            try fixture.register([100 + round], type: .debug)
+            let result = try fixture.sweep()
+            #expect(result.status == 0, "\(result.stderr)")
+            let pushed = try #require(try fixture.received(100 + round).last)
+            tokens.append(String(try #require(pushed.authorization).dropFirst("bearer ".count)))
+        }
+        #expect(Set(tokens).count == 1, "one token for three cron runs")
+        let decoded = try verifyWithPyJWT([tokens[0]], privateKeyPath: fixture.standIn.key.privateKeyPath)
+        let fields = try #require(decoded.first).split(separator: " ")
+        #expect(fields[0] == "ES256")
+        #expect(fields[1] == Substring(fixture.standIn.key.keyID))
+        #expect(fields[2] == Substring(fixture.standIn.key.teamID))
+        #expect(abs((Int64(fields[3]) ?? 0) - Clock().now() / 1000) < 120)
+        #expect(fields[4] == "2" && fields[5] == "2", "header {alg, kid}, claims {iss, iat}, nothing else")
+        // The signature is raw R||S: 64 bytes, 86 base64url characters.
+        #expect(tokens[0].split(separator: ".").last?.count == 86)
+    }
+
+    @Test func theTokenIsRenewedOnceItIsFiftyMinutesOld() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1], type: .debug)
+        #expect(try fixture.sweep().status == 0)
+        let first = try #require(try fixture.cachedToken())
+
+        // Fifty-one minutes later, by the sweep's clock and the stand-in's alike.
+        let later = try StandInStack(key: fixture.standIn.key, environment: ["LIVEACTIVITY_TEST_CLOCK_OFFSET": "3060"])
+        let laterFixture = SweepFixtureOnSameDatabase(fixture: fixture, standIn: later)
+        let result = try laterFixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "3060"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let second = try #require(try fixture.cachedToken())
+        #expect(second.token != first.token)
+        #expect(second.issuedAt - first.issuedAt >= 3_000_000)
+        let pushed = try #require(try later.state().received(token: sampleToken(1)).last)
+        #expect(pushed.status == 200)
+        #expect(pushed.authorization == "bearer " + second.token)
+        let decoded = try verifyWithPyJWT([second.token], privateKeyPath: fixture.standIn.key.privateKeyPath)
+        #expect(decoded.count == 1)
+    }
+
+    @Test func unregisteredAndBadTokensAreRemovedAndServerErrorsKept() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...6, ago: 60_000)
+        let state = try fixture.standIn.state()
+        try state.script(token: sampleToken(1), status: 410, reason: "Unregistered", timestamp: Clock().now())
+        try state.script(token: sampleToken(2), status: 410, reason: "ExpiredToken", timestamp: Clock().now() - 3_600_000)
+        try state.script(token: sampleToken(3), status: 400, reason: "BadDeviceToken")
+        try state.script(token: sampleToken(4), status: 503, reason: "ServiceUnavailable")
+        try state.script(token: sampleToken(5), status: 429, reason: "TooManyRequests")
+        let result = try fixture.sweep()
+        #expect(result.status == 0, "some pushes failing is a normal run: \(result.stderr)")
+        #expect(result.stdout.contains("sent=1 "))
+        #expect(result.stdout.contains("removed=2 "))
+        #expect(result.stdout.contains("failed=2 "))
+        #expect(try fixture.row(1) == nil)
+        #expect(try fixture.row(2) != nil, "registered again after the 410's timestamp")
+        #expect(try fixture.row(2)?.lastError == "ExpiredToken")
+        #expect(try fixture.row(3) == nil)
+        #expect(try fixture.row(4)?.consecutiveFailures == 1)
+        #expect(try fixture.row(4)?.lastError == "ServiceUnavailable")
+        #expect(try fixture.row(5)?.lastError == "TooManyRequests")
+        #expect(try fixture.row(6)?.wakeupCount == 1)
+
+        // The kept ones are retried at the next sweep and succeed.
+        let next = try fixture.sweep()
+        #expect(next.stdout.contains("sent=2 "), "\(next.stdout)")
+        #expect(try fixture.row(4)?.consecutiveFailures == 0)
+        #expect(try fixture.row(4)?.wakeupCount == 1)
+    }
+
+    @Test func expiredProviderTokenIsRenewedAndRetriedInTheSameSweep() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1, 2])
+        try fixture.standIn.state().script(token: sampleToken(1), status: 403, reason: "ExpiredProviderToken")
+        let result = try fixture.sweep()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("sent=2 "), "\(result.stdout)")
+        let pushes = try fixture.received(1)
+        #expect(pushes.map(\.status) == [403, 200])
+        #expect(pushes[0].authorization != pushes[1].authorization, "retried with a new token")
+        #expect(try fixture.row(1)?.wakeupCount == 1)
+        #expect(result.stderr.contains("ExpiredProviderToken"))
+    }
+
+    @Test(arguments: [(403, "InvalidProviderToken"), (403, "BadEnvironmentKeyInToken"), (400, "BadTopic")])
+    func aConfigurationFaultStopsTheSweepAndKeepsEveryRegistration(status: Int, reason: String) throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...300)
+        try fixture.standIn.state().script(token: "*", status: status, reason: reason)
+        let result = try fixture.sweep()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("configuration fault"))
+        #expect(result.stderr.contains(reason))
+        #expect(result.stderr.split(separator: "\n").count <= 2, "one clear line, no stack trace")
+        #expect(try fixture.count() == 300, "\(result.stdout) \(result.stderr)")
+        #expect(try fixture.received().count < 300, "sending stopped")
+    }
+
+    @Test func aWrongKeyIdIsAConfigurationFaultFromTheStandInItself() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1])
+        let result = try fixture.sweep(["APNS_KEY_ID": "WRONGKEY01"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("InvalidProviderToken"))
+        #expect(try fixture.row(1) != nil)
+    }
+
+    @Test func mostlyBadDeviceTokensTripTheMassDeletionGuard() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...20, environment: .sandbox)
+        try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 15)
+        let result = try fixture.sweep()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("BadDeviceToken"))
+        #expect(try fixture.count() == 20, "nothing deleted")
+    }
+
+    @Test func intervalsPerTypeAndTheEightHourExpiry() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1], type: .charging)
+        try fixture.register([2], type: .debug)
+        try fixture.register([3], type: .debug, ago: 8 * 3_600_000 + 1000)
+        let first = try fixture.sweep()
+        #expect(first.stdout.contains("active=2 sent=2 skipped=0 expired=1 "), "\(first.stdout)")
+        let minuteLater = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "61"])
+        #expect(minuteLater.stdout.contains("sent=1 skipped=1 "), "only debug is due: \(minuteLater.stdout)")
+        let fiveMinutesLater = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "300"])
+        #expect(fiveMinutesLater.stdout.contains("sent=2 "), "\(fiveMinutesLater.stdout)")
+        #expect(try fixture.received(1).count == 2)
+        #expect(try fixture.received(2).count == 3)
+        #expect(try fixture.received(3).isEmpty)
+    }
+
+    @Test func twoSweepsStartedTogetherPushEachTokenOnce() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...400)
+        let results = LockedBox<[CommandResult]>([])
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            DispatchQueue.global().async {
+                if let result = try? fixture.sweep() { results.update { $0.append(result) } }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(results.get().count == 2)
+        #expect(results.get().allSatisfy { $0.status == 0 })
+        let received = try fixture.received()
+        #expect(received.count == 400, "\(results.get().map { $0.stdout + $0.stderr })")
+        #expect(Set(received.map(\.deviceToken)).count == 400)
+    }
+
+    @Test func aSweepKilledMidwayLeavesASoundDatabaseAndTheNextOneFinishes() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...2000)
+        // Each answer takes 10 ms, so the run lasts long enough to be killed in the middle.
+        try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 10, count: 2000)
+        var environment = fixture.standIn.sweepEnvironment(database: fixture.databasePath)
+        environment["LIVEACTIVITY_APNS_CONCURRENCY"] = "20"
+        let sweep = try ChildProcess(product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
+        #expect(waitUntil(timeout: 30) { ((try? fixture.received().count) ?? 0) >= 300 })
+        sweep.signal(SIGKILL)
+        sweep.process.waitUntilExit()
+        #expect(sweep.process.terminationReason == .uncaughtSignal)
+
+        let connection = try SQLiteConnection(path: fixture.databasePath)
+        let check = try connection.statement("PRAGMA integrity_check")
+        try check.bind([])
+        #expect(try check.step())
+        #expect(check.text(0) == "ok")
+        check.reset()
+        let pushedBefore = try connection.statement("SELECT count(*) FROM registrations WHERE wakeup_count > 0").scalarInt() ?? -1
+        #expect(pushedBefore < 2000)
+
+        let next = try fixture.sweep()
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try connection.statement("SELECT count(*) FROM registrations WHERE wakeup_count > 0").scalarInt() == 2000)
+        #expect(try fixture.count() == 2000)
+    }
+
+    @Test func anUnreachableStandInCountsFailuresAndKeepsRegistrations() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...3)
+        let result = try fixture.sweep(["APNS_HOST": "https://127.0.0.1:\(freePort())"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("failed=3 "), "\(result.stdout)")
+        #expect(try fixture.row(1)?.consecutiveFailures == 1)
+        #expect(try fixture.count() == 3)
+    }
+
+    @Test func anUntrustedCertificateIsATransportFailureNotACrash() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...2)
+        let result = try fixture.sweep(["APNS_CA_FILE": ""])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("failed=2 "), "\(result.stdout)")
+        #expect(try fixture.row(1)?.lastError?.contains("Transport") == true)
+        #expect(try fixture.received().isEmpty)
+    }
+
+    @Test func aStandInThatDoesNotAnswerHitsTheTimeout() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1])
+        try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 5000)
+        let start = Date()
+        let result = try fixture.sweep(["LIVEACTIVITY_APNS_TIMEOUT": "1"])
+        #expect(Date().timeIntervalSince(start) < 4.5)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("failed=1 "), "\(result.stdout)")
+        #expect(try fixture.row(1)?.lastError == "Timeout")
+    }
+
+    @Test func missingSettingsAndAnUnusableDatabaseAreOneLineEach() throws {
+        let fixture = try SweepFixture()
+        let missing = try fixture.sweep(["APNS_TEAM_ID": ""])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "liveactivity-sweep: configuration: APNS_TEAM_ID is not set\n")
+        let malformed = try fixture.sweep(["LIVEACTIVITY_INTERVAL_DEBUG": "soon"])
+        #expect(malformed.status == 2)
+        #expect(malformed.stderr.contains("LIVEACTIVITY_INTERVAL_DEBUG"))
+        let unusable = try fixture.sweep(["LIVEACTIVITY_DB": fixture.folder.file("no/such/folder/db.sqlite")])
+        #expect(unusable.status == 3)
+        #expect(unusable.stderr.split(separator: "\n").count == 1)
+        try "not a database, just text that is long enough to fill a header page".write(
+            toFile: fixture.folder.file("garbage.sqlite"), atomically: true, encoding: .utf8)
+        let garbage = try fixture.sweep(["LIVEACTIVITY_DB": fixture.folder.file("garbage.sqlite")])
+        #expect(garbage.status == 3)
+        #expect(garbage.stderr.contains("database"))
+    }
+}
+
+/// A second view of a fixture's database through another stand-in (a shifted clock).
+struct SweepFixtureOnSameDatabase {
+    let fixture: SweepFixture
+    let standIn: StandInStack
+
+    func sweep(_ extra: [String: String]) throws -> CommandResult {
+        var environment = standIn.sweepEnvironment(database: fixture.databasePath)
+        environment.merge(extra) { _, new in new }
+        return try runCommand(product("liveactivity-sweep"), environment: environment)
+    }
+}

@@ -1,0 +1,74 @@
+import APNsStandIn
+import Foundation
+import LiveActivityCore
+import TestSupport
+
+/// A sweep's database with registrations put in directly, and the sweep run as cron runs it:
+/// a separate process with its settings in the environment.
+final class SweepFixture: @unchecked Sendable {
+    let folder = TemporaryDirectory("sweepdb")
+    let standIn: StandInStack
+    var databasePath: String { folder.file("registrations.sqlite") }
+
+    init(standIn: StandInStack? = nil, standInEnvironment: [String: String] = [:]) throws {
+        self.standIn = try standIn ?? StandInStack(environment: standInEnvironment)
+    }
+
+    /// Registers `seeds` as the API would, `ago` milliseconds in the past.
+    func register(_ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0) throws {
+        let store = try RegistrationStore(path: databasePath)
+        let now = Clock().now() - ago
+        for seed in seeds {
+            try store.register(
+                try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now,
+                expiresAt: now + 8 * 3_600_000, cap: 1_000_000)
+        }
+    }
+
+    /// Runs `liveactivity-sweep` with the stand-in's settings plus `extra`.
+    func sweep(_ extra: [String: String] = [:], arguments: [String] = [], timeout: TimeInterval = 60) throws -> CommandResult {
+        var environment = standIn.sweepEnvironment(database: databasePath)
+        environment.merge(extra) { _, new in new }
+        return try runCommand(product("liveactivity-sweep"), arguments, environment: environment, timeout: timeout)
+    }
+
+    func row(_ seed: Int) throws -> Registration? {
+        try RegistrationStore(path: databasePath).registration(try PushToken(validating: sampleToken(seed)))
+    }
+
+    func count() throws -> Int { try RegistrationStore(path: databasePath).count() }
+
+    /// Pushes the stand-in received for `seed`'s token (all of them when nil).
+    func received(_ seed: Int? = nil) throws -> [StandInReceived] {
+        try standIn.state().received(token: seed.map(sampleToken))
+    }
+
+    /// The cached provider token row.
+    func cachedToken() throws -> (token: String, issuedAt: Int64)? {
+        let connection = try SQLiteConnection(path: databasePath)
+        let statement = try connection.statement("SELECT token, issued_at FROM provider_tokens")
+        try statement.bind([])
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return (statement.text(0) ?? "", statement.int(1))
+    }
+}
+
+typealias StandInReceived = StandInState.Received
+
+/// Decodes and verifies provider tokens with PyJWT and python3-cryptography from Debian - an
+/// implementation this project did not write. Returns "alg kid iss iat" per token.
+func verifyWithPyJWT(_ tokens: [String], privateKeyPath: String) throws -> [String] {
+    let script = """
+        import sys, jwt
+        from cryptography.hazmat.primitives.serialization import load_pem_private_key
+        key = load_pem_private_key(open(sys.argv[1], 'rb').read(), None).public_key()
+        for token in sys.stdin.read().split():
+            header = jwt.get_unverified_header(token)
+            claims = jwt.decode(token, key, algorithms=['ES256'], options={'verify_iat': False})
+            print(header['alg'], header['kid'], claims['iss'], claims['iat'], len(header), len(claims))
+        """
+    let result = try runCommand("/usr/bin/python3", ["-c", script, privateKeyPath], input: Array(tokens.joined(separator: "\n").utf8))
+    guard result.status == 0 else { throw SocketError("PyJWT rejected a token: \(result.stderr)") }
+    return result.stdout.split(separator: "\n").map(String.init)
+}

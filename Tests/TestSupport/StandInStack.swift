@@ -1,0 +1,100 @@
+import APNsStandIn
+import Foundation
+import LiveActivityCore
+
+/// The local APNs stand-in as the sweep meets it: nginx terminating TLS + HTTP/2 on a free
+/// loopback port with a self-signed certificate made for the test, in front of
+/// `liveactivity-apns-standin` on a unix socket. Both are stopped by PID on release.
+public final class StandInStack: @unchecked Sendable {
+    public let folder: TemporaryDirectory
+    public let key: TestKey
+    public let port: Int
+    public let certificatePath: String
+    public let databasePath: String
+    public let responder: ChildProcess
+    public var nginx: ChildProcess
+
+    /// `https://127.0.0.1:PORT`, for `APNS_HOST`.
+    public var baseURL: String { "https://127.0.0.1:\(port)" }
+
+    /// Starts the stand-in. `environment` adds settings (for example `LIVEACTIVITY_TEST_CLOCK_OFFSET`).
+    public init(key: TestKey? = nil, environment: [String: String] = [:], label: String = "standin") throws {
+        let folder = TemporaryDirectory(label)
+        self.folder = folder
+        self.key = try key ?? TestKey(in: folder)
+        databasePath = folder.file("standin.sqlite")
+        certificatePath = folder.file("cert.pem")
+        let socketPath = folder.file("standin.sock")
+
+        let openssl = systemTool("openssl") ?? "/usr/bin/openssl"
+        let made = try runCommand(openssl, [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", folder.file("cert-key.pem"), "-out", certificatePath, "-days", "2",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ])
+        guard made.status == 0 else { throw SocketError("openssl req failed: \(made.stderr)") }
+
+        var settings = [
+            "APNS_KEY_ID": self.key.keyID, "APNS_TEAM_ID": self.key.teamID, "APNS_BUNDLE_ID": self.key.bundleID,
+            "APNS_KEY_PATH": self.key.privateKeyPath, "STANDIN_DB": databasePath, "PATH": "/usr/bin:/bin",
+        ]
+        settings.merge(environment) { _, new in new }
+        let responder = try ChildProcess(
+            product("liveactivity-apns-standin"), ["--socket", socketPath, "--workers", "4"],
+            environment: settings, outputPath: folder.file("standin.log"))
+        self.responder = responder
+        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socketPath) || !responder.isRunning }),
+            responder.isRunning
+        else { throw SocketError("the stand-in did not start: \(responder.output)") }
+
+        let prefix = folder.file("nginx")
+        for sub in ["", "/tmp"] {
+            try FileManager.default.createDirectory(atPath: prefix + sub, withIntermediateDirectories: true)
+        }
+        guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
+        let template = try String(contentsOfFile: packageRoot + "/nginx/apns-standin.conf.template", encoding: .utf8)
+        var started: (Int, ChildProcess)?
+        for _ in 0..<5 where started == nil {
+            let candidate = freePort()
+            let config = "daemon off;\nmaster_process off;\n" + template
+                .replacingOccurrences(of: "@PREFIX@", with: prefix)
+                .replacingOccurrences(of: "@PORT@", with: String(candidate))
+                .replacingOccurrences(of: "@SOCKET@", with: socketPath)
+                .replacingOccurrences(of: "@CERT@", with: certificatePath)
+                .replacingOccurrences(of: "@CERT_KEY@", with: folder.file("cert-key.pem"))
+            try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+            let process = try ChildProcess(
+                nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
+                outputPath: folder.file("nginx.out"))
+            if waitUntil(timeout: 5, { !process.isRunning || (try? RawSocket(port: candidate, timeout: 1)) != nil }),
+                process.isRunning
+            {
+                started = (candidate, process)
+            }
+        }
+        guard let started else {
+            throw SocketError("the stand-in's nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+        }
+        (port, nginx) = started
+    }
+
+    deinit {
+        nginx.stop()
+        responder.stop()
+    }
+
+    /// The stand-in's record and script (a connection of the test's own).
+    public func state() throws -> StandInState { try StandInState(path: databasePath) }
+
+    /// Settings that point a sweep at this stand-in with its key.
+    public func sweepEnvironment(database: String) -> [String: String] {
+        [
+            "LIVEACTIVITY_DB": database, "APNS_KEY_ID": key.keyID, "APNS_TEAM_ID": key.teamID,
+            "APNS_BUNDLE_ID": key.bundleID, "APNS_KEY_PATH": key.privateKeyPath, "APNS_HOST": baseURL,
+            "APNS_CA_FILE": certificatePath, "PATH": "/usr/bin:/bin",
+        ]
+    }
+
+    /// What the stand-in logged.
+    public var log: String { responder.output }
+}
