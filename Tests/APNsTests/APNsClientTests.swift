@@ -190,3 +190,31 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         #expect(try drain(client)[500]?.response?.status == 200)
     }
 }
+
+@Suite struct APNsClientOptionsTests {
+    @Test func environmentsPickApplesHostsUnlessOverridden() {
+        #expect(APNsClientOptions(environment: .production, topic: "t").baseURL == "https://api.push.apple.com")
+        #expect(APNsClientOptions(environment: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
+        #expect(APNsClientOptions(environment: .sandbox, topic: "t", baseURLOverride: "https://127.0.0.1:8443/").baseURL
+            == "https://127.0.0.1:8443")
+    }
+
+    @Test func configurationSettingsCarryOver() throws {
+        let configuration = try Configuration(environment: [
+            "APNS_HOST": "https://127.0.0.1:9443", "APNS_CA_FILE": "/tmp/ca.pem", "LIVEACTIVITY_APNS_CONCURRENCY": "50",
+        ])
+        let options = APNsClientOptions(configuration: configuration, environment: .production, topic: "b.id")
+        #expect(options.baseURL == "https://127.0.0.1:9443")
+        #expect(options.caFile == "/tmp/ca.pem")
+        #expect(options.maxInFlight == 50)
+        #expect(options.topic == "b.id")
+        #expect(options.connectTimeout == 10 && options.requestTimeout == 30 && options.maxConnections == 1)
+    }
+
+    @Test func errorBodiesParseReasonAndTimestamp() {
+        let gone = APNsResponse(status: 410, body: Array(#"{"reason":"ExpiredToken","timestamp":1700000000999}"#.utf8), apnsID: nil)
+        #expect(gone.reason == "ExpiredToken" && gone.timestamp == 1_700_000_000_999)
+        #expect(APNsResponse(status: 200, body: [], apnsID: "x") == APNsResponse(status: 200, apnsID: "x"))
+        #expect(APNsResponse(status: 502, body: Array("<html>bad gateway</html>".utf8), apnsID: nil).reason == nil)
+    }
+}

@@ -25,7 +25,11 @@ final class NginxAPNsFixture {
     var baseURL: String { "https://127.0.0.1:\(port)" }
     var certificatePath: String { folder.file("cert.pem") }
 
-    init() throws {
+    /// `http2_max_concurrent_streams`: nginx's default is 128.
+    let maxConcurrentStreams: Int
+
+    init(maxConcurrentStreams: Int = 128) throws {
+        self.maxConcurrentStreams = maxConcurrentStreams
         let nginxPath = try #require(systemTool("nginx"), "nginx is not installed")
         silent = try SilentListener()
         let certificate = try runCommand(
@@ -93,7 +97,7 @@ final class NginxAPNsFixture {
             worker_processes 1;
             pid \(dir)/nginx.pid;
             error_log \(dir)/error.log warn;
-            events { worker_connections 1024; }
+            events { worker_connections 4096; }
             http {
                 client_body_temp_path \(dir)/body;
                 proxy_temp_path \(dir)/proxy;
@@ -110,6 +114,7 @@ final class NginxAPNsFixture {
                     ssl_certificate \(dir)/cert.pem;
                     ssl_certificate_key \(dir)/key.pem;
                     keepalive_requests 1000000;
+                    http2_max_concurrent_streams \(maxConcurrentStreams);
                     client_body_buffer_size 16k;
                     access_log \(dir)/access.log apns;
                     location /3/device/ {

@@ -29,6 +29,8 @@ final class APNsTransfer {
         // Wait for the shared connection to say it multiplexes rather than open another one.
         try easy.set(CURLOPT_PIPEWAIT, 1, "CURLOPT_PIPEWAIT")
         try easy.set(CURLOPT_PROTOCOLS_STR, string: "https", "CURLOPT_PROTOCOLS_STR")
+        // APNs requires TLS 1.2 or later (APNS.md section 1).
+        try easy.set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2, "CURLOPT_SSLVERSION")
         try easy.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000), "CURLOPT_CONNECTTIMEOUT_MS")
         try easy.set(CURLOPT_TIMEOUT_MS, Int(options.requestTimeout * 1000), "CURLOPT_TIMEOUT_MS")

@@ -14,7 +14,12 @@ public final class ES256Signer {
 
     /// Loads the private key from a .p8 file.
     public convenience init(path: String) throws(ES256KeyError) {
-        try self.init(pem: EVPKey.readFile(path))
+        try self.init(pem: Self.readKeyFile(path))
+    }
+
+    /// The text of a key file (for `ProviderToken.cacheKey` and `init(pem:)`), or `unreadableFile`.
+    public static func readKeyFile(_ path: String) throws(ES256KeyError) -> String {
+        try EVPKey.readFile(path)
     }
 
     /// The 64-byte r||s ES256 signature of `message`.
