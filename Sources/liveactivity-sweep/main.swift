@@ -7,6 +7,9 @@ import Foundation
 import LiveActivityCore
 
 let program = "liveactivity-sweep"
+// The responder (web user) and the sweep (key owner) share the database through their group:
+// files either creates must stay group-writable and private to everyone else.
+umask(0o007)
 
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
