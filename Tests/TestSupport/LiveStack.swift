@@ -20,6 +20,8 @@ public final class LiveStack: @unchecked Sendable {
         /// nginx's per-client rate (`limit_req_zone ... rate=`); high so tests are not limited.
         public var rate = "100000r/s"
         public var launcher = Launcher.socketFlag
+        /// Wait for `GET /wakeup/health` to answer 200 (off for a deliberately broken database).
+        public var waitForHealthy = true
         public init() {}
     }
 
@@ -49,6 +51,14 @@ public final class LiveStack: @unchecked Sendable {
             responder = try ChildProcess(
                 spawn, ["-n", "-s", socketPath, "-M", "0600", "--", binary, "--workers", String(options.workers)],
                 environment: environment, outputPath: folder.file("responder.log"))
+        }
+
+        let responder = self.responder, socketPath = self.socketPath
+        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socketPath) || !responder.isRunning }),
+            responder.isRunning
+        else {
+            responder.stop()
+            throw SocketError("the responder did not start listening: \(responder.output)")
         }
 
         guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
@@ -85,7 +95,7 @@ public final class LiveStack: @unchecked Sendable {
         port = started.port
         nginx = started.process
 
-        let ready = waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
+        let ready = !options.waitForHealthy || waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
         guard ready else {
             let log = responder.output
             nginx.stop()
