@@ -106,9 +106,8 @@ struct GarbageTests {
 
     // MARK: - FastCGI level, straight to the responder's socket
 
-    /// One FastCGI record (FastCGI spec 3.3): version, type, request id, length, padding.
     static func record(_ type: UInt8, _ body: [UInt8], version: UInt8 = 1) -> [UInt8] {
-        [version, type, 0, 1, UInt8(body.count >> 8), UInt8(body.count & 0xFF), 0, 0] + body
+        FastCGIClient.record(type: type, body, version: version)
     }
     static let beginRequest = record(1, [0, 1, 0, 0, 0, 0, 0, 0])
 
