@@ -54,7 +54,8 @@ public final class LiveStack: @unchecked Sendable {
         }
 
         let responder = self.responder, socketPath = self.socketPath
-        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socketPath) || !responder.isRunning }),
+        // Connectable, not merely present: bind(2) creates the file before listen(2).
+        guard waitUntil(timeout: 10, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !responder.isRunning }),
             responder.isRunning
         else {
             responder.stop()
@@ -82,8 +83,11 @@ public final class LiveStack: @unchecked Sendable {
             let process = try ChildProcess(
                 nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
                 outputPath: folder.file("nginx.out"))
-            if waitUntil(timeout: 5, { !process.isRunning || (try? RawSocket(port: candidate, timeout: 1)) != nil }),
-                process.isRunning
+            // nginx writes its pid file only once its port is bound: a connect alone could reach
+            // another test's nginx on the same port while this one still retries bind(2).
+            let pidFile = prefix + "/nginx.pid"
+            if waitUntil(timeout: 5, { !process.isRunning || FileManager.default.fileExists(atPath: pidFile) }),
+                process.isRunning, waitUntil(timeout: 2, { (try? RawSocket(port: candidate, timeout: 1)) != nil })
             {
                 started = (candidate, process)
             }
