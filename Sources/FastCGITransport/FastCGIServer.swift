@@ -51,6 +51,8 @@ public enum FastCGIServer {
         let stop = try StopSignal()
         stop.installSignalHandlers()
         let inFlight = InFlightRequests()
+        // Before any worker runs, so the line precedes everything a request may log.
+        log("\(startupMessage); serving FastCGI on \(address) with \(options.workers) workers")
         for index in 0..<options.workers {
             let worker = FastCGIWorker(
                 index: index, socket: socket.descriptor, bodyLimit: options.maximumBodySize, inFlight: inFlight)
@@ -68,7 +70,6 @@ public enum FastCGIServer {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        log("\(startupMessage); serving FastCGI on \(address) with \(options.workers) workers")
 
         let reason = stop.wait()
         inFlight.beginStopping()

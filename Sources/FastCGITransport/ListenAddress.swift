@@ -27,7 +27,7 @@ public enum ListenAddress: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .inherited: "the inherited socket on stdin"
-        case .unix(let path, let mode): "unix:\(path) (mode \(String(mode, radix: 8)))"
+        case .unix(let path, let mode): "unix:\(path) (mode 0\(String(mode, radix: 8)))"
         case .tcp(let hostAndPort): hostAndPort
         }
     }

@@ -22,11 +22,16 @@ final class ListeningSocket: Sendable {
             createdPath = nil
             guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(hostAndPort): \(Self.lastError)") }
         case .unix(let path, let mode):
-            // libfcgi unlinks a stale socket file at `path` before binding (os_unix.c).
+            // libfcgi unlinks a stale socket file at `path` before binding (os_unix.c). bind(2)
+            // creates the file with 0777 & ~umask: set the umask so it appears with `mode` at
+            // once (no window where the web server is refused). Single-threaded here.
+            let previousMask = umask(~mode & 0o777)
             descriptor = FCGX_OpenSocket(path, backlog)
+            umask(previousMask)
             createdPath = path
             guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(path): \(Self.lastError)") }
             // The web server runs as another user: the group (or everyone) must be able to connect.
+            // Explicit too, in case the process umask had bits the mask above could not clear.
             guard chmod(path, mode) == 0 else {
                 throw TransportStartError("cannot chmod \(String(mode, radix: 8)) \(path): \(Self.lastError)")
             }

@@ -87,6 +87,9 @@ public func runCommand(
             group.leave()
         }
     }
+    // A child may exit without reading its input: that must be EPIPE here, not a SIGPIPE that
+    // kills the test runner.
+    signal(SIGPIPE, SIG_IGN)
     if let input { try? inPipe.fileHandleForWriting.write(contentsOf: Data(input)) }
     try? inPipe.fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(timeout)

@@ -16,11 +16,13 @@ public enum HTTPClient {
         return try HTTPResult(parsing: socket.receiveAll())
     }
 
-    /// Sends `bytes` as they are (malformed requests) and returns whatever comes back.
-    public static func sendRaw(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
+    /// Sends `bytes` as they are (malformed requests) and returns whatever comes back until the
+    /// server closes. `halfClose` also says "no more data" (nginx then drops a request it has
+    /// not answered yet, as a client abort).
+    public static func sendRaw(port: Int, _ bytes: [UInt8], halfClose: Bool = false) throws -> [UInt8] {
         let socket = try RawSocket(port: port)
         socket.send(bytes)
-        socket.finishSending()
+        if halfClose { socket.finishSending() }
         return socket.receiveAll()
     }
 }

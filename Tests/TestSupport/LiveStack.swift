@@ -20,6 +20,8 @@ public final class LiveStack: @unchecked Sendable {
         /// nginx's per-client rate (`limit_req_zone ... rate=`); high so tests are not limited.
         public var rate = "100000r/s"
         public var launcher = Launcher.socketFlag
+        /// Wait for `GET /wakeup/health` to answer 200 (off for a deliberately broken database).
+        public var waitForHealthy = true
         public init() {}
     }
 
@@ -51,6 +53,15 @@ public final class LiveStack: @unchecked Sendable {
                 environment: environment, outputPath: folder.file("responder.log"))
         }
 
+        let responder = self.responder, socketPath = self.socketPath
+        // Connectable, not merely present: bind(2) creates the file before listen(2).
+        guard waitUntil(timeout: 10, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !responder.isRunning }),
+            responder.isRunning
+        else {
+            responder.stop()
+            throw SocketError("the responder did not start listening: \(responder.output)")
+        }
+
         guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
         let prefix = folder.file("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/snippets", withIntermediateDirectories: true)
@@ -72,8 +83,11 @@ public final class LiveStack: @unchecked Sendable {
             let process = try ChildProcess(
                 nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
                 outputPath: folder.file("nginx.out"))
-            if waitUntil(timeout: 5, { !process.isRunning || (try? RawSocket(port: candidate, timeout: 1)) != nil }),
-                process.isRunning
+            // nginx writes its pid file only once its port is bound: a connect alone could reach
+            // another test's nginx on the same port while this one still retries bind(2).
+            let pidFile = prefix + "/nginx.pid"
+            if waitUntil(timeout: 5, { !process.isRunning || FileManager.default.fileExists(atPath: pidFile) }),
+                process.isRunning, waitUntil(timeout: 2, { (try? RawSocket(port: candidate, timeout: 1)) != nil })
             {
                 started = (candidate, process)
             }
@@ -85,7 +99,7 @@ public final class LiveStack: @unchecked Sendable {
         port = started.port
         nginx = started.process
 
-        let ready = waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
+        let ready = !options.waitForHealthy || waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
         guard ready else {
             let log = responder.output
             nginx.stop()

@@ -17,7 +17,7 @@ public final class RawSocket {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else { close(descriptor); throw SocketError("bind \(sourceAddress): \(Self.lastError)") }
+            guard bound == 0 else { throw SocketError("bind \(sourceAddress): \(Self.lastError)") }
         }
         var target = Self.address("127.0.0.1", port: port)
         let connected = withUnsafePointer(to: &target) {
@@ -25,7 +25,7 @@ public final class RawSocket {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { close(descriptor); throw SocketError("connect :\(port): \(Self.lastError)") }
+        guard connected == 0 else { throw SocketError("connect :\(port): \(Self.lastError)") }
     }
 
     /// Connects to the unix socket at `path`.
@@ -37,7 +37,7 @@ public final class RawSocket {
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else { close(descriptor); throw SocketError("unix path too long: \(path)") }
+        guard pathBytes.count < capacity else { throw SocketError("unix path too long: \(path)") }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: pathBytes)
             raw[pathBytes.count] = 0
@@ -47,7 +47,7 @@ public final class RawSocket {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else { close(descriptor); throw SocketError("connect \(path): \(Self.lastError)") }
+        guard connected == 0 else { throw SocketError("connect \(path): \(Self.lastError)") }
     }
 
     /// Sends all of `bytes` (a peer that hangs up early only shortens what it gets).
@@ -75,7 +75,9 @@ public final class RawSocket {
         return received
     }
 
-    deinit { close(descriptor) }
+    // Also runs when an init throws after `descriptor` is set, so no init path closes it itself:
+    // a second close could hit a descriptor number another thread has just been given.
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     private func setTimeout(_ seconds: TimeInterval) {
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))

@@ -1,0 +1,130 @@
+import Foundation
+import LiveActivityCore
+import Testing
+import TestSupport
+
+/// The executable's command line, sockets and signals (SPEC section 2).
+@Suite("Responder process")
+struct ResponderProcessTests {
+    let binary = product("liveactivity-fcgi")
+
+    /// Starts the responder with `arguments` and waits until `socketPath` exists.
+    func start(_ arguments: [String], in folder: TemporaryDirectory, socketPath: String? = nil) throws -> ChildProcess {
+        let process = try ChildProcess(
+            binary, arguments, environment: ["LIVEACTIVITY_DB": folder.file("db.sqlite")],
+            outputPath: folder.file("responder.log"))
+        if let socketPath {
+            #expect(waitUntil(timeout: 10) { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil }, "\(process.output)")
+        }
+        return process
+    }
+
+    func health(over socket: RawSocket) throws -> HTTPResult {
+        try FastCGIClient.request(over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health"])
+    }
+
+    @Test func helpExplainsTheFlagsAndExitsZero() throws {
+        let run = try runCommand(binary, ["--help"], environment: [:])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("--socket"))
+        #expect(run.stdout.contains("--workers"))
+    }
+
+    @Test(arguments: [["--workers", "0"], ["--workers"], ["--socket-mode", "999", "--socket", "/tmp/x"], ["--frobnicate"]])
+    func aBadCommandLineIsOneLineAndExitTwo(_ arguments: [String]) throws {
+        let run = try runCommand(binary, arguments, environment: [:])
+        #expect(run.status == 2)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test func aMalformedSettingIsOneLineNamingItAndExitTwo() throws {
+        let run = try runCommand(binary, ["--socket", "/tmp/never.sock"], environment: ["LIVEACTIVITY_MAX_REGISTRATIONS": "lots"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "liveactivity-fcgi: configuration: LIVEACTIVITY_MAX_REGISTRATIONS is malformed (expected a whole number from 1 to 100000000)\n")
+    }
+
+    @Test func withoutSocketOrCGIEnvironmentItRefusesToGuess() throws {
+        let run = try runCommand(binary, [], environment: [:])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("GATEWAY_INTERFACE"))
+    }
+
+    @Test func itLogsOneStartupLineAndMakesTheSocketGroupWritable() throws {
+        let folder = TemporaryDirectory("startup")
+        let socketPath = folder.file("fcgi.sock")
+        let process = try start(["--socket", socketPath, "--workers", "2"], in: folder, socketPath: socketPath)
+        let mode = try FileManager.default.attributesOfItem(atPath: socketPath)[.posixPermissions] as? Int
+        #expect(mode == 0o660)
+        #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
+        let lines = process.output.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("database \(folder.file("db.sqlite"))") == true)
+        #expect(lines.first?.contains("2 workers") == true)
+        #expect(!process.output.lowercased().contains("apns_key"))
+    }
+
+    @Test func theSocketModeIsConfigurable() throws {
+        let folder = TemporaryDirectory("mode")
+        let socketPath = folder.file("fcgi.sock")
+        let process = try start(["--socket", socketPath, "--socket-mode", "0666"], in: folder, socketPath: socketPath)
+        let mode = try FileManager.default.attributesOfItem(atPath: socketPath)[.posixPermissions] as? Int
+        #expect(mode == 0o666)
+        #expect(process.isRunning)
+    }
+
+    @Test func itServesALoopbackTCPSocket() throws {
+        let folder = TemporaryDirectory("tcp")
+        let port = freePort()
+        let process = try start(["--socket", "127.0.0.1:\(port)"], in: folder)
+        #expect(waitUntil { (try? RawSocket(port: port, timeout: 1)) != nil }, "\(process.output)")
+        let result = try FastCGIClient.request(
+            over: RawSocket(port: port),
+            parameters: ["REQUEST_METHOD": "POST", "DOCUMENT_URI": "/prod/wakeup", "CONTENT_TYPE": "application/json"],
+            body: Array(registerBody(testToken(400)).utf8))
+        #expect(result.status == 200)
+        #expect(try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: testToken(400)))?.environment == .production)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStopSignalEndsItCleanlyAndRemovesTheSocket(_ signal: Int32) throws {
+        let folder = TemporaryDirectory("signal")
+        let socketPath = folder.file("fcgi.sock")
+        let process = try start(["--socket", socketPath], in: folder, socketPath: socketPath)
+        // A connection that stays open must not hold the exit up.
+        let idle = try RawSocket(unixPath: socketPath)
+        #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
+
+        process.signal(signal)
+        #expect(waitUntil(timeout: 3) { !process.isRunning })
+        process.process.waitUntilExit()
+        #expect(process.process.terminationReason == .exit)
+        #expect(process.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socketPath))
+        #expect(process.output.contains("stopped on signal"))
+        _ = idle
+    }
+
+    @Test func spawnFCGICanStartItWithTheSocketOnStdin() throws {
+        var options = LiveStack.Options()
+        options.launcher = .spawnFCGI
+        options.workers = 2
+        let stack = try LiveStack(options, label: "spawn")
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(410))).status == 200)
+        #expect(try storedRegistration(testToken(410), in: stack) != nil)
+        #expect(stack.responderLog.contains("serving FastCGI on the inherited socket on stdin with 2 workers"))
+    }
+
+    @Test func workersAnswerConcurrentClients() throws {
+        let stack = try LiveStack(with([:], workers: 4))
+        let statuses = LockedBox([Int]())
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            for round in 0..<10 {
+                let status = (try? stack.request("POST", "/wakeup", body: registerBody(testToken(500 + index * 10 + round))))?.status ?? -1
+                statuses.update { $0.append(status) }
+            }
+        }
+        // Four clients, four workers: nobody is turned away, every write landed.
+        #expect(statuses.get().filter { $0 == 200 }.count == 40, "\(statuses.get())")
+        #expect(try stack.store().count() == 40)
+    }
+}
