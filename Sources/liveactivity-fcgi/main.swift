@@ -5,6 +5,9 @@ import Foundation
 import LiveActivityCore
 
 let program = "liveactivity-fcgi"
+// The responder (web user) and the sweep (key owner) share the database through their group:
+// files either creates must stay group-writable and private to everyone else.
+umask(0o007)
 let options: TransportOptions
 do {
     switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize) {
