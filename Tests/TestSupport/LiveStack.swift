@@ -62,39 +62,25 @@ public final class LiveStack: @unchecked Sendable {
             throw SocketError("the responder did not start listening: \(responder.output)")
         }
 
-        guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
         let prefix = folder.file("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/snippets", withIntermediateDirectories: true)
         for name in ["liveactivity-locations.conf", "liveactivity-fastcgi.conf"] {
             try FileManager.default.copyItem(atPath: packageRoot + "/nginx/" + name, toPath: prefix + "/snippets/" + name)
         }
         let template = try String(contentsOfFile: packageRoot + "/nginx/local.conf.template", encoding: .utf8)
-        // A free port can be taken by a parallel test before nginx binds it: try a few.
-        var started: (port: Int, process: ChildProcess)?
-        for _ in 0..<5 where started == nil {
-            let candidate = freePort()
-            let config = template
-                .replacingOccurrences(of: "@PREFIX@", with: prefix)
-                .replacingOccurrences(of: "@PORT@", with: String(candidate))
-                .replacingOccurrences(of: "@SOCKET@", with: socketPath)
-                .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
-                .replacingOccurrences(of: "@RATE@", with: options.rate)
-            try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = try ChildProcess(
-                nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
-                outputPath: folder.file("nginx.out"))
-            // nginx writes its pid file only once its port is bound: a connect alone could reach
-            // another test's nginx on the same port while this one still retries bind(2).
-            let pidFile = prefix + "/nginx.pid"
-            if waitUntil(timeout: 5, { !process.isRunning || FileManager.default.fileExists(atPath: pidFile) }),
-                process.isRunning, waitUntil(timeout: 2, { (try? RawSocket(port: candidate, timeout: 1)) != nil })
-            {
-                started = (candidate, process)
+        let started: (port: Int, process: ChildProcess)
+        do {
+            started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { candidate in
+                template
+                    .replacingOccurrences(of: "@PREFIX@", with: prefix)
+                    .replacingOccurrences(of: "@PORT@", with: String(candidate))
+                    .replacingOccurrences(of: "@SOCKET@", with: socketPath)
+                    .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
+                    .replacingOccurrences(of: "@RATE@", with: options.rate)
             }
-        }
-        guard let started else {
+        } catch {
             responder.stop()
-            throw SocketError("nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+            throw error
         }
         port = started.port
         nginx = started.process

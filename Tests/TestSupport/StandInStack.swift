@@ -51,29 +51,16 @@ public final class StandInStack: @unchecked Sendable {
         for sub in ["", "/tmp"] {
             try FileManager.default.createDirectory(atPath: prefix + sub, withIntermediateDirectories: true)
         }
-        guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
         let template = try String(contentsOfFile: packageRoot + "/nginx/apns-standin.conf.template", encoding: .utf8)
-        var started: (Int, ChildProcess)?
-        for _ in 0..<5 where started == nil {
-            let candidate = freePort()
-            let config = "daemon off;\nmaster_process off;\n" + template
+        let certificateKey = folder.file("cert-key.pem")
+        let certificatePath = self.certificatePath
+        let started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { candidate in
+            "daemon off;\nmaster_process off;\n" + template
                 .replacingOccurrences(of: "@PREFIX@", with: prefix)
                 .replacingOccurrences(of: "@PORT@", with: String(candidate))
                 .replacingOccurrences(of: "@SOCKET@", with: socketPath)
                 .replacingOccurrences(of: "@CERT@", with: certificatePath)
-                .replacingOccurrences(of: "@CERT_KEY@", with: folder.file("cert-key.pem"))
-            try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = try ChildProcess(
-                nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
-                outputPath: folder.file("nginx.out"))
-            if waitUntil(timeout: 5, { !process.isRunning || (try? RawSocket(port: candidate, timeout: 1)) != nil }),
-                process.isRunning
-            {
-                started = (candidate, process)
-            }
-        }
-        guard let started else {
-            throw SocketError("the stand-in's nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+                .replacingOccurrences(of: "@CERT_KEY@", with: certificateKey)
         }
         (port, nginx) = started
     }
