@@ -6,7 +6,8 @@ local path = os.getenv("WRK_PATH") or "/wakeup"
 local seed = tonumber(os.getenv("WRK_SEED") or "1")
 local threadIndex = 0
 local counter = 0
-local prefix = ""
+-- `prefix` is a global: setup() sets it in each thread's own Lua state (a local would shadow it).
+prefix = nil
 
 function setup(thread)
   threadIndex = threadIndex + 1
