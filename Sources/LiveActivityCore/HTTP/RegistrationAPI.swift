@@ -72,7 +72,7 @@ public final class RegistrationAPI {
         case .unregister: try openStore().unregister(body.token)
         case .health, .metrics: break
         }
-        if let line = faults.succeeded() { log(line) }
+        if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
         return .json(200, "{\"success\":true}")
     }
 
