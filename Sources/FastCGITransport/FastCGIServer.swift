@@ -11,12 +11,14 @@ public enum FastCGIServer {
     /// Modes: `options.address` set: open that socket. Else stdin is a listening socket
     /// (`FCGX_IsCGI() == 0`, spawn-fcgi): serve it. Else, with `GATEWAY_INTERFACE` set: CGI.
     /// `startupMessage` opens the one line logged when FastCGI serving starts (CGI logs none).
+    /// With `options.supervise`, this process only supervises a child that does all of that.
     public static func run(
         _ options: TransportOptions,
         startupMessage: String = "starting",
         log: @escaping @Sendable (String) -> Void,
         makeHandler: @escaping @Sendable (_ worker: Int) throws -> any FastCGIHandler
     ) -> Int32 {
+        if options.supervise { return Supervisor.run(log: log) }
         // A client that hangs up must cost its request only, never the process.
         signal(SIGPIPE, SIG_IGN)
         guard FCGX_Init() == 0 else {

@@ -13,6 +13,8 @@ public struct TransportOptions: Equatable, Sendable {
     public var backlog: Int32 = 128
     /// Bodies larger than this arrive as `bodyTooLarge` with at most this many bytes + 1.
     public var maximumBodySize: Int
+    /// `--supervise`: run the same command as a child and start it again whenever it exits.
+    public var supervise = false
 
     public init(address: ListenAddress? = nil, workers: Int = 4, backlog: Int32 = 128, maximumBodySize: Int) {
         self.address = address
@@ -44,6 +46,8 @@ public struct TransportOptions: Equatable, Sendable {
                 return .help
             case "--socket":
                 socket = try value(argument)
+            case "--supervise":
+                options.supervise = true
             case "--socket-mode":
                 let text = try value(argument)
                 guard let parsed = mode_t(text, radix: 8), parsed <= 0o777 else {
@@ -81,6 +85,9 @@ public struct TransportOptions: Equatable, Sendable {
           --socket-mode OCTAL      permissions of a unix socket (default 0660: owner and group)
           --workers N              worker threads, one request each at a time (default 4)
           --backlog N              listen backlog of an opened socket (default 128)
+          --supervise              run as a supervisor of a child doing the work, restarted
+                                   whenever it exits (for hosts without systemd); SIGTERM stops
+                                   both, SIGHUP restarts the child
           --help                   show this help
         """
 }

@@ -12,7 +12,7 @@ let options: TransportOptions
 do {
     switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize) {
     case .help:
-        print("usage: \(program) [--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N]\n")
+        print("usage: \(program) [--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]\n")
         print(TransportOptions.usage)
         print("\nSettings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
         exit(0)
@@ -42,7 +42,9 @@ extension RegistrationAPI: FastCGIHandler {
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 // One gate for the process: writers queue on it rather than on SQLite's busy handler.
 let gate = WriteGate()
+// One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
+let faults = FaultLog()
 let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
 exit(FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
-    RegistrationAPI(configuration: configuration, gate: gate, log: log)
+    RegistrationAPI(configuration: configuration, gate: gate, faults: faults, log: log)
 })

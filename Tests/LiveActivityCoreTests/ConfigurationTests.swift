@@ -61,6 +61,8 @@ import TestSupport
         ("APNS_HOST", "http://insecure.example"),
         ("LIVEACTIVITY_SQLITE_SYNCHRONOUS", "SOMETIMES"),
         ("LIVEACTIVITY_BUSY_TIMEOUT_MS", "-5"),
+        ("LIVEACTIVITY_SQLITE_MAX_PAGES", "8"),
+        ("LIVEACTIVITY_SQLITE_MAX_PAGES", "lots"),
     ])
     func malformedSettingsAreNamed(name: String, value: String) {
         #expect {
@@ -88,5 +90,14 @@ import TestSupport
         #expect(throws: ConfigurationError.badLine(path: path, line: 2)) {
             try Configuration(environment: ["LIVEACTIVITY_CONFIG": path])
         }
+    }
+
+    @Test func theDatabaseSizeCeilingReachesEveryConnection() throws {
+        #expect(try Configuration(environment: [:]).sqliteOptions.maxPageCount == nil)
+        let configuration = try Configuration(environment: ["LIVEACTIVITY_SQLITE_MAX_PAGES": "64"])
+        #expect(configuration.sqliteOptions.maxPageCount == 64)
+        let folder = TemporaryDirectory("config")
+        let connection = try SQLiteConnection(path: folder.file("db.sqlite"), options: configuration.sqliteOptions)
+        #expect(try connection.statement("PRAGMA max_page_count").scalarInt() == 64)
     }
 }

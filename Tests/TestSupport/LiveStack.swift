@@ -22,6 +22,11 @@ public final class LiveStack: @unchecked Sendable {
         public var launcher = Launcher.socketFlag
         /// Wait for `GET /wakeup/health` to answer 200 (off for a deliberately broken database).
         public var waitForHealthy = true
+        /// More responder arguments (for example `--supervise`).
+        public var arguments: [String] = []
+        /// Run the responder as `nobody:nogroup` (through `setpriv`), so file permissions apply
+        /// to it as they do to the web user on a real host: root ignores them.
+        public var unprivileged = false
         public init() {}
     }
 
@@ -35,21 +40,29 @@ public final class LiveStack: @unchecked Sendable {
     public init(_ options: Options = Options(), label: String = "live") throws {
         let folder = TemporaryDirectory(label)
         self.folder = folder
-        socketPath = folder.file("fcgi.sock")
+        socketPath = folder.file(options.unprivileged ? "run/fcgi.sock" : "fcgi.sock")
         databasePath = folder.file("registrations.sqlite")
 
         var environment = ["LIVEACTIVITY_DB": databasePath, "PATH": "/usr/bin:/bin"]
         environment.merge(options.environment) { _, new in new }
-        let binary = product("liveactivity-fcgi")
+        var command = [product("liveactivity-fcgi")]
+        if options.unprivileged {
+            guard let setpriv = systemTool("setpriv") else { throw SocketError("setpriv is not installed") }
+            // nobody must reach its socket folder through the test's 0700 one.
+            chmod(folder.path, 0o711)
+            try FileManager.default.createDirectory(atPath: folder.file("run"), withIntermediateDirectories: false)
+            chown(folder.file("run"), 65534, 65534)
+            command = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] + command
+        }
         switch options.launcher {
         case .socketFlag:
             responder = try ChildProcess(
-                binary, ["--socket", socketPath, "--workers", String(options.workers)],
+                command[0], Array(command.dropFirst()) + ["--socket", socketPath, "--workers", String(options.workers)] + options.arguments,
                 environment: environment, outputPath: folder.file("responder.log"))
         case .spawnFCGI:
             guard let spawn = systemTool("spawn-fcgi") else { throw SocketError("spawn-fcgi is not installed") }
             responder = try ChildProcess(
-                spawn, ["-n", "-s", socketPath, "-M", "0600", "--", binary, "--workers", String(options.workers)],
+                spawn, ["-n", "-s", socketPath, "-M", "0600", "--"] + command + ["--workers", String(options.workers)] + options.arguments,
                 environment: environment, outputPath: folder.file("responder.log"))
         }
 
@@ -125,6 +138,11 @@ public final class LiveStack: @unchecked Sendable {
 
     /// What the responder logged so far.
     public var responderLog: String { responder.output }
+
+    /// nginx's error log so far.
+    public var errorLog: String {
+        (try? String(contentsOfFile: folder.file("nginx/error.log"), encoding: .utf8)) ?? ""
+    }
 
     /// nginx's access log so far.
     public var accessLog: String {

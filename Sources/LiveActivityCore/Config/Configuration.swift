@@ -20,6 +20,10 @@ public struct Configuration: Sendable {
     public var sqliteSynchronous = "NORMAL"
     /// `LIVEACTIVITY_BUSY_TIMEOUT_MS`: how long a writer waits for the database lock.
     public var busyTimeoutMilliseconds: Int32 = 5000
+    /// `LIVEACTIVITY_SQLITE_MAX_PAGES`: a ceiling on the database's size in pages (4 KiB each),
+    /// past which writes fail as on a full disk. For tests of that fault, and for operators who
+    /// want a hard size limit on a shared disk. nil: no ceiling of our own.
+    public var sqliteMaxPages: Int?
     /// Pushes in flight at once per connection (`LIVEACTIVITY_APNS_CONCURRENCY`).
     public var apnsConcurrency = 100
     /// Seconds one push may take before it counts as a transport failure (`LIVEACTIVITY_APNS_TIMEOUT`).
@@ -96,6 +100,7 @@ public struct Configuration: Sendable {
         if let timeout = try integer("LIVEACTIVITY_BUSY_TIMEOUT_MS", in: 0...600_000) {
             busyTimeoutMilliseconds = Int32(timeout)
         }
+        if let pages = try integer("LIVEACTIVITY_SQLITE_MAX_PAGES", in: 16...1_073_741_823) { sqliteMaxPages = pages }
         if let window = try integer("LIVEACTIVITY_APNS_CONCURRENCY", in: 1...1000) { apnsConcurrency = window }
         if let timeout = try integer("LIVEACTIVITY_APNS_TIMEOUT", in: 1...600) { apnsTimeoutSeconds = timeout }
         if let offset = text("LIVEACTIVITY_TEST_CLOCK_OFFSET") {
@@ -119,6 +124,7 @@ public struct Configuration: Sendable {
         var options = SQLiteConnection.Options()
         options.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         options.synchronous = sqliteSynchronous
+        options.maxPageCount = sqliteMaxPages
         return options
     }
 }

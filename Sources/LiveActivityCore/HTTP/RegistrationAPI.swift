@@ -11,10 +11,16 @@ public final class RegistrationAPI {
     private var store: RegistrationStore?
     /// Where one-line fault reports go (stderr in the executables).
     private let log: (String) -> Void
+    /// Shared by the workers of a process, so a lasting fault is one line, not one per request.
+    private let faults: FaultLog
 
-    public init(configuration: Configuration, gate: WriteGate = WriteGate(), log: @escaping (String) -> Void) {
+    public init(
+        configuration: Configuration, gate: WriteGate = WriteGate(), faults: FaultLog = FaultLog(),
+        log: @escaping (String) -> Void
+    ) {
         self.configuration = configuration
         self.gate = gate
+        self.faults = faults
         self.log = log
     }
 
@@ -50,6 +56,7 @@ public final class RegistrationAPI {
             guard request.method == "GET" || request.method == "HEAD" else {
                 throw APIError.methodNotAllowed(allow: "GET")
             }
+            // Reads only: a read-only or full database still answers them, so they clear no fault.
             return route == .health ? try health() : try metrics()
         }
         guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
@@ -65,6 +72,7 @@ public final class RegistrationAPI {
         case .unregister: try openStore().unregister(body.token)
         case .health, .metrics: break
         }
+        if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
         return .json(200, "{\"success\":true}")
     }
 
@@ -112,21 +120,56 @@ public final class RegistrationAPI {
     }
 
     private func openStore() throws -> RegistrationStore {
-        if let store { return store }
+        if let store {
+            guard store.fileWasReplaced else { return store }
+            // Deleted or replaced under us: writing on would go to an unlinked inode and be lost.
+            // Drop this connection without letting it delete the new file's -wal and -shm.
+            store.connection.keepWALFilesOnClose()
+            self.store = nil
+            if faults.firstReport(ofReplaced: store.openedFile) {
+                log("database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)")
+            }
+        }
         let opened = try RegistrationStore(
             path: configuration.databasePath, options: configuration.sqliteOptions, gate: gate)
         store = opened
         return opened
     }
 
-    /// A database fault: logged in one line, answered without internals. Faults that pass
-    /// (busy, full disk, read-only folder) are 503 so clients retry; the rest are 500.
+    /// A database fault: logged in one line naming its cause (at most once a minute while it
+    /// lasts), answered without internals. Faults that pass (busy, full disk, read-only folder,
+    /// a file that cannot be opened) are 503 so clients retry; the rest are 500.
     private func storeFailure(_ error: Error) -> APIError {
         guard let sqlite = error as? SQLiteError else {
             log("internal error: \(error)")
             return .internalError
         }
-        log("database error: \(sqlite.message) (code \(sqlite.code)) at \(configuration.databasePath)")
+        let path = configuration.databasePath
+        let detail = "\(sqlite.message) (code \(sqlite.code))"
+        let cause: String, advice: String
+        switch sqlite.primaryCode {
+        case 13:  // SQLITE_FULL
+            cause = "disk full"
+            let ceiling = configuration.sqliteMaxPages.map { " or the LIVEACTIVITY_SQLITE_MAX_PAGES ceiling of \($0) pages" } ?? ""
+            advice = "free space on its filesystem\(ceiling); registrations answer 503 until then"
+        case 8:  // SQLITE_READONLY
+            cause = "read-only"
+            advice = "check the owner and permissions of the file and its folder, and that the filesystem is mounted read-write; registrations answer 503 until then"
+        case 14:  // SQLITE_CANTOPEN
+            cause = "cannot open"
+            advice = "check that the folder exists and the responder's user may write it; requests answer 503 until then"
+        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+            cause = "busy"
+            advice = "another process held the write lock past LIVEACTIVITY_BUSY_TIMEOUT_MS; requests answer 503"
+        case 10:  // SQLITE_IOERR
+            cause = "I/O error"
+            advice = "check the disk and the filesystem; requests answer 503 until it passes"
+        default:
+            cause = "code \(sqlite.primaryCode)"
+            advice = "requests answer 500"
+        }
+        let line = "database error: \(cause): \(path): \(detail); \(advice)"
+        if let text = faults.failed(cause: cause, line: line, now: configuration.clock.now()) { log(text) }
         // A connection whose file vanished or broke is dropped and reopened on the next request.
         let transient: Set<Int32> = [5, 6, 8, 10, 13, 14]  // BUSY LOCKED READONLY IOERR FULL CANTOPEN
         if [8, 10, 11, 14, 26].contains(sqlite.primaryCode) { store = nil }

@@ -4,12 +4,23 @@
 public final class RegistrationStore {
     public let connection: SQLiteConnection
     private let gate: WriteGate
+    /// The file the connection opened (after migration, so it exists); nil if it could not be examined.
+    public let openedFile: FileIdentity?
 
     /// Opens (creating if needed) and migrates the database at `path`.
     public init(path: String, options: SQLiteConnection.Options = .init(), gate: WriteGate = WriteGate()) throws {
-        self.connection = try SQLiteConnection(path: path, options: options)
-        self.gate = gate
+        let connection = try SQLiteConnection(path: path, options: options)
         try gate.withLock { try Schema.migrate(connection) }
+        self.connection = connection
+        self.gate = gate
+        openedFile = FileIdentity(path: path)
+    }
+
+    /// True when the path no longer names the file this store has open: deleted, or replaced
+    /// (moved over, restored from a backup). One `stat(2)`, cheap enough for every request.
+    public var fileWasReplaced: Bool {
+        guard let openedFile else { return false }
+        return FileIdentity(path: connection.path) != openedFile
     }
 
     /// What `register` did.

@@ -15,6 +15,10 @@ public final class SQLiteConnection {
         /// loses at most the last transactions on power loss (https://sqlite.org/pragma.html#pragma_synchronous).
         public var synchronous: String = "NORMAL"
         public var readOnly = false
+        /// `PRAGMA max_page_count`: a ceiling on the database's size in pages, past which writes
+        /// fail as on a full disk (`LIVEACTIVITY_SQLITE_MAX_PAGES`). It is per connection, so
+        /// every connection applies it on open. nil: SQLite's own (practically unlimited).
+        public var maxPageCount: Int?
         public init() {}
     }
 
@@ -39,6 +43,9 @@ public final class SQLiteConnection {
         let level = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(options.synchronous.uppercased())
             ? options.synchronous.uppercased() : "NORMAL"
         try execute("PRAGMA synchronous=\(level)")
+        if let pages = options.maxPageCount {
+            try execute("PRAGMA max_page_count=\(pages)")
+        }
     }
 
     deinit {
@@ -81,6 +88,16 @@ public final class SQLiteConnection {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Keeps SQLite from deleting the `-wal` and `-shm` files *by name* when this connection
+    /// closes. Needed before dropping a connection whose database file was deleted or replaced:
+    /// on close, the last connection checkpoints and unlinks `<path>-wal` and `<path>-shm`, which
+    /// by then belong to the new database at the same path
+    /// (https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntlpersistwal).
+    public func keepWALFilesOnClose() {
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
     }
 
     /// `PRAGMA user_version`, the schema version.

@@ -1,0 +1,191 @@
+import Foundation
+import LiveActivityCore
+import Testing
+import TestSupport
+
+/// The faults a small shared host meets (issue #4): a full disk, a folder the web user may not
+/// write, a database file deleted under the running responder, and the responder killed -9 under
+/// load. Each must cost requests (503), never data, and name its cause in one log line.
+@Suite("Reliability")
+struct ReliabilityTests {
+    @Test func aFullDatabaseAnswers503WithOneLineKeepsItsRowsAndResumesWhenSpaceReturns() throws {
+        // max_page_count is the database's own "disk": writes past it fail exactly as ENOSPC does.
+        let stack = try LiveStack(with(["LIVEACTIVITY_SQLITE_MAX_PAGES": "24"]))
+        let pid = stack.responder.pid
+        var accepted: [String] = []
+        var refusal: HTTPResult?
+        for seed in 0..<3000 {
+            let token = testToken(20_000 + seed)
+            let result = try stack.request("POST", "/wakeup", body: registerBody(token))
+            guard result.status == 200 else {
+                refusal = result
+                break
+            }
+            accepted.append(token)
+        }
+        let refused = try #require(refusal, "3000 registrations fit in 24 pages?")
+        #expect(refused.status == 503)
+        #expect(jsonObject(refused)?["error"] as? String == "Service temporarily unavailable; try again later")
+        #expect(accepted.count > 20)
+        // Nearly full: a row that fits a page with room still goes in; the others are refused.
+        var statuses: [Int] = []
+        for seed in 0..<20 {
+            let token = testToken(29_000 + seed)
+            let status = try stack.request("POST", "/wakeup", body: registerBody(token)).status
+            if status == 200 { accepted.append(token) }
+            statuses.append(status)
+        }
+        #expect(statuses.contains(503), "\(statuses)")
+        #expect(Set(statuses).isSubset(of: [200, 503]), "\(statuses)")
+
+        let faultLines = stack.responderLog.split(separator: "\n").filter { $0.contains("database error") }
+        #expect(faultLines.count == 1, "one line for the fault, not one per request: \(faultLines)")
+        #expect(faultLines.first?.contains("disk full") == true)
+        #expect(faultLines.first?.contains("LIVEACTIVITY_SQLITE_MAX_PAGES") == true)
+        try expectIntact(stack.databasePath, holding: accepted)
+
+        // Space returns: unregistering frees pages, and the same process takes registrations again.
+        for token in accepted.prefix(accepted.count / 2) {
+            #expect(try stack.request("POST", "/wakeup/unregister", body: unregisterBody(token)).status == 200)
+        }
+        let resumed = testToken(29_999)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(resumed)).status == 200)
+        #expect(try storedRegistration(resumed, in: stack) != nil)
+        #expect(stack.responderLog.contains("database usable again after disk full"))
+        #expect(stack.responder.isRunning && stack.responder.pid == pid)
+        try expectIntact(stack.databasePath, holding: Array(accepted.suffix(accepted.count - accepted.count / 2)) + [resumed])
+    }
+
+    // Needs root to run the responder as nobody and to hand the folder over to it.
+    @Test(.enabled(if: geteuid() == 0))
+    func aDatabaseFolderTheResponderMayNotWriteIsA503UntilItMay() throws {
+        // The responder runs as nobody (root would write anyway); the folder and file are root's.
+        let data = TemporaryDirectory("readonly")
+        chmod(data.path, 0o755)
+        let path = data.file("registrations.sqlite")
+        let earlier = testToken(30_000)
+        try RegistrationStore(path: path).register(
+            try PushToken(validating: earlier), type: .charging, environment: .production, now: Clock().now(),
+            expiresAt: Clock().now() + 3_600_000, cap: 10)
+        var options = with(["LIVEACTIVITY_DB": path])
+        options.unprivileged = true
+        options.waitForHealthy = false
+        let stack = try LiveStack(options)
+
+        let refused = try stack.request("POST", "/wakeup", body: registerBody(testToken(30_001)))
+        #expect(refused.status == 503)
+        #expect(jsonObject(refused)?["error"] as? String == "Service temporarily unavailable; try again later")
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(30_002))).status == 503)
+        let faultLines = stack.responderLog.split(separator: "\n").filter { $0.contains("database error") }
+        #expect(faultLines.count == 1, "\(faultLines)")
+        #expect(faultLines.first.map { $0.contains("read-only") || $0.contains("cannot open") } == true, "\(faultLines)")
+        #expect(!stack.responderLog.contains("Fatal error"))
+        #expect(stack.responder.isRunning)
+
+        // The operator fixes the owner; the running responder writes again.
+        for name in ["", "/registrations.sqlite", "/registrations.sqlite-wal", "/registrations.sqlite-shm"] {
+            chown(data.path + name, 65534, 65534)
+        }
+        let later = testToken(30_003)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(later)).status == 200)
+        #expect(stack.responderLog.contains("database usable again after"))
+        try expectIntact(path, holding: [earlier, later])
+    }
+
+    @Test func aDatabaseFileDeletedUnderTheResponderIsCreatedAgainAndTakesTheNextRegistrations() throws {
+        let stack = try LiveStack(with([:], workers: 4))
+        let before = testToken(31_000)
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(before)).status == 200)
+
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: stack.databasePath + suffix)
+        }
+        // From several clients at once, so more than one worker meets the vanished file.
+        let tokens = (1...16).map { testToken(31_000 + $0) }
+        let statuses = LockedBox<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { client in
+            for token in tokens[(client * 4)..<(client * 4 + 4)] {
+                let status = (try? stack.request("POST", "/wakeup", body: registerBody(token)))?.status ?? 0
+                statuses.update { $0.append(status) }
+            }
+        }
+        #expect(statuses.get().allSatisfy { $0 == 200 }, "\(statuses.get())")
+
+        #expect(FileManager.default.fileExists(atPath: stack.databasePath))
+        try expectIntact(stack.databasePath, holding: tokens)
+        #expect(try storedRegistration(before, in: stack) == nil, "the deleted file took its rows along")
+        let health = try stack.request("GET", "/wakeup/health")
+        #expect(jsonObject(health)?["registrations"] as? Int == tokens.count)
+        let lines = stack.responderLog.split(separator: "\n").filter { $0.contains("was deleted or replaced") }
+        #expect(lines.count == 1, "\(lines)")
+    }
+
+    /// Under spawn-fcgi the restarted child serves the same inherited socket; with `--socket` it
+    /// opens the socket again.
+    @Test(arguments: [LiveStack.Launcher.socketFlag, .spawnFCGI])
+    func everyRegistrationAnswered200SurvivesAKill9AndTheSupervisorBringsTheResponderBack(_ launcher: LiveStack.Launcher) throws {
+        var options = with([:], workers: 4)
+        options.arguments = ["--supervise"]
+        options.launcher = launcher
+        let stack = try LiveStack(options)
+        let supervisor = stack.responder.pid
+        var firstChild: Int32?
+        waitUntil(timeout: 10) {
+            firstChild = childProcesses(of: supervisor).first
+            return firstChild != nil
+        }
+        let killed = try #require(firstChild, "no responder under the supervisor")
+
+        let acknowledged = LockedBox<[String]>([])
+        let refusedCount = LockedBox(0)
+        let stop = LockedBox(false)
+        let clients = DispatchGroup()
+        for client in 0..<4 {
+            DispatchQueue.global().async(group: clients) {
+                var seed = 0
+                while !stop.get() && seed < 5000 {
+                    seed += 1
+                    let token = testToken(1_000_000 * (client + 1) + seed)
+                    let status = (try? stack.request("POST", "/wakeup", body: registerBody(token)))?.status
+                    if status == 200 { acknowledged.update { $0.append(token) } } else { refusedCount.update { $0 += 1 } }
+                }
+            }
+        }
+        defer {
+            stop.set(true)
+            clients.wait()
+        }
+
+        #expect(waitUntil(timeout: 30) { acknowledged.get().count >= 100 })
+        kill(killed, SIGKILL)
+        var restarted: Int32?
+        let back = waitUntil(timeout: 20) {
+            restarted = childProcesses(of: supervisor).first { $0 != killed }
+            return restarted != nil && (try? stack.request("GET", "/wakeup/health"))?.status == 200
+        }
+        #expect(back, "the supervisor did not bring the responder back: \(stack.responderLog)")
+        let atRestart = acknowledged.get().count
+        #expect(waitUntil(timeout: 30) { acknowledged.get().count >= atRestart + 50 }, "no registration after the restart")
+        stop.set(true)
+        clients.wait()
+
+        try expectIntact(stack.databasePath, holding: acknowledged.get())
+        #expect(stack.responderLog.contains("child \(killed) was killed by signal 9; restarting it"))
+        #expect(stack.responder.isRunning, "the supervisor itself stays up")
+    }
+}
+
+/// The database at `path` passes `PRAGMA integrity_check` and holds every one of `tokens`.
+func expectIntact(_ path: String, holding tokens: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let connection = try SQLiteConnection(path: path)
+    let check = try connection.statement("PRAGMA integrity_check")
+    #expect(try check.step(), sourceLocation: sourceLocation)
+    #expect(check.text(0) == "ok", sourceLocation: sourceLocation)
+    check.reset()
+    let rows = try connection.statement("SELECT push_token FROM registrations")
+    var stored = Set<String>()
+    while try rows.step() { stored.insert(rows.text(0) ?? "") }
+    rows.reset()
+    let missing = tokens.filter { !stored.contains($0) }
+    #expect(missing.isEmpty, "\(missing.count) of \(tokens.count) acknowledged registrations are missing", sourceLocation: sourceLocation)
+}
