@@ -1,20 +1,21 @@
 /// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,
 /// so tests call it directly and the FastCGI and CGI front ends share it.
 ///
-/// Not thread-safe: each responder worker owns one, with its own database connection.
+/// Not thread-safe: each responder worker owns one; they share one `RegistrationWriter`.
 public final class RegistrationAPI {
     /// Bodies above this size are refused with 413 (nginx enforces the same limit).
     public static let maximumBodySize = 4096
 
     public let configuration: Configuration
-    private let gate: WriteGate
-    private var store: RegistrationStore?
+    /// The database, shared by every worker of the process (group commit).
+    private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
     private let log: (String) -> Void
 
-    public init(configuration: Configuration, gate: WriteGate = WriteGate(), log: @escaping (String) -> Void) {
+    /// `writer`: the process's shared one; by default a new one on `configuration.databasePath`.
+    public init(configuration: Configuration, writer: RegistrationWriter? = nil, log: @escaping (String) -> Void) {
         self.configuration = configuration
-        self.gate = gate
+        self.writer = writer ?? RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
         self.log = log
     }
 
@@ -62,7 +63,7 @@ public final class RegistrationAPI {
         let body = try RegistrationBody.parse(request.body)
         switch route {
         case .register: try register(body, parameter: request.environmentParameter)
-        case .unregister: try openStore().unregister(body.token)
+        case .unregister: _ = try writer.perform(.unregister(body.token))
         case .health, .metrics: break
         }
         return .json(200, "{\"success\":true}")
@@ -87,10 +88,11 @@ public final class RegistrationAPI {
         }
         let now = configuration.clock.now()
         do {
-            try openStore().register(
-                body.token, type: body.activityType, environment: environment,
-                now: now, expiresAt: now + configuration.expiryMilliseconds,
-                cap: configuration.maxRegistrations)
+            _ = try writer.perform(
+                .register(
+                    body.token, type: body.activityType, environment: environment,
+                    now: now, expiresAt: now + configuration.expiryMilliseconds,
+                    cap: configuration.maxRegistrations))
         } catch StoreError.capacityReached(let limit) {
             log("registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
@@ -98,25 +100,17 @@ public final class RegistrationAPI {
     }
 
     private func health() throws -> HTTPResponse {
-        let count = try openStore().count()
+        let count = try writer.read { try $0.count() }
         return .json(200, "{\"status\":\"ok\",\"registrations\":\(count)}")
     }
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = try PrometheusMetrics.render(openStore().connection)
+        let text = try writer.read { try PrometheusMetrics.render($0.connection) }
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
             body: Array(text.utf8))
-    }
-
-    private func openStore() throws -> RegistrationStore {
-        if let store { return store }
-        let opened = try RegistrationStore(
-            path: configuration.databasePath, options: configuration.sqliteOptions, gate: gate)
-        store = opened
-        return opened
     }
 
     /// A database fault: logged in one line, answered without internals. Faults that pass
@@ -129,7 +123,7 @@ public final class RegistrationAPI {
         log("database error: \(sqlite.message) (code \(sqlite.code)) at \(configuration.databasePath)")
         // A connection whose file vanished or broke is dropped and reopened on the next request.
         let transient: Set<Int32> = [5, 6, 8, 10, 13, 14]  // BUSY LOCKED READONLY IOERR FULL CANTOPEN
-        if [8, 10, 11, 14, 26].contains(sqlite.primaryCode) { store = nil }
+        if [8, 10, 11, 14, 26].contains(sqlite.primaryCode) { writer.discardConnection() }
         return transient.contains(sqlite.primaryCode) ? .unavailable : .internalError
     }
 }
