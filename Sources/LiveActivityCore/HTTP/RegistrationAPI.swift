@@ -70,10 +70,16 @@ public final class RegistrationAPI {
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
+    /// Compared as bytes: Foundation's trimming and lowercasing cost more than the rest of routing.
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        let trimmed = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
-        return trimmed == "application/json" || trimmed.isEmpty
+        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType = mediaType.dropFirst() }
+        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
+        guard !mediaType.isEmpty else { return true }
+        let expected = "application/json".utf8
+        guard mediaType.count == expected.count else { return false }
+        // ASCII case-insensitive, as media types are (RFC 9110 section 8.3.1).
+        return zip(mediaType, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
     }
 
     private func register(_ body: RegistrationBody, parameter: String?) throws {
