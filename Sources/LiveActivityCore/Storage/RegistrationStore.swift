@@ -48,7 +48,7 @@ public final class RegistrationStore {
             """
         ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
         if connection.changes > 0 { return .refreshed }
-        let count = try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0
+        let count = try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0
         guard count < cap else { throw StoreError.capacityReached(limit: cap) }
         try connection.statement(
             """
@@ -71,9 +71,9 @@ public final class RegistrationStore {
         return connection.changes > 0
     }
 
-    /// The number of stored registrations, from the trigger-maintained counter.
+    /// The number of stored registrations, from the trigger-maintained group counters.
     public func count() throws -> Int {
-        Int(try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0)
+        Int(try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0)
     }
 
     /// One stored registration, for tests and the operator.
