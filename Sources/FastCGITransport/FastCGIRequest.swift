@@ -29,8 +29,9 @@ final class FastCGIRequest {
     /// Reads and drops what is left of the body, so a kept-alive connection carries no stale
     /// stdin records into the next request.
     func discardRemainingBody() {
-        var scratch = [CChar](repeating: 0, count: 4096)
-        while scratch.withUnsafeMutableBufferPointer({ readBody(into: $0.baseAddress!, count: Int32($0.count)) }) > 0 {}
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { scratch in
+            while readBody(into: scratch.baseAddress!, count: Int32(scratch.count)) > 0 {}
+        }
     }
 
     /// Writes the response (FCGI_STDOUT); a client that went away only loses its own answer.

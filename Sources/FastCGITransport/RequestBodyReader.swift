@@ -16,13 +16,16 @@ struct RequestBodyReader {
     func read(declaredLength: Int?, untilEndOfStream: Bool, _ read: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> Result {
         if let declaredLength, declaredLength > limit { return Result(bytes: [], tooLarge: true) }
         let wanted = untilEndOfStream ? limit + 1 : min(declaredLength ?? 0, limit + 1)
-        var bytes = [UInt8]()
-        var chunk = [CChar](repeating: 0, count: 4096)
-        while bytes.count < wanted {
-            let ask = Int32(min(chunk.count, wanted - bytes.count))
-            let got = chunk.withUnsafeMutableBufferPointer { read($0.baseAddress!, ask) }
-            if got <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<Int(got)].lazy.map { UInt8(bitPattern: $0) })
+        // Read straight into the result's storage: no chunk buffer, no copy.
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            count = 0
+            while count < wanted {
+                let ask = Int32(min(4096, wanted - count))
+                let destination = UnsafeMutableRawPointer(buffer.baseAddress! + count).assumingMemoryBound(to: CChar.self)
+                let got = read(destination, ask)
+                if got <= 0 { break }
+                count += Int(got)
+            }
         }
         return Result(bytes: bytes, tooLarge: bytes.count > limit)
     }

@@ -32,7 +32,7 @@ do {
     exit(2)
 }
 
-/// The API is the handler; each worker gets its own, with its own database connection.
+/// The API is the handler; each worker gets its own, all sharing one database writer.
 extension RegistrationAPI: FastCGIHandler {
     public func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
         respond(to: request)
@@ -40,11 +40,12 @@ extension RegistrationAPI: FastCGIHandler {
 }
 
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
-// One gate for the process: writers queue on it rather than on SQLite's busy handler.
-let gate = WriteGate()
+// One connection for the process: workers' writes are committed together (group commit) rather
+// than queueing on SQLite's lock, and no worker's page cache is invalidated by another's commit.
+let writer = RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
 let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
 exit(FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
-    RegistrationAPI(configuration: configuration, gate: gate, faults: faults, log: log)
+    RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)
 })

@@ -30,11 +30,27 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The CGI/FastCGI form: `Status:` line, headers, blank line, body.
+    /// Appended as bytes into one buffer: string interpolation cost a tenth of a registration.
     public func cgiBytes() -> [UInt8] {
-        var head = "Status: \(status) \(HTTPResponse.reasonPhrase(status))\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(body.count)\r\n\r\n"
-        return Array(head.utf8) + body
+        var out: [UInt8] = []
+        out.reserveCapacity(192 + body.count)
+        func append(_ text: String) { out.append(contentsOf: text.utf8) }
+        append("Status: ")
+        append(String(status))
+        append(" ")
+        append(HTTPResponse.reasonPhrase(status))
+        append("\r\n")
+        for (name, value) in headers {
+            append(name)
+            append(": ")
+            append(value)
+            append("\r\n")
+        }
+        append("Content-Length: ")
+        append(String(body.count))
+        append("\r\n\r\n")
+        out.append(contentsOf: body)
+        return out
     }
 
     public static func reasonPhrase(_ status: Int) -> String {

@@ -1,37 +1,47 @@
 /// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,
 /// so tests call it directly and the FastCGI and CGI front ends share it.
 ///
-/// Not thread-safe: each responder worker owns one, with its own database connection.
+/// Not thread-safe: each responder worker owns one; they share one `RegistrationWriter`.
 public final class RegistrationAPI {
     /// Bodies above this size are refused with 413 (nginx enforces the same limit).
     public static let maximumBodySize = 4096
 
     public let configuration: Configuration
-    private let gate: WriteGate
-    private var store: RegistrationStore?
+    /// The database, shared by every worker of the process (group commit).
+    private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
     private let log: (String) -> Void
     /// Shared by the workers of a process, so a lasting fault is one line, not one per request.
     private let faults: FaultLog
 
+    /// `writer` and `faults`: the process's shared ones; by default new ones for this API alone.
     public init(
-        configuration: Configuration, gate: WriteGate = WriteGate(), faults: FaultLog = FaultLog(),
+        configuration: Configuration, writer: RegistrationWriter? = nil, faults: FaultLog = FaultLog(),
         log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
-        self.gate = gate
+        self.writer = writer ?? RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
         self.faults = faults
         self.log = log
     }
 
     /// Answers one request. Never throws: every failure becomes a JSON error response.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        defer { reportReplacedFile() }
         do {
             return try route(request)
         } catch let error as APIError {
             return error.response
         } catch {
             return storeFailure(error).response
+        }
+    }
+
+    /// The writer reopens a database file deleted or replaced under it (writing on would go to an
+    /// unlinked inode and be lost); say so once per file.
+    private func reportReplacedFile() {
+        for identity in writer.takeReplacedFiles() where faults.firstReport(ofReplaced: identity) {
+            log("database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)")
         }
     }
 
@@ -53,10 +63,10 @@ public final class RegistrationAPI {
         }
 
         if route == .health || route == .metrics {
+            // Reads only: a read-only or full database still answers them, so they clear no fault.
             guard request.method == "GET" || request.method == "HEAD" else {
                 throw APIError.methodNotAllowed(allow: "GET")
             }
-            // Reads only: a read-only or full database still answers them, so they clear no fault.
             return route == .health ? try health() : try metrics()
         }
         guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
@@ -69,7 +79,7 @@ public final class RegistrationAPI {
         let body = try RegistrationBody.parse(request.body)
         switch route {
         case .register: try register(body, parameter: request.environmentParameter)
-        case .unregister: try openStore().unregister(body.token)
+        case .unregister: _ = try writer.perform(.unregister(body.token))
         case .health, .metrics: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
@@ -77,10 +87,16 @@ public final class RegistrationAPI {
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
+    /// Compared as bytes: Foundation's trimming and lowercasing cost more than the rest of routing.
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        let trimmed = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
-        return trimmed == "application/json" || trimmed.isEmpty
+        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType = mediaType.dropFirst() }
+        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
+        guard !mediaType.isEmpty else { return true }
+        let expected = "application/json".utf8
+        guard mediaType.count == expected.count else { return false }
+        // ASCII case-insensitive, as media types are (RFC 9110 section 8.3.1).
+        return zip(mediaType, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
     }
 
     private func register(_ body: RegistrationBody, parameter: String?) throws {
@@ -95,10 +111,11 @@ public final class RegistrationAPI {
         }
         let now = configuration.clock.now()
         do {
-            try openStore().register(
-                body.token, type: body.activityType, environment: environment,
-                now: now, expiresAt: now + configuration.expiryMilliseconds,
-                cap: configuration.maxRegistrations)
+            _ = try writer.perform(
+                .register(
+                    body.token, type: body.activityType, environment: environment,
+                    now: now, expiresAt: now + configuration.expiryMilliseconds,
+                    cap: configuration.maxRegistrations))
         } catch StoreError.capacityReached(let limit) {
             log("registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
@@ -106,34 +123,17 @@ public final class RegistrationAPI {
     }
 
     private func health() throws -> HTTPResponse {
-        let count = try openStore().count()
+        let count = try writer.read { try $0.count() }
         return .json(200, "{\"status\":\"ok\",\"registrations\":\(count)}")
     }
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = try PrometheusMetrics.render(openStore().connection)
+        let text = try writer.read { try PrometheusMetrics.render($0.connection) }
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
             body: Array(text.utf8))
-    }
-
-    private func openStore() throws -> RegistrationStore {
-        if let store {
-            guard store.fileWasReplaced else { return store }
-            // Deleted or replaced under us: writing on would go to an unlinked inode and be lost.
-            // Drop this connection without letting it delete the new file's -wal and -shm.
-            store.connection.keepWALFilesOnClose()
-            self.store = nil
-            if faults.firstReport(ofReplaced: store.openedFile) {
-                log("database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)")
-            }
-        }
-        let opened = try RegistrationStore(
-            path: configuration.databasePath, options: configuration.sqliteOptions, gate: gate)
-        store = opened
-        return opened
     }
 
     /// A database fault: logged in one line naming its cause (at most once a minute while it
@@ -172,7 +172,7 @@ public final class RegistrationAPI {
         if let text = faults.failed(cause: cause, line: line, now: configuration.clock.now()) { log(text) }
         // A connection whose file vanished or broke is dropped and reopened on the next request.
         let transient: Set<Int32> = [5, 6, 8, 10, 13, 14]  // BUSY LOCKED READONLY IOERR FULL CANTOPEN
-        if [8, 10, 11, 14, 26].contains(sqlite.primaryCode) { store = nil }
+        if [8, 10, 11, 14, 26].contains(sqlite.primaryCode) { writer.discardConnection() }
         return transient.contains(sqlite.primaryCode) ? .unavailable : .internalError
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The JSON body of `POST /wakeup` and `POST /wakeup/unregister`, validated (SPEC section 3).
 public struct RegistrationBody: Equatable, Sendable {
     public var token: PushToken
@@ -10,17 +8,17 @@ public struct RegistrationBody: Equatable, Sendable {
     /// Parses and validates `bytes`; every failure is a 400 whose message names the field.
     public static func parse(_ bytes: [UInt8]) throws(APIError) -> RegistrationBody {
         let object = try jsonObject(bytes)
-        guard let rawToken = object["pushToken"], !(rawToken is NSNull) else {
+        guard let rawToken = object["pushToken"], rawToken != .null else {
             throw .badRequest("pushToken is required")
         }
-        guard let tokenText = rawToken as? String else {
+        guard case .string(let tokenText) = rawToken else {
             throw .badRequest("pushToken must be a string")
         }
         let token = try PushToken(validating: tokenText)
 
         var type = ActivityType.default
-        if let rawType = object["activityType"], !(rawType is NSNull) {
-            guard let name = rawType as? String else { throw .badRequest("activityType must be a string") }
+        if let rawType = object["activityType"], rawType != .null {
+            guard case .string(let name) = rawType else { throw .badRequest("activityType must be a string") }
             guard let parsed = ActivityType(rawValue: name) else {
                 throw .unsupported("Unsupported activityType: \(name.prefix(64))", supported: ActivityType.supportedNames)
             }
@@ -28,8 +26,8 @@ public struct RegistrationBody: Equatable, Sendable {
         }
 
         var environment: APNsEnvironment?
-        if let rawEnvironment = object["environment"], !(rawEnvironment is NSNull) {
-            guard let name = rawEnvironment as? String else { throw .badRequest("environment must be a string") }
+        if let rawEnvironment = object["environment"], rawEnvironment != .null {
+            guard case .string(let name) = rawEnvironment else { throw .badRequest("environment must be a string") }
             guard let parsed = APNsEnvironment(name: name) else {
                 throw .unsupported("Unsupported environment: \(name.prefix(64))", supported: APNsEnvironment.supportedNames)
             }
@@ -39,17 +37,15 @@ public struct RegistrationBody: Equatable, Sendable {
     }
 
     /// The body as a JSON object, or a 400 saying why it is not one.
-    static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> [String: Any] {
+    static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> JSONReader.Members {
         guard !bytes.isEmpty else { throw .badRequest("Request body must be a JSON object") }
-        let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            return try JSONReader.members(of: bytes)
         } catch {
-            throw .badRequest("Request body is not valid JSON")
+            switch error {
+            case .invalid: throw .badRequest("Request body is not valid JSON")
+            case .notAnObject: throw .badRequest("Request body must be a JSON object")
+            }
         }
-        guard let object = parsed as? [String: Any] else {
-            throw .badRequest("Request body must be a JSON object")
-        }
-        return object
     }
 }

@@ -11,8 +11,9 @@ public enum PrometheusMetrics {
 
         family("liveactivity_registrations", "gauge", "Stored registrations by activity type and APNs environment.")
         var seen = Set<String>()
+        // The trigger-kept counters (schema step 2 → 3): a scrape never scans the table.
         let groups = try connection.statement(
-            "SELECT activity_type, environment, count(*) FROM registrations GROUP BY activity_type, environment")
+            "SELECT activity_type, environment, n FROM registration_groups WHERE n > 0")
         try groups.bind([])
         while try groups.step() {
             let type = groups.text(0) ?? "", environment = groups.text(1) ?? ""

@@ -1,6 +1,7 @@
 /// The registrations table as the API sees it: register (or refresh), unregister, count.
 ///
-/// One store per thread; each owns its connection and prepared statements.
+/// Not thread-safe: one thread at a time uses a store (the responder shares one through
+/// `RegistrationWriter`). It owns its connection and prepared statements.
 public final class RegistrationStore {
     public let connection: SQLiteConnection
     private let gate: WriteGate
@@ -39,39 +40,51 @@ public final class RegistrationStore {
     ) throws -> RegisterResult {
         try gate.withLock {
             try connection.transaction {
-                try connection.statement(
-                    """
-                    UPDATE registrations SET activity_type = ?2, environment = ?3, registered_at = ?4,
-                        expires_at = ?5, next_push_at = ?4, consecutive_failures = 0, last_error = NULL
-                    WHERE push_token = ?1
-                    """
-                ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
-                if connection.changes > 0 { return .refreshed }
-                let count = try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0
-                guard count < cap else { throw StoreError.capacityReached(limit: cap) }
-                try connection.statement(
-                    """
-                    INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?4)
-                    """
-                ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
-                return .created
+                try registerInTransaction(token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap)
             }
         }
+    }
+
+    /// `register` inside a transaction the caller holds. It changes nothing when it throws
+    /// `StoreError.capacityReached`, so a batch may go on with its other writes.
+    func registerInTransaction(
+        _ token: PushToken, type: ActivityType, environment: APNsEnvironment,
+        now: Int64, expiresAt: Int64, cap: Int
+    ) throws -> RegisterResult {
+        try connection.statement(
+            """
+            UPDATE registrations SET activity_type = ?2, environment = ?3, registered_at = ?4,
+                expires_at = ?5, next_push_at = ?4, consecutive_failures = 0, last_error = NULL
+            WHERE push_token = ?1
+            """
+        ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
+        if connection.changes > 0 { return .refreshed }
+        let count = try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0
+        guard count < cap else { throw StoreError.capacityReached(limit: cap) }
+        try connection.statement(
+            """
+            INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?4)
+            """
+        ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
+        return .created
     }
 
     /// Removes `token`; `false` when it was not registered (unregister is idempotent).
     @discardableResult
     public func unregister(_ token: PushToken) throws -> Bool {
-        try gate.withLock {
-            try connection.statement("DELETE FROM registrations WHERE push_token = ?").run([.text(token.hex)])
-            return connection.changes > 0
-        }
+        try gate.withLock { try unregisterInTransaction(token) }
     }
 
-    /// The number of stored registrations, from the trigger-maintained counter.
+    /// `unregister` without taking the gate: one statement, inside the caller's transaction or its own.
+    func unregisterInTransaction(_ token: PushToken) throws -> Bool {
+        try connection.statement("DELETE FROM registrations WHERE push_token = ?").run([.text(token.hex)])
+        return connection.changes > 0
+    }
+
+    /// The number of stored registrations, from the trigger-maintained group counters.
     public func count() throws -> Int {
-        Int(try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0)
+        Int(try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0)
     }
 
     /// One stored registration, for tests and the operator.

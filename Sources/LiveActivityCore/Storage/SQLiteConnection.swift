@@ -78,14 +78,16 @@ public final class SQLiteConnection {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when
     /// it throws. IMMEDIATE takes the write lock up front, so a busy database fails at BEGIN
     /// (after the busy timeout) rather than midway.
+    /// The three statements are prepared once: `sqlite3_exec` would parse them on every call.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try statement("BEGIN IMMEDIATE").run()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try statement("COMMIT").run()
             return result
         } catch {
-            try? execute("ROLLBACK")
+            // After some errors (SQLITE_FULL, IOERR) SQLite has already rolled back on its own.
+            if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
             throw error
         }
     }

@@ -16,7 +16,7 @@ public final class SweepStore {
     }
 
     public func activeCount() throws -> Int {
-        Int(try connection.statement("SELECT n FROM registration_count WHERE id = 1").scalarInt() ?? 0)
+        Int(try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0)
     }
 
     /// A registration selected for pushing.
