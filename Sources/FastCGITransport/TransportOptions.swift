@@ -8,7 +8,7 @@ public struct TransportOptions: Equatable, Sendable {
     /// `nil`: the inherited socket on stdin, or CGI when stdin is not a listening socket.
     public var address: ListenAddress?
     /// Worker threads, each serving one request at a time with its own handler.
-    public var workers = 4
+    public var workers = 64
     /// `listen(2)` backlog for a socket this process opens.
     public var backlog: Int32 = 128
     /// Bodies larger than this arrive as `bodyTooLarge` with at most this many bytes + 1.
@@ -16,7 +16,7 @@ public struct TransportOptions: Equatable, Sendable {
     /// `--supervise`: run the same command as a child and start it again whenever it exits.
     public var supervise = false
 
-    public init(address: ListenAddress? = nil, workers: Int = 4, backlog: Int32 = 128, maximumBodySize: Int) {
+    public init(address: ListenAddress? = nil, workers: Int = 64, backlog: Int32 = 128, maximumBodySize: Int) {
         self.address = address
         self.workers = workers
         self.backlog = backlog
@@ -83,7 +83,7 @@ public struct TransportOptions: Equatable, Sendable {
                                    without it, serve the listening socket on stdin (spawn-fcgi)
                                    or, when stdin is no socket, answer one CGI request
           --socket-mode OCTAL      permissions of a unix socket (default 0660: owner and group)
-          --workers N              worker threads, one request each at a time (default 4)
+          --workers N              worker threads, one request each at a time (default 64)
           --backlog N              listen backlog of an opened socket (default 128)
           --supervise              run as a supervisor of a child doing the work, restarted
                                    whenever it exits (for hosts without systemd); SIGTERM stops

@@ -118,7 +118,7 @@ struct RegistrationThroughNginxTests {
 }
 
 /// Stack options with `environment` for the responder.
-func with(_ environment: [String: String], workers: Int = 4, rate: String? = nil) -> LiveStack.Options {
+func with(_ environment: [String: String], workers: Int = 16, rate: String? = nil) -> LiveStack.Options {
     var options = LiveStack.Options()
     options.environment = environment
     options.workers = workers

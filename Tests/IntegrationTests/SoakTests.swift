@@ -38,7 +38,7 @@ struct SoakTests {
     static func interval(_ seed: Int) -> Int64 { isCharging(seed) ? 120_000 : 60_000 }
 
     @Test func registrationsAndSweepsForMinutesLoseNothingPushNothingTwiceAndKeepMemoryFlat() throws {
-        let stack = try LiveStack(with(Self.settings, workers: 4))
+        let stack = try LiveStack(with(Self.settings, workers: Self.clients))
         let standIn = try StandInStack()
         var sweepEnvironment = standIn.sweepEnvironment(database: stack.databasePath)
         sweepEnvironment.merge(Self.settings) { _, new in new }

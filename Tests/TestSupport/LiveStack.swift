@@ -16,7 +16,7 @@ public final class LiveStack: @unchecked Sendable {
     public struct Options: Sendable {
         /// Extra settings for the responder (SPEC section 6), over `LIVEACTIVITY_DB`.
         public var environment: [String: String] = [:]
-        public var workers = 4
+        public var workers = 16
         /// nginx's per-client rate (`limit_req_zone ... rate=`); high so tests are not limited.
         public var rate = "100000r/s"
         public var launcher = Launcher.socketFlag
