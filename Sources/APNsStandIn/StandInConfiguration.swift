@@ -13,7 +13,9 @@ public struct StandInConfiguration: Sendable {
     public var databasePath: String
     public var clock: Clock
 
-    public init(keyID: String, teamID: String, bundleID: String, publicKeyPEM: String, databasePath: String, clock: Clock = Clock()) {
+    public init(
+        keyID: String, teamID: String, bundleID: String, publicKeyPEM: String, databasePath: String, clock: Clock = Clock()
+    ) {
         self.keyID = keyID
         self.teamID = teamID
         self.bundleID = bundleID

@@ -68,7 +68,9 @@ public final class StandInResponder {
         } catch {
             log("stand-in cannot record a push: \(error)")
         }
-        log("push to \(deviceToken.prefix(8))… \(status)\(reason.map { " " + $0 } ?? "") (\(request.headers["apns-push-type"] ?? "-"), priority \(request.headers["apns-priority"] ?? "-"))")
+        log(
+            "push to \(deviceToken.prefix(8))… \(status)\(reason.map { " " + $0 } ?? "") (\(request.headers["apns-push-type"] ?? "-"), priority \(request.headers["apns-priority"] ?? "-"))"
+        )
         if delay > 0 { usleep(useconds_t(min(delay, 120_000)) * 1000) }
 
         var headers: [(name: String, value: String)] = [("apns-id", apnsID)]
@@ -100,7 +102,9 @@ public final class StandInResponder {
         }
         guard topic == configuration.bundleID else { throw Rejection(status: 400, reason: "TopicDisallowed") }
         let pushType = request.headers["apns-push-type"]
-        let knownTypes = ["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk"]
+        let knownTypes = [
+            "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk",
+        ]
         if let pushType, !knownTypes.contains(pushType) { throw Rejection(status: 400, reason: "InvalidPushType") }
         if let priority = request.headers["apns-priority"] {
             guard ["1", "5", "10"].contains(priority) else { throw Rejection(status: 400, reason: "BadPriority") }

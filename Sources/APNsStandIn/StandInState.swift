@@ -80,7 +80,10 @@ public final class StandInState {
                 let select = try connection.statement(
                     "SELECT id, status, reason, timestamp_ms, delay_ms FROM scripted WHERE device_token = ? ORDER BY id LIMIT 1")
                 try select.bind([.text(key)])
-                guard try select.step() else { select.reset(); continue }
+                guard try select.step() else {
+                    select.reset()
+                    continue
+                }
                 let id = select.int(0)
                 let answer = Scripted(
                     status: Int(select.int(1)), reason: select.text(2), timestamp: select.optionalInt(3),
@@ -105,7 +108,9 @@ public final class StandInState {
             try select.bind([.text(keyID)])
             defer { select.reset() }
             if try select.step() {
-                let current = select.int(0), firstSeen = select.int(1), allowed = select.int(2) != 0
+                let current = select.int(0)
+                let firstSeen = select.int(1)
+                let allowed = select.int(2) != 0
                 if issuedAt == current { return true }
                 if issuedAt < current { return true }  // an older token still in flight; judged by age alone
                 if !allowed && now - firstSeen < 20 * 60_000 { return false }
@@ -172,7 +177,8 @@ public final class StandInState {
         while try statement.step() {
             rows.append(
                 Received(
-                    deviceToken: statement.text(0) ?? "", method: statement.text(1) ?? "", serverProtocol: statement.text(2) ?? "",
+                    deviceToken: statement.text(0) ?? "", method: statement.text(1) ?? "",
+                    serverProtocol: statement.text(2) ?? "",
                     authorization: statement.text(3), topic: statement.text(4), pushType: statement.text(5),
                     priority: statement.text(6), expiration: statement.text(7), apnsID: statement.text(8) ?? "",
                     payload: statement.text(9) ?? "", status: Int(statement.int(10)), reason: statement.text(11),

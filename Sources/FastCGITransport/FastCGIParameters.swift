@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The parameters of one request: FastCGI params under a FastCGI server, the process environment

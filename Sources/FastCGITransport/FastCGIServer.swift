@@ -33,7 +33,9 @@ public enum FastCGIServer {
         } else if let gateway = ProcessInfo.processInfo.environment["GATEWAY_INTERFACE"], !gateway.isEmpty {
             return CGIResponder.respondOnce(bodyLimit: options.maximumBodySize, log: log, makeHandler: makeHandler)
         } else {
-            log("stdin is not a FastCGI listening socket and GATEWAY_INTERFACE is unset: pass --socket, run under spawn-fcgi, or as CGI")
+            log(
+                "stdin is not a FastCGI listening socket and GATEWAY_INTERFACE is unset: pass --socket, run under spawn-fcgi, or as CGI"
+            )
             return 2
         }
         do throws(TransportStartError) {

@@ -1,6 +1,7 @@
 import LiveActivityCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One worker thread's loop: its own `FCGX_Request` and handler, one request at a time.

@@ -29,7 +29,12 @@ final class InFlightRequests: Sendable {
     func workerStarted() { state.withLock { $0.runningWorkers += 1 } }
 
     /// The number of workers still running after this one leaves.
-    func workerEnded() -> Int { state.withLock { $0.runningWorkers -= 1; return $0.runningWorkers } }
+    func workerEnded() -> Int {
+        state.withLock {
+            $0.runningWorkers -= 1
+            return $0.runningWorkers
+        }
+    }
 
     /// Closes the door when nothing is in flight; `true` when closed.
     func closeIfIdle() -> Bool {

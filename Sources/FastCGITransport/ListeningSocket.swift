@@ -1,6 +1,7 @@
 import CFastCGI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The socket workers accept on: inherited as fd 0, or opened here with `FCGX_OpenSocket`.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the transport listens and serves: the command line's `--socket`, `--socket-mode`,

@@ -22,7 +22,9 @@ if arguments.first == "--show" {
         let received = try StandInState(path: path).received().suffix(count)
         for push in received {
             let time = Date(timeIntervalSince1970: Double(push.receivedAt) / 1000)
-            print("\(time) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)")
+            print(
+                "\(time) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)"
+            )
         }
         if received.isEmpty { print("no pushes received yet") }
         exit(0)
@@ -68,6 +70,12 @@ final class StandInHandler: FastCGIHandler {
 
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 let gate = WriteGate()
-exit(FastCGIServer.run(options, startupMessage: "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)", log: log) { _ in
-    StandInHandler(try StandInResponder(configuration: configuration, gate: gate, log: log))
-})
+exit(
+    FastCGIServer.run(
+        options,
+        startupMessage:
+            "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)",
+        log: log
+    ) { _ in
+        StandInHandler(try StandInResponder(configuration: configuration, gate: gate, log: log))
+    })

@@ -10,7 +10,8 @@ let program = "liveactivity-fcgi"
 umask(0o007)
 let options: TransportOptions
 do {
-    switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize) {
+    switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize)
+    {
     case .help:
         print("usage: \(program) [--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]\n")
         print(TransportOptions.usage)
@@ -46,6 +47,7 @@ let writer = RegistrationWriter(path: configuration.databasePath, options: confi
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
 let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
-exit(FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
-    RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)
-})
+exit(
+    FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
+        RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)
+    })

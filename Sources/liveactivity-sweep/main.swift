@@ -18,7 +18,8 @@ func fail(_ message: String, code: Int32) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("""
+    print(
+        """
         usage: \(program)              run one sweep (cron runs it every minute)
                \(program) stats [--json]   registrations and sweep history
         Settings come from the environment and the file named by LIVEACTIVITY_CONFIG.

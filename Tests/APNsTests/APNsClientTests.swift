@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// A 64-hex-digit token starting with `prefix` (which picks nginx's scripted answer) and ending
 /// with `number`, so every push has its own token.
@@ -76,8 +76,11 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         let outcomes = try drain(client)
         #expect(outcomes[0] == .answered(APNsResponse(status: 400, reason: "BadDeviceToken", apnsID: id)))
         #expect(outcomes[1] == .answered(APNsResponse(status: 403, reason: "ExpiredProviderToken", apnsID: id)))
-        #expect(outcomes[2] == .answered(
-            APNsResponse(status: 410, reason: "Unregistered", timestamp: NginxAPNsFixture.unregisteredTimestamp, apnsID: id)))
+        #expect(
+            outcomes[2]
+                == .answered(
+                    APNsResponse(
+                        status: 410, reason: "Unregistered", timestamp: NginxAPNsFixture.unregisteredTimestamp, apnsID: id)))
         #expect(outcomes[3] == .answered(APNsResponse(status: 429, reason: "TooManyRequests", apnsID: id)))
         #expect(outcomes[4] == .answered(APNsResponse(status: 500, reason: "InternalServerError", apnsID: id)))
     }
@@ -134,10 +137,13 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         let outcomes = try drain(client)
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(outcomes.count == 200)
-        #expect(outcomes.values.allSatisfy {
-            if case .transportFailure(7, let message) = $0 { return message.contains("refused") || message.contains("connect") }
-            return false
-        })
+        #expect(
+            outcomes.values.allSatisfy {
+                if case .transportFailure(7, let message) = $0 {
+                    return message.contains("refused") || message.contains("connect")
+                }
+                return false
+            })
     }
 
     @Test func aServerThatNeverAnswersHitsTheTimeout() throws {
@@ -195,8 +201,9 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
     @Test func environmentsPickApplesHostsUnlessOverridden() {
         #expect(APNsClientOptions(environment: .production, topic: "t").baseURL == "https://api.push.apple.com")
         #expect(APNsClientOptions(environment: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
-        #expect(APNsClientOptions(environment: .sandbox, topic: "t", baseURLOverride: "https://127.0.0.1:8443/").baseURL
-            == "https://127.0.0.1:8443")
+        #expect(
+            APNsClientOptions(environment: .sandbox, topic: "t", baseURLOverride: "https://127.0.0.1:8443/").baseURL
+                == "https://127.0.0.1:8443")
     }
 
     @Test func configurationSettingsCarryOver() throws {
@@ -212,7 +219,8 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
     }
 
     @Test func errorBodiesParseReasonAndTimestamp() {
-        let gone = APNsResponse(status: 410, body: Array(#"{"reason":"ExpiredToken","timestamp":1700000000999}"#.utf8), apnsID: nil)
+        let gone = APNsResponse(
+            status: 410, body: Array(#"{"reason":"ExpiredToken","timestamp":1700000000999}"#.utf8), apnsID: nil)
         #expect(gone.reason == "ExpiredToken" && gone.timestamp == 1_700_000_000_999)
         #expect(APNsResponse(status: 200, body: [], apnsID: "x") == APNsResponse(status: 200, apnsID: "x"))
         #expect(APNsResponse(status: 502, body: Array("<html>bad gateway</html>".utf8), apnsID: nil).reason == nil)

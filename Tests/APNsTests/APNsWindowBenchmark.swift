@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// Not a timed test: run with `LIVEACTIVITY_APNS_BENCH=1` to print pushes per second through
 /// one HTTP/2 connection to the local nginx for several in-flight windows, and the process's
@@ -29,8 +29,9 @@ import TestSupport
                 }
             }
             let seconds = Date().timeIntervalSince(started)
-            print("window \(window): \(succeeded)/\(count) in \(String(format: "%.2f", seconds)) s = "
-                + "\(Int(Double(succeeded) / seconds)) pushes/s, peak RSS \(peakResidentKilobytes()) kB")
+            print(
+                "window \(window): \(succeeded)/\(count) in \(String(format: "%.2f", seconds)) s = "
+                    + "\(Int(Double(succeeded) / seconds)) pushes/s, peak RSS \(peakResidentKilobytes()) kB")
             #expect(succeeded == count, "\(others)")
         }
     }

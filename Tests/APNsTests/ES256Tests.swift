@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ES256Tests {
     @Test func signsTo64BytesThatOurVerifierAcceptsAndATamperedCopyFails() throws {
@@ -54,7 +54,10 @@ import TestSupport
         let keyPath = try folder.write("key.p8", KeyFixtures.p256PrivateKey())
         let publicPEM = try KeyFixtures.publicKey(ofPrivateKeyAt: keyPath)
         let error = #expect(throws: ES256KeyError.self) { try ES256Signer(pem: publicPEM) }
-        guard case .notPEMKey? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .notPEMKey? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func anRSAKeyIsRejectedByName() throws {
@@ -70,7 +73,8 @@ import TestSupport
     }
 
     @Test func sha256MatchesTheFIPSVector() {
-        #expect(SHA256Digest.hex(Array("abc".utf8))
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256Digest.hex(Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

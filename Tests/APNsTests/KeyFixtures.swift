@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Keys made by the openssl command line (not by our code) in a test's own folder.
 enum KeyFixtures {

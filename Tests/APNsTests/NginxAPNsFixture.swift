@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A real nginx on loopback speaking HTTP/2 over TLS with a self-signed certificate for
 /// 127.0.0.1, standing in for APNs with scripted answers chosen by the token's first digits:

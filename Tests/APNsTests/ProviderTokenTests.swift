@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ProviderTokenTests {
     @Test func python3JWTDecodesAndVerifiesOurToken() throws {
@@ -69,8 +69,9 @@ import TestSupport
         #expect(base != ProviderToken.cacheKey(keyID: "K2", teamID: "T", keyPEM: "PEM"))
         #expect(base != ProviderToken.cacheKey(keyID: "K", teamID: "T2", keyPEM: "PEM"))
         #expect(base != ProviderToken.cacheKey(keyID: "K", teamID: "T", keyPEM: "PEM2"))
-        #expect(ProviderToken.cacheKey(keyID: "KT", teamID: "", keyPEM: "P")
-            != ProviderToken.cacheKey(keyID: "K", teamID: "T", keyPEM: "P"))
+        #expect(
+            ProviderToken.cacheKey(keyID: "KT", teamID: "", keyPEM: "P")
+                != ProviderToken.cacheKey(keyID: "K", teamID: "T", keyPEM: "P"))
     }
 
     @Test func renewsAfterFiftyMinutes() {

@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// The same binary as plain CGI (SPEC section 2), the way Apache's `ScriptAlias /wakeup` runs
 /// it: one request from the environment and stdin, the answer on stdout.

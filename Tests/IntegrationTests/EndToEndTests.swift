@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import LiveActivityCore
 import TestSupport
+import Testing
 
 /// The whole path: the app's request through nginx into SQLite, the cron sweep, the push at the
 /// stand-in over HTTP/2 + TLS - and the unregister that stops the pushes.
@@ -14,7 +14,8 @@ struct EndToEndTests {
 
         let registered = try live.request("POST", "/dev/wakeup", body: registerBody(token, type: "debug"))
         #expect(registered.status == 200)
-        let sweep = try runCommand(product("liveactivity-sweep"), environment: standIn.sweepEnvironment(database: live.databasePath))
+        let sweep = try runCommand(
+            product("liveactivity-sweep"), environment: standIn.sweepEnvironment(database: live.databasePath))
         #expect(sweep.status == 0, "\(sweep.stderr)")
         #expect(sweep.stdout.contains("sent=1 "), "\(sweep.stdout)")
 

@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// One row of SPEC section 3's error table, sent through nginx.
 struct ErrorCase: Sendable, CustomTestStringConvertible {
@@ -59,7 +59,8 @@ let errorCases: [ErrorCase] = [
     ErrorCase(name: "unknown path", path: "/wakeup/other", body: registerBody(token), status: 404, error: "Not found"),
     ErrorCase(name: "unknown prefix", path: "/test/wakeup", body: registerBody(token), status: 404, error: "Not found"),
     ErrorCase(name: "health under a prefix", method: "GET", path: "/dev/wakeup/health", status: 404, error: "Not found"),
-    ErrorCase(name: "path with a suffix", path: "/wakeup/unregister/x", body: registerBody(token), status: 404, error: "Not found"),
+    ErrorCase(
+        name: "path with a suffix", path: "/wakeup/unregister/x", body: registerBody(token), status: 404, error: "Not found"),
     ErrorCase(
         name: "GET on register", method: "GET", path: "/wakeup", status: 405, error: "Method not allowed; use POST",
         allow: "POST"),

@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// A real full disk: the database folder is a small tmpfs mount (root only, and only where
 /// mounting is permitted; the page-limit test in ReliabilityTests covers the rest).

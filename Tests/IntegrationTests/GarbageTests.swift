@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// SPEC section 3: "The responder survives any input: a malformed request costs that request,
 /// never the process." Garbage at the JSON, HTTP and FastCGI levels, then the same process
@@ -24,7 +24,8 @@ struct GarbageTests {
         // 3000 levels deep within the 4096-byte limit: the parser must refuse, not recurse to death.
         let deepArray = Array((String(repeating: "[", count: 3000) + String(repeating: "]", count: 1000)).utf8)
         let deepObject = Array((String(repeating: "{\"a\":", count: 600) + String(repeating: "[", count: 1000)).utf8)
-        let deepInToken = Array(("{\"pushToken\":" + String(repeating: "[", count: 3000) + String(repeating: "]", count: 1000) + "}").utf8)
+        let deepInToken = Array(
+            ("{\"pushToken\":" + String(repeating: "[", count: 3000) + String(repeating: "]", count: 1000) + "}").utf8)
         let hex = testToken(200)
         return (0..<count).map { index in
             switch index % 12 {
@@ -85,7 +86,8 @@ struct GarbageTests {
             let answer = try HTTPClient.sendRaw(port: stack.port, bytes, halfClose: true)
             let text = String(decoding: answer.prefix(12), as: UTF8.self)
             // Refused (4xx, or 505 for an unknown version), or dropped; never a success.
-            #expect(answer.isEmpty || text.hasPrefix("HTTP/1.1 4") || text.hasPrefix("HTTP/1.1 505"),
+            #expect(
+                answer.isEmpty || text.hasPrefix("HTTP/1.1 4") || text.hasPrefix("HTTP/1.1 505"),
                 "\(String(decoding: bytes.prefix(40), as: UTF8.self)) -> \(String(decoding: answer.prefix(200), as: UTF8.self))")
         }
         #expect(try stack.request("GET", "/wakeup/health").status == 200)
@@ -95,7 +97,8 @@ struct GarbageTests {
     @Test func aChunkedBodyIsReadWithoutTrustingALength() throws {
         let stack = try LiveStack()
         let body = registerBody(testToken(210))
-        let chunked = "POST /wakeup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        let chunked =
+            "POST /wakeup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n"
             + String(body.utf8.count - 10, radix: 16) + "\r\n" + String(body.dropLast(10)) + "\r\n"
             + "a\r\n" + String(body.suffix(10)) + "\r\n0\r\n\r\n"

@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// SPEC section 1: a log shows at most a token's first 8 characters. This runs the whole system
 /// - registrations good and bad through nginx, a sweep with every kind of APNs answer, stats -

@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// The app's calls through real nginx, the real responder over FastCGI and a real SQLite file.
 @Suite("Registration through nginx")
@@ -39,7 +39,8 @@ struct RegistrationThroughNginxTests {
 
     @Test func unregisterRemovesTheRowAndIsIdempotent() throws {
         let stack = try LiveStack()
-        let token = testToken(3), other = testToken(4)
+        let token = testToken(3)
+        let other = testToken(4)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(token)).status == 200)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(other)).status == 200)
 
@@ -78,7 +79,10 @@ struct RegistrationThroughNginxTests {
 
     @Test func prefixedLocationsChooseTheEnvironmentAndTheBodyWins() throws {
         let stack = try LiveStack()
-        let viaDev = testToken(20), viaProd = testToken(21), bodyWins = testToken(22), plain = testToken(23)
+        let viaDev = testToken(20)
+        let viaProd = testToken(21)
+        let bodyWins = testToken(22)
+        let plain = testToken(23)
         #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(viaDev)).status == 200)
         #expect(try stack.request("POST", "/prod/wakeup", body: registerBody(viaProd)).status == 200)
         #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(bodyWins, environment: "production")).status == 200)
@@ -99,7 +103,8 @@ struct RegistrationThroughNginxTests {
         let stack = try LiveStack()
         let token = testToken(30)
         #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(token, type: "debug")).status == 200)
-        #expect(try stack.request("POST", "/wakeup", body: registerBody(token.uppercased(), environment: "production")).status == 200)
+        #expect(
+            try stack.request("POST", "/wakeup", body: registerBody(token.uppercased(), environment: "production")).status == 200)
         let row = try #require(try storedRegistration(token, in: stack))
         #expect(row.activityType == .charging)
         #expect(row.environment == .production)

@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// The faults a small shared host meets (issue #4): a full disk, a folder the web user may not
 /// write, a database file deleted under the running responder, and the responder killed -9 under
@@ -187,5 +187,7 @@ func expectIntact(_ path: String, holding tokens: [String], sourceLocation: Sour
     while try rows.step() { stored.insert(rows.text(0) ?? "") }
     rows.reset()
     let missing = tokens.filter { !stored.contains($0) }
-    #expect(missing.isEmpty, "\(missing.count) of \(tokens.count) acknowledged registrations are missing", sourceLocation: sourceLocation)
+    #expect(
+        missing.isEmpty, "\(missing.count) of \(tokens.count) acknowledged registrations are missing",
+        sourceLocation: sourceLocation)
 }

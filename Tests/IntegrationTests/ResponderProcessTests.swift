@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// The executable's command line, sockets and signals (SPEC section 2).
 @Suite("Responder process")
@@ -38,9 +38,13 @@ struct ResponderProcessTests {
     }
 
     @Test func aMalformedSettingIsOneLineNamingItAndExitTwo() throws {
-        let run = try runCommand(binary, ["--socket", "/tmp/never.sock"], environment: ["LIVEACTIVITY_MAX_REGISTRATIONS": "lots"])
+        let run = try runCommand(
+            binary, ["--socket", "/tmp/never.sock"], environment: ["LIVEACTIVITY_MAX_REGISTRATIONS": "lots"])
         #expect(run.status == 2)
-        #expect(run.stderr == "liveactivity-fcgi: configuration: LIVEACTIVITY_MAX_REGISTRATIONS is malformed (expected a whole number from 1 to 100000000)\n")
+        #expect(
+            run.stderr
+                == "liveactivity-fcgi: configuration: LIVEACTIVITY_MAX_REGISTRATIONS is malformed (expected a whole number from 1 to 100000000)\n"
+        )
     }
 
     @Test func withoutSocketOrCGIEnvironmentItRefusesToGuess() throws {
@@ -82,7 +86,9 @@ struct ResponderProcessTests {
             parameters: ["REQUEST_METHOD": "POST", "DOCUMENT_URI": "/prod/wakeup", "CONTENT_TYPE": "application/json"],
             body: Array(registerBody(testToken(400)).utf8))
         #expect(result.status == 200)
-        #expect(try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: testToken(400)))?.environment == .production)
+        #expect(
+            try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: testToken(400)))?.environment
+                == .production)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -119,7 +125,8 @@ struct ResponderProcessTests {
         let statuses = LockedBox([Int]())
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             for round in 0..<10 {
-                let status = (try? stack.request("POST", "/wakeup", body: registerBody(testToken(500 + index * 10 + round))))?.status ?? -1
+                let status =
+                    (try? stack.request("POST", "/wakeup", body: registerBody(testToken(500 + index * 10 + round))))?.status ?? -1
                 statuses.update { $0.append(status) }
             }
         }

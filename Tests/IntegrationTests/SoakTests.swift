@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityCore
-import Testing
 import TestSupport
+import Testing
 
 /// The soak (issue #4), run by `scripts/soak`, not by `swift test`: `LIVEACTIVITY_SOAK=1` enables
 /// it and `LIVEACTIVITY_SOAK_SECONDS` sets its length (default 300). Clients register, refresh
@@ -67,7 +67,8 @@ struct SoakTests {
                     let roll = random.next() % 100
                     if roll < 2 {
                         // Garbage now and then: refused, and it changes nothing.
-                        let status = (try? stack.request("POST", "/wakeup", body: "{\"pushToken\":\"\(token.prefix(40))\"}"))?.status
+                        let status = (try? stack.request("POST", "/wakeup", body: "{\"pushToken\":\"\(token.prefix(40))\"}"))?
+                            .status
                         badAnswers.update { $0.append(status ?? 0) }
                         continue
                     }
@@ -81,11 +82,15 @@ struct SoakTests {
                     } else {
                         continue
                     }
-                    let body = register
+                    let body =
+                        register
                         ? registerBody(token, type: Self.isCharging(seed) ? "charging" : "debug") : unregisterBody(token)
                     let sent = clock.now()
-                    let status = (try? stack.request("POST", register ? "/wakeup" : "/wakeup/unregister", body: body))?.status ?? 0
-                    events.update { $0[seed, default: []].append(Event(register: register, sent: sent, answered: clock.now(), status: status)) }
+                    let status =
+                        (try? stack.request("POST", register ? "/wakeup" : "/wakeup/unregister", body: body))?.status ?? 0
+                    events.update {
+                        $0[seed, default: []].append(Event(register: register, sent: sent, answered: clock.now(), status: status))
+                    }
                     if status == 200 {
                         if register { registered.insert(seed) } else { registered.remove(seed) }
                     }

@@ -26,7 +26,8 @@ func jsonObject(_ result: HTTPResult) -> [String: Any]? {
 func snapshot(of stack: LiveStack) throws -> [String] {
     let store = try stack.store()
     let statement = try store.connection.statement(
-        "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at FROM registrations ORDER BY push_token")
+        "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at FROM registrations ORDER BY push_token"
+    )
     var rows: [String] = []
     while try statement.step() {
         rows.append((0..<6).map { statement.text(Int32($0)) ?? "-" }.joined(separator: "|"))

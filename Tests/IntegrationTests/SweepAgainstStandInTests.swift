@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import LiveActivityCore
 import TestSupport
+import Testing
 
 /// `liveactivity-sweep` as cron runs it, against the APNs stand-in over real HTTP/2 + TLS.
 @Suite("Sweep against the APNs stand-in")
@@ -197,7 +197,8 @@ struct SweepAgainstStandInTests {
         try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 10, count: 2000)
         var environment = fixture.standIn.sweepEnvironment(database: fixture.databasePath)
         environment["LIVEACTIVITY_APNS_CONCURRENCY"] = "20"
-        let sweep = try ChildProcess(product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
+        let sweep = try ChildProcess(
+            product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
         #expect(waitUntil(timeout: 30) { ((try? fixture.received().count) ?? 0) >= 300 })
         sweep.signal(SIGKILL)
         sweep.process.waitUntilExit()

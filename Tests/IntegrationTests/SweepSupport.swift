@@ -15,7 +15,9 @@ final class SweepFixture: @unchecked Sendable {
     }
 
     /// Registers `seeds` as the API would, `ago` milliseconds in the past.
-    func register(_ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0) throws {
+    func register(
+        _ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0
+    ) throws {
         let store = try RegistrationStore(path: databasePath)
         let now = Clock().now() - ago
         for seed in seeds {
@@ -68,7 +70,8 @@ func verifyWithPyJWT(_ tokens: [String], privateKeyPath: String) throws -> [Stri
             claims = jwt.decode(token, key, algorithms=['ES256'], options={'verify_iat': False})
             print(header['alg'], header['kid'], claims['iss'], claims['iat'], len(header), len(claims))
         """
-    let result = try runCommand("/usr/bin/python3", ["-c", script, privateKeyPath], input: Array(tokens.joined(separator: "\n").utf8))
+    let result = try runCommand(
+        "/usr/bin/python3", ["-c", script, privateKeyPath], input: Array(tokens.joined(separator: "\n").utf8))
     guard result.status == 0 else { throw SocketError("PyJWT rejected a token: \(result.stderr)") }
     return result.stdout.split(separator: "\n").map(String.init)
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import LiveActivityCore
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 @Suite struct ConfigurationTests {
     @Test func defaultsMatchTheSpecification() throws {
@@ -36,7 +37,9 @@ import TestSupport
 
     @Test func theFileIsReadAndTheEnvironmentWins() throws {
         let folder = TemporaryDirectory("config")
-        let path = try folder.write("liveactivity.env", """
+        let path = try folder.write(
+            "liveactivity.env",
+            """
             # comment line
             LIVEACTIVITY_DB=/from/file.sqlite
 

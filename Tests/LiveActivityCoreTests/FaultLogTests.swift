@@ -1,5 +1,5 @@
-import Testing
 import LiveActivityCore
+import Testing
 
 @Suite struct FaultLogTests {
     @Test func aLastingFaultIsOneLineAMinuteWithTheCountOfWhatWasNotSaid() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LiveActivityCore
 
 /// The strict JSON reader behind the request bodies: what it accepts, what it refuses, and
@@ -54,8 +55,11 @@ import Testing
     }
 
     @Test func invalidUTF8IsRefused() {
-        let prefix: [UInt8] = Array(#"{"a":""#.utf8), suffix: [UInt8] = Array(#""}"#.utf8)
-        for sequence: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xC3]] {
+        let prefix: [UInt8] = Array(#"{"a":""#.utf8)
+        let suffix: [UInt8] = Array(#""}"#.utf8)
+        for sequence: [UInt8] in [
+            [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xC3],
+        ] {
             #expect(isInvalid(prefix + sequence + suffix), "\(sequence)")
         }
         #expect(!isInvalid(prefix + [0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80] + suffix))
@@ -101,10 +105,16 @@ import Testing
 
     @Test func theAPIsMessagesAreUnchanged() {
         #expect(throws: APIError.badRequest("Request body is not valid JSON")) { try RegistrationBody.parse(Array("{,}".utf8)) }
-        #expect(throws: APIError.badRequest("Request body must be a JSON object")) { try RegistrationBody.parse(Array("[]".utf8)) }
+        #expect(throws: APIError.badRequest("Request body must be a JSON object")) {
+            try RegistrationBody.parse(Array("[]".utf8))
+        }
         #expect(throws: APIError.badRequest("Request body must be a JSON object")) { try RegistrationBody.parse([]) }
-        #expect(throws: APIError.badRequest("pushToken is required")) { try RegistrationBody.parse(Array(#"{"pushToken":null}"#.utf8)) }
-        #expect(throws: APIError.badRequest("pushToken must be a string")) { try RegistrationBody.parse(Array(#"{"pushToken":12}"#.utf8)) }
+        #expect(throws: APIError.badRequest("pushToken is required")) {
+            try RegistrationBody.parse(Array(#"{"pushToken":null}"#.utf8))
+        }
+        #expect(throws: APIError.badRequest("pushToken must be a string")) {
+            try RegistrationBody.parse(Array(#"{"pushToken":12}"#.utf8))
+        }
         #expect(throws: APIError.badRequest("pushToken must contain hex digits only")) {
             try RegistrationBody.parse(Array(#"{"pushToken":"\#(String(repeating: "a", count: 63))\u0000"}"#.utf8))
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LiveActivityCore
 
 /// SPEC section 5 step 6, each row of the outcome table.
@@ -30,7 +31,10 @@ import Testing
         #expect(PushDisposition(status: status, reason: reason) == .configurationFault(reason: reason))
     }
 
-    @Test(arguments: [(429, "TooManyRequests"), (429, "TooManyProviderTokenUpdates"), (500, "InternalServerError"), (503, "ServiceUnavailable"), (503, "Shutdown")])
+    @Test(arguments: [
+        (429, "TooManyRequests"), (429, "TooManyProviderTokenUpdates"), (500, "InternalServerError"), (503, "ServiceUnavailable"),
+        (503, "Shutdown"),
+    ])
     func serverTroubleIsRetriedLater(status: Int, reason: String) {
         #expect(PushDisposition(status: status, reason: reason) == .retryLater(reason: reason))
     }
@@ -39,7 +43,9 @@ import Testing
         #expect(PushDisposition(status: nil, reason: nil, transportError: "Timeout") == .retryLater(reason: "Timeout"))
     }
 
-    @Test(arguments: [(400, "BadExpirationDate"), (400, "BadPriority"), (413, "PayloadTooLarge"), (405, "MethodNotAllowed"), (404, "BadPath")])
+    @Test(arguments: [
+        (400, "BadExpirationDate"), (400, "BadPriority"), (413, "PayloadTooLarge"), (405, "MethodNotAllowed"), (404, "BadPath"),
+    ])
     func otherClientErrorsAreKeptAndRecorded(status: Int, reason: String) {
         #expect(PushDisposition(status: status, reason: reason) == .rejected(reason: reason))
     }

@@ -1,6 +1,7 @@
-import Testing
-@testable import LiveActivityCore
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 /// SPEC section 3 row by row, through the API function itself (no transport).
 @Suite struct RegistrationAPITests {
@@ -21,21 +22,27 @@ import TestSupport
         post("/wakeup", body, contentType: contentType, parameter: parameter)
     }
 
-    func post(_ path: String, _ body: String, contentType: String? = "application/json", parameter: String? = nil) -> HTTPResponse {
-        api.respond(to: HTTPRequest(method: "POST", path: path, contentType: contentType, body: Array(body.utf8), environmentParameter: parameter))
+    func post(_ path: String, _ body: String, contentType: String? = "application/json", parameter: String? = nil) -> HTTPResponse
+    {
+        api.respond(
+            to: HTTPRequest(
+                method: "POST", path: path, contentType: contentType, body: Array(body.utf8), environmentParameter: parameter))
     }
 
     func stored() throws -> [Registration] {
         let store = try RegistrationStore(path: api.configuration.databasePath)
         let statement = try store.connection.statement(
-            "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error FROM registrations ORDER BY push_token")
+            "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error FROM registrations ORDER BY push_token"
+        )
         try statement.bind([])
         var rows: [Registration] = []
         while try statement.step() { rows.append(Registration(row: statement)) }
         return rows
     }
 
-    func expectError(_ response: HTTPResponse, _ status: Int, containing text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ response: HTTPResponse, _ status: Int, containing text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(response.status == status, sourceLocation: sourceLocation)
         #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
         #expect(response.bodyText.hasPrefix("{\"error\":\""), "body: \(response.bodyText)", sourceLocation: sourceLocation)
@@ -66,7 +73,9 @@ import TestSupport
     }
 
     @Test func unknownFieldsAndCharsetAreAccepted() throws {
-        let response = post(#"{"pushToken":"\#(sampleToken(3))","activityType":"debug","extra":{"deep":[1,2]}}"#, contentType: "application/json; charset=utf-8")
+        let response = post(
+            #"{"pushToken":"\#(sampleToken(3))","activityType":"debug","extra":{"deep":[1,2]}}"#,
+            contentType: "application/json; charset=utf-8")
         #expect(response.status == 200)
         #expect(try stored().first?.activityType == .debug)
     }
@@ -203,7 +212,10 @@ import TestSupport
         var configuration = Configuration()
         configuration.databasePath = folder.file("missing-folder/db.sqlite")
         let broken = RegistrationAPI(configuration: configuration, log: { _ in })
-        let response = broken.respond(to: HTTPRequest(method: "POST", path: "/wakeup", contentType: "application/json", body: Array(#"{"pushToken":"\#(sampleToken(1))"}"#.utf8)))
+        let response = broken.respond(
+            to: HTTPRequest(
+                method: "POST", path: "/wakeup", contentType: "application/json",
+                body: Array(#"{"pushToken":"\#(sampleToken(1))"}"#.utf8)))
         expectError(response, 503)
         #expect(!response.bodyText.contains("SQLite"))
         #expect(!response.bodyText.contains("missing-folder"))
@@ -223,12 +235,14 @@ import TestSupport
         for round in 0..<200 {
             let body: [UInt8]
             switch round % 4 {
-            case 0: body = (0..<Int.random(in: 0...4096, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            case 0:
+                body = (0..<Int.random(in: 0...4096, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             case 1: body = Array(String(repeating: "[", count: 3000).utf8)
             case 2: body = [0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x00, 0x7d]
             default: body = Array(#"{"pushToken":"\#(sampleToken(1))\u{0000}"}"#.utf8) + [0, 0, 0]
             }
-            let response = api.respond(to: HTTPRequest(method: "POST", path: "/wakeup", contentType: "application/json", body: body))
+            let response = api.respond(
+                to: HTTPRequest(method: "POST", path: "/wakeup", contentType: "application/json", body: body))
             #expect(response.status == 400 || response.status == 413)
         }
         #expect(try stored().map(\.token.hex) == [sampleToken(9)])

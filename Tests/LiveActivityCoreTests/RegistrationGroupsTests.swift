@@ -1,6 +1,7 @@
-import Testing
-@testable import LiveActivityCore
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 /// The per-group counters `stats` reads (schema step 2 → 3) agree with the table itself
 /// after every kind of write the responder and the sweep make.
@@ -21,7 +22,9 @@ import TestSupport
         }
         return (
             try rows("SELECT activity_type, environment, n, wakeups FROM registration_groups WHERE n > 0 ORDER BY 1, 2"),
-            try rows("SELECT activity_type, environment, count(*), sum(wakeup_count) FROM registrations GROUP BY 1, 2 ORDER BY 1, 2"))
+            try rows(
+                "SELECT activity_type, environment, count(*), sum(wakeup_count) FROM registrations GROUP BY 1, 2 ORDER BY 1, 2")
+        )
     }
 
     @Test func countersFollowInsertsRefreshesPushesAndDeletes() throws {

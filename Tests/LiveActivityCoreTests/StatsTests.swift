@@ -1,6 +1,7 @@
-import Testing
-@testable import LiveActivityCore
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 @Suite struct StatsTests {
     let folder = TemporaryDirectory("stats")
@@ -14,7 +15,9 @@ import TestSupport
             (3, .debug, .sandbox, 45 * minute), (4, .charging, .sandbox, 3 * 60 * minute),
         ]
         for (seed, type, environment, age) in ages {
-            try store.register(try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now - age, expiresAt: now, cap: 100)
+            try store.register(
+                try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now - age,
+                expiresAt: now, cap: 100)
         }
         try store.connection.execute("UPDATE registrations SET wakeup_count = 7 WHERE push_token = '\(sampleToken(3))'")
         try store.connection.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
@@ -39,8 +42,9 @@ import TestSupport
         let store = try populatedStore()
         let report = try StatsReport.gather(store.connection, now: now)
         #expect(report.active == 4)
-        #expect(report.byTypeAndEnvironment.map { "\($0.activityType)/\($0.environment)=\($0.count)" }
-            == ["charging/production=2", "charging/sandbox=1", "debug/sandbox=1"])
+        #expect(
+            report.byTypeAndEnvironment.map { "\($0.activityType)/\($0.environment)=\($0.count)" }
+                == ["charging/production=2", "charging/sandbox=1", "debug/sandbox=1"])
         #expect(report.byAge.map(\.count) == [1, 1, 1, 1, 0])
         #expect(report.oldestRegisteredAt == now - 180 * minute)
         #expect(report.activeWakeups == 9)
@@ -59,7 +63,9 @@ import TestSupport
         #expect(report.text.contains("debug / sandbox: 1"))
         #expect(report.text.contains("error rate 10.0%"))
         #expect(report.json.contains("\"active\":4"))
-        #expect(report.json.contains("\"sweeps24h\":{\"runs\":1,\"sent\":90,\"failed\":10,\"removed\":3,\"expired\":0,\"errorRate\":0.1000}"))
+        #expect(
+            report.json.contains(
+                "\"sweeps24h\":{\"runs\":1,\"sent\":90,\"failed\":10,\"removed\":3,\"expired\":0,\"errorRate\":0.1000}"))
         for seed in 1...4 {
             #expect(!report.text.contains(sampleToken(seed)))
             #expect(!report.json.contains(sampleToken(seed)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import LiveActivityCore
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 @Suite struct StoreTests {
     let folder = TemporaryDirectory("store")
@@ -20,7 +21,8 @@ import TestSupport
     @Test func registeringStoresTheRowDueAtOnce() throws {
         let store = try RegistrationStore(path: path)
         let token = try PushToken(validating: sampleToken(1).uppercased())
-        let result = try store.register(token, type: .charging, environment: .sandbox, now: 1000, expiresAt: 1000 + 8 * hour, cap: 10)
+        let result = try store.register(
+            token, type: .charging, environment: .sandbox, now: 1000, expiresAt: 1000 + 8 * hour, cap: 10)
         #expect(result == .created)
         let row = try #require(try store.registration(token))
         #expect(row.token.hex == sampleToken(1))
@@ -39,7 +41,8 @@ import TestSupport
         let token = try PushToken(validating: sampleToken(2))
         try store.register(token, type: .charging, environment: .production, now: 1000, expiresAt: 5000, cap: 10)
         try store.connection.execute(
-            "UPDATE registrations SET next_push_at = 99999, wakeup_count = 3, consecutive_failures = 2, last_error = 'InternalServerError'")
+            "UPDATE registrations SET next_push_at = 99999, wakeup_count = 3, consecutive_failures = 2, last_error = 'InternalServerError'"
+        )
         let result = try store.register(token, type: .debug, environment: .sandbox, now: 2000, expiresAt: 9000, cap: 10)
         #expect(result == .refreshed)
         let row = try #require(try store.registration(token))
@@ -67,22 +70,33 @@ import TestSupport
     @Test func theCapRefusesNewTokensButStillRefreshesKnownOnes() throws {
         let store = try RegistrationStore(path: path)
         for seed in 0..<3 {
-            try store.register(try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 3)
+            try store.register(
+                try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2,
+                cap: 3)
         }
         #expect(throws: StoreError.capacityReached(limit: 3)) {
-            try store.register(try PushToken(validating: sampleToken(99)), type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 3)
+            try store.register(
+                try PushToken(validating: sampleToken(99)), type: .charging, environment: .production, now: 1, expiresAt: 2,
+                cap: 3)
         }
-        #expect(try store.register(try PushToken(validating: sampleToken(1)), type: .debug, environment: .production, now: 5, expiresAt: 6, cap: 3) == .refreshed)
+        #expect(
+            try store.register(
+                try PushToken(validating: sampleToken(1)), type: .debug, environment: .production, now: 5, expiresAt: 6, cap: 3)
+                == .refreshed)
         #expect(try store.count() == 3, "nothing was evicted")
         #expect(try store.registration(try PushToken(validating: sampleToken(99))) == nil)
         try store.unregister(try PushToken(validating: sampleToken(0)))
-        #expect(try store.register(try PushToken(validating: sampleToken(99)), type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 3) == .created)
+        #expect(
+            try store.register(
+                try PushToken(validating: sampleToken(99)), type: .charging, environment: .production, now: 1, expiresAt: 2,
+                cap: 3) == .created)
     }
 
     @Test func dataSurvivesCloseAndReopen() throws {
         do {
             let store = try RegistrationStore(path: path)
-            try store.register(try PushToken(validating: sampleToken(7)), type: .debug, environment: .sandbox, now: 10, expiresAt: 20, cap: 10)
+            try store.register(
+                try PushToken(validating: sampleToken(7)), type: .debug, environment: .sandbox, now: 10, expiresAt: 20, cap: 10)
         }
         let reopened = try RegistrationStore(path: path)
         #expect(try reopened.count() == 1)

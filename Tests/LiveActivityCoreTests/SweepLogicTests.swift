@@ -1,6 +1,7 @@
-import Testing
-@testable import LiveActivityCore
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 /// The sweep's bookkeeping against a scripted sender: what each outcome does to the database.
 @Suite struct SweepLogicTests {
@@ -12,7 +13,9 @@ import TestSupport
         configuration.databasePath = folder.file("db.sqlite")
     }
 
-    func register(_ seed: Int, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production, at time: Int64) throws {
+    func register(_ seed: Int, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production, at time: Int64)
+        throws
+    {
         let store = try RegistrationStore(path: configuration.databasePath)
         try store.register(
             try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
@@ -30,7 +33,10 @@ import TestSupport
         let connection = try SQLiteConnection(path: configuration.databasePath)
         let store = try SweepStore(connection: connection)
         let tokens = ProviderTokenCache(connection: connection, cacheKey: "test") { seconds in
-            let count = issued.update { $0 += 1; return $0 }
+            let count = issued.update {
+                $0 += 1
+                return $0
+            }
             return "jwt-\(seconds)-\(count)"
         }
         return try Sweep(configuration: configuration, store: store, sender: sender, tokens: tokens, log: { _ in }).run()

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 import APNsStandIn
-@testable import LiveActivityCore
+import Foundation
 import TestSupport
+import Testing
+
+@testable import LiveActivityCore
 
 /// The stand-in judges pushes as APNs does; each check is exercised directly here, and over real
 /// HTTP/2 + TLS in the integration suite.
@@ -26,7 +27,10 @@ import TestSupport
     var nowSeconds: Int64 { Clock().now() / 1000 }
 
     func jwt(issuedAt: Int64? = nil, keyID: String? = nil, teamID: String? = nil, signer: ES256Signer? = nil) throws -> String {
-        try ProviderToken(keyID: keyID ?? key.keyID, teamID: teamID ?? key.teamID, issuedAt: issuedAt ?? nowSeconds, signer: signer ?? self.signer).jwt
+        try ProviderToken(
+            keyID: keyID ?? key.keyID, teamID: teamID ?? key.teamID, issuedAt: issuedAt ?? nowSeconds,
+            signer: signer ?? self.signer
+        ).jwt
     }
 
     func push(
@@ -43,7 +47,8 @@ import TestSupport
         case .some(.some(let value)): all["authorization"] = value
         }
         for (name, value) in headers { all[name] = value }
-        return responder.respond(to: StandInRequest(method: method, path: "/3/device/" + (token ?? self.token), headers: all, body: Array(body.utf8)))
+        return responder.respond(
+            to: StandInRequest(method: method, path: "/3/device/" + (token ?? self.token), headers: all, body: Array(body.utf8)))
     }
 
     func reason(_ response: HTTPResponse) -> String? {
@@ -79,13 +84,17 @@ import TestSupport
         expect(try push(authorization: "bearer " + (try jwt(keyID: "OTHERKEYID"))), 403, "InvalidProviderToken")
         expect(try push(authorization: "bearer " + (try jwt(teamID: "OTHERTEAM1"))), 403, "InvalidProviderToken")
         let otherKey = try TestKey(in: folder, name: "Other")
-        expect(try push(authorization: "bearer " + (try jwt(signer: try ES256Signer(path: otherKey.privateKeyPath)))), 403, "InvalidProviderToken")
+        expect(
+            try push(authorization: "bearer " + (try jwt(signer: try ES256Signer(path: otherKey.privateKeyPath)))), 403,
+            "InvalidProviderToken")
         expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 3601))), 403, "ExpiredProviderToken")
     }
 
     @Test func refreshingTheTokenWithinTwentyMinutesIs429() throws {
         #expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 600))).status == 200)
-        #expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 600))).status == 200, "the same token again is fine")
+        #expect(
+            try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 600))).status == 200,
+            "the same token again is fine")
         expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds))), 429, "TooManyProviderTokenUpdates")
     }
 
@@ -110,7 +119,9 @@ import TestSupport
         expect(try push("xyz"), 400, "BadDeviceToken")
         expect(try push(String(repeating: "A", count: 64)), 400, "BadDeviceToken")
         expect(try push(body: ""), 400, "PayloadEmpty")
-        expect(try push(body: #"{"aps":{"content-available":1},"pad":""# + String(repeating: "x", count: 4100) + "\"}"), 413, "PayloadTooLarge")
+        expect(
+            try push(body: #"{"aps":{"content-available":1},"pad":""# + String(repeating: "x", count: 4100) + "\"}"), 413,
+            "PayloadTooLarge")
         expect(try push(body: #"{"aps":{"alert":"hi","content-available":1}}"#), 400, "BadPayload")
         expect(try push(body: "[]"), 400, "BadPayload")
     }

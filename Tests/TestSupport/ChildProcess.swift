@@ -71,13 +71,16 @@ public func runCommand(
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let inPipe = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
     try withUnblockedSignals { try process.run() }
     // Read both pipes on other threads so a chatty child never blocks on a full pipe.
-    let outData = LockedBox(Data()), errData = LockedBox(Data())
+    let outData = LockedBox(Data())
+    let errData = LockedBox(Data())
     let group = DispatchGroup()
     for (pipe, box) in [(out, outData), (err, errData)] {
         group.enter()
@@ -108,16 +111,29 @@ public final class LockedBox<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
     public init(_ value: Value) { self.value = value }
-    public func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    public func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
-    public func update<T>(_ body: (inout Value) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(&value) }
+    public func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    public func set(_ newValue: Value) {
+        lock.lock()
+        value = newValue
+        lock.unlock()
+    }
+    public func update<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }
 
 /// Runs `body` (a spawn) with no signal blocked on this thread. A child inherits its spawner's
 /// signal mask, and the test runner's threads block nearly every signal: a child spawned from
 /// one would ignore SIGTERM and only die by SIGKILL, two seconds later.
 func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
-    var empty = sigset_t(), previous = sigset_t()
+    var empty = sigset_t()
+    var previous = sigset_t()
     sigemptyset(&empty)
     pthread_sigmask(SIG_SETMASK, &empty, &previous)
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }

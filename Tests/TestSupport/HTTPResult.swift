@@ -20,7 +20,8 @@ public struct HTTPResult: Sendable, CustomStringConvertible {
     public init(parsing bytes: [UInt8]) throws {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = bytes.firstRange(of: separator) else {
-            throw SocketError("no complete response head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            throw SocketError(
+                "no complete response head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
         }
         let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")[...]

@@ -57,16 +57,20 @@ public final class LiveStack: @unchecked Sendable {
         switch options.launcher {
         case .socketFlag:
             responder = try ChildProcess(
-                command[0], Array(command.dropFirst()) + ["--socket", socketPath, "--workers", String(options.workers)] + options.arguments,
+                command[0],
+                Array(command.dropFirst()) + ["--socket", socketPath, "--workers", String(options.workers)] + options.arguments,
                 environment: environment, outputPath: folder.file("responder.log"))
         case .spawnFCGI:
             guard let spawn = systemTool("spawn-fcgi") else { throw SocketError("spawn-fcgi is not installed") }
             responder = try ChildProcess(
-                spawn, ["-n", "-s", socketPath, "-M", "0600", "--"] + command + ["--workers", String(options.workers)] + options.arguments,
+                spawn,
+                ["-n", "-s", socketPath, "-M", "0600", "--"] + command + ["--workers", String(options.workers)]
+                    + options.arguments,
                 environment: environment, outputPath: folder.file("responder.log"))
         }
 
-        let responder = self.responder, socketPath = self.socketPath
+        let responder = self.responder
+        let socketPath = self.socketPath
         // Connectable, not merely present: bind(2) creates the file before listen(2).
         guard waitUntil(timeout: 10, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !responder.isRunning }),
             responder.isRunning
@@ -98,7 +102,8 @@ public final class LiveStack: @unchecked Sendable {
         port = started.port
         nginx = started.process
 
-        let ready = !options.waitForHealthy || waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
+        let ready =
+            !options.waitForHealthy || waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
         guard ready else {
             let log = responder.output
             nginx.stop()
@@ -118,7 +123,9 @@ public final class LiveStack: @unchecked Sendable {
         _ method: String, _ path: String, body: String? = nil, contentType: String? = "application/json",
         from sourceAddress: String? = nil
     ) throws -> HTTPResult {
-        try request(method, path, bytes: body.map { Array($0.utf8) } ?? [], contentType: body == nil ? nil : contentType, from: sourceAddress)
+        try request(
+            method, path, bytes: body.map { Array($0.utf8) } ?? [], contentType: body == nil ? nil : contentType,
+            from: sourceAddress)
     }
 
     /// Sends one request with a body of raw bytes through nginx.

@@ -4,7 +4,9 @@ import Foundation
 /// the configuration, written to `prefix/nginx.conf`. A free port can be taken by a parallel
 /// test before nginx binds it, so a few ports are tried.
 public enum LoopbackNginx {
-    public static func start(prefix: String, outputPath: String, render: (Int) throws -> String) throws -> (port: Int, process: ChildProcess) {
+    public static func start(prefix: String, outputPath: String, render: (Int) throws -> String) throws -> (
+        port: Int, process: ChildProcess
+    ) {
         guard let nginxPath = systemTool("nginx") else { throw SocketError("nginx is not installed") }
         let pidFile = prefix + "/nginx.pid"
         for _ in 0..<5 {

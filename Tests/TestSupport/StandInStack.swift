@@ -27,11 +27,13 @@ public final class StandInStack: @unchecked Sendable {
         let socketPath = folder.file("standin.sock")
 
         let openssl = systemTool("openssl") ?? "/usr/bin/openssl"
-        let made = try runCommand(openssl, [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", folder.file("cert-key.pem"), "-out", certificatePath, "-days", "2",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ])
+        let made = try runCommand(
+            openssl,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", folder.file("cert-key.pem"), "-out", certificatePath, "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ])
         guard made.status == 0 else { throw SocketError("openssl req failed: \(made.stderr)") }
 
         var settings = [
@@ -55,7 +57,8 @@ public final class StandInStack: @unchecked Sendable {
         let certificateKey = folder.file("cert-key.pem")
         let certificatePath = self.certificatePath
         let started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { candidate in
-            "daemon off;\nmaster_process off;\n" + template
+            "daemon off;\nmaster_process off;\n"
+                + template
                 .replacingOccurrences(of: "@PREFIX@", with: prefix)
                 .replacingOccurrences(of: "@PORT@", with: String(candidate))
                 .replacingOccurrences(of: "@SOCKET@", with: socketPath)

@@ -8,11 +8,15 @@ public struct TestKey: Sendable {
     public let teamID: String
     public let bundleID: String
 
-    public init(in folder: TemporaryDirectory, name: String = "AuthKey", curve: String = "prime256v1",
-                keyID: String = "KEY1234567", teamID: String = "TEAM123456", bundleID: String = "com.example.betterblue") throws {
+    public init(
+        in folder: TemporaryDirectory, name: String = "AuthKey", curve: String = "prime256v1",
+        keyID: String = "KEY1234567", teamID: String = "TEAM123456", bundleID: String = "com.example.betterblue"
+    ) throws {
         let path = folder.file("\(name).p8")
         let openssl = systemTool("openssl") ?? "/usr/bin/openssl"
-        let generated = try runCommand("/bin/sh", ["-c", "\(openssl) ecparam -name \(curve) -genkey -noout | \(openssl) pkcs8 -topk8 -nocrypt -out '\(path)'"])
+        let generated = try runCommand(
+            "/bin/sh",
+            ["-c", "\(openssl) ecparam -name \(curve) -genkey -noout | \(openssl) pkcs8 -topk8 -nocrypt -out '\(path)'"])
         guard generated.status == 0 else { throw TestKeyError(message: generated.stderr) }
         privateKeyPath = path
         privateKeyPEM = try String(contentsOfFile: path, encoding: .utf8)

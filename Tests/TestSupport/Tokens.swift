@@ -9,8 +9,9 @@ public func sampleToken(_ seed: Int) -> String {
 public func testToken(_ seed: Int, length: Int = 64) -> String {
     let hex = Array("0123456789abcdef")
     var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
-    return String((0..<length).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return hex[Int(state >> 60)]
-    })
+    return String(
+        (0..<length).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return hex[Int(state >> 60)]
+        })
 }

@@ -45,8 +45,10 @@ final class ECDSASignature {
         ECDSA_SIG_get0(pointer, &r, &s)
         var out = [UInt8](repeating: 0, count: 2 * Self.halfLength)
         let written = out.withUnsafeMutableBufferPointer { buffer in
-            (BN_bn2binpad(r, buffer.baseAddress, Int32(Self.halfLength)),
-             BN_bn2binpad(s, buffer.baseAddress! + Self.halfLength, Int32(Self.halfLength)))
+            (
+                BN_bn2binpad(r, buffer.baseAddress, Int32(Self.halfLength)),
+                BN_bn2binpad(s, buffer.baseAddress! + Self.halfLength, Int32(Self.halfLength))
+            )
         }
         guard written.0 == Int32(Self.halfLength), written.1 == Int32(Self.halfLength) else {
             throw .drain("BN_bn2binpad")

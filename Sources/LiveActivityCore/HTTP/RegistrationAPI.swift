@@ -41,7 +41,9 @@ public final class RegistrationAPI {
     /// unlinked inode and be lost); say so once per file.
     private func reportReplacedFile() {
         for identity in writer.takeReplacedFiles() where faults.firstReport(ofReplaced: identity) {
-            log("database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)")
+            log(
+                "database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)"
+            )
         }
     }
 
@@ -146,15 +148,18 @@ public final class RegistrationAPI {
         }
         let path = configuration.databasePath
         let detail = "\(sqlite.message) (code \(sqlite.code))"
-        let cause: String, advice: String
+        let cause: String
+        let advice: String
         switch sqlite.primaryCode {
         case 13:  // SQLITE_FULL
             cause = "disk full"
-            let ceiling = configuration.sqliteMaxPages.map { " or the LIVEACTIVITY_SQLITE_MAX_PAGES ceiling of \($0) pages" } ?? ""
+            let ceiling =
+                configuration.sqliteMaxPages.map { " or the LIVEACTIVITY_SQLITE_MAX_PAGES ceiling of \($0) pages" } ?? ""
             advice = "free space on its filesystem\(ceiling); registrations answer 503 until then"
         case 8:  // SQLITE_READONLY
             cause = "read-only"
-            advice = "check the owner and permissions of the file and its folder, and that the filesystem is mounted read-write; registrations answer 503 until then"
+            advice =
+                "check the owner and permissions of the file and its folder, and that the filesystem is mounted read-write; registrations answer 503 until then"
         case 14:  // SQLITE_CANTOPEN
             cause = "cannot open"
             advice = "check that the folder exists and the responder's user may write it; requests answer 503 until then"

@@ -16,15 +16,18 @@ public enum PrometheusMetrics {
             "SELECT activity_type, environment, n FROM registration_groups WHERE n > 0")
         try groups.bind([])
         while try groups.step() {
-            let type = groups.text(0) ?? "", environment = groups.text(1) ?? ""
+            let type = groups.text(0) ?? ""
+            let environment = groups.text(1) ?? ""
             seen.insert(type + "/" + environment)
-            out += "liveactivity_registrations{activity_type=\"\(label(type))\",environment=\"\(label(environment))\"} \(groups.int(2))\n"
+            out +=
+                "liveactivity_registrations{activity_type=\"\(label(type))\",environment=\"\(label(environment))\"} \(groups.int(2))\n"
         }
         groups.reset()
         // Zero series for the combinations not present keep dashboards and alerts continuous.
         for type in ActivityType.allCases {
             for environment in APNsEnvironment.allCases where !seen.contains(type.rawValue + "/" + environment.rawValue) {
-                out += "liveactivity_registrations{activity_type=\"\(type.rawValue)\",environment=\"\(environment.rawValue)\"} 0\n"
+                out +=
+                    "liveactivity_registrations{activity_type=\"\(type.rawValue)\",environment=\"\(environment.rawValue)\"} 0\n"
             }
         }
 
@@ -36,7 +39,11 @@ public enum PrometheusMetrics {
             """)
         try totals.bind([])
         _ = try totals.step()
-        let runs = totals.int(0), sent = totals.int(1), failed = totals.int(2), removed = totals.int(3), expired = totals.int(4)
+        let runs = totals.int(0)
+        let sent = totals.int(1)
+        let failed = totals.int(2)
+        let removed = totals.int(3)
+        let expired = totals.int(4)
         totals.reset()
         family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
         out += "liveactivity_sweep_runs_total \(runs)\n"
@@ -47,7 +54,9 @@ public enum PrometheusMetrics {
         try reasons(connection, kind: "failed") { reason, count in
             out += "liveactivity_pushes_failed_by_reason_total{reason=\"\(label(reason))\"} \(count)\n"
         }
-        family("liveactivity_registrations_removed_total", "counter", "Registrations removed on APNs's answer (410, BadDeviceToken).")
+        family(
+            "liveactivity_registrations_removed_total", "counter", "Registrations removed on APNs's answer (410, BadDeviceToken)."
+        )
         out += "liveactivity_registrations_removed_total \(removed)\n"
         family("liveactivity_registrations_expired_total", "counter", "Registrations removed by the expiry.")
         out += "liveactivity_registrations_expired_total \(expired)\n"

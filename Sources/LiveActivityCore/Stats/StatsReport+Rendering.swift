@@ -6,7 +6,9 @@ extension StatsReport {
         for group in byTypeAndEnvironment {
             lines.append("  \(group.activityType) / \(group.environment): \(group.count)")
         }
-        lines.append("By age: " + byAge.filter { $0.label != ">8h" || $0.count > 0 }.map { "\($0.label) \($0.count)" }.joined(separator: ", "))
+        lines.append(
+            "By age: "
+                + byAge.filter { $0.label != ">8h" || $0.count > 0 }.map { "\($0.label) \($0.count)" }.joined(separator: ", "))
         if let oldestRegisteredAt {
             lines.append("Oldest registration: \(Self.age(generatedAt - oldestRegisteredAt)) ago")
         }
@@ -17,11 +19,13 @@ extension StatsReport {
         for (label, totals) in [("24 h", lastDay), ("7 d", lastWeek)] {
             let rate = String(format1: totals.errorRate * 100)
             lines.append(
-                "Sweeps over \(label): \(totals.runs) runs, sent \(totals.sent), failed \(totals.failed), removed \(totals.removed), expired \(totals.expired), error rate \(rate)%")
+                "Sweeps over \(label): \(totals.runs) runs, sent \(totals.sent), failed \(totals.failed), removed \(totals.removed), expired \(totals.expired), error rate \(rate)%"
+            )
         }
         if let lastRunAt {
             lines.append(
-                "Last sweep: \(Self.age(generatedAt - lastRunAt)) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(lastRunOutcome ?? "ok")")
+                "Last sweep: \(Self.age(generatedAt - lastRunAt)) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(lastRunOutcome ?? "ok")"
+            )
         } else {
             lines.append("Last sweep: none recorded")
         }
@@ -36,14 +40,17 @@ extension StatsReport {
         parts.append("\"generatedAt\":\(generatedAt)")
         parts.append("\"active\":\(active)")
         parts.append(
-            "\"byTypeAndEnvironment\":[" + byTypeAndEnvironment.map {
-                "{\"activityType\":\(JSONText.string($0.activityType)),\"environment\":\(JSONText.string($0.environment)),\"count\":\($0.count)}"
-            }.joined(separator: ",") + "]")
+            "\"byTypeAndEnvironment\":["
+                + byTypeAndEnvironment.map {
+                    "{\"activityType\":\(JSONText.string($0.activityType)),\"environment\":\(JSONText.string($0.environment)),\"count\":\($0.count)}"
+                }.joined(separator: ",") + "]")
         parts.append("\"byAge\":{" + byAge.map { "\(JSONText.string($0.label)):\($0.count)" }.joined(separator: ",") + "}")
         parts.append("\"activeWakeups\":\(activeWakeups)")
         parts.append("\"lifetimeSent\":\(lifetimeSent)")
         parts.append(
-            "\"topWakeups\":[" + topWakeups.map { "{\"token\":\(JSONText.string($0.token)),\"count\":\($0.count)}" }.joined(separator: ",") + "]")
+            "\"topWakeups\":["
+                + topWakeups.map { "{\"token\":\(JSONText.string($0.token)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
+        )
         parts.append("\"oldestRegisteredAt\":" + (oldestRegisteredAt.map(String.init) ?? "null"))
         parts.append("\"sweeps24h\":" + totalsJSON(lastDay))
         parts.append("\"sweeps7d\":" + totalsJSON(lastWeek))

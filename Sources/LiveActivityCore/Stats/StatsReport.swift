@@ -91,7 +91,8 @@ extension StatsReport {
         report.lastWeek = try totals(connection, since: now - 7 * 86_400_000)
         report.lifetimeSent = try connection.statement("SELECT coalesce(sum(sent), 0) FROM sweep_runs").scalarInt() ?? 0
 
-        let last = try connection.statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY started_at DESC LIMIT 1")
+        let last = try connection.statement(
+            "SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY started_at DESC LIMIT 1")
         try last.bind([])
         if try last.step() {
             report.lastRunAt = last.int(0)

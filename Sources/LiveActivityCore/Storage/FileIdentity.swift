@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Which file a path names: device and inode, as `stat(2)` reports them.

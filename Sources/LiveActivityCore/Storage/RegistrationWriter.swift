@@ -80,7 +80,9 @@ public final class RegistrationWriter: Sendable {
 
     // MARK: - Committing a batch
 
-    private static func commit(_ batch: [Pending], store: inout RegistrationStore?, path: String, options: SQLiteConnection.Options) {
+    private static func commit(
+        _ batch: [Pending], store: inout RegistrationStore?, path: String, options: SQLiteConnection.Options
+    ) {
         let opened: RegistrationStore
         do {
             opened = try store ?? RegistrationStore(path: path, options: options)

@@ -40,7 +40,8 @@ public final class SQLiteConnection {
         if !options.readOnly {
             try execute("PRAGMA journal_mode=WAL")
         }
-        let level = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(options.synchronous.uppercased())
+        let level =
+            ["OFF", "NORMAL", "FULL", "EXTRA"].contains(options.synchronous.uppercased())
             ? options.synchronous.uppercased() : "NORMAL"
         try execute("PRAGMA synchronous=\(level)")
         if let pages = options.maxPageCount {

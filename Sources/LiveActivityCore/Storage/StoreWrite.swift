@@ -13,7 +13,9 @@ public enum StoreWrite: Sendable {
     func apply(to store: RegistrationStore) throws -> Outcome {
         switch self {
         case .register(let token, let type, let environment, let now, let expiresAt, let cap):
-            .registered(try store.registerInTransaction(token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap))
+            .registered(
+                try store.registerInTransaction(
+                    token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap))
         case .unregister(let token):
             .unregistered(found: try store.unregisterInTransaction(token))
         }

@@ -26,7 +26,10 @@ public struct PushResult: Sendable, Equatable {
     public var apnsID: String?
     public var transportError: String?
 
-    public init(id: Int, status: Int?, reason: String? = nil, timestamp: Int64? = nil, apnsID: String? = nil, transportError: String? = nil) {
+    public init(
+        id: Int, status: Int?, reason: String? = nil, timestamp: Int64? = nil, apnsID: String? = nil,
+        transportError: String? = nil
+    ) {
         self.id = id
         self.status = status
         self.reason = reason

@@ -131,7 +131,8 @@ public final class Sweep {
             let total = answered[environment] ?? 0
             let bad = badTokenAnswers[environment] ?? 0
             if total >= Self.guardMinimumAnswers && bad * 2 > total {
-                summary.configurationFault = summary.configurationFault
+                summary.configurationFault =
+                    summary.configurationFault
                     ?? "\(bad) of \(total) pushes to \(environment.rawValue) answered BadDeviceToken: wrong APNs host or key for that environment? Nothing was deleted for it."
                 for case .delete(let token, _) in writes {
                     fail(token, badReasons[token] ?? "BadDeviceToken", next: nil)

@@ -23,7 +23,8 @@ public struct SweepSummary: Equatable, Sendable {
     public var outcome: String { configurationFault.map { "configuration fault: \($0)" } ?? "ok" }
 
     public var line: String {
-        var text = "sweep: active=\(active) sent=\(sent) skipped=\(skipped) expired=\(expired) removed=\(removed) failed=\(failed) duration=\(Self.seconds(durationMilliseconds))s"
+        var text =
+            "sweep: active=\(active) sent=\(sent) skipped=\(skipped) expired=\(expired) removed=\(removed) failed=\(failed) duration=\(Self.seconds(durationMilliseconds))s"
         for (label, reasons) in [("failures", failureReasons), ("removals", removalReasons)] where !reasons.isEmpty {
             text += " \(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         }
