@@ -59,39 +59,38 @@ public enum Schema {
         ) WITHOUT ROWID;
         """,
         // 2 → 3: `stats` without a scan of the table (it read all of it twice: ~1.3 s at a
-        // million rows). Counts and wakeups per type and environment kept by triggers (unchanged
-        // rows are skipped, so a refresh of the same type costs nothing), and the few pushed
-        // registrations indexed by wakeups for the top list: a new registration has 0 wakeups and
-        // stays out of that partial index, so registering pays nothing for it. The groups' sum
-        // replaces the single counter of step 1 → 2, so an insert still runs one trigger, not two.
+        // million rows). Counts per type and environment kept by triggers, which a push never
+        // fires (a push changes neither), so the sweep pays nothing for them; the pushed
+        // registrations indexed by wakeups for the top list and the wakeup total: a new
+        // registration has 0 wakeups and stays out of that partial index, so registering pays
+        // nothing for it. The groups' sum replaces the single counter of step 1 → 2, so an insert
+        // still runs one trigger, not two.
         """
         CREATE TABLE registration_groups (
             activity_type TEXT NOT NULL,
             environment TEXT NOT NULL,
             n INTEGER NOT NULL,
-            wakeups INTEGER NOT NULL,
             PRIMARY KEY (activity_type, environment)
         ) WITHOUT ROWID;
-        INSERT INTO registration_groups (activity_type, environment, n, wakeups)
-            SELECT activity_type, environment, count(*), sum(wakeup_count) FROM registrations GROUP BY 1, 2;
+        INSERT INTO registration_groups (activity_type, environment, n)
+            SELECT activity_type, environment, count(*) FROM registrations GROUP BY 1, 2;
         CREATE TRIGGER registrations_grouped_insert AFTER INSERT ON registrations BEGIN
-            INSERT INTO registration_groups (activity_type, environment, n, wakeups)
-                VALUES (new.activity_type, new.environment, 1, new.wakeup_count)
-                ON CONFLICT (activity_type, environment) DO UPDATE SET n = n + 1, wakeups = wakeups + excluded.wakeups;
+            INSERT INTO registration_groups (activity_type, environment, n)
+                VALUES (new.activity_type, new.environment, 1)
+                ON CONFLICT (activity_type, environment) DO UPDATE SET n = n + 1;
         END;
         CREATE TRIGGER registrations_grouped_delete AFTER DELETE ON registrations BEGIN
-            UPDATE registration_groups SET n = n - 1, wakeups = wakeups - old.wakeup_count
+            UPDATE registration_groups SET n = n - 1
                 WHERE activity_type = old.activity_type AND environment = old.environment;
         END;
-        CREATE TRIGGER registrations_grouped_update AFTER UPDATE OF activity_type, environment, wakeup_count ON registrations
+        CREATE TRIGGER registrations_grouped_update AFTER UPDATE OF activity_type, environment ON registrations
             WHEN old.activity_type IS NOT new.activity_type OR old.environment IS NOT new.environment
-                OR old.wakeup_count IS NOT new.wakeup_count
         BEGIN
-            UPDATE registration_groups SET n = n - 1, wakeups = wakeups - old.wakeup_count
+            UPDATE registration_groups SET n = n - 1
                 WHERE activity_type = old.activity_type AND environment = old.environment;
-            INSERT INTO registration_groups (activity_type, environment, n, wakeups)
-                VALUES (new.activity_type, new.environment, 1, new.wakeup_count)
-                ON CONFLICT (activity_type, environment) DO UPDATE SET n = n + 1, wakeups = wakeups + excluded.wakeups;
+            INSERT INTO registration_groups (activity_type, environment, n)
+                VALUES (new.activity_type, new.environment, 1)
+                ON CONFLICT (activity_type, environment) DO UPDATE SET n = n + 1;
         END;
         CREATE INDEX registrations_by_wakeups ON registrations(wakeup_count) WHERE wakeup_count > 0;
         DROP TRIGGER registrations_counted_insert;

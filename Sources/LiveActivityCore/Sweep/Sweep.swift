@@ -56,6 +56,11 @@ public final class Sweep {
             sender.enqueue(request(index, registration, now: clock.now()))
         }
 
+        let writer = try OutcomeWriter(path: store.connection.path, options: configuration.sqliteOptions)
+        // On every way out, the thread ends and the batches already queued are written.
+        var written: Int?
+        defer { if written == nil { _ = try? writer.finish() } }
+
         var pending: [SweepStore.Write] = []
         var retried = Set<Int>()
         var renewed = false
@@ -120,7 +125,7 @@ public final class Sweep {
                 if summary.configurationFault != nil { break }
             }
             if pending.count >= Self.batchSize {
-                summary.removed += try store.apply(pending)
+                try writer.submit(pending)
                 pending.removeAll(keepingCapacity: true)
             }
         }
@@ -144,7 +149,8 @@ public final class Sweep {
                 pending.append(contentsOf: writes)
             }
         }
-        summary.removed += try store.apply(pending)
+        written = try writer.finish()
+        summary.removed += (written ?? 0) + (try store.apply(pending))
     }
 
     private func request(_ index: Int, _ registration: SweepStore.Due, now: Int64) -> PushRequest {

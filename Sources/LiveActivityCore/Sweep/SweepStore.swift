@@ -60,15 +60,26 @@ public final class SweepStore {
         /// 410: deleted unless registered again after APNs's timestamp; a row kept that way is
         /// pushed again one interval later, not every minute, with the reason recorded.
         case unregistered(PushToken, registeredAtOrBefore: Int64, reason: String, nextPushAt: Int64)
+
+        /// The registration the write is about.
+        public var token: PushToken {
+            switch self {
+            case .delivered(let token, _, _, _), .failed(let token, _, _), .delete(let token, _),
+                .unregistered(let token, _, _, _):
+                token
+            }
+        }
     }
 
     /// Applies `writes` in one transaction; returns how many rows were deleted.
     @discardableResult
     public func apply(_ writes: [Write]) throws -> Int {
         guard !writes.isEmpty else { return 0 }
+        // In key order, so consecutive writes of a batch share B-tree pages.
+        let ordered = writes.sorted { $0.token.hex < $1.token.hex }
         return try connection.transaction {
             var deleted = 0
-            for write in writes {
+            for write in ordered {
                 switch write {
                 case .delivered(let token, let registeredAt, let at, let next):
                     try connection.statement(
