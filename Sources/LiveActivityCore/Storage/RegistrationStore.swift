@@ -4,16 +4,15 @@
 /// `RegistrationWriter`). It owns its connection and prepared statements.
 public final class RegistrationStore {
     public let connection: SQLiteConnection
-    private let gate: WriteGate
     /// The file the connection opened (after migration, so it exists); nil if it could not be examined.
     public let openedFile: FileIdentity?
 
-    /// Opens (creating if needed) and migrates the database at `path`.
-    public init(path: String, options: SQLiteConnection.Options = .init(), gate: WriteGate = WriteGate()) throws {
+    /// Opens (creating if needed) and migrates the database at `path`. Concurrent openers are
+    /// safe: each migration step re-checks the version inside its own write transaction.
+    public init(path: String, options: SQLiteConnection.Options = .init()) throws {
         let connection = try SQLiteConnection(path: path, options: options)
-        try gate.withLock { try Schema.migrate(connection) }
+        try Schema.migrate(connection)
         self.connection = connection
-        self.gate = gate
         openedFile = FileIdentity(path: path)
     }
 
@@ -38,10 +37,8 @@ public final class RegistrationStore {
         _ token: PushToken, type: ActivityType, environment: APNsEnvironment,
         now: Int64, expiresAt: Int64, cap: Int
     ) throws -> RegisterResult {
-        try gate.withLock {
-            try connection.transaction {
-                try registerInTransaction(token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap)
-            }
+        try connection.transaction {
+            try registerInTransaction(token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap)
         }
     }
 
@@ -73,10 +70,10 @@ public final class RegistrationStore {
     /// Removes `token`; `false` when it was not registered (unregister is idempotent).
     @discardableResult
     public func unregister(_ token: PushToken) throws -> Bool {
-        try gate.withLock { try unregisterInTransaction(token) }
+        try unregisterInTransaction(token)
     }
 
-    /// `unregister` without taking the gate: one statement, inside the caller's transaction or its own.
+    /// `unregister` as one statement, inside the caller's transaction or its own.
     func unregisterInTransaction(_ token: PushToken) throws -> Bool {
         try connection.statement("DELETE FROM registrations WHERE push_token = ?").run([.text(token.hex)])
         return connection.changes > 0
