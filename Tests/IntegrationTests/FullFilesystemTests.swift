@@ -30,17 +30,7 @@ struct FullFilesystemTests {
         let stack = try LiveStack(with(["LIVEACTIVITY_DB": path]))
         let pid = stack.responder.pid
 
-        var accepted: [String] = []
-        var refused: HTTPResult?
-        for seed in 0..<5000 {
-            let token = testToken(40_000 + seed)
-            let result = try stack.request("POST", "/wakeup", body: registerBody(token))
-            guard result.status == 200 else {
-                refused = result
-                break
-            }
-            accepted.append(token)
-        }
+        let (accepted, refused) = try registerUntilRefused(stack, seeds: 40_000..<45_000)
         let refusal = try #require(refused, "5000 registrations fit in 640 KiB?")
         #expect(refusal.status == 503)
         #expect(accepted.count > 10, "the WAL grows by a few pages per registration")

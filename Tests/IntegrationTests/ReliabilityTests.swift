@@ -12,17 +12,7 @@ struct ReliabilityTests {
         // max_page_count is the database's own "disk": writes past it fail exactly as ENOSPC does.
         let stack = try LiveStack(with(["LIVEACTIVITY_SQLITE_MAX_PAGES": "24"]))
         let pid = stack.responder.pid
-        var accepted: [String] = []
-        var refusal: HTTPResult?
-        for seed in 0..<3000 {
-            let token = testToken(20_000 + seed)
-            let result = try stack.request("POST", "/wakeup", body: registerBody(token))
-            guard result.status == 200 else {
-                refusal = result
-                break
-            }
-            accepted.append(token)
-        }
+        var (accepted, refusal) = try registerUntilRefused(stack, seeds: 20_000..<23_000)
         let refused = try #require(refusal, "3000 registrations fit in 24 pages?")
         #expect(refused.status == 503)
         #expect(jsonObject(refused)?["error"] as? String == "Service temporarily unavailable; try again later")
@@ -173,6 +163,19 @@ struct ReliabilityTests {
         #expect(stack.responderLog.contains("child \(killed) was killed by signal 9; restarting it"))
         #expect(stack.responder.isRunning, "the supervisor itself stays up")
     }
+}
+
+/// Registers a new token per seed through nginx until one is refused: the tokens answered 200,
+/// and the first refusal (nil when every one went in).
+func registerUntilRefused(_ stack: LiveStack, seeds: Range<Int>) throws -> (accepted: [String], refusal: HTTPResult?) {
+    var accepted: [String] = []
+    for seed in seeds {
+        let token = testToken(seed)
+        let result = try stack.request("POST", "/wakeup", body: registerBody(token))
+        guard result.status == 200 else { return (accepted, result) }
+        accepted.append(token)
+    }
+    return (accepted, nil)
 }
 
 /// The database at `path` passes `PRAGMA integrity_check` and holds every one of `tokens`.
