@@ -1,7 +1,7 @@
 // The local APNs stand-in (SPEC 2): a FastCGI responder behind nginx's HTTP/2 + TLS that checks
 // pushes as APNs does and records them. `--show` prints what it received.
 import APNsStandIn
-import FastCGITransport
+import FastCGIWire
 import Foundation
 import LiveActivityCore
 

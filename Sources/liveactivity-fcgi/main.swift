@@ -1,8 +1,9 @@
 // The registration responder (SPEC section 2): FastCGI behind nginx, spawn-fcgi or its own
 // socket, or one CGI request. It reads no APNs key: the web-facing process holds no secret.
-import FastCGITransport
+import FastCGIWire
 import Foundation
 import LiveActivityCore
+import RegistrationService
 
 let program = "liveactivity-fcgi"
 // The responder (web user) and the sweep (key owner) share the database through their group:

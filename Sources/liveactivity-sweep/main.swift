@@ -5,6 +5,7 @@
 // is unusable.
 import Foundation
 import LiveActivityCore
+import LiveActivitySweep
 
 let program = "liveactivity-sweep"
 // The responder (web user) and the sweep (key owner) share the database through their group:

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivitySweep
 
 /// A `PushSender` that answers from a script instead of a network, for sweep logic tests.
 /// Answers come back in batches of `batch`, in the order pushes were queued.

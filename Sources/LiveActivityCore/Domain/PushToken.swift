@@ -7,14 +7,14 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
     public static let minimumLength = 64
     public static let maximumLength = 200
 
-    /// Validates `text`; the error's message is the one the API answers with.
-    public init(validating text: String) throws(APIError) {
+    /// Validates `text`; the error says which rule it broke.
+    public init(validating text: String) throws(PushTokenError) {
         let utf8 = text.utf8
         guard utf8.count >= Self.minimumLength else {
-            throw .badRequest("pushToken is too short (at least \(Self.minimumLength) hex characters)")
+            throw .tooShort
         }
         guard utf8.count <= Self.maximumLength else {
-            throw .badRequest("pushToken is too long (at most \(Self.maximumLength) hex characters)")
+            throw .tooLong
         }
         var lower = [UInt8]()
         lower.reserveCapacity(utf8.count)
@@ -25,11 +25,11 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
             case UInt8(ascii: "A")...UInt8(ascii: "F"):
                 lower.append(byte + 32)
             default:
-                throw .badRequest("pushToken must contain hex digits only")
+                throw .notHex
             }
         }
         guard lower.count % 2 == 0 else {
-            throw .badRequest("pushToken must have an even number of hex digits")
+            throw .oddLength
         }
         self.hex = String(decoding: lower, as: UTF8.self)
     }

@@ -2,7 +2,7 @@
 /// themselves, so it stays fast on a table of a million rows: trigger-kept counters per group,
 /// range counts on the registered_at index, a top-N from a partial index, and range reads of the
 /// run history.
-public struct StatsReport: Sendable, Equatable {
+public struct StatsReport: Sendable {
     public struct Group: Sendable, Equatable {
         public var activityType: String
         public var environment: String
@@ -38,10 +38,6 @@ public struct StatsReport: Sendable, Equatable {
     public var lastRunOutcome: String?
 
     public static let ageLabels = ["<5m", "5-30m", "30m-2h", "2-8h", ">8h"]
-
-    public static func == (lhs: StatsReport, rhs: StatsReport) -> Bool {
-        lhs.json == rhs.json
-    }
 }
 
 extension StatsReport {

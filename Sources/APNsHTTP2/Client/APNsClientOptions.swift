@@ -1,0 +1,39 @@
+import LiveActivityCore
+
+/// How an `APNsClient` connects: which host, which topic, trust, timeouts and the in-flight window.
+public struct APNsClientOptions: Sendable, Equatable {
+    /// `https://host[:port]` without a trailing slash; pushes go to `<baseURL>/3/device/<token>`.
+    public var baseURL: String
+    /// `apns-topic`: the app's bundle id (required for background pushes).
+    public var topic: String
+    /// A PEM CA file to trust, for the local stand-in's self-signed certificate. It replaces
+    /// libcurl's CA *bundle* (CURLOPT_CAINFO) while CURLOPT_CAPATH stays at libcurl's built-in
+    /// default (`/etc/ssl/certs` on Debian), so the system's CAs remain trusted too: in addition to.
+    public var caFile: String?
+    /// Seconds allowed for TCP + TLS setup (CURLOPT_CONNECTTIMEOUT_MS).
+    public var connectTimeout: Double = 10
+    /// Seconds allowed for a whole push, from being handed to libcurl to the last byte
+    /// (CURLOPT_TIMEOUT_MS), including waiting for a shared connection.
+    public var requestTimeout: Double = 30
+    /// Pushes in flight at once. libcurl's HTTP/2 slowed down sharply with several hundred streams
+    /// in flight on one connection; 100 is also libcurl's default stream cap.
+    public var maxInFlight = 100
+    /// Connections to the host (CURLMOPT_MAX_HOST_CONNECTIONS): one per environment is the norm
+    /// (SPEC section 5); libcurl opens another only when one is unusable.
+    public var maxConnections = 1
+    /// Response bytes kept per push; APNs error bodies are a few dozen bytes.
+    public var responseBodyLimit = 4096
+    /// Seconds of idle before TCP keepalive probes (CURLOPT_TCP_KEEPIDLE / KEEPINTVL).
+    public var keepaliveSeconds = 60
+
+    /// Options for an explicit base URL (a stand-in, or a test server).
+    public init(baseURL: String, topic: String) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.topic = topic
+    }
+
+    /// Options for Apple's host of `environment`, or `override` (APNS_HOST) when set.
+    public init(environment: APNsEnvironment, topic: String, baseURLOverride override: String? = nil) {
+        self.init(baseURL: override ?? environment.appleBaseURL, topic: topic)
+    }
+}

@@ -1,0 +1,13 @@
+import COpenSSL
+
+/// An `EVP_MD_CTX` for one sign or verify operation, freed in `deinit`.
+package final class DigestContext {
+    package let pointer: OpaquePointer
+
+    package init() throws(OpenSSLError) {
+        guard let context = EVP_MD_CTX_new() else { throw .drain("EVP_MD_CTX_new") }
+        pointer = context
+    }
+
+    deinit { EVP_MD_CTX_free(pointer) }
+}

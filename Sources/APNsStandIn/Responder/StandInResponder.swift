@@ -1,0 +1,167 @@
+import FastCGIWire
+import Foundation
+import LiveActivityCore
+
+/// Answers a push the way APNs does (APNS.md sections 2-5): checks the provider token's signature,
+/// key id, team and age, the refresh rate, the headers and the payload; then answers a scripted
+/// outcome for the token if a test queued one, else 200. Every push is recorded.
+///
+/// One per worker thread: it owns its database connection.
+public final class StandInResponder {
+    public static let maximumPayloadSize = 4096
+
+    private let configuration: StandInConfiguration
+    private let verifier: ES256Verifier
+    private let state: StandInState
+    private let gate: WriteGate
+    private let log: (String) -> Void
+
+    public init(configuration: StandInConfiguration, gate: WriteGate, log: @escaping (String) -> Void) throws {
+        self.configuration = configuration
+        self.verifier = try ES256Verifier(publicKeyPEM: configuration.publicKeyPEM)
+        self.state = try gate.withLock { try StandInState(path: configuration.databasePath) }
+        self.gate = gate
+        self.log = log
+    }
+
+    /// An APNs rejection: status and reason.
+    struct Rejection: Error {
+        var status: Int
+        var reason: String
+        var timestamp: Int64? = nil
+    }
+
+    public func respond(to request: StandInRequest) -> HTTPResponse {
+        let now = configuration.clock.now()
+        let apnsID = request.headers["apns-id"].flatMap { Self.isCanonicalUUID($0) ? $0 : nil } ?? Self.newUUID()
+        var status = 200
+        var reason: String?
+        var timestamp: Int64?
+        var deviceToken = ""
+        var delay = 0
+        do {
+            deviceToken = try check(request, now: now)
+            if let scripted = try gate.withLock({ try state.takeScripted(token: deviceToken) }) {
+                status = scripted.status
+                reason = scripted.reason
+                delay = scripted.delayMilliseconds
+                if status == 410 { timestamp = scripted.timestamp ?? now }
+                if reason == "ExpiredProviderToken" { try gate.withLock { try state.allowRenewal(keyID: configuration.keyID) } }
+            }
+        } catch let rejection as Rejection {
+            status = rejection.status
+            reason = rejection.reason
+        } catch {
+            log("stand-in fault: \(error)")
+            status = 500
+            reason = "InternalServerError"
+        }
+        if deviceToken.isEmpty { deviceToken = String(request.path.split(separator: "/").last ?? "") }
+        let received = StandInState.Received(
+            deviceToken: deviceToken, method: request.method, serverProtocol: request.serverProtocol,
+            authorization: request.headers["authorization"], topic: request.headers["apns-topic"],
+            pushType: request.headers["apns-push-type"], priority: request.headers["apns-priority"],
+            expiration: request.headers["apns-expiration"], apnsID: apnsID,
+            payload: String(decoding: request.body.prefix(8192), as: UTF8.self), status: status, reason: reason,
+            receivedAt: now)
+        do {
+            try gate.withLock { try state.record(received) }
+        } catch {
+            log("stand-in cannot record a push: \(error)")
+        }
+        log(
+            "push to \(deviceToken.prefix(8))… \(status)\(reason.map { " " + $0 } ?? "") (\(request.headers["apns-push-type"] ?? "-"), priority \(request.headers["apns-priority"] ?? "-"))"
+        )
+        if delay > 0 { usleep(useconds_t(min(delay, 120_000)) * 1000) }
+
+        var headers: [(name: String, value: String)] = [("apns-id", apnsID)]
+        guard status != 200 else { return HTTPResponse(status: 200, headers: headers) }
+        headers.append(("Content-Type", "application/json"))
+        var body = "{\"reason\":\"\(reason ?? "Unknown")\""
+        if let timestamp { body += ",\"timestamp\":\(timestamp)" }
+        body += "}"
+        return HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
+    }
+
+    // MARK: - The checks, in the order APNs reports them
+
+    /// Validates `request`; returns the device token from the path.
+    private func check(_ request: StandInRequest, now: Int64) throws -> String {
+        guard request.method == "POST" else { throw Rejection(status: 405, reason: "MethodNotAllowed") }
+        let prefix = "/3/device/"
+        guard request.path.hasPrefix(prefix) else { throw Rejection(status: 404, reason: "BadPath") }
+        let token = String(request.path.dropFirst(prefix.count))
+        guard !token.isEmpty else { throw Rejection(status: 400, reason: "MissingDeviceToken") }
+        guard token.count % 2 == 0, token.count >= 64, token.count <= 200,
+            token.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+        else { throw Rejection(status: 400, reason: "BadDeviceToken") }
+
+        try checkProviderToken(request.headers["authorization"], now: now)
+
+        guard let topic = request.headers["apns-topic"], !topic.isEmpty else {
+            throw Rejection(status: 400, reason: "MissingTopic")
+        }
+        guard topic == configuration.bundleID else { throw Rejection(status: 400, reason: "TopicDisallowed") }
+        let pushType = request.headers["apns-push-type"]
+        let knownTypes = [
+            "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk",
+        ]
+        if let pushType, !knownTypes.contains(pushType) { throw Rejection(status: 400, reason: "InvalidPushType") }
+        if let priority = request.headers["apns-priority"] {
+            guard ["1", "5", "10"].contains(priority) else { throw Rejection(status: 400, reason: "BadPriority") }
+            // "Always use priority 5. Using priority 10 is an error." (Apple, background updates)
+            if pushType == "background" && priority == "10" { throw Rejection(status: 400, reason: "BadPriority") }
+        }
+        if let expiration = request.headers["apns-expiration"], Int64(expiration) == nil {
+            throw Rejection(status: 400, reason: "BadExpirationDate")
+        }
+        if let id = request.headers["apns-id"], !Self.isCanonicalUUID(id) {
+            throw Rejection(status: 400, reason: "BadMessageId")
+        }
+        if let collapse = request.headers["apns-collapse-id"], collapse.utf8.count > 64 {
+            throw Rejection(status: 400, reason: "BadCollapseId")
+        }
+        try checkPayload(request.body, pushType: pushType)
+        return token
+    }
+
+    private func checkProviderToken(_ header: String?, now: Int64) throws {
+        guard let header, !header.isEmpty else { throw Rejection(status: 403, reason: "MissingProviderToken") }
+        guard header.lowercased().hasPrefix("bearer "),
+            let parsed = try? ParsedProviderToken(parsing: header),
+            parsed.algorithm == "ES256", parsed.keyID == configuration.keyID, parsed.issuer == configuration.teamID,
+            let issuedAt = parsed.issuedAt, parsed.isSigned(by: verifier)
+        else { throw Rejection(status: 403, reason: "InvalidProviderToken") }
+        let issuedAtMilliseconds = issuedAt * 1000
+        if now - issuedAtMilliseconds > 3_600_000 { throw Rejection(status: 403, reason: "ExpiredProviderToken") }
+        if issuedAtMilliseconds - now > 300_000 { throw Rejection(status: 403, reason: "InvalidProviderToken") }
+        guard try gate.withLock({ try state.acceptTokenChange(keyID: configuration.keyID, issuedAt: issuedAt, now: now) })
+        else { throw Rejection(status: 429, reason: "TooManyProviderTokenUpdates") }
+    }
+
+    private func checkPayload(_ body: [UInt8], pushType: String?) throws {
+        guard !body.isEmpty else { throw Rejection(status: 400, reason: "PayloadEmpty") }
+        guard body.count <= Self.maximumPayloadSize else { throw Rejection(status: 413, reason: "PayloadTooLarge") }
+        // APNs documents no reason for a payload that is not a JSON object with an `aps`
+        // dictionary; the stand-in is stricter than Apple here and says BadPayload.
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+            let aps = object["aps"] as? [String: Any]
+        else { throw Rejection(status: 400, reason: "BadPayload") }
+        if pushType == "background" {
+            // A background push carries only content-available in aps (no alert, badge or sound).
+            guard (aps["content-available"] as? Int) == 1, aps.count == 1 else {
+                throw Rejection(status: 400, reason: "BadPayload")
+            }
+        }
+    }
+
+    // MARK: - apns-id
+
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12]
+            && groups.allSatisfy { $0.allSatisfy { $0.isHexDigit && !$0.isUppercase } }
+    }
+
+    static func newUUID() -> String { UUID().uuidString.lowercased() }
+}

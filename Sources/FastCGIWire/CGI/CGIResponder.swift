@@ -1,0 +1,41 @@
+import Foundation
+
+/// Plain CGI (RFC 3875): one request from the environment and stdin, the response on stdout,
+/// for a CGI server such as Apache's `ScriptAlias` (SPEC section 2).
+enum CGIResponder {
+    /// Answers the one request; the exit status is 0 unless the handler could not be made.
+    static func respondOnce(
+        bodyLimit: Int, log: (String) -> Void, makeHandler: (Int) throws -> any FastCGIHandler
+    ) -> Int32 {
+        let parameters = FastCGIParameters(ProcessInfo.processInfo.environment)
+        // RFC 3875 4.2: the server need not close stdin, so read CONTENT_LENGTH bytes, no more.
+        let body = RequestBodyReader(limit: bodyLimit).read(declaredLength: parameters.contentLength, untilEndOfStream: false) {
+            buffer, count in
+            while true {
+                let got = read(0, buffer, Int(count))
+                if got < 0 && errno == EINTR { continue }
+                return Int32(max(got, 0))
+            }
+        }
+        let handler: any FastCGIHandler
+        do {
+            handler = try makeHandler(0)
+        } catch {
+            log("cannot answer the CGI request: \(error)")
+            return 1
+        }
+        let response = handler.respond(to: HTTPRequest(parameters: parameters, body: body), parameters: parameters)
+        writeAll(response.cgiBytes(), to: 1)
+        return 0
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

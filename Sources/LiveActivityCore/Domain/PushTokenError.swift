@@ -1,0 +1,17 @@
+/// Why a text is not a push token (SPEC section 3). The description names the field as the app
+/// sent it, so the API can answer with it unchanged.
+public enum PushTokenError: Error, Equatable, Sendable, CustomStringConvertible {
+    case tooShort
+    case tooLong
+    case notHex
+    case oddLength
+
+    public var description: String {
+        switch self {
+        case .tooShort: "pushToken is too short (at least \(PushToken.minimumLength) hex characters)"
+        case .tooLong: "pushToken is too long (at most \(PushToken.maximumLength) hex characters)"
+        case .notHex: "pushToken must contain hex digits only"
+        case .oddLength: "pushToken must have an even number of hex digits"
+        }
+    }
+}

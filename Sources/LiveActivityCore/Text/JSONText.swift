@@ -1,0 +1,26 @@
+/// Writing the few JSON shapes the API answers with, without a general encoder in the hot path.
+package enum JSONText {
+    /// `"text"` with JSON escapes.
+    package static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `["a","b"]`.
+    package static func array(_ items: [String]) -> String {
+        "[" + items.map(string).joined(separator: ",") + "]"
+    }
+}

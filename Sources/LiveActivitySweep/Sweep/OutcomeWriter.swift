@@ -1,0 +1,82 @@
+import Foundation
+import LiveActivityCore
+
+/// Writes the sweep's outcome batches on a thread of its own, over a connection of its own, so
+/// pushes keep flowing while a batch is committed: at 100,000 registrations the writes, done
+/// between two polls of the HTTP/2 client, had stalled it for a quarter of the sweep.
+///
+/// Batches are applied in the order submitted, each in one transaction (SweepStore.apply); a
+/// killed sweep loses at most the batches not yet committed, whose pushes are simply due again.
+final class OutcomeWriter: @unchecked Sendable {
+    // State shared with the thread, guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [[SweepStore.Write]] = []
+    private var closing = false
+    private var done = false
+    private var deleted = 0
+    private var failure: (any Error)?
+
+    /// Opens the connection and starts the thread. The store is used by that thread alone.
+    init(path: String, options: SQLiteConnection.Options) throws {
+        let connection = try SQLiteConnection(path: path, options: options)
+        // Outcomes update rows all over the table (tokens are random): with SQLite's default
+        // 2 MiB page cache each batch re-read the same interior pages once the table outgrew
+        // it, and the push rate fell with N. 16 MiB holds the B-tree levels above the leaves
+        // of a few hundred thousand registrations; only this connection needs it.
+        try connection.execute("PRAGMA cache_size=-16384")
+        let store = ThreadOwned(try SweepStore(connection: connection))
+        let thread = Thread { [self] in run(store.value) }
+        thread.name = "sweep-outcome-writer"
+        thread.start()
+    }
+
+    /// Queues `writes`; throws the error of an earlier batch, which stops the sweep.
+    func submit(_ writes: [SweepStore.Write]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure { throw failure }
+        queue.append(writes)
+        condition.signal()
+    }
+
+    /// Waits until every queued batch is written and the thread has ended; returns the rows
+    /// deleted, or throws the first error.
+    func finish() throws -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        closing = true
+        condition.broadcast()
+        while !done { condition.wait() }
+        if let failure { throw failure }
+        return deleted
+    }
+
+    private func run(_ store: SweepStore) {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closing { condition.wait() }
+            if queue.isEmpty || failure != nil {
+                done = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let batch = queue.removeFirst()
+            condition.unlock()
+
+            let result = Result { try store.apply(batch) }
+            condition.lock()
+            switch result {
+            case .success(let count): deleted += count
+            case .failure(let error): failure = error
+            }
+            condition.unlock()
+        }
+    }
+}
+
+/// A value handed to one thread that is its only user from then on.
+private final class ThreadOwned<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,186 @@
+import FastCGIWire
+import LiveActivityCore
+
+/// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,
+/// so tests call it directly and the FastCGI and CGI front ends share it.
+///
+/// Not thread-safe: each responder worker owns one; they share one `RegistrationWriter`.
+public final class RegistrationAPI {
+    /// Bodies above this size are refused with 413 (nginx enforces the same limit).
+    public static let maximumBodySize = 4096
+
+    public let configuration: Configuration
+    /// The database, shared by every worker of the process (group commit).
+    private let writer: RegistrationWriter
+    /// Where one-line fault reports go (stderr in the executables).
+    private let log: (String) -> Void
+    /// Shared by the workers of a process, so a lasting fault is one line, not one per request.
+    private let faults: FaultLog
+
+    /// `writer` and `faults`: the process's shared ones; by default new ones for this API alone.
+    public init(
+        configuration: Configuration, writer: RegistrationWriter? = nil, faults: FaultLog = FaultLog(),
+        log: @escaping (String) -> Void
+    ) {
+        self.configuration = configuration
+        self.writer = writer ?? RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
+        self.faults = faults
+        self.log = log
+    }
+
+    /// Answers one request. Never throws: every failure becomes a JSON error response.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        defer { reportReplacedFile() }
+        do {
+            return try route(request)
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return storeFailure(error).response
+        }
+    }
+
+    /// The writer reopens a database file deleted or replaced under it (writing on would go to an
+    /// unlinked inode and be lost); say so once per file.
+    private func reportReplacedFile() {
+        for identity in writer.takeReplacedFiles() where faults.firstReport(ofReplaced: identity) {
+            log(
+                "database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)"
+            )
+        }
+    }
+
+    private enum Route { case register, unregister, health, metrics }
+
+    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        let path = request.path
+        let route: Route
+        if path.hasSuffix("/wakeup/unregister") {
+            route = .unregister
+        } else if path.hasSuffix("/wakeup/health") {
+            route = .health
+        } else if path.hasSuffix("/wakeup/metrics") {
+            route = .metrics
+        } else if path.hasSuffix("/wakeup") {
+            route = .register
+        } else {
+            throw APIError.notFound
+        }
+
+        if route == .health || route == .metrics {
+            // Reads only: a read-only or full database still answers them, so they clear no fault.
+            guard request.method == "GET" || request.method == "HEAD" else {
+                throw APIError.methodNotAllowed(allow: "GET")
+            }
+            return route == .health ? try health() : try metrics()
+        }
+        guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
+        guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
+            throw APIError.payloadTooLarge
+        }
+        if let contentType = request.contentType, !Self.isJSON(contentType) {
+            throw APIError.unsupportedMediaType
+        }
+        let body = try RegistrationBody.parse(request.body)
+        switch route {
+        case .register: try register(body, parameter: request.environmentParameter)
+        case .unregister: _ = try writer.perform(.unregister(body.token))
+        case .health, .metrics: break
+        }
+        if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
+        return .json(200, "{\"success\":true}")
+    }
+
+    /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
+    /// Compared as bytes: Foundation's trimming and lowercasing cost more than the rest of routing.
+    static func isJSON(_ contentType: String) -> Bool {
+        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType = mediaType.dropFirst() }
+        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
+        guard !mediaType.isEmpty else { return true }
+        let expected = "application/json".utf8
+        guard mediaType.count == expected.count else { return false }
+        // ASCII case-insensitive, as media types are (RFC 9110 section 8.3.1).
+        return zip(mediaType, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+    }
+
+    private func register(_ body: RegistrationBody, parameter: String?) throws {
+        // Body first, then the nginx location's parameter, then the configured default.
+        var environment = body.environment ?? configuration.defaultEnvironment
+        if body.environment == nil, let parameter, !parameter.isEmpty {
+            guard let fromLocation = APNsEnvironment(name: parameter) else {
+                log("LIVEACTIVITY_APNS_ENVIRONMENT=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
+                throw APIError.internalError
+            }
+            environment = fromLocation
+        }
+        let now = configuration.clock.now()
+        do {
+            _ = try writer.perform(
+                .register(
+                    body.token, type: body.activityType, environment: environment,
+                    now: now, expiresAt: now + configuration.expiryMilliseconds,
+                    cap: configuration.maxRegistrations))
+        } catch StoreError.capacityReached(let limit) {
+            log("registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
+            throw APIError.capacityReached
+        }
+    }
+
+    private func health() throws -> HTTPResponse {
+        let count = try writer.read { try $0.count() }
+        return .json(200, "{\"status\":\"ok\",\"registrations\":\(count)}")
+    }
+
+    /// Prometheus text; the shipped nginx config lets only local addresses reach it.
+    private func metrics() throws -> HTTPResponse {
+        let text = PrometheusMetrics.render(try writer.read { try MetricsSnapshot.gather($0.connection) })
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
+            body: Array(text.utf8))
+    }
+
+    /// A database fault: logged in one line naming its cause (at most once a minute while it
+    /// lasts), answered without internals. Faults that pass (busy, full disk, read-only folder,
+    /// a file that cannot be opened) are 503 so clients retry; the rest are 500.
+    private func storeFailure(_ error: Error) -> APIError {
+        guard let sqlite = error as? SQLiteError else {
+            log("internal error: \(error)")
+            return .internalError
+        }
+        let path = configuration.databasePath
+        let detail = "\(sqlite.message) (code \(sqlite.code))"
+        let cause: String
+        let advice: String
+        switch sqlite.primaryCode {
+        case 13:  // SQLITE_FULL
+            cause = "disk full"
+            let ceiling =
+                configuration.sqliteMaxPages.map { " or the LIVEACTIVITY_SQLITE_MAX_PAGES ceiling of \($0) pages" } ?? ""
+            advice = "free space on its filesystem\(ceiling); registrations answer 503 until then"
+        case 8:  // SQLITE_READONLY
+            cause = "read-only"
+            advice =
+                "check the owner and permissions of the file and its folder, and that the filesystem is mounted read-write; registrations answer 503 until then"
+        case 14:  // SQLITE_CANTOPEN
+            cause = "cannot open"
+            advice = "check that the folder exists and the responder's user may write it; requests answer 503 until then"
+        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+            cause = "busy"
+            advice = "another process held the write lock past LIVEACTIVITY_BUSY_TIMEOUT_MS; requests answer 503"
+        case 10:  // SQLITE_IOERR
+            cause = "I/O error"
+            advice = "check the disk and the filesystem; requests answer 503 until it passes"
+        default:
+            cause = "code \(sqlite.primaryCode)"
+            advice = "requests answer 500"
+        }
+        let line = "database error: \(cause): \(path): \(detail); \(advice)"
+        if let text = faults.failed(cause: cause, line: line, now: configuration.clock.now()) { log(text) }
+        // A connection whose file vanished or broke is dropped and reopened on the next request.
+        let transient: Set<Int32> = [5, 6, 8, 10, 13, 14]  // BUSY LOCKED READONLY IOERR FULL CANTOPEN
+        if [8, 10, 11, 14, 26].contains(sqlite.primaryCode) { writer.discardConnection() }
+        return transient.contains(sqlite.primaryCode) ? .unavailable : .internalError
+    }
+}

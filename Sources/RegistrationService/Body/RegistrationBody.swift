@@ -1,0 +1,58 @@
+import LiveActivityCore
+
+/// The JSON body of `POST /wakeup` and `POST /wakeup/unregister`, validated (SPEC section 3).
+public struct RegistrationBody: Equatable, Sendable {
+    public var token: PushToken
+    public var activityType: ActivityType
+    /// Absent: the FastCGI parameter, then the configured default, decide.
+    public var environment: APNsEnvironment?
+
+    /// Parses and validates `bytes`; every failure is a 400 whose message names the field.
+    public static func parse(_ bytes: [UInt8]) throws(APIError) -> RegistrationBody {
+        let object = try jsonObject(bytes)
+        guard let rawToken = object["pushToken"], rawToken != .null else {
+            throw .badRequest("pushToken is required")
+        }
+        guard case .string(let tokenText) = rawToken else {
+            throw .badRequest("pushToken must be a string")
+        }
+        let token: PushToken
+        do throws(PushTokenError) {
+            token = try PushToken(validating: tokenText)
+        } catch {
+            throw .badRequest(error.description)
+        }
+
+        var type = ActivityType.default
+        if let rawType = object["activityType"], rawType != .null {
+            guard case .string(let name) = rawType else { throw .badRequest("activityType must be a string") }
+            guard let parsed = ActivityType(rawValue: name) else {
+                throw .unsupported("Unsupported activityType: \(name.prefix(64))", supported: ActivityType.supportedNames)
+            }
+            type = parsed
+        }
+
+        var environment: APNsEnvironment?
+        if let rawEnvironment = object["environment"], rawEnvironment != .null {
+            guard case .string(let name) = rawEnvironment else { throw .badRequest("environment must be a string") }
+            guard let parsed = APNsEnvironment(name: name) else {
+                throw .unsupported("Unsupported environment: \(name.prefix(64))", supported: APNsEnvironment.supportedNames)
+            }
+            environment = parsed
+        }
+        return RegistrationBody(token: token, activityType: type, environment: environment)
+    }
+
+    /// The body as a JSON object, or a 400 saying why it is not one.
+    static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> JSONReader.Members {
+        guard !bytes.isEmpty else { throw .badRequest("Request body must be a JSON object") }
+        do {
+            return try JSONReader.members(of: bytes)
+        } catch {
+            switch error {
+            case .invalid: throw .badRequest("Request body is not valid JSON")
+            case .notAnObject: throw .badRequest("Request body must be a JSON object")
+            }
+        }
+    }
+}

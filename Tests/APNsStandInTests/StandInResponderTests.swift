@@ -1,0 +1,144 @@
+import APNsJWT
+import APNsStandIn
+import FastCGIWire
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+
+/// The stand-in judges pushes as APNs does; each check is exercised directly here, and over real
+/// HTTP/2 + TLS in the integration suite.
+@Suite struct StandInResponderTests {
+    let folder = TemporaryDirectory("standin")
+    let key: TestKey
+    let signer: ES256Signer
+    let responder: StandInResponder
+    let configuration: StandInConfiguration
+    let token = sampleToken(42)
+
+    init() throws {
+        key = try TestKey(in: folder)
+        signer = try ES256Signer(path: key.privateKeyPath)
+        configuration = StandInConfiguration(
+            keyID: key.keyID, teamID: key.teamID, bundleID: key.bundleID,
+            publicKeyPEM: try signer.publicKeyPEM(), databasePath: folder.file("standin.sqlite"))
+        responder = try StandInResponder(configuration: configuration, gate: WriteGate(), log: { _ in })
+    }
+
+    var nowSeconds: Int64 { Clock().now() / 1000 }
+
+    func jwt(issuedAt: Int64? = nil, keyID: String? = nil, teamID: String? = nil, signer: ES256Signer? = nil) throws -> String {
+        try ProviderToken(
+            keyID: keyID ?? key.keyID, teamID: teamID ?? key.teamID, issuedAt: issuedAt ?? nowSeconds,
+            signer: signer ?? self.signer
+        ).jwt
+    }
+
+    func push(
+        _ token: String? = nil, method: String = "POST", authorization: String?? = nil, headers: [String: String?] = [:],
+        body: String = #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#
+    ) throws -> HTTPResponse {
+        var all: [String: String] = [
+            "apns-topic": key.bundleID, "apns-push-type": "background", "apns-priority": "5",
+            "apns-expiration": "\(nowSeconds + 300)",
+        ]
+        switch authorization {
+        case .none: all["authorization"] = "bearer " + (try jwt())
+        case .some(.none): break
+        case .some(.some(let value)): all["authorization"] = value
+        }
+        for (name, value) in headers { all[name] = value }
+        return responder.respond(
+            to: StandInRequest(method: method, path: "/3/device/" + (token ?? self.token), headers: all, body: Array(body.utf8)))
+    }
+
+    func reason(_ response: HTTPResponse) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["reason"] as? String
+    }
+
+    func expect(_ response: HTTPResponse, _ status: Int, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(response.status == status, sourceLocation: sourceLocation)
+        #expect(self.reason(response) == reason, sourceLocation: sourceLocation)
+        #expect(response.header("apns-id") != nil, sourceLocation: sourceLocation)
+    }
+
+    @Test func aCorrectBackgroundPushIsAcceptedAndRecorded() throws {
+        let response = try push(headers: ["apns-id": "123e4567-e89b-12d3-a456-426614174000"])
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(response.header("apns-id") == "123e4567-e89b-12d3-a456-426614174000")
+        let record = try StandInState(path: configuration.databasePath).received(token: token)
+        #expect(record.count == 1)
+        #expect(record.first?.pushType == "background")
+        #expect(record.first?.priority == "5")
+        #expect(record.first?.status == 200)
+    }
+
+    @Test func anAPNsIDIsGeneratedWhenNoneIsSent() throws {
+        let id = try #require(try push().header("apns-id"))
+        #expect(id.count == 36 && id == id.lowercased())
+    }
+
+    @Test func providerTokenFaultsAre403() throws {
+        expect(try push(authorization: .some(nil)), 403, "MissingProviderToken")
+        expect(try push(authorization: "bearer not.a.jwt"), 403, "InvalidProviderToken")
+        expect(try push(authorization: "bearer " + (try jwt(keyID: "OTHERKEYID"))), 403, "InvalidProviderToken")
+        expect(try push(authorization: "bearer " + (try jwt(teamID: "OTHERTEAM1"))), 403, "InvalidProviderToken")
+        let otherKey = try TestKey(in: folder, name: "Other")
+        expect(
+            try push(authorization: "bearer " + (try jwt(signer: try ES256Signer(path: otherKey.privateKeyPath)))), 403,
+            "InvalidProviderToken")
+        expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 3601))), 403, "ExpiredProviderToken")
+    }
+
+    @Test func refreshingTheTokenWithinTwentyMinutesIs429() throws {
+        #expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 600))).status == 200)
+        #expect(
+            try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 600))).status == 200,
+            "the same token again is fine")
+        expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds))), 429, "TooManyProviderTokenUpdates")
+    }
+
+    @Test func afterExpiredProviderTokenARenewalIsAllowedAtOnce() throws {
+        try StandInState(path: configuration.databasePath).script(token: token, status: 403, reason: "ExpiredProviderToken")
+        expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds - 60))), 403, "ExpiredProviderToken")
+        #expect(try push(authorization: "bearer " + (try jwt(issuedAt: nowSeconds))).status == 200)
+    }
+
+    @Test func headerFaultsAreNamedAsAPNsNamesThem() throws {
+        expect(try push(headers: ["apns-topic": nil]), 400, "MissingTopic")
+        expect(try push(headers: ["apns-topic": "com.example.other"]), 400, "TopicDisallowed")
+        expect(try push(headers: ["apns-push-type": "wakeup"]), 400, "InvalidPushType")
+        expect(try push(headers: ["apns-priority": "10"]), 400, "BadPriority")
+        expect(try push(headers: ["apns-priority": "7"]), 400, "BadPriority")
+        expect(try push(headers: ["apns-expiration": "soon"]), 400, "BadExpirationDate")
+        expect(try push(headers: ["apns-id": "NOT-A-UUID"]), 400, "BadMessageId")
+        expect(try push(method: "GET"), 405, "MethodNotAllowed")
+    }
+
+    @Test func deviceTokenAndPayloadFaults() throws {
+        expect(try push("xyz"), 400, "BadDeviceToken")
+        expect(try push(String(repeating: "A", count: 64)), 400, "BadDeviceToken")
+        expect(try push(body: ""), 400, "PayloadEmpty")
+        expect(
+            try push(body: #"{"aps":{"content-available":1},"pad":""# + String(repeating: "x", count: 4100) + "\"}"), 413,
+            "PayloadTooLarge")
+        expect(try push(body: #"{"aps":{"alert":"hi","content-available":1}}"#), 400, "BadPayload")
+        expect(try push(body: "[]"), 400, "BadPayload")
+    }
+
+    @Test func scriptedAnswersComeOnceEachInOrder() throws {
+        let state = try StandInState(path: configuration.databasePath)
+        try state.script(token: token, status: 410, reason: "Unregistered", timestamp: 1234)
+        try state.script(token: token, status: 503, reason: "ServiceUnavailable")
+        let gone = try push()
+        expect(gone, 410, "Unregistered")
+        #expect(((try JSONSerialization.jsonObject(with: Data(gone.body))) as? [String: Any])?["timestamp"] as? Int == 1234)
+        expect(try push(), 503, "ServiceUnavailable")
+        #expect(try push().status == 200)
+        try state.script(token: "*", status: 500, reason: "InternalServerError", count: 2)
+        expect(try push(sampleToken(7)), 500, "InternalServerError")
+        #expect(try state.received().map(\.status) == [410, 503, 200, 500])
+    }
+}

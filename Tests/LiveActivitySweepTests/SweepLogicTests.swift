@@ -1,0 +1,213 @@
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import LiveActivitySweep
+
+/// The sweep's bookkeeping against a scripted sender: what each outcome does to the database.
+@Suite struct SweepLogicTests {
+    let folder = TemporaryDirectory("sweep")
+    var configuration = Configuration()
+    let minute: Int64 = 60_000
+
+    init() {
+        configuration.databasePath = folder.file("db.sqlite")
+    }
+
+    func register(_ seed: Int, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production, at time: Int64)
+        throws
+    {
+        let store = try RegistrationStore(path: configuration.databasePath)
+        try store.register(
+            try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
+            expiresAt: time + configuration.expiryMilliseconds, cap: 1000)
+    }
+
+    func row(_ seed: Int) throws -> Registration? {
+        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
+    }
+
+    /// Runs one sweep at `time` (ms since epoch, via the clock offset).
+    func sweep(at time: Int64, _ sender: ScriptedSender, issued: LockedBox<Int> = LockedBox(0)) throws -> SweepSummary {
+        var configuration = configuration
+        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
+        let connection = try SQLiteConnection(path: configuration.databasePath)
+        let store = try SweepStore(connection: connection)
+        let tokens = ProviderTokenCache(connection: connection, cacheKey: "test") { seconds in
+            let count = issued.update {
+                $0 += 1
+                return $0
+            }
+            return "jwt-\(seconds)-\(count)"
+        }
+        return try Sweep(configuration: configuration, store: store, sender: sender, tokens: tokens, log: { _ in }).run()
+    }
+
+    let t0: Int64 = 1_800_000_000_000
+
+    @Test func aNewRegistrationIsPushedAtTheFirstSweepAndThenEveryInterval() throws {
+        try register(1, .charging, at: t0)
+        try register(2, .debug, .sandbox, at: t0)
+        let sender = ScriptedSender()
+        let first = try sweep(at: t0 + 5_000, sender)
+        #expect(first.sent == 2 && first.active == 2 && first.skipped == 0)
+        #expect(sender.sent.map(\.push.environment).sorted { $0.rawValue < $1.rawValue } == [.production, .sandbox])
+        let charging = try #require(try row(1))
+        #expect(charging.wakeupCount == 1)
+        #expect(charging.lastPushAt != nil)
+        #expect(charging.nextPushAt - charging.lastPushAt! == 5 * minute)
+        #expect(try row(2).map { $0.nextPushAt - $0.lastPushAt! } == minute)
+
+        // One minute on: only the debug registration is due.
+        let second = try sweep(at: t0 + 65_000, sender)
+        #expect(second.sent == 1 && second.skipped == 1)
+        // Four and a half minutes after the push, within the 30 s slack: the charging one goes too.
+        let third = try sweep(at: t0 + 5_000 + 4 * minute + 31_000, sender)
+        #expect(third.sent == 2)
+    }
+
+    @Test func consecutivePushesStayWithinTheTimingGuarantee() throws {
+        try register(1, .charging, at: t0)
+        let sender = ScriptedSender()
+        var pushes: [Int64] = []
+        // Cron every minute, each run starting up to 3 s late.
+        for minuteIndex in 0..<40 {
+            let time = t0 + Int64(minuteIndex) * minute + Int64(minuteIndex % 4) * 1000
+            let before = sender.sent.count
+            _ = try sweep(at: time, sender)
+            if sender.sent.count > before { pushes.append(time) }
+        }
+        #expect(pushes.count >= 7)
+        for (earlier, later) in zip(pushes, pushes.dropFirst()) {
+            #expect(later - earlier >= 5 * minute - 30_000)
+            #expect(later - earlier <= 5 * minute + 60_000)
+        }
+    }
+
+    @Test func registrationsOlderThanTheExpiryAreDeleted() throws {
+        try register(1, at: t0)
+        try register(2, at: t0 + 2 * 3_600_000)
+        let summary = try sweep(at: t0 + 8 * 3_600_000 + 1, ScriptedSender())
+        #expect(summary.expired == 1)
+        #expect(try row(1) == nil)
+        #expect(try row(2) != nil)
+    }
+
+    @Test func unregisteredTokensAreDeletedUnlessRegisteredAfterTheTimestamp() throws {
+        try register(1, at: t0)
+        try register(2, at: t0 + 10_000)
+        let sender = ScriptedSender()
+        sender.script[sampleToken(1)] = [(410, "Unregistered", t0 + 5_000)]
+        sender.script[sampleToken(2)] = [(410, "ExpiredToken", t0 + 5_000)]
+        let summary = try sweep(at: t0 + 20_000, sender)
+        #expect(summary.removed == 1)
+        #expect(try row(1) == nil)
+        #expect(try row(2) != nil, "registered again after the 410's timestamp")
+        let next = try #require(try row(2)?.nextPushAt)
+        #expect(abs(next - (t0 + 20_000 + 5 * minute)) < 1000, "tried again one interval later, not every minute")
+        #expect(try row(2)?.lastError == "ExpiredToken")
+    }
+
+    @Test func badDeviceTokensAreDeleted() throws {
+        for seed in 1...3 { try register(seed, at: t0) }
+        let sender = ScriptedSender()
+        sender.script[sampleToken(1)] = [(400, "BadDeviceToken", nil)]
+        sender.script[sampleToken(2)] = [(400, "DeviceTokenNotForTopic", nil)]
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.removed == 2 && summary.sent == 1)
+        #expect(summary.configurationFault == nil)
+        #expect(try row(1) == nil && row(2) == nil && row(3) != nil)
+    }
+
+    @Test func mostlyBadDeviceTokensTripTheMassDeletionGuard() throws {
+        for seed in 1...12 { try register(seed, .charging, .sandbox, at: t0) }
+        try register(100, .charging, .production, at: t0)
+        let sender = ScriptedSender()
+        for seed in 1...7 { sender.script[sampleToken(seed)] = [(400, "BadDeviceToken", nil)] }
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.removed == 0)
+        #expect(summary.configurationFault?.contains("BadDeviceToken") == true)
+        #expect(try (1...12).allSatisfy { try row($0) != nil })
+        #expect(try row(1)?.lastError == "BadDeviceToken")
+    }
+
+    @Test func anExpiredProviderTokenIsRenewedAndThePushRetriedOnce() throws {
+        try register(1, at: t0)
+        try register(2, at: t0)
+        let sender = ScriptedSender()
+        sender.batch = 1
+        sender.script[sampleToken(1)] = [(403, "ExpiredProviderToken", nil), (200, nil, nil)]
+        sender.script[sampleToken(2)] = [(403, "ExpiredProviderToken", nil), (403, "ExpiredProviderToken", nil)]
+        let issued = LockedBox(0)
+        let summary = try sweep(at: t0 + 1000, sender, issued: issued)
+        #expect(issued.get() == 2, "one token at start, one renewal")
+        #expect(summary.sent == 1 && summary.failed == 1)
+        #expect(sender.sent.count == 4)
+        #expect(sender.sent[0].providerToken != sender.sent[2].providerToken)
+        #expect(try row(1)?.wakeupCount == 1)
+        #expect(try row(2)?.lastError == "ExpiredProviderToken")
+    }
+
+    @Test(arguments: [(403, "InvalidProviderToken"), (400, "BadTopic"), (403, "BadEnvironmentKeyInToken")])
+    func aConfigurationFaultStopsSendingAndKeepsEverything(status: Int, reason: String) throws {
+        for seed in 1...20 { try register(seed, at: t0 + Int64(seed)) }
+        let sender = ScriptedSender()
+        sender.batch = 5
+        sender.script[sampleToken(3)] = [(status, reason, nil)]
+        sender.script[sampleToken(1)] = [(410, "Unregistered", t0 + 999_999)]
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.configurationFault?.contains(reason) == true)
+        #expect(sender.cancelled)
+        #expect(sender.sent.count == 5)
+        #expect(try row(3) != nil)
+        #expect(try (4...20).allSatisfy { try row($0)?.wakeupCount == 0 }, "the rest stay due")
+    }
+
+    @Test func serverErrorsAndTransportFailuresKeepTheRowDueWithFailuresCounted() throws {
+        for seed in 1...3 { try register(seed, at: t0) }
+        let sender = ScriptedSender()
+        sender.script[sampleToken(1)] = [(503, "ServiceUnavailable", nil)]
+        sender.script[sampleToken(2)] = [(nil, nil, nil)]
+        sender.script[sampleToken(3)] = [(429, "TooManyRequests", nil)]
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.failed == 3 && summary.removed == 0)
+        for seed in 1...3 {
+            let registration = try #require(try row(seed))
+            #expect(registration.consecutiveFailures == 1)
+            #expect(registration.nextPushAt == t0, "due again at the next sweep")
+        }
+        #expect(try row(1)?.lastError == "ServiceUnavailable")
+        let next = try sweep(at: t0 + 61_000, ScriptedSender())
+        #expect(next.sent == 3)
+        #expect(try row(1)?.consecutiveFailures == 0)
+    }
+
+    @Test func otherClientErrorsAreKeptAndRecorded() throws {
+        try register(1, at: t0)
+        let sender = ScriptedSender()
+        sender.script[sampleToken(1)] = [(400, "BadExpirationDate", nil)]
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.failed == 1 && summary.failureReasons["BadExpirationDate"] == 1)
+        #expect(try row(1)?.lastError == "BadExpirationDate")
+    }
+
+    @Test func theProviderTokenIsReusedUntilFiftyMinutes() throws {
+        try register(1, .debug, at: t0)
+        let issued = LockedBox(0)
+        let sender = ScriptedSender()
+        _ = try sweep(at: t0, sender, issued: issued)
+        _ = try sweep(at: t0 + 20 * minute, sender, issued: issued)
+        _ = try sweep(at: t0 + 49 * minute, sender, issued: issued)
+        #expect(issued.get() == 1)
+        _ = try sweep(at: t0 + 51 * minute, sender, issued: issued)
+        #expect(issued.get() == 2)
+        #expect(Set(sender.sent.map(\.providerToken)).count == 2)
+    }
+
+    @Test func eachRunIsRecorded() throws {
+        try register(1, at: t0)
+        _ = try sweep(at: t0 + 1000, ScriptedSender())
+        let connection = try SQLiteConnection(path: configuration.databasePath)
+        #expect(try connection.statement("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'").scalarInt() == 1)
+    }
+}

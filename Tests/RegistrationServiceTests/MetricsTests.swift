@@ -1,0 +1,41 @@
+import FastCGIWire
+import LiveActivityCore
+import RegistrationService
+import TestSupport
+import Testing
+
+@Suite struct MetricsTests {
+    let folder = TemporaryDirectory("metrics")
+    let now: Int64 = 1_800_000_000_000
+
+    func populatedStore() throws -> RegistrationStore {
+        try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
+    }
+
+    @Test func metricsAreInPrometheusTextFormat() throws {
+        let text = PrometheusMetrics.render(try MetricsSnapshot.gather(try populatedStore().connection))
+        #expect(text.contains("# TYPE liveactivity_registrations gauge\n"))
+        #expect(text.contains("liveactivity_registrations{activity_type=\"charging\",environment=\"production\"} 2\n"))
+        #expect(text.contains("liveactivity_registrations{activity_type=\"debug\",environment=\"production\"} 0\n"))
+        #expect(text.contains("liveactivity_pushes_sent_total 190\n"))
+        #expect(text.contains("liveactivity_pushes_failed_by_reason_total{reason=\"ServiceUnavailable\"} 10\n"))
+        #expect(text.contains("liveactivity_registrations_removed_total 3\n"))
+        #expect(text.contains("liveactivity_last_sweep_duration_seconds 1.234\n"))
+        // Every sample line is `name{labels} value`.
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.split(separator: " ").count == 2, "\(line)")
+        }
+    }
+
+    @Test func theMetricsRouteAnswersGetOnly() throws {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        _ = try populatedStore()
+        let api = RegistrationAPI(configuration: configuration, log: { _ in })
+        let response = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/metrics"))
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == PrometheusMetrics.contentType)
+        #expect(response.bodyText.contains("liveactivity_sweep_runs_total 2"))
+        #expect(api.respond(to: HTTPRequest(method: "POST", path: "/wakeup/metrics")).status == 405)
+    }
+}

@@ -1,0 +1,252 @@
+import FastCGIWire
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import RegistrationService
+
+/// SPEC section 3 row by row, through the API function itself (no transport).
+@Suite struct RegistrationAPITests {
+    let folder = TemporaryDirectory("api")
+    let api: RegistrationAPI
+    let logged = LockedBox<[String]>([])
+
+    init() throws {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        configuration.maxRegistrations = 3
+        configuration.defaultEnvironment = .production
+        let box = logged
+        api = RegistrationAPI(configuration: configuration, log: { line in box.update { $0.append(line) } })
+    }
+
+    func post(_ body: String, contentType: String? = "application/json", parameter: String? = nil) -> HTTPResponse {
+        post("/wakeup", body, contentType: contentType, parameter: parameter)
+    }
+
+    func post(_ path: String, _ body: String, contentType: String? = "application/json", parameter: String? = nil) -> HTTPResponse
+    {
+        api.respond(
+            to: HTTPRequest(
+                method: "POST", path: path, contentType: contentType, body: Array(body.utf8), environmentParameter: parameter))
+    }
+
+    func stored() throws -> [Registration] {
+        let store = try RegistrationStore(path: api.configuration.databasePath)
+        let statement = try store.connection.statement(
+            "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error FROM registrations ORDER BY push_token"
+        )
+        try statement.bind([])
+        var rows: [Registration] = []
+        while try statement.step() { rows.append(Registration(row: statement)) }
+        return rows
+    }
+
+    func expectError(
+        _ response: HTTPResponse, _ status: Int, containing text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(response.status == status, sourceLocation: sourceLocation)
+        #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
+        #expect(response.bodyText.hasPrefix("{\"error\":\""), "body: \(response.bodyText)", sourceLocation: sourceLocation)
+        if let text { #expect(response.bodyText.contains(text), "body: \(response.bodyText)", sourceLocation: sourceLocation) }
+    }
+
+    // MARK: - Success
+
+    @Test func theAppsExactRequestRegisters() throws {
+        let response = post(#"{"pushToken":"\#(sampleToken(1))","activityType":"charging"}"#)
+        #expect(response.status == 200)
+        #expect(response.bodyText == #"{"success":true}"#)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("Cache-Control") == "no-store")
+        #expect(response.header("Access-Control-Allow-Origin") == "*")
+        let rows = try stored()
+        #expect(rows.count == 1)
+        #expect(rows.first?.activityType == .charging)
+        #expect(rows.first?.environment == .production)
+        let row = try #require(rows.first)
+        #expect(row.expiresAt - row.registeredAt == 8 * 3_600_000)
+    }
+
+    @Test func theTypeDefaultsToChargingAndTheTokenIsStoredLowercase() throws {
+        #expect(post(#"{"pushToken":"\#(sampleToken(2).uppercased())"}"#).status == 200)
+        #expect(try stored().map(\.token.hex) == [sampleToken(2)])
+        #expect(try stored().first?.activityType == .charging)
+    }
+
+    @Test func unknownFieldsAndCharsetAreAccepted() throws {
+        let response = post(
+            #"{"pushToken":"\#(sampleToken(3))","activityType":"debug","extra":{"deep":[1,2]}}"#,
+            contentType: "application/json; charset=utf-8")
+        #expect(response.status == 200)
+        #expect(try stored().first?.activityType == .debug)
+    }
+
+    @Test func noContentTypeIsAccepted() {
+        #expect(post(#"{"pushToken":"\#(sampleToken(3))"}"#, contentType: nil).status == 200)
+    }
+
+    @Test func theEnvironmentComesFromBodyThenParameterThenConfiguration() throws {
+        #expect(post(#"{"pushToken":"\#(sampleToken(1))","environment":"development"}"#, parameter: "production").status == 200)
+        #expect(post(#"{"pushToken":"\#(sampleToken(2))"}"#, parameter: "sandbox").status == 200)
+        #expect(post(#"{"pushToken":"\#(sampleToken(3))"}"#).status == 200)
+        #expect(try stored().map(\.environment) == [.sandbox, .sandbox, .production])
+    }
+
+    @Test func unregisterIsIdempotent() throws {
+        #expect(post(#"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        let first = post("/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#)
+        #expect(first.status == 200 && first.bodyText == #"{"success":true}"#)
+        #expect(try stored().isEmpty)
+        #expect(post("/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+    }
+
+    @Test func routesWorkUnderAnyPrefix() throws {
+        #expect(post("/dev/wakeup", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        #expect(post("/prod/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        #expect(try stored().isEmpty)
+        let health = api.respond(to: HTTPRequest(method: "GET", path: "/dev/wakeup/health"))
+        #expect(health.status == 200)
+    }
+
+    @Test func healthCountsRegistrations() {
+        _ = post(#"{"pushToken":"\#(sampleToken(1))"}"#)
+        _ = post(#"{"pushToken":"\#(sampleToken(2))"}"#)
+        let health = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health"))
+        #expect(health.status == 200)
+        #expect(health.bodyText == #"{"status":"ok","registrations":2}"#)
+    }
+
+    // MARK: - Every error row
+
+    @Test(arguments: [
+        ("not json", "not valid JSON"),
+        ("[1,2,3]", "must be a JSON object"),
+        ("\"text\"", "must be a JSON object"),
+        ("", "must be a JSON object"),
+        ("{\"pushToken\": 123}", "pushToken must be a string"),
+        ("{\"pushToken\": [\"ab\"]}", "pushToken must be a string"),
+        ("{\"pushToken\":\"\(sampleToken(1))\",\"activityType\":7}", "activityType must be a string"),
+        ("{\"pushToken\":\"\(sampleToken(1))\",\"environment\":true}", "environment must be a string"),
+        ("{\"pushToken\": \"\(sampleToken(1))\"", "not valid JSON"),
+    ])
+    func malformedBodiesAre400(body: String, message: String) throws {
+        expectError(post(body), 400, containing: message)
+        #expect(try stored().isEmpty)
+    }
+
+    @Test(arguments: [
+        ("{}", "pushToken is required"),
+        ("{\"pushToken\":null}", "pushToken is required"),
+        ("{\"pushToken\":\"\(String(repeating: "g", count: 64))\"}", "hex digits only"),
+        ("{\"pushToken\":\"\(String(repeating: "a", count: 63))\"}", "too short"),
+        ("{\"pushToken\":\"\(String(repeating: "a", count: 65))\"}", "even number"),
+        ("{\"pushToken\":\"\(String(repeating: "a", count: 202))\"}", "too long"),
+        ("{\"pushToken\":\"\"}", "too short"),
+        ("{\"pushToken\":\"\(String(repeating: "a", count: 62)) 1\"}", "hex digits only"),
+    ])
+    func badTokensAre400(body: String, message: String) throws {
+        expectError(post(body), 400, containing: message)
+        expectError(post("/wakeup/unregister", body), 400, containing: message)
+        #expect(try stored().isEmpty)
+    }
+
+    @Test func tokensOfTwoHundredCharactersAreAccepted() {
+        #expect(post(#"{"pushToken":"\#(String(repeating: "b", count: 200))"}"#).status == 200)
+    }
+
+    @Test func anUnsupportedActivityTypeListsTheSupportedOnes() throws {
+        let response = post(#"{"pushToken":"\#(sampleToken(1))","activityType":"parking"}"#)
+        #expect(response.status == 400)
+        #expect(response.bodyText == #"{"error":"Unsupported activityType: parking","supported":["charging","debug"]}"#)
+        #expect(try stored().isEmpty)
+    }
+
+    @Test func anUnsupportedEnvironmentListsTheSupportedOnes() throws {
+        let response = post(#"{"pushToken":"\#(sampleToken(1))","environment":"staging"}"#)
+        #expect(response.status == 400)
+        #expect(response.bodyText == #"{"error":"Unsupported environment: staging","supported":["production","sandbox"]}"#)
+        #expect(try stored().isEmpty)
+    }
+
+    @Test(arguments: ["GET", "PUT", "DELETE", "OPTIONS", "PATCH"])
+    func otherMethodsOnTheTwoRoutesAre405(method: String) {
+        for path in ["/wakeup", "/wakeup/unregister"] {
+            let response = api.respond(to: HTTPRequest(method: method, path: path))
+            expectError(response, 405)
+            #expect(response.header("Allow") == "POST")
+        }
+    }
+
+    @Test func healthAllowsOnlyGet() {
+        let response = api.respond(to: HTTPRequest(method: "POST", path: "/wakeup/health"))
+        expectError(response, 405)
+        #expect(response.header("Allow") == "GET")
+    }
+
+    @Test(arguments: ["/", "/wake", "/wakeup/other", "/wakeupx", "/index.php", "/wakeup/unregister/x"])
+    func unknownPathsAre404(path: String) {
+        expectError(api.respond(to: HTTPRequest(method: "POST", path: path)), 404)
+    }
+
+    @Test func bodiesOverTheLimitAre413() throws {
+        let padding = String(repeating: " ", count: 4096)
+        expectError(post(#"{"pushToken":"\#(sampleToken(1))"}"# + padding), 413)
+        expectError(api.respond(to: HTTPRequest(method: "POST", path: "/wakeup", bodyTooLarge: true)), 413)
+        #expect(try stored().isEmpty)
+    }
+
+    @Test(arguments: ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x"])
+    func otherContentTypesAre415(contentType: String) throws {
+        expectError(post(#"{"pushToken":"\#(sampleToken(1))"}"#, contentType: contentType), 415)
+        #expect(try stored().isEmpty)
+    }
+
+    @Test func theCapAnswers503AndEvictsNothing() throws {
+        for seed in 1...3 { #expect(post(#"{"pushToken":"\#(sampleToken(seed))"}"#).status == 200) }
+        expectError(post(#"{"pushToken":"\#(sampleToken(4))"}"#), 503, containing: "capacity")
+        #expect(try stored().map(\.token.hex) == (1...3).map(sampleToken))
+        #expect(post(#"{"pushToken":"\#(sampleToken(2))","activityType":"debug"}"#).status == 200, "a refresh is not a new row")
+        #expect(logged.get().contains { $0.contains("LIVEACTIVITY_MAX_REGISTRATIONS") })
+    }
+
+    @Test func anUnusableDatabaseIs503WithoutInternals() throws {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("missing-folder/db.sqlite")
+        let broken = RegistrationAPI(configuration: configuration, log: { _ in })
+        let response = broken.respond(
+            to: HTTPRequest(
+                method: "POST", path: "/wakeup", contentType: "application/json",
+                body: Array(#"{"pushToken":"\#(sampleToken(1))"}"#.utf8)))
+        expectError(response, 503)
+        #expect(!response.bodyText.contains("SQLite"))
+        #expect(!response.bodyText.contains("missing-folder"))
+        expectError(broken.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health")), 503)
+    }
+
+    @Test func aBadLocationParameterIsAnInternalFaultNotAClientError() throws {
+        let response = post(#"{"pushToken":"\#(sampleToken(1))"}"#, parameter: "staging")
+        expectError(response, 500)
+        #expect(try stored().isEmpty)
+        #expect(logged.get().contains { $0.contains("LIVEACTIVITY_APNS_ENVIRONMENT") })
+    }
+
+    @Test func garbageNeverCrashesAndChangesNothing() throws {
+        #expect(post(#"{"pushToken":"\#(sampleToken(9))"}"#).status == 200)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let body: [UInt8]
+            switch round % 4 {
+            case 0:
+                body = (0..<Int.random(in: 0...4096, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            case 1: body = Array(String(repeating: "[", count: 3000).utf8)
+            case 2: body = [0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x00, 0x7d]
+            default: body = Array(#"{"pushToken":"\#(sampleToken(1))\u{0000}"}"#.utf8) + [0, 0, 0]
+            }
+            let response = api.respond(
+                to: HTTPRequest(method: "POST", path: "/wakeup", contentType: "application/json", body: body))
+            #expect(response.status == 400 || response.status == 413)
+        }
+        #expect(try stored().map(\.token.hex) == [sampleToken(9)])
+    }
+}

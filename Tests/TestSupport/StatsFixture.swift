@@ -1,0 +1,34 @@
+import LiveActivityCore
+
+/// A database for the stats and metrics tests, as of `now`: four registrations of known ages,
+/// types and environments (two pushed), and two recorded sweeps (one 10 minutes ago, one 3 days ago).
+public func populatedStatsStore(at path: String, now: Int64) throws -> RegistrationStore {
+    let minute: Int64 = 60_000
+    let store = try RegistrationStore(path: path)
+    let ages: [(Int, ActivityType, APNsEnvironment, Int64)] = [
+        (1, .charging, .production, 1 * minute), (2, .charging, .production, 10 * minute),
+        (3, .debug, .sandbox, 45 * minute), (4, .charging, .sandbox, 3 * 60 * minute),
+    ]
+    for (seed, type, environment, age) in ages {
+        try store.register(
+            try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now - age,
+            expiresAt: now, cap: 100)
+    }
+    try store.connection.execute("UPDATE registrations SET wakeup_count = 7 WHERE push_token = '\(sampleToken(3))'")
+    try store.connection.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
+    let sweeps = try SweepStore(connection: store.connection)
+    var recent = SweepSummary()
+    recent.startedAt = now - 10 * minute
+    recent.sent = 90
+    recent.failed = 10
+    recent.removed = 3
+    recent.durationMilliseconds = 1234
+    recent.failureReasons = ["ServiceUnavailable": 10]
+    recent.removalReasons = ["Unregistered": 3]
+    try sweeps.record(recent)
+    var older = SweepSummary()
+    older.startedAt = now - 3 * 86_400_000
+    older.sent = 100
+    try sweeps.record(older)
+    return store
+}
