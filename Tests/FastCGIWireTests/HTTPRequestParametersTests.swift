@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import FastCGIWire
+
+@Suite struct HTTPRequestParametersTests {
+    func request(_ values: [String: String], body: [UInt8] = [], tooLarge: Bool = false) -> HTTPRequest {
+        HTTPRequest(parameters: FastCGIParameters(values), body: RequestBodyReader.Result(bytes: body, tooLarge: tooLarge))
+    }
+
+    @Test func nginxRoutesOnDocumentURI() {
+        let parameters = ["DOCUMENT_URI": "/dev/wakeup", "REQUEST_URI": "/other?x=1", "SCRIPT_NAME": "/cgi"]
+        #expect(request(parameters).path == "/dev/wakeup")
+    }
+
+    @Test func requestURILosesItsQuery() {
+        #expect(request(["REQUEST_URI": "/wakeup/health?verbose=1"]).path == "/wakeup/health")
+        #expect(request(["DOCUMENT_URI": "", "REQUEST_URI": "/wakeup"]).path == "/wakeup")
+    }
+
+    @Test func aCGIServerRoutesOnScriptNameAndPathInfo() {
+        #expect(request(["SCRIPT_NAME": "/cgi-bin/liveactivity", "PATH_INFO": "/wakeup"]).path == "/cgi-bin/liveactivity/wakeup")
+        #expect(request([:]).path == "")
+    }
+
+    @Test func methodContentTypeBodyAndEnvironmentCarryOver() {
+        let made = request(
+            [
+                "REQUEST_METHOD": "POST", "CONTENT_TYPE": "application/json", "DOCUMENT_URI": "/wakeup",
+                "LIVEACTIVITY_APNS_ENVIRONMENT": "sandbox",
+            ], body: [1, 2], tooLarge: true)
+        #expect(made.method == "POST" && made.contentType == "application/json")
+        #expect(made.body == [1, 2] && made.bodyTooLarge)
+        #expect(made.environmentParameter == "sandbox")
+    }
+
+    @Test func aMissingMethodIsGetAndAnEmptyContentTypeIsAbsent() {
+        let made = request(["CONTENT_TYPE": ""])
+        #expect(made.method == "GET" && made.contentType == nil && made.environmentParameter == nil)
+    }
+
+    @Test func contentLengthCountsOnlyWhenItIsANumber() {
+        #expect(FastCGIParameters(["CONTENT_LENGTH": "12"]).contentLength == 12)
+        #expect(FastCGIParameters(["CONTENT_LENGTH": ""]).contentLength == nil)
+        #expect(FastCGIParameters(["CONTENT_LENGTH": "-1"]).contentLength == nil)
+        #expect(FastCGIParameters(["CONTENT_LENGTH": "12abc"]).contentLength == nil)
+        #expect(FastCGIParameters([:]).contentLength == nil)
+    }
+
+    @Test func anEnvironArrayIsSplitAtTheFirstEquals() {
+        let texts = ["A=1", "B=x=y", "NOEQUALS", "EMPTY="]
+        let entries: [UnsafeMutablePointer<CChar>?] = texts.map { text in strdup(text) }
+        defer { for entry in entries { free(entry) } }
+        var array = entries + [nil]
+        let parameters = array.withUnsafeMutableBufferPointer { FastCGIParameters(environ: $0.baseAddress) }
+        #expect(parameters.values == ["A": "1", "B": "x=y", "EMPTY": ""])
+    }
+}
