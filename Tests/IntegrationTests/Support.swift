@@ -25,13 +25,7 @@ func jsonObject(_ result: HTTPResult) -> [String: Any]? {
 /// Every row of the table, as comparable text (to prove that nothing changed).
 func snapshot(of stack: LiveStack) throws -> [String] {
     let store = try stack.store()
-    let statement = try store.connection.statement(
+    return try store.connection.statement(
         "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at FROM registrations ORDER BY push_token"
-    )
-    var rows: [String] = []
-    while try statement.step() {
-        rows.append((0..<6).map { statement.text(Int32($0)) ?? "-" }.joined(separator: "|"))
-    }
-    statement.reset()
-    return rows
+    ).rows { row in (0..<6).map { row.text(Int32($0)) ?? "-" }.joined(separator: "|") }
 }

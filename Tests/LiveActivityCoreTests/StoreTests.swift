@@ -11,10 +11,7 @@ import Testing
     @Test func aNewDatabaseIsMigratedToTheCurrentVersionInWALMode() throws {
         let store = try RegistrationStore(path: path)
         #expect(try store.connection.userVersion == Schema.currentVersion)
-        let mode = try store.connection.statement("PRAGMA journal_mode")
-        #expect(try mode.step())
-        #expect(mode.text(0) == "wal")
-        mode.reset()
+        #expect(try store.connection.statement("PRAGMA journal_mode").firstRow { $0.text(0) } == "wal")
         #expect(try store.count() == 0)
     }
 

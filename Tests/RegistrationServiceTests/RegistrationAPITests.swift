@@ -33,13 +33,9 @@ import Testing
 
     func stored() throws -> [Registration] {
         let store = try RegistrationStore(path: api.configuration.databasePath)
-        let statement = try store.connection.statement(
+        return try store.connection.statement(
             "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error FROM registrations ORDER BY push_token"
-        )
-        try statement.bind([])
-        var rows: [Registration] = []
-        while try statement.step() { rows.append(Registration(row: statement)) }
-        return rows
+        ).rows { Registration(row: $0) }
     }
 
     func expectError(

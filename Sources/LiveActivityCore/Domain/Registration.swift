@@ -14,7 +14,7 @@ public struct Registration: Equatable, Sendable {
 
 extension Registration {
     /// Reads the columns in the order the store's SELECTs list them.
-    init(row: PreparedStatement) {
+    init(row: Row) {
         self.init(
             token: PushToken(trusted: row.text(0) ?? ""),
             activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,

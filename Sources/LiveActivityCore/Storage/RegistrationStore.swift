@@ -86,15 +86,12 @@ public final class RegistrationStore {
 
     /// One stored registration, for tests and the operator.
     public func registration(_ token: PushToken) throws -> Registration? {
-        let statement = try connection.statement(
+        try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at,
                    last_push_at, wakeup_count, consecutive_failures, last_error
             FROM registrations WHERE push_token = ?
-            """)
-        try statement.bind([.text(token.hex)])
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return Registration(row: statement)
+            """
+        ).firstRow([.text(token.hex)], Registration.init(row:))
     }
 }
