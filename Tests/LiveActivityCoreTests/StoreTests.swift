@@ -124,7 +124,9 @@ import Testing
             let newer = try SQLiteConnection(path: path)
             try newer.execute("PRAGMA user_version = \(Schema.currentVersion + 1)")
         }
-        #expect(throws: SQLiteError.self) { try RegistrationStore(path: path) }
+        #expect(throws: SchemaTooNewError(found: Schema.currentVersion + 1, supported: Schema.currentVersion)) {
+            try RegistrationStore(path: path)
+        }
     }
 
     @Test func aTransactionThatThrowsIsRolledBack() throws {
