@@ -56,15 +56,16 @@ do {
     fail("\(error)", code: 2)
 }
 
-/// Each worker owns a responder with its own connection to the stand-in's database.
-final class StandInHandler: FastCGIHandler {
-    let responder: StandInResponder
-    init(_ responder: StandInResponder) { self.responder = responder }
+/// Each worker owns a stand-in with its own connection to the stand-in's database; nginx hands
+/// the HTTP/2 request's headers over as `HTTP_*` parameters, which `StandInRequest` maps back.
+final class StandInHTTPResponder: HTTPResponder {
+    let standIn: StandInResponder
+    init(_ standIn: StandInResponder) { self.standIn = standIn }
 
-    func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
-        responder.respond(
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        standIn.respond(
             to: StandInRequest(
-                method: request.method, path: request.path, body: request.body, parameters: parameters.values))
+                method: request.method, path: request.path, body: request.body, parameters: request.parameters.values))
     }
 }
 
@@ -77,5 +78,5 @@ exit(
             "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)",
         log: log
     ) { _ in
-        StandInHandler(try StandInResponder(configuration: configuration, gate: gate, log: log))
+        StandInHTTPResponder(try StandInResponder(configuration: configuration, gate: gate, log: log))
     })

@@ -34,13 +34,6 @@ do {
     exit(2)
 }
 
-/// The API is the handler; each worker gets its own, all sharing one database writer.
-extension RegistrationAPI: FastCGIHandler {
-    public func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
-        respond(to: request)
-    }
-}
-
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 // One connection for the process: workers' writes are committed together (group commit) rather
 // than queueing on SQLite's lock, and no worker's page cache is invalidated by another's commit.
@@ -48,6 +41,7 @@ let writer = RegistrationWriter(path: configuration.databasePath, options: confi
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
 let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
+// Each worker answers with an API of its own, all sharing the writer and the fault log.
 exit(
     FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
         RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)

@@ -28,7 +28,8 @@ import Testing
     {
         api.respond(
             to: HTTPRequest(
-                method: "POST", path: path, contentType: contentType, body: Array(body.utf8), environmentParameter: parameter))
+                method: "POST", path: path, contentType: contentType, body: Array(body.utf8),
+                parameters: RequestParameters(parameter.map { ["LIVEACTIVITY_APNS_ENVIRONMENT": $0] } ?? [:])))
     }
 
     func stored() throws -> [Registration] {

@@ -3,7 +3,7 @@ import Foundation
 
 /// The FastCGI/CGI front end: picks the mode, runs the workers, stops on SIGTERM/SIGINT.
 public enum FastCGIServer {
-    /// Serves with one handler per worker, made on the worker's own thread by `makeHandler`
+    /// Serves with one responder per worker, made on the worker's own thread by `makeResponder`
     /// (given the worker's index; CGI makes one, index 0). Returns the process's exit status:
     /// after a signal once in-flight requests are answered (0), when every worker failed (1),
     /// when it cannot start (1) or stdin is neither a socket nor a CGI request (2).
@@ -16,7 +16,7 @@ public enum FastCGIServer {
         _ options: TransportOptions,
         startupMessage: String = "starting",
         log: @escaping @Sendable (String) -> Void,
-        makeHandler: @escaping @Sendable (_ worker: Int) throws -> any FastCGIHandler
+        makeResponder: @escaping @Sendable (_ worker: Int) throws -> any HTTPResponder
     ) -> Int32 {
         if options.supervise { return Supervisor.run(log: log) }
         // A client that hangs up must cost its request only, never the process.
@@ -31,7 +31,7 @@ public enum FastCGIServer {
         } else if FCGX_IsCGI() == 0 {
             address = .inherited
         } else if let gateway = ProcessInfo.processInfo.environment["GATEWAY_INTERFACE"], !gateway.isEmpty {
-            return CGIResponder.respondOnce(bodyLimit: options.maximumBodySize, log: log, makeHandler: makeHandler)
+            return CGIExchange.respondOnce(bodyLimit: options.maximumBodySize, log: log, makeResponder: makeResponder)
         } else {
             log(
                 "stdin is not a FastCGI listening socket and GATEWAY_INTERFACE is unset: pass --socket, run under spawn-fcgi, or as CGI"
@@ -39,7 +39,7 @@ public enum FastCGIServer {
             return 2
         }
         do throws(TransportStartError) {
-            return try serve(on: address, options, startupMessage: startupMessage, log: log, makeHandler: makeHandler)
+            return try serve(on: address, options, startupMessage: startupMessage, log: log, makeResponder: makeResponder)
         } catch {
             log(error.description)
             return 1
@@ -49,7 +49,7 @@ public enum FastCGIServer {
     private static func serve(
         on address: ListenAddress, _ options: TransportOptions, startupMessage: String,
         log: @escaping @Sendable (String) -> Void,
-        makeHandler: @escaping @Sendable (Int) throws -> any FastCGIHandler
+        makeResponder: @escaping @Sendable (Int) throws -> any HTTPResponder
     ) throws(TransportStartError) -> Int32 {
         let socket = try ListeningSocket(address, backlog: options.backlog)
         let stop = try StopSignal()
@@ -63,7 +63,7 @@ public enum FastCGIServer {
             inFlight.workerStarted()
             let thread = Thread {
                 do throws(TransportStartError) {
-                    try worker.run(makeHandler: makeHandler)
+                    try worker.run(makeResponder: makeResponder)
                 } catch {
                     log(error.description)
                 }

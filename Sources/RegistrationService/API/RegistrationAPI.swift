@@ -5,9 +5,11 @@ import LiveActivityCore
 /// so tests call it directly and the FastCGI and CGI front ends share it.
 ///
 /// Not thread-safe: each responder worker owns one; they share one `RegistrationWriter`.
-public final class RegistrationAPI {
+public final class RegistrationAPI: HTTPResponder {
     /// Bodies above this size are refused with 413 (nginx enforces the same limit).
     public static let maximumBodySize = 4096
+    /// The request parameter an nginx location sets to pick the APNs environment (`/dev/wakeup`).
+    public static let environmentParameter = "LIVEACTIVITY_APNS_ENVIRONMENT"
 
     public let configuration: Configuration
     /// The database, shared by every worker of the process (group commit).
@@ -83,7 +85,7 @@ public final class RegistrationAPI {
         }
         let body = try RegistrationBody.parse(request.body)
         switch route {
-        case .register: try register(body, parameter: request.environmentParameter)
+        case .register: try register(body, parameter: request.parameters[Self.environmentParameter])
         case .unregister: _ = try writer.perform(.unregister(body.token))
         case .health, .metrics: break
         }
@@ -109,7 +111,7 @@ public final class RegistrationAPI {
         var environment = body.environment ?? configuration.defaultEnvironment
         if body.environment == nil, let parameter, !parameter.isEmpty {
             guard let fromLocation = APNsEnvironment(name: parameter) else {
-                log("LIVEACTIVITY_APNS_ENVIRONMENT=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
+                log("\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
                 throw APIError.internalError
             }
             environment = fromLocation
