@@ -3,16 +3,18 @@ import Foundation
 /// Plain CGI (RFC 3875): one request from the environment and stdin, the response on stdout,
 /// for a CGI server such as Apache's `ScriptAlias` (SPEC section 2).
 enum CGIExchange {
-    /// Answers the one request; the exit status is 0 unless the responder could not be made.
+    /// Answers the one request `environment` and `input` carry, on `output`; the exit status is 0
+    /// unless the responder could not be made.
     static func respondOnce(
+        environment: [String: String], input: Int32 = 0, output: Int32 = 1,
         bodyLimit: Int, log: (String) -> Void, makeResponder: (Int) throws -> any HTTPResponder
     ) -> Int32 {
-        let parameters = RequestParameters(ProcessInfo.processInfo.environment)
+        let parameters = RequestParameters(environment)
         // RFC 3875 4.2: the server need not close stdin, so read CONTENT_LENGTH bytes, no more.
         let body = RequestBodyReader(limit: bodyLimit).read(declaredLength: parameters.contentLength, untilEndOfStream: false) {
             buffer, count in
             while true {
-                let got = read(0, buffer, Int(count))
+                let got = read(input, buffer, Int(count))
                 if got < 0 && errno == EINTR { continue }
                 return Int32(max(got, 0))
             }
@@ -25,7 +27,7 @@ enum CGIExchange {
             return 1
         }
         let response = responder.respond(to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge))
-        writeAll(response.cgiBytes(), to: 1)
+        writeAll(response.cgiBytes(), to: output)
         return 0
     }
 
