@@ -33,21 +33,13 @@ if arguments.first == "--show" {
     }
 }
 
-let options: TransportOptions
-do {
-    switch try TransportOptions.parse(arguments, maximumBodySize: 64 * 1024) {
-    case .help:
-        print("usage: \(program) [--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)")
-        print("       \(program) --show [N]                                 the last N pushes received")
-        print(TransportOptions.usage)
-        print("\nSettings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
-        exit(0)
-    case .serve(let parsed):
-        options = parsed
-    }
-} catch {
-    fail(error.description, code: 2)
-}
+let options = TransportOptions.fromCommandLine(
+    arguments, maximumBodySize: 64 * 1024, program: program,
+    synopsis: [
+        "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
+        "--show [N]                                 the last N pushes received",
+    ],
+    settings: "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
 
 let configuration: StandInConfiguration
 do {

@@ -9,22 +9,10 @@ let program = "liveactivity-fcgi"
 // The responder (web user) and the sweep (key owner) share the database through their group:
 // files either creates must stay group-writable and private to everyone else.
 umask(0o007)
-let options: TransportOptions
-do {
-    switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize)
-    {
-    case .help:
-        print("usage: \(program) [--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]\n")
-        print(TransportOptions.usage)
-        print("\nSettings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
-        exit(0)
-    case .serve(let parsed):
-        options = parsed
-    }
-} catch {
-    FileHandle.standardError.write(Data("\(program): \(error.description)\n".utf8))
-    exit(2)
-}
+let options = TransportOptions.fromCommandLine(
+    Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize, program: program,
+    synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
+    settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
 
 let configuration: Configuration
 do {

@@ -3,14 +3,6 @@ import LiveActivityCore
 import TestSupport
 import Testing
 
-/// Rows only nginx answers: the shipped locations pass nothing else to the responder, which
-/// itself routes on the path's end (so in-process these would reach it).
-let nginxOnlyRows = [
-    ErrorRow(
-        name: "unknown prefix", path: "/test/wakeup", body: registerBody(ErrorRow.seedToken), status: 404, error: "Not found"),
-    ErrorRow(name: "health under a prefix", method: "GET", path: "/dev/wakeup/health", status: 404, error: "Not found"),
-]
-
 @Suite("Errors through nginx")
 struct ErrorsThroughNginxTests {
     /// SPEC section 3's error table (`ErrorRow.all`, shared with the in-process run) through the
@@ -19,7 +11,7 @@ struct ErrorsThroughNginxTests {
     @Test func everyErrorRowIsAnsweredWithItsStatusAndChangesNothing() throws {
         let stack = try LiveStack()
         #expect(try stack.request("POST", "/wakeup", body: registerBody(ErrorRow.seedToken)).status == 200)
-        for row in ErrorRow.all + nginxOnlyRows {
+        for row in ErrorRow.all + ErrorRow.nginxOnly {
             let before = try snapshot(of: stack)
 
             let result = try stack.request(row.method, row.path, body: row.body, contentType: row.contentType)

@@ -4,33 +4,17 @@
 /// Rows use the seed token wherever a wrong acceptance would otherwise change its row.
 public struct ErrorRow: Sendable, CustomStringConvertible {
     public var name: String
-    public var method: String
-    public var path: String
+    public var method = "POST"
+    public var path = "/wakeup"
     /// nil: no body (and no Content-Type).
     public var body: String?
-    public var contentType: String?
+    public var contentType: String? = "application/json"
     public var status: Int
     public var error: String
     /// The accepted values a 400 lists.
     public var supported: [String]?
     /// The `Allow` header of a 405.
     public var allow: String?
-
-    public init(
-        name: String, method: String = "POST", path: String = "/wakeup", body: String? = nil,
-        contentType: String? = "application/json", status: Int, error: String, supported: [String]? = nil,
-        allow: String? = nil
-    ) {
-        self.name = name
-        self.method = method
-        self.path = path
-        self.body = body
-        self.contentType = contentType
-        self.status = status
-        self.error = error
-        self.supported = supported
-        self.allow = allow
-    }
 
     public var description: String { name }
 
@@ -67,6 +51,13 @@ extension ErrorRow {
 
     /// Every row, by the table's cases.
     public static let all: [ErrorRow] = malformed + badTokens + routing + limits
+
+    /// Rows only nginx answers: the shipped locations pass nothing else to the responder, which
+    /// itself routes on the path's end (so in-process these would reach it and succeed).
+    public static let nginxOnly = [
+        ErrorRow(name: "unknown prefix", path: "/test/wakeup", body: registerBody(seed), status: 404, error: "Not found"),
+        ErrorRow(name: "health under a prefix", method: "GET", path: "/dev/wakeup/health", status: 404, error: "Not found"),
+    ]
 
     /// Body is not JSON, not an object, or a field has the wrong type; an unsupported value.
     static let malformed = [
