@@ -95,3 +95,16 @@ public final class RegistrationStore {
         ).firstRow([.text(token.hex)], Registration.init(row:))
     }
 }
+
+extension Registration {
+    /// Reads a row whose columns are in the order `registration(_:)` selects them.
+    init(row: Row) {
+        self.init(
+            token: PushToken(trusted: row.text(0) ?? ""),
+            activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
+            environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
+            registeredAt: row.int(3), expiresAt: row.int(4), nextPushAt: row.int(5),
+            lastPushAt: row.optionalInt(6), wakeupCount: row.int(7), consecutiveFailures: row.int(8),
+            lastError: row.text(9))
+    }
+}
