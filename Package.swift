@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["LiveActivityCore", "LiveActivitySweep", "APNsStandIn"],
             path: "Tests/TestSupport"),
-        .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire"]),
+        .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire", "TestSupport"]),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "TestSupport"]),
         .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "APNsJWT", "LiveActivityCore", "TestSupport"]),

@@ -44,10 +44,7 @@ public final class ProviderTokenCache {
     }
 
     private func cached() throws -> (String, Int64)? {
-        let statement = try connection.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = ?")
-        try statement.bind([.text(cacheKey)])
-        defer { statement.reset() }
-        guard try statement.step(), let token = statement.text(0) else { return nil }
-        return (token, statement.int(1))
+        try connection.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = ?")
+            .firstRow([.text(cacheKey)]) { row in row.text(0).map { ($0, row.int(1)) } } ?? nil
     }
 }

@@ -29,23 +29,18 @@ public final class SweepStore {
 
     /// Registrations whose next push is at or before `cutoff`, oldest first (the due index).
     public func due(atOrBefore cutoff: Int64) throws -> [Due] {
-        let statement = try connection.statement(
+        try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at FROM registrations
             WHERE next_push_at <= ? ORDER BY next_push_at
-            """)
-        try statement.bind([.integer(cutoff)])
-        defer { statement.reset() }
-        var rows: [Due] = []
-        while try statement.step() {
-            rows.append(
-                Due(
-                    token: PushToken(trusted: statement.text(0) ?? ""),
-                    activityType: ActivityType(rawValue: statement.text(1) ?? "") ?? .default,
-                    environment: APNsEnvironment(name: statement.text(2) ?? "") ?? .production,
-                    registeredAt: statement.int(3)))
+            """
+        ).rows([.integer(cutoff)]) { row in
+            Due(
+                token: PushToken(trusted: row.text(0) ?? ""),
+                activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
+                environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
+                registeredAt: row.int(3))
         }
-        return rows
     }
 
     /// One write the sweep owes the database after an answer.
