@@ -52,7 +52,7 @@ let package = Package(
 
         // MARK: - Tests (one target per library target, plus the live system)
         .target(
-            name: "TestSupport", dependencies: ["LiveActivityCore", "LiveActivitySweep", "APNsStandIn"],
+            name: "TestSupport", dependencies: ["LiveActivityCore", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire"]),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),

@@ -16,11 +16,11 @@ func testToken(_ prefix: String = "aa", _ number: Int = 0) -> PushToken {
 let placeholderToken = ProviderToken(jwt: "eyJhbGciOiJFUzI1NiJ9.e30.c2ln", issuedAt: 1_700_000_000)
 
 /// Every completion of `client`, driven with `next()` until nothing is left.
-func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
-    var outcomes: [Int: PushOutcome] = [:]
+func drain(_ client: APNsClient) throws -> [Int: APNsAnswer] {
+    var outcomes: [Int: APNsAnswer] = [:]
     while let completion = try client.next() {
         #expect(outcomes[completion.id] == nil, "push \(completion.id) finished twice")
-        outcomes[completion.id] = completion.outcome
+        outcomes[completion.id] = completion.answer
     }
     return outcomes
 }
@@ -97,7 +97,7 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         let renewed = ProviderToken(jwt: "renewed.token.jwt", issuedAt: 1_700_003_000)
         var retried = false
         while let completion = try client.next() {
-            if completion.outcome.response?.reason == "ExpiredProviderToken" {
+            if completion.answer.response?.reason == "ExpiredProviderToken" {
                 #expect(!retried)
                 retried = true
                 client.providerToken = renewed
@@ -120,12 +120,12 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         let outcomes = try drain(client)
         #expect(outcomes.count == 3)
         for outcome in outcomes.values {
-            guard case .transportFailure(let code, let message) = outcome else {
+            guard case .failed(let code) = outcome else {
                 Issue.record("expected a transport failure, got \(outcome)")
                 continue
             }
-            #expect(code == 60)  // CURLE_PEER_FAILED_VERIFICATION
-            #expect(message.contains("certificate"))
+            #expect(code == .peerFailedVerification)
+            #expect(code.description.contains("certificate"))
         }
         #expect(server.accessLog.isEmpty)
     }
@@ -139,13 +139,7 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         let outcomes = try drain(client)
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(outcomes.count == 200)
-        #expect(
-            outcomes.values.allSatisfy {
-                if case .transportFailure(7, let message) = $0 {
-                    return message.contains("refused") || message.contains("connect")
-                }
-                return false
-            })
+        #expect(outcomes.values.allSatisfy { $0 == .failed(.couldNotConnect) })
     }
 
     @Test func aServerThatNeverAnswersHitsTheTimeout() throws {

@@ -23,10 +23,10 @@ import Testing
             var succeeded = 0
             var others: [String: Int] = [:]
             while let completion = try client.next() {
-                if completion.outcome.response?.status == 200 {
+                if completion.answer.response?.status == 200 {
                     succeeded += 1
                 } else {
-                    others["\(completion.outcome)", default: 0] += 1
+                    others["\(completion.answer)", default: 0] += 1
                 }
             }
             let seconds = Date().timeIntervalSince(started)

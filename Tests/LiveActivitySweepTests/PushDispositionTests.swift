@@ -1,3 +1,5 @@
+import APNsHTTP2
+import TestSupport
 import Testing
 
 @testable import LiveActivityCore
@@ -6,21 +8,21 @@ import Testing
 /// SPEC section 5 step 6, each row of the outcome table.
 @Suite struct PushDispositionTests {
     @Test func twoHundredIsDelivered() {
-        #expect(PushDisposition(status: 200, reason: nil) == .delivered)
+        #expect(PushDisposition(.status(200)) == .delivered)
     }
 
     @Test(arguments: ["Unregistered", "ExpiredToken"])
     func fourTenDeletesWithTheTimestamp(reason: String) {
-        #expect(PushDisposition(status: 410, reason: reason, timestamp: 1234) == .unregistered(reason: reason, timestamp: 1234))
+        #expect(PushDisposition(.status(410, reason, timestamp: 1234)) == .unregistered(reason: reason, timestamp: 1234))
     }
 
     @Test(arguments: ["BadDeviceToken", "DeviceTokenNotForTopic"])
     func badDeviceTokensAreDeletedSubjectToTheGuard(reason: String) {
-        #expect(PushDisposition(status: 400, reason: reason) == .badDeviceToken(reason: reason))
+        #expect(PushDisposition(.status(400, reason)) == .badDeviceToken(reason: reason))
     }
 
     @Test func anExpiredProviderTokenIsRenewed() {
-        #expect(PushDisposition(status: 403, reason: "ExpiredProviderToken") == .expiredProviderToken)
+        #expect(PushDisposition(.status(403, "ExpiredProviderToken")) == .expiredProviderToken)
     }
 
     @Test(arguments: [
@@ -29,7 +31,7 @@ import Testing
         (400, "MissingTopic"),
     ])
     func configurationFaultsStopTheSweep(status: Int, reason: String) {
-        #expect(PushDisposition(status: status, reason: reason) == .configurationFault(reason: reason))
+        #expect(PushDisposition(.status(status, reason)) == .configurationFault(reason: reason))
     }
 
     @Test(arguments: [
@@ -37,21 +39,21 @@ import Testing
         (503, "Shutdown"),
     ])
     func serverTroubleIsRetriedLater(status: Int, reason: String) {
-        #expect(PushDisposition(status: status, reason: reason) == .retryLater(reason: reason))
+        #expect(PushDisposition(.status(status, reason)) == .retryLater(reason: reason))
     }
 
     @Test func transportFailuresAreRetriedLater() {
-        #expect(PushDisposition(status: nil, reason: nil, transportError: "Timeout") == .retryLater(reason: "Timeout"))
+        #expect(PushDisposition(.failed(.operationTimedOut)) == .retryLater(reason: "Timeout"))
     }
 
     @Test(arguments: [
         (400, "BadExpirationDate"), (400, "BadPriority"), (413, "PayloadTooLarge"), (405, "MethodNotAllowed"), (404, "BadPath"),
     ])
     func otherClientErrorsAreKeptAndRecorded(status: Int, reason: String) {
-        #expect(PushDisposition(status: status, reason: reason) == .rejected(reason: reason))
+        #expect(PushDisposition(.status(status, reason)) == .rejected(reason: reason))
     }
 
     @Test func aMissingReasonIsNamedByStatus() {
-        #expect(PushDisposition(status: 502, reason: nil) == .retryLater(reason: "HTTP502"))
+        #expect(PushDisposition(.status(502)) == .retryLater(reason: "HTTP502"))
     }
 }

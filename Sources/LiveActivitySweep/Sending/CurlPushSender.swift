@@ -20,17 +20,17 @@ public final class CurlPushSender: PushSender {
         for entry in clients { entry.client.providerToken = token }
     }
 
-    public func enqueue(_ push: PushRequest) {
-        guard let client = try? client(for: push.environment) else {
-            failedToStart.append(PushResult(id: push.id, status: nil, transportError: "libcurl could not start"))
+    public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) {
+        guard let client = try? client(for: environment) else {
+            failedToStart.append(APNsCompletion(id: push.id, answer: .failed(.failedInit)))
             return
         }
-        client.submit(APNsPush(id: push.id, token: push.token, expiration: push.expiration))
+        client.submit(push)
     }
 
-    private var failedToStart: [PushResult] = []
+    private var failedToStart: [APNsCompletion] = []
 
-    public func nextResults() throws -> [PushResult] {
+    public func nextCompletions() throws -> [APNsCompletion] {
         if !failedToStart.isEmpty {
             defer { failedToStart.removeAll() }
             return failedToStart
@@ -40,13 +40,11 @@ public final class CurlPushSender: PushSender {
             if busy.isEmpty { return [] }
             // With one environment busy, wait on it; with both, take turns in short slices.
             let wait = busy.count == 1 ? 1000 : 20
-            var results: [PushResult] = []
+            var completions: [APNsCompletion] = []
             for entry in busy {
-                for completion in try entry.client.poll(timeoutMilliseconds: wait) {
-                    results.append(Self.result(completion))
-                }
+                completions += try entry.client.poll(timeoutMilliseconds: wait)
             }
-            if !results.isEmpty { return results }
+            if !completions.isEmpty { return completions }
         }
     }
 
@@ -64,18 +62,5 @@ public final class CurlPushSender: PushSender {
         let client = try APNsClient(options: options, providerToken: token)
         clients.append((environment, client))
         return client
-    }
-
-    static func result(_ completion: APNsCompletion) -> PushResult {
-        switch completion.outcome {
-        case .answered(let response):
-            PushResult(
-                id: completion.id, status: response.status, reason: response.reason, timestamp: response.timestamp,
-                apnsID: response.apnsID)
-        case .transportFailure(let code, let message):
-            PushResult(
-                id: completion.id, status: nil,
-                transportError: code == PushOutcome.timeoutCode ? "Timeout" : "Transport(\(code)): \(message)")
-        }
     }
 }

@@ -1,3 +1,5 @@
+import APNsHTTP2
+
 /// What the sweep does with one APNs answer: SPEC section 5 step 6, row by row.
 public enum PushDisposition: Equatable, Sendable {
     /// 200: last push = now, wakeups + 1, next push = now + interval, failures reset.
@@ -15,18 +17,18 @@ public enum PushDisposition: Equatable, Sendable {
     /// Any other 4xx: kept, counted, reason recorded and logged.
     case rejected(reason: String)
 
-    /// Classifies an APNs answer, or a transport failure when `status` is nil.
-    public init(status: Int?, reason: String?, timestamp: Int64? = nil, transportError: String? = nil) {
-        guard let status else {
-            self = .retryLater(reason: transportError ?? "TransportFailure")
+    /// Classifies an answer; a push that got none is retried later.
+    public init(_ answer: APNsAnswer) {
+        guard case .answered(let response) = answer else {
+            self = .retryLater(reason: answer.reason)
             return
         }
-        let reason = reason ?? "HTTP\(status)"
-        switch (status, reason) {
+        let reason = answer.reason
+        switch (response.status, reason) {
         case (200, _):
             self = .delivered
         case (410, _):
-            self = .unregistered(reason: reason, timestamp: timestamp)
+            self = .unregistered(reason: reason, timestamp: response.timestamp)
         case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
             self = .badDeviceToken(reason: reason)
         case (403, "ExpiredProviderToken"):
@@ -39,6 +41,18 @@ public enum PushDisposition: Equatable, Sendable {
             self = .retryLater(reason: reason)
         default:
             self = .rejected(reason: reason)
+        }
+    }
+}
+
+extension APNsAnswer {
+    /// The reason recorded for this answer: APNs's `reason` (or `HTTP<status>` without one),
+    /// `Timeout`, or the transport failure's libcurl code and its fixed text.
+    var reason: String {
+        switch self {
+        case .answered(let response): response.reason ?? "HTTP\(response.status)"
+        case .failed(.operationTimedOut): "Timeout"
+        case .failed(let code): "Transport(\(code.rawValue)): \(code)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import APNsHTTP2
 import LiveActivityCore
 
 /// One run of SPEC section 5: expiry, due selection, concurrent pushes, outcomes written in
@@ -55,7 +56,7 @@ public final class Sweep {
         let clock = configuration.clock
         sender.setProviderToken(try tokens.current(now: clock.now()))
         for (index, registration) in due.enumerated() {
-            sender.enqueue(request(index, registration, now: clock.now()))
+            sender.enqueue(makePush(index, registration, now: clock.now()), to: registration.environment)
         }
 
         let writer = try OutcomeWriter(path: store.connection.path, options: configuration.sqliteOptions)
@@ -78,13 +79,13 @@ public final class Sweep {
         }
 
         while summary.configurationFault == nil {
-            let results = try sender.nextResults()
-            if results.isEmpty { break }
-            for result in results {
+            let completions = try sender.nextCompletions()
+            if completions.isEmpty { break }
+            for result in completions {
                 let registration = due[result.id]
                 let now = clock.now()
-                if result.status != nil { answered[registration.environment, default: 0] += 1 }
-                switch result.disposition {
+                if result.answer.status != nil { answered[registration.environment, default: 0] += 1 }
+                switch PushDisposition(result.answer) {
                 case .delivered:
                     summary.sent += 1
                     pending.append(
@@ -109,19 +110,19 @@ public final class Sweep {
                             log("APNs answered ExpiredProviderToken; signing a new provider token")
                             sender.setProviderToken(try tokens.renew(now: now))
                         }
-                        sender.enqueue(request(result.id, registration, now: now))
+                        sender.enqueue(makePush(result.id, registration, now: now), to: registration.environment)
                     } else {
                         fail(registration.token, "ExpiredProviderToken", next: nil)
                     }
                 case .configurationFault(let reason):
                     summary.configurationFault =
-                        "APNs answered \(result.status ?? 0) \(reason) for the \(registration.environment.rawValue) environment; check APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, the key and APNS_ENVIRONMENT. Sending stopped; no registration was removed."
+                        "APNs answered \(result.answer.status ?? 0) \(reason) for the \(registration.environment.rawValue) environment; check APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, the key and APNS_ENVIRONMENT. Sending stopped; no registration was removed."
                     summary.failureReasons[reason, default: 0] += 1
                     sender.cancelAll()
                 case .retryLater(let reason):
                     fail(registration.token, reason, next: nil)
                 case .rejected(let reason):
-                    log("APNs rejected a push to \(registration.token.logPrefix): \(result.status ?? 0) \(reason)")
+                    log("APNs rejected a push to \(registration.token.logPrefix): \(result.answer.status ?? 0) \(reason)")
                     fail(registration.token, reason, next: now + configuration.intervalMilliseconds(registration.activityType))
                 }
                 if summary.configurationFault != nil { break }
@@ -155,9 +156,9 @@ public final class Sweep {
         summary.removed += (written ?? 0) + (try store.apply(pending))
     }
 
-    private func request(_ index: Int, _ registration: SweepStore.Due, now: Int64) -> PushRequest {
+    private func makePush(_ index: Int, _ registration: SweepStore.Due, now: Int64) -> APNsPush {
         // apns-expiration: the push is worth delivering until the next one replaces it.
         let expiration = (now + configuration.intervalMilliseconds(registration.activityType)) / 1000
-        return PushRequest(id: index, token: registration.token, environment: registration.environment, expiration: expiration)
+        return APNsPush(id: index, token: registration.token, expiration: expiration)
     }
 }
