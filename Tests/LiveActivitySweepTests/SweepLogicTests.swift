@@ -39,7 +39,7 @@ import Testing
                 $0 += 1
                 return $0
             }
-            return "jwt-\(seconds)-\(count)"
+            return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
         }
         return try Sweep(configuration: configuration, store: store, sender: sender, tokens: tokens, log: { _ in }).run()
     }

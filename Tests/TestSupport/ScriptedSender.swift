@@ -7,15 +7,15 @@ import LiveActivitySweep
 public final class ScriptedSender: PushSender {
     /// Answers per token hex, used up in order; tokens without one (left) answer 200.
     public var script: [String: [APNsAnswer]] = [:]
-    public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: String)] = []
+    public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: ProviderToken?)] = []
     public private(set) var cancelled = false
     public var batch = 7
     private var queue: [(push: APNsPush, environment: APNsEnvironment)] = []
-    private var token = ""
+    private var token: ProviderToken?
 
     public init() {}
 
-    public func setProviderToken(_ token: String) { self.token = token }
+    public func setProviderToken(_ token: ProviderToken) { self.token = token }
 
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) { queue.append((push, environment)) }
 

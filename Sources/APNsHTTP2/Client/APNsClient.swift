@@ -1,5 +1,5 @@
-import APNsJWT
 import CCurl
+import LiveActivityCore
 
 /// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: one
 /// multiplexed connection to the host (SPEC section 5.4), at most `maxInFlight` streams at once,

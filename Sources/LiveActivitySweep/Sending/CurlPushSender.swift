@@ -8,15 +8,16 @@ public final class CurlPushSender: PushSender {
     private let configuration: Configuration
     private let topic: String
     private var clients: [(environment: APNsEnvironment, client: APNsClient)] = []
-    private var token = ProviderToken(jwt: "", issuedAt: 0)
+    /// Set by the sweep before its first push.
+    private var token: ProviderToken?
 
     public init(configuration: Configuration, topic: String) {
         self.configuration = configuration
         self.topic = topic
     }
 
-    public func setProviderToken(_ jwt: String) {
-        token = ProviderToken(jwt: jwt, issuedAt: 0)
+    public func setProviderToken(_ token: ProviderToken) {
+        self.token = token
         for entry in clients { entry.client.providerToken = token }
     }
 
@@ -59,6 +60,7 @@ public final class CurlPushSender: PushSender {
         options.maxInFlight = configuration.apnsConcurrency
         options.requestTimeout = Double(configuration.apnsTimeoutSeconds)
         options.connectTimeout = Double(min(10, configuration.apnsTimeoutSeconds))
+        guard let token else { preconditionFailure("setProviderToken before the first push") }
         let client = try APNsClient(options: options, providerToken: token)
         clients.append((environment, client))
         return client

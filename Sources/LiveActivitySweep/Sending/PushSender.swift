@@ -5,7 +5,7 @@ import LiveActivityCore
 /// answer with the client's own `APNsCompletion`, which the sweep decides on as it is.
 public protocol PushSender: AnyObject {
     /// The JWT sent with every push that starts from now on (renewed after ExpiredProviderToken).
-    func setProviderToken(_ token: String)
+    func setProviderToken(_ token: ProviderToken)
     /// Queues `push` for the APNs host of `environment`.
     func enqueue(_ push: APNsPush, to environment: APNsEnvironment)
     /// Blocks until at least one queued push has an answer and returns those answered so far;

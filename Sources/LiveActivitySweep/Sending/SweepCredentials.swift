@@ -41,8 +41,8 @@ public struct SweepCredentials {
     public var tokenCacheKey: String { ProviderToken.cacheKey(keyID: keyID, teamID: teamID, keyPEM: keyPEM) }
 
     /// Signs a provider token issued at `seconds`.
-    public func issueToken(at seconds: Int64) throws -> String {
-        try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signer).jwt
+    public func issueToken(at seconds: Int64) throws -> ProviderToken {
+        try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signer)
     }
 
     private static func reason(_ path: String) -> String {
