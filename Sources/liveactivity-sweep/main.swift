@@ -28,9 +28,11 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
+let settings: Settings
 let configuration: Configuration
 do {
-    configuration = try Configuration.fromProcess()
+    settings = try Settings.fromProcess()
+    configuration = try Configuration(settings: settings)
 } catch {
     fail(error.description, code: 2)
 }
@@ -59,11 +61,13 @@ case "stats":
     }
 
 case nil:
+    let client: APNsClientSettings
     let credentials: SweepCredentials
     do {
-        credentials = try SweepCredentials(configuration)
+        client = try APNsClientSettings(settings: settings)
+        credentials = try SweepCredentials(settings: settings)
     } catch {
-        fail("\(error)", code: 2)
+        fail(error.description, code: 2)
     }
     let lock: SweepLock
     do {
@@ -81,7 +85,7 @@ case nil:
         let tokens = ProviderTokenCache(connection: connection, cacheKey: credentials.tokenCacheKey) { seconds in
             try credentials.issueToken(at: seconds)
         }
-        let sender = CurlPushSender(configuration: configuration, topic: credentials.bundleID)
+        let sender = CurlPushSender(settings: client, topic: credentials.bundleID)
         let sweep = Sweep(configuration: configuration, store: store, sender: sender, tokens: tokens) { line in
             FileHandle.standardError.write(Data("\(program): \(line)\n".utf8))
         }

@@ -5,14 +5,14 @@ import LiveActivityCore
 /// The sweep's real sender: one `APNsClient` (one multiplexed HTTP/2 connection) per APNs
 /// environment that has pushes this sweep, created on first use.
 public final class CurlPushSender: PushSender {
-    private let configuration: Configuration
+    private let settings: APNsClientSettings
     private let topic: String
     private var clients: [(environment: APNsEnvironment, client: APNsClient)] = []
     /// Set by the sweep before its first push.
     private var token: ProviderToken?
 
-    public init(configuration: Configuration, topic: String) {
-        self.configuration = configuration
+    public init(settings: APNsClientSettings, topic: String) {
+        self.settings = settings
         self.topic = topic
     }
 
@@ -55,13 +55,8 @@ public final class CurlPushSender: PushSender {
 
     private func client(for environment: APNsEnvironment) throws -> APNsClient {
         if let existing = clients.first(where: { $0.environment == environment }) { return existing.client }
-        var options = APNsClientOptions(environment: environment, topic: topic, baseURLOverride: configuration.apnsHost)
-        options.caFile = configuration.apnsCAFile
-        options.maxInFlight = configuration.apnsConcurrency
-        options.requestTimeout = Double(configuration.apnsTimeoutSeconds)
-        options.connectTimeout = Double(min(10, configuration.apnsTimeoutSeconds))
         guard let token else { preconditionFailure("setProviderToken before the first push") }
-        let client = try APNsClient(options: options, providerToken: token)
+        let client = try APNsClient(options: settings.options(for: environment, topic: topic), providerToken: token)
         clients.append((environment, client))
         return client
     }
