@@ -25,6 +25,13 @@ public final class SweepStore {
         public var activityType: ActivityType
         public var environment: APNsEnvironment
         public var registeredAt: Int64
+
+        public init(token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64) {
+            self.token = token
+            self.activityType = activityType
+            self.environment = environment
+            self.registeredAt = registeredAt
+        }
     }
 
     /// Registrations whose next push is at or before `cutoff`, oldest first (the due index).
