@@ -77,11 +77,11 @@ case nil:
         }
         lock = taken
     } catch {
-        fail("\((error as? SQLiteError)?.message ?? "\(error)")", code: 3)
+        fail(error.description, code: 3)
     }
     let connection = openDatabase()
     do {
-        let store = try SweepStore(connection: connection)
+        let store = SweepStore(connection: connection)
         let tokens = ProviderTokenCache(connection: connection, cacheKey: credentials.tokenCacheKey) { seconds in
             try credentials.issueToken(at: seconds)
         }

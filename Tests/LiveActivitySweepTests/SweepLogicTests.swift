@@ -33,7 +33,7 @@ import Testing
         var configuration = configuration
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let connection = try SQLiteConnection(path: configuration.databasePath)
-        let store = try SweepStore(connection: connection)
+        let store = SweepStore(connection: connection)
         let tokens = ProviderTokenCache(connection: connection, cacheKey: "test") { seconds in
             let count = issued.update {
                 $0 += 1

@@ -1,10 +1,10 @@
 /// The sweep's side of the database: expiry, due selection, outcome writes and run history.
+/// The database is migrated once per run, by whoever opens it first (`Schema.migrate`), not here.
 public final class SweepStore {
     public let connection: SQLiteConnection
 
-    public init(connection: SQLiteConnection) throws {
+    public init(connection: SQLiteConnection) {
         self.connection = connection
-        try Schema.migrate(connection)
     }
 
     /// Deletes registrations made at or before `cutoff` (ms); returns how many.
