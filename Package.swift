@@ -53,12 +53,12 @@ let package = Package(
 
         // MARK: - Tests (one target per library target, plus the live system)
         .target(
-            name: "TestSupport", dependencies: ["LiveActivityCore", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn"],
+            name: "TestSupport", dependencies: ["LiveActivityCore", "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn"],
             path: "Tests/TestSupport"),
         .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire"]),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "TestSupport"]),
-        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "APNsJWT", "LiveActivityCore", "TestSupport"]),
+        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityCore", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
             dependencies: ["RegistrationService", "FastCGIWire", "LiveActivityCore", "TestSupport"]),
