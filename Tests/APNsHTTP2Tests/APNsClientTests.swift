@@ -190,17 +190,24 @@ import Testing
         let standIn = try StandInStack(workers: 8, maxConcurrentStreams: 4)
         let state = try standIn.state()
         for number in 0..<8 {
-            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 2500)
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 5000)
         }
         let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
         client.submit(contentsOf: pushes(0..<8))
-        // Half a second in: the server has let only its 4 streams through to the stand-in.
-        #expect(try client.poll(timeoutMilliseconds: 500).isEmpty)
-        _ = waitUntil(timeout: 1) { ((try? state.received().count) ?? 0) >= 4 }
+        // Every answer is held 5 s: until then, only the server's 4 streams reach the stand-in.
+        var early: [APNsCompletion] = []
+        let arrived = waitUntil(timeout: 10) {
+            early += (try? client.poll(timeoutMilliseconds: 50)) ?? []
+            return ((try? state.received().count) ?? 0) >= 4
+        }
+        #expect(arrived && early.isEmpty)
         #expect(try state.received().count == 4)
+        #expect(client.inFlightCount == 8, "the other four wait in libcurl for a free stream")
+        // Streams libcurl opened before nginx's SETTINGS arrived are refused and sent again
+        // (sometimes on a second connection): every push still gets its one 200.
         let answers = try drain(client)
         #expect(answers.count == 8 && answers.values.allSatisfy { $0.status == 200 })
-        #expect(Set(try state.arrivals().map(\.connection)).count == 1)
+        #expect(try state.received().count == 8)
     }
 }
 
