@@ -20,7 +20,9 @@ public final class StandInState {
             apns_id TEXT NOT NULL,
             payload TEXT NOT NULL,
             status INTEGER NOT NULL,
-            reason TEXT
+            reason TEXT,
+            connection TEXT,
+            content_type TEXT
         );
         CREATE INDEX IF NOT EXISTS received_by_token ON received(device_token);
         CREATE TABLE IF NOT EXISTS scripted (
@@ -45,6 +47,19 @@ public final class StandInState {
         options.busyTimeoutMilliseconds = 10_000
         connection = try SQLiteConnection(path: path, options: options)
         try connection.execute(Self.schema)
+        try addTransportColumns()
+    }
+
+    /// A file made before `received` recorded how pushes arrived gets the two columns.
+    private func addTransportColumns() throws {
+        try connection.transaction {
+            let has = try connection.statement("SELECT count(*) FROM pragma_table_info('received') WHERE name = 'connection'")
+                .scalarInt()
+            if has == 0 {
+                try connection.execute(
+                    "ALTER TABLE received ADD COLUMN connection TEXT; ALTER TABLE received ADD COLUMN content_type TEXT")
+            }
+        }
     }
 
     // MARK: - Scripted answers (tests)
@@ -141,12 +156,13 @@ public final class StandInState {
         public var receivedAt: Int64
     }
 
-    func record(_ received: Received) throws {
+    /// Records `received`, and how it arrived: nginx's connection number and its Content-Type.
+    func record(_ received: Received, connection number: String?, contentType: String?) throws {
         try connection.statement(
             """
             INSERT INTO received (received_at, device_token, method, protocol, authorization, topic, push_type,
-                priority, expiration, apns_id, payload, status, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                priority, expiration, apns_id, payload, status, reason, connection, content_type)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .integer(received.receivedAt), .text(received.deviceToken), .text(received.method), .text(received.serverProtocol),
@@ -154,7 +170,22 @@ public final class StandInState {
             received.pushType.map { .text($0) } ?? .null, received.priority.map { .text($0) } ?? .null,
             received.expiration.map { .text($0) } ?? .null, .text(received.apnsID), .text(received.payload),
             .integer(Int64(received.status)), received.reason.map { .text($0) } ?? .null,
+            number.map { .text($0) } ?? .null, contentType.map { .text($0) } ?? .null,
         ])
+    }
+
+    /// How one push arrived: nginx's number for the client connection, and the Content-Type.
+    public struct Arrival: Sendable, Equatable {
+        public var deviceToken: String
+        public var connection: String?
+        public var contentType: String?
+    }
+
+    /// How every push arrived, oldest first.
+    public func arrivals() throws -> [Arrival] {
+        try connection.statement("SELECT device_token, connection, content_type FROM received ORDER BY id").rows { row in
+            Arrival(deviceToken: row.text(0) ?? "", connection: row.text(1), contentType: row.text(2))
+        }
     }
 
     /// Everything received, oldest first (optionally for one token).

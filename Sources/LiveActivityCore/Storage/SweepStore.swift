@@ -1,10 +1,10 @@
 /// The sweep's side of the database: expiry, due selection, outcome writes and run history.
+/// The database is migrated once per run, by whoever opens it first (`Schema.migrate`), not here.
 public final class SweepStore {
     public let connection: SQLiteConnection
 
-    public init(connection: SQLiteConnection) throws {
+    public init(connection: SQLiteConnection) {
         self.connection = connection
-        try Schema.migrate(connection)
     }
 
     /// Deletes registrations made at or before `cutoff` (ms); returns how many.
@@ -25,6 +25,13 @@ public final class SweepStore {
         public var activityType: ActivityType
         public var environment: APNsEnvironment
         public var registeredAt: Int64
+
+        public init(token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64) {
+            self.token = token
+            self.activityType = activityType
+            self.environment = environment
+            self.registeredAt = registeredAt
+        }
     }
 
     /// Registrations whose next push is at or before `cutoff`, oldest first (the due index).
