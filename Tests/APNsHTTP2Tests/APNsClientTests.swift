@@ -106,7 +106,7 @@ import Testing
         #expect(Set(try standIn.state().arrivals().map(\.connection)).count == 1)
     }
 
-    @Test func anUntrustedCertificateIsATransportFailure() throws {
+    @Test func anUntrustedCertificateMeansUnreachable() throws {
         let standIn = try StandInStack()
         var options = standIn.clientOptions()
         options.caFile = nil
@@ -114,8 +114,9 @@ import Testing
         client.submit(contentsOf: pushes(0..<3))
         let answers = try drain(client)
         #expect(answers.count == 3)
-        #expect(answers.values.allSatisfy { $0 == .failed(.peerFailedVerification) })
+        #expect(answers.values.allSatisfy { $0 == .unreachable(.peerFailedVerification) })
         #expect(CurlCode.peerFailedVerification.description.contains("certificate"))
+        #expect(CurlCode.peerFailedVerification.name == "CURLE_PEER_FAILED_VERIFICATION")
         #expect(try standIn.state().received().isEmpty)
     }
 
@@ -128,7 +129,7 @@ import Testing
         let answers = try drain(client)
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(answers.count == 200)
-        #expect(answers.values.allSatisfy { $0 == .failed(.couldNotConnect) })
+        #expect(answers.values.allSatisfy { $0 == .unreachable(.couldNotConnect) }, "nothing left: unreachable")
     }
 
     /// Not a fake APNs: a socket that accepts connections into its backlog and never speaks.
@@ -212,12 +213,24 @@ import Testing
 }
 
 @Suite struct APNsClientOptionsTests {
-    @Test func environmentsPickApplesHostsUnlessOverridden() {
+    @Test func environmentsNameApplesHostsAndMayConnectElsewhere() {
         #expect(APNsClientOptions(environment: .production, topic: "t").baseURL == "https://api.push.apple.com")
         #expect(APNsClientOptions(environment: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
-        #expect(
-            APNsClientOptions(environment: .sandbox, topic: "t", baseURLOverride: "https://127.0.0.1:8443/").baseURL
-                == "https://127.0.0.1:8443")
+        let local = APNsClientOptions(environment: .sandbox, topic: "t", connectTo: "127.0.0.1:8443")
+        #expect(local.baseURL == "https://api.sandbox.push.apple.com", "the push still names Apple's host")
+        #expect(local.connectTo == "127.0.0.1:8443")
+        #expect(APNsClientOptions(baseURL: "https://127.0.0.1:8443/", topic: "t").baseURL == "https://127.0.0.1:8443")
+    }
+
+    @Test func curlCodesHaveBoundedNames() {
+        #expect(CurlCode.operationTimedOut.name == "CURLE_OPERATION_TIMEDOUT")
+        #expect(CurlCode.couldNotConnect.name == "CURLE_COULDNT_CONNECT")
+        #expect(CurlCode.http2Stream.name == "CURLE_HTTP2_STREAM")
+        #expect(CurlCode(rawValue: 0).name == "CURLE_OK")
+        #expect(CurlCode(rawValue: 99).name == "CURLE_UNRECOVERABLE_POLL")
+        #expect(CurlCode.badCAFile.name == "CURLE_SSL_CACERT_BADFILE")
+        #expect(CurlCode(rawValue: 1234).name == "CURLE_1234")
+        #expect(CurlCode(rawValue: -1).name == "CURLE_-1")
     }
 
     @Test func errorBodiesParseReasonAndTimestamp() {

@@ -117,8 +117,9 @@ import Testing
     @Test func reasonsAreAPNsOwnOrNamedByStatusOrLibcurlCode() {
         #expect(APNsAnswer.status(410, "Unregistered").reason == "Unregistered")
         #expect(APNsAnswer.status(502).reason == "HTTP502")
-        #expect(APNsAnswer.failed(.operationTimedOut).reason == "Timeout")
-        #expect(APNsAnswer.failed(.couldNotConnect).reason == "Transport(7): Couldn't connect to server")
+        #expect(APNsAnswer.failed(.operationTimedOut).reason == "CURLE_OPERATION_TIMEDOUT")
+        #expect(APNsAnswer.unreachable(.couldNotConnect).reason == "CURLE_COULDNT_CONNECT")
+        #expect(APNsAnswer.notHTTP2.reason == "NotHTTP2")
     }
 
     func rejected(_ status: Int, _ reason: String) -> OutcomeDecision {

@@ -17,7 +17,9 @@ import Testing
                 "LIVEACTIVITY_APNS_TIMEOUT": "5",
             ]))
         let options = settings.options(for: .production, topic: "b.id")
-        #expect(options.baseURL == "https://127.0.0.1:9443")
+        #expect(options.baseURL == "https://api.push.apple.com", "pushes name Apple's host")
+        #expect(options.connectTo == "127.0.0.1:9443", "and connect to APNS_HOST")
+        #expect(settings.options(for: .sandbox, topic: "b.id").baseURL == "https://api.sandbox.push.apple.com")
         #expect(options.caFile == "/tmp/ca.pem")
         #expect(options.maxInFlight == 50)
         #expect(options.topic == "b.id")
@@ -29,12 +31,21 @@ import Testing
         #expect(settings == APNsClientSettings())
         #expect(settings.options(for: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
         let options = settings.options(for: .production, topic: "t")
-        #expect(options.baseURL == "https://api.push.apple.com")
+        #expect(options.baseURL == "https://api.push.apple.com" && options.connectTo == nil)
         #expect(options.connectTimeout == 10 && options.requestTimeout == 30 && options.maxInFlight == 100)
     }
 
     @Test(arguments: [
-        ("APNS_HOST", "http://insecure.example"), ("LIVEACTIVITY_APNS_CONCURRENCY", "0"),
+        ("https://standin.example", "standin.example:443"), ("https://[::1]:8443/", "[::1]:8443"),
+        ("https://127.0.0.1:8443", "127.0.0.1:8443"),
+    ])
+    func apnsHostIsAnAddressToConnectTo(url: String, address: String) throws {
+        #expect(try APNsClientSettings(settings: Settings(values: ["APNS_HOST": url])).connectTo == address)
+    }
+
+    @Test(arguments: [
+        ("APNS_HOST", "http://insecure.example"), ("APNS_HOST", "https://host:99999"), ("APNS_HOST", "https://h/path"),
+        ("APNS_HOST", "https://user@host"), ("APNS_HOST", "https://[::1"), ("LIVEACTIVITY_APNS_CONCURRENCY", "0"),
         ("LIVEACTIVITY_APNS_CONCURRENCY", "1e300"), ("LIVEACTIVITY_APNS_TIMEOUT", "-5"),
     ])
     func malformedClientSettingsAreNamed(name: String, value: String) {

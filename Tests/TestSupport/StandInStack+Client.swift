@@ -4,9 +4,10 @@ import LiveActivityCore
 
 /// What an `APNsClient` needs to push to the stand-in directly.
 extension StandInStack {
-    /// Client options for this stand-in: its URL, its bundle id as the topic, its certificate trusted.
-    public func clientOptions() -> APNsClientOptions {
-        var options = APNsClientOptions(baseURL: baseURL, topic: key.bundleID)
+    /// Client options for this stand-in as the sweep makes them: pushes name Apple's host of
+    /// `environment` and connect here; its bundle id is the topic, its certificate trusted.
+    public func clientOptions(environment: APNsEnvironment = .production) -> APNsClientOptions {
+        var options = APNsClientOptions(environment: environment, topic: key.bundleID, connectTo: "127.0.0.1:\(port)")
         options.caFile = certificatePath
         return options
     }

@@ -23,10 +23,12 @@ public final class StandInStack: @unchecked Sendable {
 
     /// Starts the stand-in. `environment` adds settings (for example `LIVEACTIVITY_TEST_CLOCK_OFFSET`);
     /// `workers` is how many pushes it answers at once (a delayed answer holds one);
-    /// `maxConcurrentStreams` replaces the shipped `http2_max_concurrent_streams`.
+    /// `maxConcurrentStreams` replaces the shipped `http2_max_concurrent_streams`; `goawayAfter`
+    /// makes nginx end each connection with GOAWAY after that many streams (`keepalive_requests`);
+    /// `http2: false` serves HTTP/1.1 only, which no APNs does.
     public init(
         key: TestKey? = nil, environment: [String: String] = [:], workers: Int = 4, maxConcurrentStreams: Int? = nil,
-        label: String = "standin"
+        goawayAfter: Int? = nil, http2: Bool = true, label: String = "standin"
     ) throws {
         let folder = TemporaryDirectory(label)
         self.folder = folder
@@ -54,11 +56,15 @@ public final class StandInStack: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: prefix + sub, withIntermediateDirectories: true)
         }
         var template = try String(contentsOfFile: packageRoot + "/nginx/apns-standin.conf.template", encoding: .utf8)
-        if let maxConcurrentStreams {
-            let shipped = "http2_max_concurrent_streams 1000;"
+        func replace(_ shipped: String, with replacement: String) throws {
             guard template.contains(shipped) else { throw SocketError("the stand-in's template no longer says \(shipped)") }
-            template = template.replacingOccurrences(of: shipped, with: "http2_max_concurrent_streams \(maxConcurrentStreams);")
+            template = template.replacingOccurrences(of: shipped, with: replacement)
         }
+        if let maxConcurrentStreams {
+            try replace("http2_max_concurrent_streams 1000;", with: "http2_max_concurrent_streams \(maxConcurrentStreams);")
+        }
+        if let goawayAfter { try replace("keepalive_requests 10000000;", with: "keepalive_requests \(goawayAfter);") }
+        if !http2 { try replace("ssl http2;", with: "ssl;") }
         let started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { [template] candidate in
             "daemon off;\nmaster_process off;\n"
                 + template

@@ -1,5 +1,7 @@
-/// A self-signed TLS certificate for 127.0.0.1 and localhost, made by the openssl command line
-/// in a test's own folder: what the local HTTP/2 + TLS endpoints serve and clients trust.
+/// A self-signed TLS certificate for 127.0.0.1, localhost and Apple's APNs host names, made by the
+/// openssl command line in a test's own folder: what the local HTTP/2 + TLS endpoints serve and
+/// clients trust. Pushes reach the stand-in naming Apple's hosts (CURLOPT_CONNECT_TO), so its
+/// certificate must carry those names, as Apple's does.
 public struct TestCertificate: Sendable {
     public let certificatePath: String
     public let keyPath: String
@@ -12,8 +14,12 @@ public struct TestCertificate: Sendable {
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-keyout", keyPath, "-out", certificatePath, "-days", "2",
-                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                "-subj", "/CN=localhost", "-addext",
+                "subjectAltName=IP:127.0.0.1,DNS:localhost," + appleHostNames.map { "DNS:" + $0 }.joined(separator: ","),
             ])
         guard made.status == 0 else { throw SocketError("openssl req failed: \(made.stderr)") }
     }
 }
+
+/// APNs's host names (APNS.md section 1): production, sandbox, and sandbox's other name.
+public let appleHostNames = ["api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]

@@ -3,7 +3,7 @@ import LiveActivityCore
 
 /// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: one
 /// multiplexed connection to the host (SPEC section 5.4), at most `maxInFlight` streams at once,
-/// easy handles reused from a pool the size of that window.
+/// easy handles reused from a pool the size of that window (and reset before each push).
 ///
 /// The caller drives it from one thread:
 ///
@@ -11,23 +11,36 @@ import LiveActivityCore
 ///     client.submit(contentsOf: pushes)
 ///     while let done = try client.next() { ... }      // or poll(timeoutMilliseconds:) for batches
 ///
-/// After a 403 ExpiredProviderToken, set `providerToken` and `submit` the push again (it is sent
-/// with the new token). On a configuration fault, `cancelAll()` drops every queued and in-flight push.
+/// Each push gets one answer (`APNsAnswer`). A stream that died without an answer for reasons
+/// of the connection (GOAWAY'd, refused, closed mid-stream) is sent once more on its own before
+/// it counts as failed. After a 403 ExpiredProviderToken, set `providerToken` and `submit` the
+/// push again (it is sent with the new token). On a fault, `cancelAll()` drops every queued and
+/// in-flight push; at a time budget, `withdrawQueued()` takes back what has not started.
 public final class APNsClient {
     public let options: APNsClientOptions
     /// The token sent with every push started from now on; pushes already in flight keep theirs.
     public var providerToken: ProviderToken {
         didSet { authorization = providerToken.authorization }
     }
+    /// When set, every push started from now on must end by then: its timeout is cut to the time
+    /// left, and no push starts once it has passed (those stay queued for `withdrawQueued()`).
+    public var deadline: ContinuousClock.Instant?
+
+    /// What the client did on its own, for tests and operators: answers that libcurl reported
+    /// with an error after they were complete, and streams sent a second time.
+    public struct Counters: Sendable, Equatable {
+        public var answersDespiteError = 0
+        public var resends = 0
+    }
+    public private(set) var counters = Counters()
 
     /// The payload SPEC section 5.5 asks for; the app looks for `liveActivityWakeup`.
     public static let payload = #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#
 
     private var authorization: String
     private let multi: CurlMulti
-    private let constantHeaders: [String]
-    private let deviceURLPrefix: String
-    private var queue = FIFOQueue<APNsPush>()
+    private let setup: TransferSetup
+    private var queue = FIFOQueue<(push: APNsPush, isResend: Bool)>()
     private var finished = FIFOQueue<APNsCompletion>()
     /// Every transfer ever made (at most `maxInFlight`); `idle` holds the unattached ones.
     private var transfers: [APNsTransfer] = []
@@ -45,14 +58,7 @@ public final class APNsClient {
         try multi.set(CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX, "CURLMOPT_PIPELINING")
         try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, options.maxConnections, "CURLMOPT_MAX_HOST_CONNECTIONS")
         try multi.set(CURLMOPT_MAX_CONCURRENT_STREAMS, options.maxInFlight, "CURLMOPT_MAX_CONCURRENT_STREAMS")
-        // Headers that never change (SPEC section 5.5; priority 5 is the only valid one for background).
-        constantHeaders = [
-            "apns-topic: " + options.topic,
-            "apns-push-type: background",
-            "apns-priority: 5",
-            "content-type: application/json",
-        ]
-        deviceURLPrefix = options.baseURL + "/3/device/"
+        setup = try TransferSetup(options: options, payload: Self.payload)
     }
 
     deinit {
@@ -65,29 +71,33 @@ public final class APNsClient {
     /// Queues `push`; it starts when the window has room. `first` puts it ahead of the queue
     /// (a retry after a token renewal).
     public func submit(_ push: APNsPush, first: Bool = false) {
-        if first { queue.prepend(push) } else { queue.append(push) }
+        if first { queue.prepend((push, false)) } else { queue.append((push, false)) }
     }
 
     /// Queues `pushes` in order.
     public func submit(contentsOf pushes: some Sequence<APNsPush>) {
-        queue.append(contentsOf: pushes)
+        queue.append(contentsOf: pushes.lazy.map { ($0, false) })
     }
 
     /// Pushes waiting for room in the window.
     public var queuedCount: Int { queue.count }
     /// Pushes handed to libcurl and not yet finished.
     public var inFlightCount: Int { running }
-    /// True when nothing is queued, in flight, or finished but not yet returned.
-    public var isIdle: Bool { queue.isEmpty && running == 0 && finished.isEmpty }
+    /// True when nothing is in flight or finished but not yet returned, and nothing queued can
+    /// start (the queue is empty, or the deadline has passed).
+    public var isIdle: Bool { running == 0 && finished.isEmpty && (queue.isEmpty || isPastDeadline) }
+
+    private var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
 
     // MARK: - Driving
 
-    /// Runs the transfers until one finishes and returns it; nil once nothing is queued or in
-    /// flight. Throws only for libcurl faults of the multi handle itself, never for a push.
+    /// Runs the transfers until one finishes and returns it; nil once nothing is in flight and
+    /// nothing queued can start. Throws only for libcurl faults of the multi handle itself, never
+    /// for a push.
     public func next() throws(CurlError) -> APNsCompletion? {
         while true {
             if let completion = finished.popFirst() { return completion }
-            if queue.isEmpty && running == 0 { return nil }
+            if isIdle { return nil }
             try step(waitMilliseconds: 1000)
         }
     }
@@ -96,7 +106,7 @@ public final class APNsClient {
     /// and returns every push that has finished, possibly none. For callers that write outcomes
     /// in batches; `isIdle` says when all is done.
     public func poll(timeoutMilliseconds: Int) throws(CurlError) -> [APNsCompletion] {
-        if finished.isEmpty && !(queue.isEmpty && running == 0) {
+        if finished.isEmpty && !isIdle {
             try step(waitMilliseconds: timeoutMilliseconds)
         }
         return finished.removeAll()
@@ -116,8 +126,14 @@ public final class APNsClient {
             cancelled.append(push.id)
         }
         running = 0
-        cancelled += queue.removeAll().map(\.id)
-        return cancelled
+        return cancelled + withdrawQueued()
+    }
+
+    /// Takes back every push not yet handed to libcurl and returns their ids; pushes in flight
+    /// go on. What a time budget does: nothing new is sent, nothing sent is abandoned.
+    @discardableResult
+    public func withdrawQueued() -> [Int] {
+        queue.removeAll().map(\.push.id)
     }
 
     // MARK: - The loop
@@ -135,23 +151,32 @@ public final class APNsClient {
 
     /// Moves queued pushes onto idle (or new) transfers until the window is full.
     private func startQueued() throws(CurlError) {
-        while running < options.maxInFlight, let push = queue.popFirst() {
+        let timeout = Int(options.requestTimeout * 1000)
+        while running < options.maxInFlight, !queue.isEmpty {
+            var timeoutMilliseconds = timeout
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline).components
+                let leftMilliseconds = Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)
+                guard leftMilliseconds > 0 else { return }
+                timeoutMilliseconds = min(timeout, leftMilliseconds)
+            }
+            guard let (push, isResend) = queue.popFirst() else { return }
             let transfer: APNsTransfer
             if let reused = idle.popLast() {
                 transfer = reused
             } else {
-                transfer = try APNsTransfer(options: options, payload: Self.payload)
+                transfer = try APNsTransfer(bodyLimit: options.responseBodyLimit)
                 transfers.append(transfer)
             }
             do {
                 try transfer.prepare(
-                    push, url: deviceURLPrefix + push.token.hex, authorization: authorization,
-                    constantHeaders: constantHeaders)
+                    push, isResend: isResend, setup: setup, authorization: authorization,
+                    timeoutMilliseconds: timeoutMilliseconds)
                 try multi.add(transfer.easy)
             } catch {
                 transfer.push = nil
                 idle.append(transfer)
-                queue.prepend(push)
+                queue.prepend((push, isResend))
                 throw error
             }
             running += 1
@@ -163,11 +188,19 @@ public final class APNsClient {
             guard let opaque = CurlEasy.privatePointer(of: handle) else { continue }
             let transfer = Unmanaged<APNsTransfer>.fromOpaque(opaque).takeUnretainedValue()
             guard let push = transfer.push else { continue }
-            finished.append(APNsCompletion(id: push.id, answer: transfer.answer(result: result)))
+            let verdict = transfer.finished(result: result).verdict { transfer.response }
             multi.remove(transfer.easy)
             transfer.push = nil
             idle.append(transfer)
             running -= 1
+            switch verdict {
+            case .resend:
+                counters.resends += 1
+                queue.prepend((push, true))
+            case .answer(let answer, let afterError):
+                if afterError { counters.answersDespiteError += 1 }
+                finished.append(APNsCompletion(id: push.id, answer: answer))
+            }
         }
     }
 }

@@ -3,7 +3,12 @@ import LiveActivityCore
 /// How an `APNsClient` connects: which host, which topic, trust, timeouts and the in-flight window.
 public struct APNsClientOptions: Sendable, Equatable {
     /// `https://host[:port]` without a trailing slash; pushes go to `<baseURL>/3/device/<token>`.
+    /// Its host is what every push names (`:authority`, TLS SNI) and what the certificate must match.
     public var baseURL: String
+    /// `host:port` to connect to instead of the URL's host (CURLOPT_CONNECT_TO), so a push to the
+    /// local stand-in still names Apple's host and the stand-in tells the environments apart as
+    /// APNs's two hosts do. nil: the URL's host.
+    public var connectTo: String?
     /// `apns-topic`: the app's bundle id (required for background pushes).
     public var topic: String
     /// A PEM CA file to trust, for the local stand-in's self-signed certificate. It replaces
@@ -32,8 +37,12 @@ public struct APNsClientOptions: Sendable, Equatable {
         self.topic = topic
     }
 
-    /// Options for Apple's host of `environment`, or `override` (APNS_HOST) when set.
-    public init(environment: APNsEnvironment, topic: String, baseURLOverride override: String? = nil) {
-        self.init(baseURL: override ?? environment.appleBaseURL, topic: topic)
+    /// Options for Apple's host of `environment`, reached at `connectTo` (APNS_HOST) when set.
+    public init(environment: APNsEnvironment, topic: String, connectTo: String? = nil) {
+        self.init(baseURL: environment.appleBaseURL, topic: topic)
+        self.connectTo = connectTo
     }
+
+    /// The CURLOPT_CONNECT_TO entry: any host and port of the URL goes to `connectTo`.
+    var connectToEntry: String? { connectTo.map { "::" + $0 } }
 }

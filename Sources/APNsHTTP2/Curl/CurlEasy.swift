@@ -16,6 +16,11 @@ final class CurlEasy {
 
     deinit { curl_easy_cleanup(pointer) }
 
+    /// Puts every option back to its default, and with it libcurl's count of the handle's resends
+    /// of refused streams, which it caps at 5 for the handle's whole life otherwise
+    /// (https://curl.se/libcurl/c/curl_easy_reset.html: connections and caches stay).
+    func reset() { curl_easy_reset(pointer) }
+
     // MARK: - Options
 
     func set(_ option: CURLoption, _ value: Int, _ name: String) throws(CurlError) {
@@ -34,18 +39,27 @@ final class CurlEasy {
         try check(name, liveactivity_easy_setopt_write(pointer, option, callback))
     }
 
-    /// Points CURLOPT_HTTPHEADER at `headers`, which the caller keeps alive.
-    func setHeaders(_ headers: CurlHeaderList) throws(CurlError) {
-        try check("CURLOPT_HTTPHEADER", liveactivity_easy_setopt_slist(pointer, CURLOPT_HTTPHEADER, headers.pointer))
+    /// Points a list option (CURLOPT_HTTPHEADER, CURLOPT_CONNECT_TO) at `list`, which the caller
+    /// keeps alive while the handle may use it.
+    func set(_ option: CURLoption, list: CurlStringList, _ name: String) throws(CurlError) {
+        try check(name, liveactivity_easy_setopt_slist(pointer, option, list.pointer))
     }
 
     // MARK: - After a transfer
 
     /// The last response's HTTP status, 0 when none arrived.
-    var responseCode: Int {
-        var code = 0
-        _ = liveactivity_easy_getinfo_long(pointer, CURLINFO_RESPONSE_CODE, &code)
-        return code
+    var responseCode: Int { longInfo(CURLINFO_RESPONSE_CODE) }
+
+    /// The last response's HTTP version (CURL_HTTP_VERSION_2_0 is 3), 0 when none arrived.
+    var httpVersion: Int { longInfo(CURLINFO_HTTP_VERSION) }
+
+    /// Bytes of the request sent (CURLINFO_REQUEST_SIZE): 0 when it never left.
+    var requestSize: Int { longInfo(CURLINFO_REQUEST_SIZE) }
+
+    private func longInfo(_ info: CURLINFO) -> Int {
+        var value = 0
+        _ = liveactivity_easy_getinfo_long(pointer, info, &value)
+        return value
     }
 
     /// The CURLOPT_PRIVATE pointer of a handle libcurl hands back (for example from the multi's messages).

@@ -1,13 +1,14 @@
 import APNsHTTP2
 import LiveActivityCore
 
-/// How the sweep reaches APNs (SPEC 6): `APNS_HOST` overrides Apple's hosts, `APNS_CA_FILE` adds a
+/// How the sweep reaches APNs (SPEC 6): `APNS_HOST` is where pushes go instead of Apple's hosts
+/// (they still name Apple's hosts: the stand-in tells the environments apart by them), `APNS_CA_FILE` adds a
 /// trusted CA, `LIVEACTIVITY_APNS_CONCURRENCY` is the in-flight window and
 /// `LIVEACTIVITY_APNS_TIMEOUT` the seconds one push may take. The one place client options are
 /// made from settings.
 public struct APNsClientSettings: Sendable, Equatable {
-    /// Base URL replacing both Apple hosts (the local stand-in), without a trailing slash.
-    public var host: String?
+    /// `host:port` connected to instead of both Apple hosts (the local stand-in), from `APNS_HOST`.
+    public var connectTo: String?
     public var caFile: String?
     /// Pushes in flight at once per connection.
     public var concurrency = 100
@@ -20,10 +21,10 @@ public struct APNsClientSettings: Sendable, Equatable {
     /// Reads the settings; a malformed one is an error naming it.
     public init(settings: Settings) throws(ConfigurationError) {
         if let host = settings.text("APNS_HOST") {
-            guard host.hasPrefix("https://"), host.count > 8 else {
+            guard let address = Self.address(ofBaseURL: host) else {
                 throw .malformed(name: "APNS_HOST", expected: "a base URL such as https://127.0.0.1:8443")
             }
-            self.host = host.hasSuffix("/") ? String(host.dropLast()) : host
+            connectTo = address
         }
         caFile = settings.text("APNS_CA_FILE")
         if let window = try settings.integer("LIVEACTIVITY_APNS_CONCURRENCY", in: 1...1000) { concurrency = window }
@@ -32,11 +33,37 @@ public struct APNsClientSettings: Sendable, Equatable {
 
     /// The client options for pushes to `environment` with `topic` (APNS_BUNDLE_ID).
     public func options(for environment: APNsEnvironment, topic: String) -> APNsClientOptions {
-        var options = APNsClientOptions(environment: environment, topic: topic, baseURLOverride: host)
+        var options = APNsClientOptions(environment: environment, topic: topic, connectTo: connectTo)
         options.caFile = caFile
         options.maxInFlight = concurrency
         options.requestTimeout = Double(timeoutSeconds)
         options.connectTimeout = Double(min(10, timeoutSeconds))
         return options
+    }
+
+    /// `https://host[:port][/]` -> `host:port` (443 by default); an IPv6 host keeps its brackets.
+    static func address(ofBaseURL url: String) -> String? {
+        guard url.hasPrefix("https://") else { return nil }
+        var rest = url.dropFirst("https://".count)
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("@"), !rest.contains(where: \.isWhitespace) else { return nil }
+        let host: Substring
+        var port: Substring = "443"
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = rest[...close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                port = after.dropFirst()
+            }
+        } else if let colon = rest.firstIndex(of: ":") {
+            host = rest[..<colon]
+            port = rest[rest.index(after: colon)...]
+        } else {
+            host = rest
+        }
+        guard host.count > (host.hasPrefix("[") ? 2 : 0), let number = Int(port), (1...65535).contains(number) else { return nil }
+        return "\(host):\(number)"
     }
 }

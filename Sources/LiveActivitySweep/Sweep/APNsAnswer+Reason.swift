@@ -1,13 +1,14 @@
 import APNsHTTP2
 
 extension APNsAnswer {
-    /// The reason recorded for this answer: APNs's `reason` (`HTTP<status>` without one),
-    /// `Timeout`, or the transport failure's libcurl code and its fixed text.
+    /// The reason recorded for this answer, from a bounded vocabulary (SPEC 5, "Failure reasons"):
+    /// APNs's `reason` (`HTTP<status>` without one), the libcurl code's name for a push that got
+    /// no answer (`CURLE_OPERATION_TIMEDOUT`), or `NotHTTP2` for a server that is not APNs.
     public var reason: String {
         switch self {
         case .answered(let response): response.reason ?? "HTTP\(response.status)"
-        case .failed(.operationTimedOut): "Timeout"
-        case .failed(let code): "Transport(\(code.rawValue)): \(code)"
+        case .failed(let code), .unreachable(let code): code.name
+        case .notHTTP2: "NotHTTP2"
         }
     }
 }

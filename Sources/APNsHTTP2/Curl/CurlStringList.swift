@@ -1,11 +1,11 @@
 import CCurl
 
-/// A `curl_slist` of request header lines, freed in `deinit`. The easy handle that points at it
-/// must be given a new list (or be cleaned up) before this one goes.
-final class CurlHeaderList {
+/// A `curl_slist` of lines (request headers, CONNECT_TO entries), freed in `deinit`. The easy
+/// handle that points at it must be given a new list (or be reset or cleaned up) before this one goes.
+final class CurlStringList {
     let pointer: UnsafeMutablePointer<curl_slist>
 
-    /// Builds the list from `lines` (each `name: value`); there must be at least one.
+    /// Builds the list from `lines`; there must be at least one.
     init(_ lines: [String]) throws(CurlError) {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
@@ -16,7 +16,7 @@ final class CurlHeaderList {
             }
             list = appended
         }
-        guard let list else { throw CurlError(operation: "curl_slist_append", code: 0, message: "no header lines") }
+        guard let list else { throw CurlError(operation: "curl_slist_append", code: 0, message: "no lines") }
         pointer = list
     }
 

@@ -1,0 +1,59 @@
+import CCurl
+
+/// The options every push's easy handle gets, applied afresh to a handle before each push (the
+/// handle is reset in between, see `APNsTransfer`), and the lists they point at, kept alive here
+/// for as long as any handle may use them.
+final class TransferSetup {
+    let options: APNsClientOptions
+    let payload: String
+    /// Header lines that never change (SPEC section 5.5; priority 5 is the only valid one for background).
+    let constantHeaders: [String]
+    let deviceURLPrefix: String
+    private let connectTo: CurlStringList?
+
+    init(options: APNsClientOptions, payload: String) throws(CurlError) {
+        self.options = options
+        self.payload = payload
+        constantHeaders = [
+            "apns-topic: " + options.topic,
+            "apns-push-type: background",
+            "apns-priority: 5",
+            "content-type: application/json",
+        ]
+        deviceURLPrefix = options.baseURL + "/3/device/"
+        connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
+    }
+
+    /// Sets everything that is the same for every push on `easy`, whose callbacks reach `owner`.
+    /// `timeoutMilliseconds` is the push's whole time (CURLOPT_TIMEOUT_MS), at least 1.
+    func apply(to easy: CurlEasy, owner: UnsafeMutableRawPointer, timeoutMilliseconds: Int) throws(CurlError) {
+        try easy.set(CURLOPT_PRIVATE, pointer: owner, "CURLOPT_PRIVATE")
+        try easy.set(CURLOPT_WRITEDATA, pointer: owner, "CURLOPT_WRITEDATA")
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: APNsTransfer.onBody, "CURLOPT_WRITEFUNCTION")
+        try easy.set(CURLOPT_HEADERDATA, pointer: owner, "CURLOPT_HEADERDATA")
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: APNsTransfer.onHeader, "CURLOPT_HEADERFUNCTION")
+        try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS, "CURLOPT_HTTP_VERSION")
+        // Wait for the shared connection to say it multiplexes rather than open another one.
+        try easy.set(CURLOPT_PIPEWAIT, 1, "CURLOPT_PIPEWAIT")
+        try easy.set(CURLOPT_PROTOCOLS_STR, string: "https", "CURLOPT_PROTOCOLS_STR")
+        // APNs requires TLS 1.2 or later (APNS.md section 1).
+        try easy.set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2, "CURLOPT_SSLVERSION")
+        try easy.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
+        try easy.set(
+            CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, Int(options.connectTimeout * 1000)),
+            "CURLOPT_CONNECTTIMEOUT_MS")
+        try easy.set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds, "CURLOPT_TIMEOUT_MS")
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1, "CURLOPT_TCP_KEEPALIVE")
+        try easy.set(CURLOPT_TCP_KEEPIDLE, options.keepaliveSeconds, "CURLOPT_TCP_KEEPIDLE")
+        try easy.set(CURLOPT_TCP_KEEPINTVL, options.keepaliveSeconds, "CURLOPT_TCP_KEEPINTVL")
+        if let caFile = options.caFile {
+            try easy.set(CURLOPT_CAINFO, string: caFile, "CURLOPT_CAINFO")
+        }
+        if let connectTo {
+            try easy.set(CURLOPT_CONNECT_TO, list: connectTo, "CURLOPT_CONNECT_TO")
+        }
+        // The payload never changes: POST it from libcurl's own copy.
+        try easy.set(CURLOPT_POSTFIELDSIZE, payload.utf8.count, "CURLOPT_POSTFIELDSIZE")
+        try easy.set(CURLOPT_COPYPOSTFIELDS, string: payload, "CURLOPT_COPYPOSTFIELDS")
+    }
+}
