@@ -210,6 +210,44 @@ import Testing
         #expect(answers.count == 8 && answers.values.allSatisfy { $0.status == 200 })
         #expect(try state.received().count == 8)
     }
+
+    @Test func theDepthFollowsTheServersStreamLimitWithFewPushesLeftWaitingInLibcurl() throws {
+        // 20 streams a connection, every answer held 100 ms: the client may hand libcurl what the
+        // server takes and a small reserve, not its whole backlog.
+        let standIn = try StandInStack(workers: 24, maxConcurrentStreams: 20)
+        let state = try standIn.state()
+        for number in 0..<400 {
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 100)
+        }
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<400))
+        var answers: [Int: APNsAnswer] = [:]
+        var deepestAfterWarmUp = 0
+        while let completion = try client.next() {
+            answers[completion.id] = completion.answer
+            // The first window (100, what libcurl assumes before SETTINGS) drains first.
+            if answers.count > 100 { deepestAfterWarmUp = max(deepestAfterWarmUp, client.inFlightCount) }
+        }
+        #expect(answers.count == 400 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(deepestAfterWarmUp > 20, "a reserve waits for each freed stream")
+        #expect(deepestAfterWarmUp <= 20 + 32, "20 streams and the reserve of 32, not the backlog")
+        #expect(client.connectionLimit == 1)
+    }
+
+    @Test func aLargeBacklogIsSpreadOverAFewConnections() throws {
+        let standIn = try StandInStack(workers: 8)
+        var options = standIn.clientOptions()
+        // Scaled down: one more connection per 100 pushes queued, 50 streams each.
+        options.pushesPerConnection = 100
+        options.streamsPerConnection = 50
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<1000))
+        let answers = try drain(client)
+        #expect(answers.count == 1000 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(client.connectionLimit == 4, "clamped at four")
+        let connections = Set(try standIn.state().arrivals().compactMap(\.connection))
+        #expect(connections.count == 4, "every allowed connection carried pushes: \(connections.count)")
+    }
 }
 
 @Suite struct APNsClientOptionsTests {
