@@ -23,7 +23,7 @@ if arguments.first == "--show" {
         for push in received {
             let time = Date(timeIntervalSince1970: Double(push.receivedAt) / 1000)
             print(
-                "\(time) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)"
+                "\(time) \(push.environment.rawValue) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)"
             )
         }
         if received.isEmpty { print("no pushes received yet") }
@@ -39,7 +39,9 @@ let options = TransportOptions.fromCommandLine(
         "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
         "--show [N]                                 the last N pushes received",
     ],
-    settings: "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
+    settings:
+        "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
+        + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both).")
 
 let configuration: StandInConfiguration
 do {
