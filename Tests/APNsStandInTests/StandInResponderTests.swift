@@ -149,8 +149,9 @@ import Testing
         var restricted = configuration
         restricted.keyEnvironments = [.production]
         let standIn = try StandInResponder(configuration: restricted, gate: WriteGate(), log: { _ in })
-        #expect(try push(environment: .production, responder: standIn).status == 200)
-        expect(try push(environment: .sandbox, responder: standIn), 403, "BadEnvironmentKeyInToken")
+        let bearer: String?? = "bearer " + (try jwt())
+        #expect(try push(authorization: bearer, environment: .production, responder: standIn).status == 200)
+        expect(try push(authorization: bearer, environment: .sandbox, responder: standIn), 403, "BadEnvironmentKeyInToken")
         let received = try StandInState(path: configuration.databasePath).received()
         #expect(received.map(\.environment) == [.production, .sandbox])
     }
@@ -159,10 +160,15 @@ import Testing
         let state = try StandInState(path: configuration.databasePath)
         try state.script(token: token, environment: .sandbox, status: 400, reason: "BadDeviceToken")
         try state.script(tokens: [sampleToken(1), sampleToken(2)], environment: .production, status: 410, reason: "Unregistered")
-        #expect(try push(environment: .production).status == 200, "the sandbox answer waits for a sandbox push")
-        expect(try push(environment: .sandbox), 400, "BadDeviceToken")
-        #expect(try push(sampleToken(1), environment: .sandbox).status == 200)
-        expect(try push(sampleToken(2), environment: .production), 410, "Unregistered")
+        // One provider token throughout, so the refresh rule stays out of it.
+        let bearer: String?? = "bearer " + (try jwt())
+        func send(_ token: String, _ environment: APNsEnvironment) throws -> HTTPResponse {
+            try push(token, authorization: bearer, environment: environment)
+        }
+        #expect(try send(token, .production).status == 200, "the sandbox answer waits for a sandbox push")
+        expect(try send(token, .sandbox), 400, "BadDeviceToken")
+        #expect(try send(sampleToken(1), .sandbox).status == 200)
+        expect(try send(sampleToken(2), .production), 410, "Unregistered")
     }
 
     @Test func theEnvironmentComesFromNginxsMapOfTheHost() {
