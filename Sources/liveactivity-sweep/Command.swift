@@ -32,11 +32,12 @@ enum Command: Equatable {
 
 /// Why a command stopped: one line for the operator and the exit code that goes with it.
 struct CommandFailure: Error {
-    var message: String
+    /// nil when the line was already printed.
+    var message: String?
     var exitCode: Int32
 
-    /// APNs reported a configuration fault (exit 1).
-    static func fault(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
+    /// APNs reported a configuration or provider fault, or the guard held deletions (exit 1).
+    static func fault(_ message: String?) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// A setting is missing or malformed, or the command line is wrong (exit 2).
     static func configuration(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }
     /// The database is unusable (exit 3).
