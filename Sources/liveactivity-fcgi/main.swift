@@ -28,7 +28,9 @@ let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 let writer = RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
-let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
+let startup =
+    "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue), "
+    + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
 exit(
     FastCGIServer.run(options, startupMessage: startup, log: log) { _ in

@@ -47,6 +47,17 @@ struct ResponderProcessTests {
         )
     }
 
+    @Test func aDefaultEnvironmentThatIsNotEnabledIsAConfigurationError() throws {
+        let run = try runCommand(
+            binary, ["--socket", "/tmp/never.sock"],
+            environment: ["APNS_ENVIRONMENTS": "production", "APNS_ENVIRONMENT": "sandbox"])
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "liveactivity-fcgi: configuration: APNS_ENVIRONMENT is malformed (expected an environment APNS_ENVIRONMENTS enables (production))\n"
+        )
+    }
+
     @Test func withoutSocketOrCGIEnvironmentItRefusesToGuess() throws {
         let run = try runCommand(binary, [], environment: [:])
         #expect(run.status == 2)

@@ -83,10 +83,11 @@ public final class RegistrationAPI: HTTPResponder {
         if let contentType = request.contentType, !Self.isJSON(contentType) {
             throw APIError.unsupportedMediaType
         }
-        let body = try RegistrationBody.parse(request.body)
         switch route {
-        case .register: try register(body, parameter: request.parameters[Self.environmentParameter])
-        case .unregister: _ = try writer.perform(.unregister(body.token))
+        case .register:
+            let body = try RegistrationBody.parse(request.body, environments: configuration.enabledEnvironments)
+            try register(body, parameter: request.parameters[Self.environmentParameter])
+        case .unregister: _ = try writer.perform(.unregister(try RegistrationBody.unregistration(request.body)))
         case .health, .metrics: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
@@ -113,6 +114,10 @@ public final class RegistrationAPI: HTTPResponder {
             guard let fromLocation = APNsEnvironment(name: parameter) else {
                 log("\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
                 throw APIError.internalError
+            }
+            // An nginx location of an environment the operator turned off (APNS_ENVIRONMENTS).
+            guard configuration.enabledEnvironments.contains(fromLocation) else {
+                throw RegistrationBody.unsupported(environment: parameter, enabled: configuration.enabledEnvironments)
             }
             environment = fromLocation
         }
