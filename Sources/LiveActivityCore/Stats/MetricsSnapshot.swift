@@ -1,6 +1,6 @@
 /// The figures `GET /wakeup/metrics` exposes (read by `MetricsSnapshot.gather` in Storage/): the
-/// registrations per group, totals and failure reasons over the recorded sweep runs (30 days are
-/// kept), and the last run.
+/// registrations per group and waiting after failures, totals, failure reasons and faults over the
+/// recorded sweep runs (30 days are kept), and the last run.
 public struct MetricsSnapshot: Sendable {
     /// Groups holding registrations, by type and environment.
     public var groups: [StatsReport.Group] = []
@@ -10,4 +10,8 @@ public struct MetricsSnapshot: Sendable {
     public var failureReasons: [(reason: String, count: Int64)] = []
     /// The last recorded run.
     public var lastRun: RunHistory.LastRun?
+    /// Registrations waiting after failures (back-off), by environment.
+    public var backingOff: [(environment: String, count: Int64)] = []
+    /// Faults over the recorded runs, by environment, kind and reason.
+    public var faults: [StatsReport.FaultTotals] = []
 }

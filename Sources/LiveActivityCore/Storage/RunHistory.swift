@@ -38,4 +38,20 @@ public struct RunHistory {
         try connection.statement("SELECT reason, sum(count) FROM sweep_reasons WHERE kind = ? GROUP BY reason ORDER BY reason")
             .rows([.text("failed")]) { row in (row.text(0) ?? "", row.int(1)) }
     }
+
+    /// The faults of the runs started at or after `since`, by environment, kind and reason
+    /// (sweep_faults holds at most one per environment and run).
+    public func faults(since: Int64 = .min) throws(SQLiteError) -> [StatsReport.FaultTotals] {
+        try connection.statement(
+            """
+            SELECT f.environment, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at)
+            FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
+            WHERE r.started_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+            """
+        ).rows([.integer(since)]) { row in
+            StatsReport.FaultTotals(
+                environment: row.text(0) ?? "", kind: row.text(1) ?? "", reason: row.text(2) ?? "", runs: row.int(3),
+                pushes: row.int(4), lastAt: row.int(5))
+        }
+    }
 }

@@ -105,7 +105,8 @@ public enum Schema {
     /// them (a 200 on a row that never failed leaves it untouched, so the happy path pays nothing);
     /// and each sweep's faults, at most one per environment, pruned with the run history.
     static let faultsStep = """
-        CREATE INDEX registrations_backing_off ON registrations(environment) WHERE consecutive_failures > 0;
+        CREATE INDEX registrations_backing_off ON registrations(environment, consecutive_failures)
+            WHERE consecutive_failures > 0;
         CREATE TABLE sweep_faults (
             run_id INTEGER NOT NULL,
             environment TEXT NOT NULL,
