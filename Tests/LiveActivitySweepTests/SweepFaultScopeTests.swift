@@ -82,6 +82,19 @@ import Testing
             })
     }
 
+    @Test func anEnvironmentCanHaveAnUnreachableHostAndTheGuardsFault() throws {
+        for seed in 1...20 { try register([seed], at: t0 + Int64(seed)) }
+        let sender = ScriptedSender()
+        sender.batch = 20
+        for seed in 1...12 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+        for seed in 13...20 { sender.script[sampleToken(seed)] = [.unreachable(.couldNotConnect)] }
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.faults.map(\.kind) == [.unreachable, .guarded])
+        #expect(summary.faults.map(\.pushes) == [8, 12])
+        #expect(summary.removed == 0 && summary.failed == 8 && summary.held == 12)
+        try SweepStore(connection: SQLiteConnection(path: configuration.databasePath)).record(summary)
+    }
+
     @Test func junkTokensAmongProvenOnesAreDeletedAndTheRunSucceeds() throws {
         try register(1...50, at: t0)
         _ = try sweep(at: t0 + 1000, ScriptedSender())  // 50 proven tokens

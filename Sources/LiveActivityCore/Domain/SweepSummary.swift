@@ -18,7 +18,8 @@ public struct SweepSummary: Equatable, Sendable {
     public var failureReasons: [String: Int] = [:]
     /// Why registrations were removed (410, BadDeviceToken), with counts.
     public var removalReasons: [String: Int] = [:]
-    /// The faults that stopped sending to an environment, at most one per environment.
+    /// The faults that stopped sending to an environment (one per environment), then the
+    /// mass-deletion guard's (one per environment where it held deletions).
     public var faults: [SweepFault] = []
 
     public init() {}

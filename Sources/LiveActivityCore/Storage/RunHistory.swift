@@ -40,7 +40,7 @@ public struct RunHistory {
     }
 
     /// The faults of the runs started at or after `since`, by environment, kind and reason
-    /// (sweep_faults holds at most one per environment and run).
+    /// (sweep_faults holds at most one per environment and kind in a run).
     public func faults(since: Int64 = .min) throws(SQLiteError) -> [StatsReport.FaultTotals] {
         try connection.statement(
             """

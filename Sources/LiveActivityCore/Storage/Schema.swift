@@ -103,7 +103,7 @@ public enum Schema {
     /// 3 → 4 (issue #9): what `stats` and `/wakeup/metrics` show of faults and back-off. The
     /// registrations waiting after failures, by environment, from a partial index that holds only
     /// them (a 200 on a row that never failed leaves it untouched, so the happy path pays nothing);
-    /// and each sweep's faults, at most one per environment, pruned with the run history.
+    /// and each sweep's faults (at most one per environment and kind), pruned with the run history.
     static let faultsStep = """
         CREATE INDEX registrations_backing_off ON registrations(environment, consecutive_failures)
             WHERE consecutive_failures > 0;
@@ -113,7 +113,7 @@ public enum Schema {
             kind TEXT NOT NULL,
             reason TEXT NOT NULL,
             pushes INTEGER NOT NULL,
-            PRIMARY KEY (run_id, environment)
+            PRIMARY KEY (run_id, environment, kind)
         ) WITHOUT ROWID;
         """
 

@@ -64,8 +64,9 @@ final class PushRound {
         let ruling = deletionGuard.rule(faults: faults, rules: rules, now: clock.now())
         summary.add(ruling.tally)
         for (environment, count) in ruling.touched { faults[environment]?.pushes += count }
-        for fault in ruling.faults { faults[fault.environment] = fault }
-        summary.faults = faults.values.sorted { $0.environment.rawValue < $1.environment.rawValue }
+        // The guard's own faults come after the one that stopped an environment (an unreachable
+        // host is the only kind it can follow there).
+        summary.faults = faults.values.sorted { $0.environment.rawValue < $1.environment.rawValue } + ruling.faults
         try writer.submit(pending + ruling.writes)
     }
 
