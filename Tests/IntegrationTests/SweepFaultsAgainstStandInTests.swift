@@ -100,6 +100,15 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.count() == 10_000)
     }
 
+    @Test func aHostWithoutHTTP2IsNotAPNsAndAConfigurationFault() throws {
+        let fixture = try SweepFixture(standIn: StandInStack(http2: false))
+        try fixture.register(1...5)
+        let result = try fixture.sweep()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("configuration fault in production: NotHTTP2") && result.stderr.contains("APNS_HOST"))
+        #expect(try fixture.count() == 5 && fixture.provenCount() == 0)
+    }
+
     @Test func streamsResetAfterTheirAnswerAreAnsweredOnceAndNoneFails() throws {
         let fixture = try SweepFixture(standIn: StandInStack(resetAfterAnswer: true))
         try fixture.register(1...1000)

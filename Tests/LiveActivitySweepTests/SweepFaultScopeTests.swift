@@ -161,6 +161,22 @@ import Testing
         #expect(try sweep(at: t0 + 61_000, ScriptedSender()).sent == 30, "the next run does the rest")
     }
 
+    @Test func rowsTheBudgetLeftInAFaultedEnvironmentWaitWithIt() throws {
+        try register(1...20, .sandbox, at: t0)
+        try register(101...120, .production, at: t0 + 1)
+        let sender = ScriptedSender()
+        sender.batch = 10
+        sender.inFlight = 10
+        sender.environmentScript[.sandbox] = Array(repeating: .status(400, "BadTopic"), count: 20)
+        // Stopped at once: ten sandbox pushes are in flight and answer the fault after it.
+        let summary = try sweep(at: t0 + 1000, sender, stopRequested: { true })
+        #expect(sender.sent.count == 10)
+        #expect(summary.faults.map(\.pushes) == [20] && summary.held == 20, "the ten answered and the ten left")
+        #expect(summary.deferred == 20 && summary.sent == 0, "production, unfaulted, is due next run")
+        #expect(try (1...20).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try (101...120).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1)) < 1000 })
+    }
+
     @Test func rowsOfAnEnvironmentNoLongerEnabledAreNotPushedAndExpire() throws {
         try register(1...3, .production, at: t0)
         try register(11...13, .sandbox, at: t0)

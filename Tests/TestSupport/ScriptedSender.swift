@@ -14,6 +14,8 @@ public final class ScriptedSender: PushSender {
     public private(set) var withdrawn = 0
     public private(set) var deadline: ContinuousClock.Instant?
     public var batch = 7
+    /// How many queued pushes count as already in flight: `withdrawQueued` leaves them to be answered.
+    public var inFlight = 0
     /// Called before each batch is answered (a test's chance to change the database mid-sweep).
     public var beforeBatch: () -> Void = {}
     private var queue: [(push: APNsPush, environment: APNsEnvironment)] = []
@@ -61,9 +63,10 @@ public final class ScriptedSender: PushSender {
     }
 
     public func withdrawQueued() -> [Int] {
-        defer { queue.removeAll() }
-        withdrawn += queue.count
-        return queue.map(\.push.id)
+        let taken = queue.dropFirst(inFlight)
+        queue.removeLast(taken.count)
+        withdrawn += taken.count
+        return taken.map(\.push.id)
     }
 }
 

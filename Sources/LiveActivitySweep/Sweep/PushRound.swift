@@ -27,6 +27,8 @@ final class PushRound {
     private var deletionGuard = MassDeletionGuard()
     private var faults: [APNsEnvironment: SweepFault] = [:]
     private var retried = Set<Int>()
+    /// Pushes not sent (budget, SIGTERM): due at the next run, unless a fault holds their environment.
+    private var deferred: [Int] = []
     private var renewedToken = false
 
     init(
@@ -50,7 +52,7 @@ final class PushRound {
         for index in due.indices { enqueue(index, now: clock.now()) }
 
         while true {
-            checkTime(&summary)
+            checkTime()
             if sender.isIdle { break }
             for completion in try sender.poll(timeoutMilliseconds: 500) {
                 try handle(completion, summary: &summary)
@@ -61,7 +63,14 @@ final class PushRound {
             }
         }
 
-        let ruling = deletionGuard.rule(faults: faults, rules: rules, now: clock.now())
+        // Rows of a faulted environment wait as its fault says, even those the budget left unsent.
+        let now = clock.now()
+        for id in deferred {
+            if let fault = faults[due[id].environment] { touch(due[id], by: fault, now: now, summary: &summary) }
+        }
+        summary.deferred = deferred.count(where: { faults[due[$0].environment] == nil })
+
+        let ruling = deletionGuard.rule(faults: faults, rules: rules, now: now)
         summary.add(ruling.tally)
         for (environment, count) in ruling.touched { faults[environment]?.pushes += count }
         // The guard's own faults come after the one that stopped an environment (an unreachable
@@ -74,7 +83,7 @@ final class PushRound {
 
     /// Past the budget (or on SIGTERM) takes back what was not sent; past the hard stop drops
     /// what is still in flight. Neither has an answer to write: they are due at the next run.
-    private func checkTime(_ summary: inout SweepSummary) {
+    private func checkTime() {
         let now = ContinuousClock.now
         if !stoppedBySignal && stopRequested() {
             stoppedBySignal = true
@@ -83,11 +92,11 @@ final class PushRound {
         }
         if !stoppedSending && (now >= sendUntil || stoppedBySignal) {
             stoppedSending = true
-            summary.deferred += sender.withdrawQueued().count
+            deferred += sender.withdrawQueued()
         }
         // A moment's grace after the hard stop for the timeouts libcurl was given to fire.
         if stoppedSending && now >= hardStop + .milliseconds(500) {
-            for environment in APNsEnvironment.allCases { summary.deferred += sender.cancel(environment).count }
+            for environment in APNsEnvironment.allCases { deferred += sender.cancel(environment) }
         }
     }
 
@@ -108,7 +117,7 @@ final class PushRound {
             if let fault = faults[row.environment] {
                 touch(row, by: fault, now: now, summary: &summary)
             } else if stoppedSending {
-                summary.deferred += 1
+                deferred.append(completion.id)
             } else {
                 retried.insert(completion.id)
                 if !renewedToken {
