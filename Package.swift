@@ -31,8 +31,9 @@ let package = Package(
         .target(name: "LiveActivityCore", dependencies: ["CSQLite"]),
         // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies.
         .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityCore"]),
-        // The APNs client over libcurl's HTTP/2; only the sweep (and its tests) link libcurl.
-        .target(name: "APNsHTTP2", dependencies: ["CCurl", "APNsJWT", "LiveActivityCore"]),
+        // The APNs client over libcurl's HTTP/2; only the sweep (and its tests) link libcurl. It sends
+        // the provider token it is given and never signs one, so it needs no libcrypto of its own.
+        .target(name: "APNsHTTP2", dependencies: ["CCurl", "LiveActivityCore"]),
 
         // MARK: - Features
         // The JSON API of SPEC section 3 as a plain function from request to response.
@@ -52,12 +53,12 @@ let package = Package(
 
         // MARK: - Tests (one target per library target, plus the live system)
         .target(
-            name: "TestSupport", dependencies: ["LiveActivityCore", "LiveActivitySweep", "APNsStandIn"],
+            name: "TestSupport", dependencies: ["LiveActivityCore", "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn"],
             path: "Tests/TestSupport"),
-        .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire"]),
+        .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire", "TestSupport"]),
         .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "TestSupport"]),
-        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "APNsJWT", "LiveActivityCore", "TestSupport"]),
+        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityCore", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
             dependencies: ["RegistrationService", "FastCGIWire", "LiveActivityCore", "TestSupport"]),

@@ -33,21 +33,13 @@ if arguments.first == "--show" {
     }
 }
 
-let options: TransportOptions
-do {
-    switch try TransportOptions.parse(arguments, maximumBodySize: 64 * 1024) {
-    case .help:
-        print("usage: \(program) [--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)")
-        print("       \(program) --show [N]                                 the last N pushes received")
-        print(TransportOptions.usage)
-        print("\nSettings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
-        exit(0)
-    case .serve(let parsed):
-        options = parsed
-    }
-} catch {
-    fail(error.description, code: 2)
-}
+let options = TransportOptions.fromCommandLine(
+    arguments, maximumBodySize: 64 * 1024, program: program,
+    synopsis: [
+        "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
+        "--show [N]                                 the last N pushes received",
+    ],
+    settings: "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
 
 let configuration: StandInConfiguration
 do {
@@ -56,15 +48,16 @@ do {
     fail("\(error)", code: 2)
 }
 
-/// Each worker owns a responder with its own connection to the stand-in's database.
-final class StandInHandler: FastCGIHandler {
-    let responder: StandInResponder
-    init(_ responder: StandInResponder) { self.responder = responder }
+/// Each worker owns a stand-in with its own connection to the stand-in's database; nginx hands
+/// the HTTP/2 request's headers over as `HTTP_*` parameters, which `StandInRequest` maps back.
+final class StandInHTTPResponder: HTTPResponder {
+    let standIn: StandInResponder
+    init(_ standIn: StandInResponder) { self.standIn = standIn }
 
-    func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
-        responder.respond(
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        standIn.respond(
             to: StandInRequest(
-                method: request.method, path: request.path, body: request.body, parameters: parameters.values))
+                method: request.method, path: request.path, body: request.body, parameters: request.parameters.values))
     }
 }
 
@@ -77,5 +70,5 @@ exit(
             "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)",
         log: log
     ) { _ in
-        StandInHandler(try StandInResponder(configuration: configuration, gate: gate, log: log))
+        StandInHTTPResponder(try StandInResponder(configuration: configuration, gate: gate, log: log))
     })

@@ -9,22 +9,10 @@ let program = "liveactivity-fcgi"
 // The responder (web user) and the sweep (key owner) share the database through their group:
 // files either creates must stay group-writable and private to everyone else.
 umask(0o007)
-let options: TransportOptions
-do {
-    switch try TransportOptions.parse(Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize)
-    {
-    case .help:
-        print("usage: \(program) [--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]\n")
-        print(TransportOptions.usage)
-        print("\nSettings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
-        exit(0)
-    case .serve(let parsed):
-        options = parsed
-    }
-} catch {
-    FileHandle.standardError.write(Data("\(program): \(error.description)\n".utf8))
-    exit(2)
-}
+let options = TransportOptions.fromCommandLine(
+    Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize, program: program,
+    synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
+    settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
 
 let configuration: Configuration
 do {
@@ -34,13 +22,6 @@ do {
     exit(2)
 }
 
-/// The API is the handler; each worker gets its own, all sharing one database writer.
-extension RegistrationAPI: FastCGIHandler {
-    public func respond(to request: HTTPRequest, parameters: FastCGIParameters) -> HTTPResponse {
-        respond(to: request)
-    }
-}
-
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 // One connection for the process: workers' writes are committed together (group commit) rather
 // than queueing on SQLite's lock, and no worker's page cache is invalidated by another's commit.
@@ -48,6 +29,7 @@ let writer = RegistrationWriter(path: configuration.databasePath, options: confi
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
 let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
+// Each worker answers with an API of its own, all sharing the writer and the fault log.
 exit(
     FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
         RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)

@@ -1,187 +1,174 @@
 import APNsHTTP2
-import APNsJWT
 import Foundation
 import LiveActivityCore
 import TestSupport
 import Testing
 
-/// A 64-hex-digit token starting with `prefix` (which picks nginx's scripted answer) and ending
-/// with `number`, so every push has its own token.
-func testToken(_ prefix: String = "aa", _ number: Int = 0) -> PushToken {
-    let tail = String(number, radix: 16)
-    let fill = String(repeating: "a", count: 64 - prefix.count - tail.count)
-    return PushToken(trusted: prefix + fill + tail)
-}
-
-let placeholderToken = ProviderToken(jwt: "eyJhbGciOiJFUzI1NiJ9.e30.c2ln", issuedAt: 1_700_000_000)
-
-/// Every completion of `client`, driven with `next()` until nothing is left.
-func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
-    var outcomes: [Int: PushOutcome] = [:]
-    while let completion = try client.next() {
-        #expect(outcomes[completion.id] == nil, "push \(completion.id) finished twice")
-        outcomes[completion.id] = completion.outcome
-    }
-    return outcomes
-}
-
+/// The client against the stand-in over real HTTP/2 + TLS: what goes over the wire, what comes
+/// back, and how it copes with servers that fail.
 @Suite struct APNsClientTests {
-    @Test func theExactHeadersAndPayloadArriveOverHTTP2() throws {
-        let server = try NginxAPNsFixture()
-        let signer = try ES256Signer(pem: KeyFixtures.p256PrivateKey())
-        let jwt = try ProviderToken(keyID: "KEY1234567", teamID: "TEAM123456", issuedAt: 1_700_000_000, signer: signer)
-        var options = APNsClientOptions(baseURL: server.baseURL, topic: "de.example.betterblue")
-        options.caFile = server.certificatePath
-        let client = try APNsClient(options: options, providerToken: jwt)
-        client.submit(APNsPush(id: 7, token: testToken("ab", 1), expiration: 1_700_000_300))
+    /// A token of its own for push `number`.
+    func token(_ number: Int) -> PushToken { PushToken(trusted: testToken(number)) }
 
-        let outcomes = try drain(client)
-        #expect(outcomes == [7: .answered(APNsResponse(status: 200, apnsID: NginxAPNsFixture.apnsID))])
-        let line = try #require(server.accessLog(atLeast: 1).first)
-        #expect(line.serverProtocol == "HTTP/2.0")
-        #expect(line.method == "POST")
-        #expect(line.uri == "/3/device/" + testToken("ab", 1).hex)
-        #expect(line.authorization == "bearer " + jwt.jwt)
-        #expect(line.topic == "de.example.betterblue")
-        #expect(line.pushType == "background")
-        #expect(line.priority == "5")
-        #expect(line.expiration == "1700000300")
-        #expect(line.contentType == "application/json")
-        #expect(line.body == #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#)
+    func pushes(_ numbers: some Sequence<Int>, expiration: Int64 = 1) -> [APNsPush] {
+        numbers.map { APNsPush(id: $0, token: token($0), expiration: expiration) }
+    }
+
+    /// Every answer of `client`, driven with `next()` until nothing is left.
+    func drain(_ client: APNsClient) throws -> [Int: APNsAnswer] {
+        var answers: [Int: APNsAnswer] = [:]
+        while let completion = try client.next() {
+            #expect(answers[completion.id] == nil, "push \(completion.id) finished twice")
+            answers[completion.id] = completion.answer
+        }
+        return answers
+    }
+
+    @Test func theExactHeadersAndPayloadArriveOverHTTP2() throws {
+        let standIn = try StandInStack()
+        let jwt = try standIn.providerToken()
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: jwt)
+        client.submit(APNsPush(id: 7, token: token(1), expiration: 1_700_000_300))
+
+        let answers = try drain(client)
+        let received = try #require(try standIn.state().received().first)
+        #expect(answers == [7: .answered(APNsResponse(status: 200, apnsID: received.apnsID))])
+        #expect(received.serverProtocol == "HTTP/2.0")
+        #expect(received.method == "POST")
+        #expect(received.deviceToken == token(1).hex)
+        #expect(received.authorization == "bearer " + jwt.jwt)
+        #expect(received.topic == standIn.key.bundleID)
+        #expect(received.pushType == "background")
+        #expect(received.priority == "5")
+        #expect(received.expiration == "1700000300")
+        #expect(received.payload == #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#)
+        #expect(try standIn.state().arrivals().first?.contentType == "application/json")
     }
 
     @Test func fiveHundredPushesShareOneConnection() throws {
-        let server = try NginxAPNsFixture()
-        var options = APNsClientOptions(environment: .sandbox, topic: "t", baseURLOverride: server.baseURL)
-        options.caFile = server.certificatePath
-        let client = try APNsClient(options: options, providerToken: placeholderToken)
-        client.submit(contentsOf: (0..<500).map { APNsPush(id: $0, token: testToken("aa", $0), expiration: 1) })
+        let standIn = try StandInStack()
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<500))
 
-        let outcomes = try drain(client)
-        #expect(outcomes.count == 500)
-        #expect(outcomes.values.allSatisfy { $0.response?.status == 200 })
-        let log = server.accessLog(atLeast: 500)
-        #expect(log.count == 500)
-        #expect(Set(log.map(\.connection)).count == 1)
-        #expect(log.allSatisfy { $0.serverProtocol == "HTTP/2.0" })
+        let answers = try drain(client)
+        #expect(answers.count == 500)
+        #expect(answers.values.allSatisfy { $0.status == 200 })
+        let state = try standIn.state()
+        #expect(try state.received().count == 500)
+        #expect(try state.received().allSatisfy { $0.serverProtocol == "HTTP/2.0" })
+        let connections = try state.arrivals().map(\.connection)
+        #expect(connections.allSatisfy { $0 != nil } && Set(connections).count == 1)
     }
 
     @Test func errorAnswersAreParsed() throws {
-        let server = try NginxAPNsFixture()
-        var options = APNsClientOptions(baseURL: server.baseURL, topic: "t")
-        options.caFile = server.certificatePath
-        let client = try APNsClient(options: options, providerToken: placeholderToken)
-        for (id, prefix) in ["0400", "0403", "0410", "0429", "0500"].enumerated() {
-            client.submit(APNsPush(id: id, token: testToken(prefix), expiration: 1))
+        let standIn = try StandInStack()
+        let state = try standIn.state()
+        let gone: Int64 = 1_700_000_000_123
+        let scripted: [(Int, String, Int64?)] = [
+            (400, "BadDeviceToken", nil), (403, "ExpiredProviderToken", nil), (410, "Unregistered", gone),
+            (429, "TooManyRequests", nil), (500, "InternalServerError", nil),
+        ]
+        for (number, (status, reason, timestamp)) in scripted.enumerated() {
+            try state.script(token: token(number).hex, status: status, reason: reason, timestamp: timestamp)
         }
-        let id = NginxAPNsFixture.apnsID
-        let outcomes = try drain(client)
-        #expect(outcomes[0] == .answered(APNsResponse(status: 400, reason: "BadDeviceToken", apnsID: id)))
-        #expect(outcomes[1] == .answered(APNsResponse(status: 403, reason: "ExpiredProviderToken", apnsID: id)))
-        #expect(
-            outcomes[2]
-                == .answered(
-                    APNsResponse(
-                        status: 410, reason: "Unregistered", timestamp: NginxAPNsFixture.unregisteredTimestamp, apnsID: id)))
-        #expect(outcomes[3] == .answered(APNsResponse(status: 429, reason: "TooManyRequests", apnsID: id)))
-        #expect(outcomes[4] == .answered(APNsResponse(status: 500, reason: "InternalServerError", apnsID: id)))
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<scripted.count))
+
+        let answers = try drain(client)
+        for (number, (status, reason, timestamp)) in scripted.enumerated() {
+            let apnsID = try #require(try state.received(token: token(number).hex).first?.apnsID)
+            let expected = APNsResponse(status: status, reason: reason, timestamp: timestamp, apnsID: apnsID)
+            #expect(answers[number] == .answered(expected))
+        }
     }
 
     @Test func aRenewedTokenIsSentWithTheResubmittedPush() throws {
-        let server = try NginxAPNsFixture()
-        var options = APNsClientOptions(baseURL: server.baseURL, topic: "t")
-        options.caFile = server.certificatePath
-        let client = try APNsClient(options: options, providerToken: placeholderToken)
-        client.submit(APNsPush(id: 1, token: testToken("0403"), expiration: 1))
-        client.submit(contentsOf: (10..<30).map { APNsPush(id: $0, token: testToken("aa", $0), expiration: 1) })
-        let renewed = ProviderToken(jwt: "renewed.token.jwt", issuedAt: 1_700_003_000)
-        var retried = false
+        let standIn = try StandInStack()
+        try standIn.state().script(token: token(1).hex, status: 403, reason: "ExpiredProviderToken")
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken(issuedSecondsAgo: 60))
+        client.submit(APNsPush(id: 1, token: token(1), expiration: 1))
+        client.submit(contentsOf: pushes(10..<30))
+        let renewed = try standIn.providerToken()
+        var retried: APNsAnswer?
         while let completion = try client.next() {
-            if completion.outcome.response?.reason == "ExpiredProviderToken" {
-                #expect(!retried)
-                retried = true
+            if completion.answer.response?.reason == "ExpiredProviderToken" {
+                #expect(retried == nil)
                 client.providerToken = renewed
-                client.submit(APNsPush(id: 2, token: testToken("bb"), expiration: 1), first: true)
+                client.submit(APNsPush(id: 2, token: token(2), expiration: 1), first: true)
             }
+            if completion.id == 2 { retried = completion.answer }
         }
-        #expect(retried)
-        let log = server.accessLog(atLeast: 22)
-        let line = try #require(log.first { $0.uri.hasSuffix(testToken("bb").hex) })
-        #expect(line.authorization == "bearer renewed.token.jwt")
-        #expect(log.filter { $0.authorization == "bearer renewed.token.jwt" }.count == 1)
-        #expect(Set(log.map(\.connection)).count == 1)
+        #expect(retried?.status == 200, "the stand-in accepts the renewal right after ExpiredProviderToken")
+        let received = try standIn.state().received()
+        #expect(received.count == 22)
+        #expect(received.first { $0.deviceToken == token(2).hex }?.authorization == renewed.authorization)
+        #expect(received.filter { $0.authorization == renewed.authorization }.count == 1)
+        #expect(Set(try standIn.state().arrivals().map(\.connection)).count == 1)
     }
 
     @Test func anUntrustedCertificateIsATransportFailure() throws {
-        let server = try NginxAPNsFixture()
-        let client = try APNsClient(
-            options: APNsClientOptions(baseURL: server.baseURL, topic: "t"), providerToken: placeholderToken)
-        client.submit(contentsOf: (0..<3).map { APNsPush(id: $0, token: testToken("aa", $0), expiration: 1) })
-        let outcomes = try drain(client)
-        #expect(outcomes.count == 3)
-        for outcome in outcomes.values {
-            guard case .transportFailure(let code, let message) = outcome else {
-                Issue.record("expected a transport failure, got \(outcome)")
-                continue
-            }
-            #expect(code == 60)  // CURLE_PEER_FAILED_VERIFICATION
-            #expect(message.contains("certificate"))
-        }
-        #expect(server.accessLog.isEmpty)
+        let standIn = try StandInStack()
+        var options = standIn.clientOptions()
+        options.caFile = nil
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<3))
+        let answers = try drain(client)
+        #expect(answers.count == 3)
+        #expect(answers.values.allSatisfy { $0 == .failed(.peerFailedVerification) })
+        #expect(CurlCode.peerFailedVerification.description.contains("certificate"))
+        #expect(try standIn.state().received().isEmpty)
     }
 
     @Test func connectionRefusedFailsEveryPushQuickly() throws {
         let client = try APNsClient(
             options: APNsClientOptions(baseURL: "https://127.0.0.1:\(freePort())", topic: "t"),
-            providerToken: placeholderToken)
-        client.submit(contentsOf: (0..<200).map { APNsPush(id: $0, token: testToken("aa", $0), expiration: 1) })
+            providerToken: ProviderToken(jwt: "never.sent.anywhere", issuedAt: 0))
+        client.submit(contentsOf: pushes(0..<200))
         let started = Date()
-        let outcomes = try drain(client)
+        let answers = try drain(client)
         #expect(Date().timeIntervalSince(started) < 5)
-        #expect(outcomes.count == 200)
-        #expect(
-            outcomes.values.allSatisfy {
-                if case .transportFailure(7, let message) = $0 {
-                    return message.contains("refused") || message.contains("connect")
-                }
-                return false
-            })
+        #expect(answers.count == 200)
+        #expect(answers.values.allSatisfy { $0 == .failed(.couldNotConnect) })
     }
 
+    /// Not a fake APNs: a socket that accepts connections into its backlog and never speaks.
     @Test func aServerThatNeverAnswersHitsTheTimeout() throws {
         let silent = try SilentListener()
         var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(silent.port)", topic: "t")
         options.requestTimeout = 1
-        let client = try APNsClient(options: options, providerToken: placeholderToken)
-        client.submit(contentsOf: (0..<20).map { APNsPush(id: $0, token: testToken("aa", $0), expiration: 1) })
+        let client = try APNsClient(options: options, providerToken: ProviderToken(jwt: "never.sent.anywhere", issuedAt: 0))
+        client.submit(contentsOf: pushes(0..<20))
         let started = Date()
-        let outcomes = try drain(client)
+        let answers = try drain(client)
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed >= 0.9 && elapsed < 5, "took \(elapsed) s")
-        #expect(outcomes.count == 20)
-        #expect(outcomes.values.allSatisfy { $0.isTimeout })
+        #expect(answers.count == 20)
+        #expect(answers.values.allSatisfy { $0.isTimeout })
     }
 
     @Test func aStreamThatIsNeverAnsweredTimesOutWhileTheOthersSucceed() throws {
-        let server = try NginxAPNsFixture()
-        var options = APNsClientOptions(baseURL: server.baseURL, topic: "t")
-        options.caFile = server.certificatePath
+        let standIn = try StandInStack()
+        try standIn.state().script(token: token(0).hex, status: 200, reason: nil, delayMilliseconds: 3000)
+        var options = standIn.clientOptions()
         options.requestTimeout = 1
-        let client = try APNsClient(options: options, providerToken: placeholderToken)
-        client.submit(APNsPush(id: 0, token: testToken("5110"), expiration: 1))
-        client.submit(contentsOf: (1...10).map { APNsPush(id: $0, token: testToken("aa", $0), expiration: 1) })
-        let outcomes = try drain(client)
-        #expect(outcomes[0]?.isTimeout == true)
-        #expect((1...10).allSatisfy { outcomes[$0]?.response?.status == 200 })
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0...10))
+        let answers = try drain(client)
+        #expect(answers[0]?.isTimeout == true)
+        #expect((1...10).allSatisfy { answers[$0]?.status == 200 })
     }
 
     @Test func cancellingStopsQueuedAndInFlightPushes() throws {
-        let server = try NginxAPNsFixture()
-        var options = APNsClientOptions(baseURL: server.baseURL, topic: "t")
-        options.caFile = server.certificatePath
+        // Workers for every stream in flight, so the later push finds one free.
+        let standIn = try StandInStack(workers: 24)
+        let state = try standIn.state()
+        for number in 0..<200 {
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 3000)
+        }
+        var options = standIn.clientOptions()
         options.maxInFlight = 20
-        let client = try APNsClient(options: options, providerToken: placeholderToken)
-        client.submit(contentsOf: (0..<200).map { APNsPush(id: $0, token: testToken("5110", $0), expiration: 1) })
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<200))
         #expect(try client.poll(timeoutMilliseconds: 300).isEmpty)
         #expect(client.inFlightCount == 20)
         #expect(client.queuedCount == 180)
@@ -190,12 +177,37 @@ func drain(_ client: APNsClient) throws -> [Int: PushOutcome] {
         #expect(Set(cancelled) == Set(0..<200))
         #expect(client.isIdle)
         #expect(try client.next() == nil)
-        // No more than the window ever reached the server (nginx logs each reset stream as 499).
-        #expect(server.accessLog(atLeast: 21, timeout: 1).count <= 20)
 
         // The client stays usable on the same connection.
-        client.submit(APNsPush(id: 500, token: testToken("cc"), expiration: 1))
-        #expect(try drain(client)[500]?.response?.status == 200)
+        client.submit(APNsPush(id: 500, token: token(500), expiration: 1))
+        #expect(try drain(client)[500]?.status == 200)
+        // No more than the window ever reached the server.
+        #expect(try state.received().filter { $0.deviceToken != token(500).hex }.count <= 20)
+        #expect(Set(try state.arrivals().map(\.connection)).count == 1)
+    }
+
+    @Test func theServersStreamLimitCapsWhatIsInFlight() throws {
+        let standIn = try StandInStack(workers: 8, maxConcurrentStreams: 4)
+        let state = try standIn.state()
+        for number in 0..<8 {
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 5000)
+        }
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<8))
+        // Every answer is held 5 s: until then, only the server's 4 streams reach the stand-in.
+        var early: [APNsCompletion] = []
+        let arrived = waitUntil(timeout: 10) {
+            early += (try? client.poll(timeoutMilliseconds: 50)) ?? []
+            return ((try? state.received().count) ?? 0) >= 4
+        }
+        #expect(arrived && early.isEmpty)
+        #expect(try state.received().count == 4)
+        #expect(client.inFlightCount == 8, "the other four wait in libcurl for a free stream")
+        // Streams libcurl opened before nginx's SETTINGS arrived are refused and sent again
+        // (sometimes on a second connection): every push still gets its one 200.
+        let answers = try drain(client)
+        #expect(answers.count == 8 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(try state.received().count == 8)
     }
 }
 

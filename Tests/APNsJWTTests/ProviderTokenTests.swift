@@ -1,6 +1,7 @@
 import APNsJWT
 import APNsStandIn
 import Foundation
+import LiveActivityCore
 import TestSupport
 import Testing
 
@@ -73,12 +74,5 @@ import Testing
         #expect(
             ProviderToken.cacheKey(keyID: "KT", teamID: "", keyPEM: "P")
                 != ProviderToken.cacheKey(keyID: "K", teamID: "T", keyPEM: "P"))
-    }
-
-    @Test func renewsAfterFiftyMinutes() {
-        let token = ProviderToken(jwt: "x", issuedAt: 10_000)
-        #expect(!token.needsRenewal(at: 10_000 + 49 * 60))
-        #expect(token.needsRenewal(at: 10_000 + 50 * 60))
-        #expect(token.needsRenewal(at: 9_000))
     }
 }

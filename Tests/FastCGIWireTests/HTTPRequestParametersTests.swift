@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HTTPRequestParametersTests {
     func request(_ values: [String: String], body: [UInt8] = [], tooLarge: Bool = false) -> HTTPRequest {
-        HTTPRequest(parameters: FastCGIParameters(values), body: RequestBodyReader.Result(bytes: body, tooLarge: tooLarge))
+        HTTPRequest(parameters: RequestParameters(values), body: body, bodyTooLarge: tooLarge)
     }
 
     @Test func nginxRoutesOnDocumentURI() {
@@ -23,7 +23,7 @@ import Testing
         #expect(request([:]).path == "")
     }
 
-    @Test func methodContentTypeBodyAndEnvironmentCarryOver() {
+    @Test func methodContentTypeBodyAndEveryParameterCarryOver() {
         let made = request(
             [
                 "REQUEST_METHOD": "POST", "CONTENT_TYPE": "application/json", "DOCUMENT_URI": "/wakeup",
@@ -31,20 +31,21 @@ import Testing
             ], body: [1, 2], tooLarge: true)
         #expect(made.method == "POST" && made.contentType == "application/json")
         #expect(made.body == [1, 2] && made.bodyTooLarge)
-        #expect(made.environmentParameter == "sandbox")
+        #expect(made.parameters["LIVEACTIVITY_APNS_ENVIRONMENT"] == "sandbox")
+        #expect(made.parameters.values.count == 4)
     }
 
     @Test func aMissingMethodIsGetAndAnEmptyContentTypeIsAbsent() {
         let made = request(["CONTENT_TYPE": ""])
-        #expect(made.method == "GET" && made.contentType == nil && made.environmentParameter == nil)
+        #expect(made.method == "GET" && made.contentType == nil && made.parameters["CONTENT_TYPE"] == "")
     }
 
     @Test func contentLengthCountsOnlyWhenItIsANumber() {
-        #expect(FastCGIParameters(["CONTENT_LENGTH": "12"]).contentLength == 12)
-        #expect(FastCGIParameters(["CONTENT_LENGTH": ""]).contentLength == nil)
-        #expect(FastCGIParameters(["CONTENT_LENGTH": "-1"]).contentLength == nil)
-        #expect(FastCGIParameters(["CONTENT_LENGTH": "12abc"]).contentLength == nil)
-        #expect(FastCGIParameters([:]).contentLength == nil)
+        #expect(RequestParameters(["CONTENT_LENGTH": "12"]).contentLength == 12)
+        #expect(RequestParameters(["CONTENT_LENGTH": ""]).contentLength == nil)
+        #expect(RequestParameters(["CONTENT_LENGTH": "-1"]).contentLength == nil)
+        #expect(RequestParameters(["CONTENT_LENGTH": "12abc"]).contentLength == nil)
+        #expect(RequestParameters([:]).contentLength == nil)
     }
 
     @Test func anEnvironArrayIsSplitAtTheFirstEquals() {
@@ -52,7 +53,7 @@ import Testing
         let entries: [UnsafeMutablePointer<CChar>?] = texts.map { text in strdup(text) }
         defer { for entry in entries { free(entry) } }
         var array = entries + [nil]
-        let parameters = array.withUnsafeMutableBufferPointer { FastCGIParameters(environ: $0.baseAddress) }
+        let parameters = array.withUnsafeMutableBufferPointer { RequestParameters(environ: $0.baseAddress) }
         #expect(parameters.values == ["A": "1", "B": "x=y", "EMPTY": ""])
     }
 }

@@ -181,14 +181,8 @@ func registerUntilRefused(_ stack: LiveStack, seeds: Range<Int>) throws -> (acce
 /// The database at `path` passes `PRAGMA integrity_check` and holds every one of `tokens`.
 func expectIntact(_ path: String, holding tokens: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
     let connection = try SQLiteConnection(path: path)
-    let check = try connection.statement("PRAGMA integrity_check")
-    #expect(try check.step(), sourceLocation: sourceLocation)
-    #expect(check.text(0) == "ok", sourceLocation: sourceLocation)
-    check.reset()
-    let rows = try connection.statement("SELECT push_token FROM registrations")
-    var stored = Set<String>()
-    while try rows.step() { stored.insert(rows.text(0) ?? "") }
-    rows.reset()
+    #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok", sourceLocation: sourceLocation)
+    let stored = Set(try connection.statement("SELECT push_token FROM registrations").rows { $0.text(0) ?? "" })
     let missing = tokens.filter { !stored.contains($0) }
     #expect(
         missing.isEmpty, "\(missing.count) of \(tokens.count) acknowledged registrations are missing",

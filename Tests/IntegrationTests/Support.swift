@@ -2,16 +2,6 @@ import Foundation
 import LiveActivityCore
 import TestSupport
 
-/// The body the iOS app sends to `POST /wakeup` (SPEC section 3).
-func registerBody(_ token: String, type: String = "charging", environment: String? = nil) -> String {
-    var body = "{\"pushToken\":\"\(token)\",\"activityType\":\"\(type)\""
-    if let environment { body += ",\"environment\":\"\(environment)\"" }
-    return body + "}"
-}
-
-/// The body of `POST /wakeup/unregister`.
-func unregisterBody(_ token: String) -> String { "{\"pushToken\":\"\(token)\"}" }
-
 /// The stored row for `token`, read through a connection of the test's own.
 func storedRegistration(_ token: String, in stack: LiveStack) throws -> Registration? {
     try stack.store().registration(PushToken(validating: token))
@@ -23,15 +13,4 @@ func jsonObject(_ result: HTTPResult) -> [String: Any]? {
 }
 
 /// Every row of the table, as comparable text (to prove that nothing changed).
-func snapshot(of stack: LiveStack) throws -> [String] {
-    let store = try stack.store()
-    let statement = try store.connection.statement(
-        "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at FROM registrations ORDER BY push_token"
-    )
-    var rows: [String] = []
-    while try statement.step() {
-        rows.append((0..<6).map { statement.text(Int32($0)) ?? "-" }.joined(separator: "|"))
-    }
-    statement.reset()
-    return rows
-}
+func snapshot(of stack: LiveStack) throws -> [String] { try storedRows(stack.databasePath) }

@@ -205,11 +205,7 @@ struct SweepAgainstStandInTests {
         #expect(sweep.process.terminationReason == .uncaughtSignal)
 
         let connection = try SQLiteConnection(path: fixture.databasePath)
-        let check = try connection.statement("PRAGMA integrity_check")
-        try check.bind([])
-        #expect(try check.step())
-        #expect(check.text(0) == "ok")
-        check.reset()
+        #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")
         let pushedBefore = try connection.statement("SELECT count(*) FROM registrations WHERE wakeup_count > 0").scalarInt() ?? -1
         #expect(pushedBefore < 2000)
 

@@ -48,11 +48,9 @@ final class SweepFixture: @unchecked Sendable {
     /// The cached provider token row.
     func cachedToken() throws -> (token: String, issuedAt: Int64)? {
         let connection = try SQLiteConnection(path: databasePath)
-        let statement = try connection.statement("SELECT token, issued_at FROM provider_tokens")
-        try statement.bind([])
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return (statement.text(0) ?? "", statement.int(1))
+        return try connection.statement("SELECT token, issued_at FROM provider_tokens").firstRow { row in
+            (row.text(0) ?? "", row.int(1))
+        }
     }
 }
 

@@ -11,14 +11,7 @@ import Testing
     /// `type/environment:count` from the counters and from a scan, sorted.
     func both(_ connection: SQLiteConnection) throws -> (counters: [String], scan: [String]) {
         func rows(_ sql: String) throws -> [String] {
-            let statement = try connection.statement(sql)
-            try statement.bind([])
-            defer { statement.reset() }
-            var out: [String] = []
-            while try statement.step() {
-                out.append("\(statement.text(0) ?? "")/\(statement.text(1) ?? ""):\(statement.int(2))")
-            }
-            return out
+            try connection.statement(sql).rows { row in "\(row.text(0) ?? "")/\(row.text(1) ?? ""):\(row.int(2))" }
         }
         return (
             try rows("SELECT activity_type, environment, n FROM registration_groups WHERE n > 0 ORDER BY 1, 2"),

@@ -11,10 +11,7 @@ import Testing
     @Test func aNewDatabaseIsMigratedToTheCurrentVersionInWALMode() throws {
         let store = try RegistrationStore(path: path)
         #expect(try store.connection.userVersion == Schema.currentVersion)
-        let mode = try store.connection.statement("PRAGMA journal_mode")
-        #expect(try mode.step())
-        #expect(mode.text(0) == "wal")
-        mode.reset()
+        #expect(try store.connection.statement("PRAGMA journal_mode").firstRow { $0.text(0) } == "wal")
         #expect(try store.count() == 0)
     }
 
@@ -127,7 +124,9 @@ import Testing
             let newer = try SQLiteConnection(path: path)
             try newer.execute("PRAGMA user_version = \(Schema.currentVersion + 1)")
         }
-        #expect(throws: SQLiteError.self) { try RegistrationStore(path: path) }
+        #expect(throws: SchemaTooNewError(found: Schema.currentVersion + 1, supported: Schema.currentVersion)) {
+            try RegistrationStore(path: path)
+        }
     }
 
     @Test func aTransactionThatThrowsIsRolledBack() throws {

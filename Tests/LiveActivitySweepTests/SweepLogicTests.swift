@@ -1,3 +1,4 @@
+import APNsHTTP2
 import TestSupport
 import Testing
 
@@ -32,13 +33,13 @@ import Testing
         var configuration = configuration
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let connection = try SQLiteConnection(path: configuration.databasePath)
-        let store = try SweepStore(connection: connection)
+        let store = SweepStore(connection: connection)
         let tokens = ProviderTokenCache(connection: connection, cacheKey: "test") { seconds in
             let count = issued.update {
                 $0 += 1
                 return $0
             }
-            return "jwt-\(seconds)-\(count)"
+            return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
         }
         return try Sweep(configuration: configuration, store: store, sender: sender, tokens: tokens, log: { _ in }).run()
     }
@@ -51,7 +52,7 @@ import Testing
         let sender = ScriptedSender()
         let first = try sweep(at: t0 + 5_000, sender)
         #expect(first.sent == 2 && first.active == 2 && first.skipped == 0)
-        #expect(sender.sent.map(\.push.environment).sorted { $0.rawValue < $1.rawValue } == [.production, .sandbox])
+        #expect(sender.sent.map(\.environment).sorted { $0.rawValue < $1.rawValue } == [.production, .sandbox])
         let charging = try #require(try row(1))
         #expect(charging.wakeupCount == 1)
         #expect(charging.lastPushAt != nil)
@@ -97,8 +98,8 @@ import Testing
         try register(1, at: t0)
         try register(2, at: t0 + 10_000)
         let sender = ScriptedSender()
-        sender.script[sampleToken(1)] = [(410, "Unregistered", t0 + 5_000)]
-        sender.script[sampleToken(2)] = [(410, "ExpiredToken", t0 + 5_000)]
+        sender.script[sampleToken(1)] = [.status(410, "Unregistered", timestamp: t0 + 5_000)]
+        sender.script[sampleToken(2)] = [.status(410, "ExpiredToken", timestamp: t0 + 5_000)]
         let summary = try sweep(at: t0 + 20_000, sender)
         #expect(summary.removed == 1)
         #expect(try row(1) == nil)
@@ -111,8 +112,8 @@ import Testing
     @Test func badDeviceTokensAreDeleted() throws {
         for seed in 1...3 { try register(seed, at: t0) }
         let sender = ScriptedSender()
-        sender.script[sampleToken(1)] = [(400, "BadDeviceToken", nil)]
-        sender.script[sampleToken(2)] = [(400, "DeviceTokenNotForTopic", nil)]
+        sender.script[sampleToken(1)] = [.status(400, "BadDeviceToken")]
+        sender.script[sampleToken(2)] = [.status(400, "DeviceTokenNotForTopic")]
         let summary = try sweep(at: t0 + 1000, sender)
         #expect(summary.removed == 2 && summary.sent == 1)
         #expect(summary.configurationFault == nil)
@@ -123,7 +124,7 @@ import Testing
         for seed in 1...12 { try register(seed, .charging, .sandbox, at: t0) }
         try register(100, .charging, .production, at: t0)
         let sender = ScriptedSender()
-        for seed in 1...7 { sender.script[sampleToken(seed)] = [(400, "BadDeviceToken", nil)] }
+        for seed in 1...7 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
         let summary = try sweep(at: t0 + 1000, sender)
         #expect(summary.removed == 0)
         #expect(summary.configurationFault?.contains("BadDeviceToken") == true)
@@ -136,8 +137,8 @@ import Testing
         try register(2, at: t0)
         let sender = ScriptedSender()
         sender.batch = 1
-        sender.script[sampleToken(1)] = [(403, "ExpiredProviderToken", nil), (200, nil, nil)]
-        sender.script[sampleToken(2)] = [(403, "ExpiredProviderToken", nil), (403, "ExpiredProviderToken", nil)]
+        sender.script[sampleToken(1)] = [.status(403, "ExpiredProviderToken"), .status(200)]
+        sender.script[sampleToken(2)] = [.status(403, "ExpiredProviderToken"), .status(403, "ExpiredProviderToken")]
         let issued = LockedBox(0)
         let summary = try sweep(at: t0 + 1000, sender, issued: issued)
         #expect(issued.get() == 2, "one token at start, one renewal")
@@ -153,8 +154,8 @@ import Testing
         for seed in 1...20 { try register(seed, at: t0 + Int64(seed)) }
         let sender = ScriptedSender()
         sender.batch = 5
-        sender.script[sampleToken(3)] = [(status, reason, nil)]
-        sender.script[sampleToken(1)] = [(410, "Unregistered", t0 + 999_999)]
+        sender.script[sampleToken(3)] = [.status(status, reason)]
+        sender.script[sampleToken(1)] = [.status(410, "Unregistered", timestamp: t0 + 999_999)]
         let summary = try sweep(at: t0 + 1000, sender)
         #expect(summary.configurationFault?.contains(reason) == true)
         #expect(sender.cancelled)
@@ -166,9 +167,9 @@ import Testing
     @Test func serverErrorsAndTransportFailuresKeepTheRowDueWithFailuresCounted() throws {
         for seed in 1...3 { try register(seed, at: t0) }
         let sender = ScriptedSender()
-        sender.script[sampleToken(1)] = [(503, "ServiceUnavailable", nil)]
-        sender.script[sampleToken(2)] = [(nil, nil, nil)]
-        sender.script[sampleToken(3)] = [(429, "TooManyRequests", nil)]
+        sender.script[sampleToken(1)] = [.status(503, "ServiceUnavailable")]
+        sender.script[sampleToken(2)] = [.failed(.couldNotConnect)]
+        sender.script[sampleToken(3)] = [.status(429, "TooManyRequests")]
         let summary = try sweep(at: t0 + 1000, sender)
         #expect(summary.failed == 3 && summary.removed == 0)
         for seed in 1...3 {
@@ -185,7 +186,7 @@ import Testing
     @Test func otherClientErrorsAreKeptAndRecorded() throws {
         try register(1, at: t0)
         let sender = ScriptedSender()
-        sender.script[sampleToken(1)] = [(400, "BadExpirationDate", nil)]
+        sender.script[sampleToken(1)] = [.status(400, "BadExpirationDate")]
         let summary = try sweep(at: t0 + 1000, sender)
         #expect(summary.failed == 1 && summary.failureReasons["BadExpirationDate"] == 1)
         #expect(try row(1)?.lastError == "BadExpirationDate")

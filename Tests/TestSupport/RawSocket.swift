@@ -63,6 +63,13 @@ public final class RawSocket {
     /// Says "no more data" while still reading the answer.
     public func finishSending() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
 
+    /// What one read returns: some bytes, or none when the peer closed or the timeout passed.
+    public func receiveSome() -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
     /// Reads until the peer closes, the timeout passes, or `limit` bytes arrived.
     public func receiveAll(limit: Int = 1 << 20) -> [UInt8] {
         var received = [UInt8]()

@@ -1,38 +1,45 @@
+import APNsHTTP2
+import LiveActivityCore
 import LiveActivitySweep
 
 /// A `PushSender` that answers from a script instead of a network, for sweep logic tests.
 /// Answers come back in batches of `batch`, in the order pushes were queued.
 public final class ScriptedSender: PushSender {
-    /// (status, reason, timestamp) per token; tokens without a script answer 200.
-    public var script: [String: [(status: Int?, reason: String?, timestamp: Int64?)]] = [:]
-    public private(set) var sent: [(push: PushRequest, providerToken: String)] = []
+    /// Answers per token hex, used up in order; tokens without one (left) answer 200.
+    public var script: [String: [APNsAnswer]] = [:]
+    public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: ProviderToken?)] = []
     public private(set) var cancelled = false
     public var batch = 7
-    private var queue: [PushRequest] = []
-    private var token = ""
+    private var queue: [(push: APNsPush, environment: APNsEnvironment)] = []
+    private var token: ProviderToken?
 
     public init() {}
 
-    public func setProviderToken(_ token: String) { self.token = token }
+    public func setProviderToken(_ token: ProviderToken) { self.token = token }
 
-    public func enqueue(_ push: PushRequest) { queue.append(push) }
+    public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) { queue.append((push, environment)) }
 
-    public func nextResults() -> [PushResult] {
+    public func nextCompletions() -> [APNsCompletion] {
         let taken = queue.prefix(batch)
         queue.removeFirst(taken.count)
-        return taken.map { push in
-            sent.append((push, token))
+        return taken.map { push, environment in
+            sent.append((push, environment, token))
             var answers = script[push.token.hex] ?? []
-            let answer = answers.isEmpty ? (status: 200, reason: nil, timestamp: nil) : answers.removeFirst()
-            if !answers.isEmpty || script[push.token.hex] != nil { script[push.token.hex] = answers }
-            return PushResult(
-                id: push.id, status: answer.status, reason: answer.reason, timestamp: answer.timestamp,
-                transportError: answer.status == nil ? "connection refused" : nil)
+            let answer = answers.isEmpty ? .status(200) : answers.removeFirst()
+            if script[push.token.hex] != nil { script[push.token.hex] = answers }
+            return APNsCompletion(id: push.id, answer: answer)
         }
     }
 
     public func cancelAll() {
         cancelled = true
         queue.removeAll()
+    }
+}
+
+extension APNsAnswer {
+    /// An answer with `status`, APNs's `reason` and (410) `timestamp`, for scripts.
+    public static func status(_ status: Int, _ reason: String? = nil, timestamp: Int64? = nil) -> APNsAnswer {
+        .answered(APNsResponse(status: status, reason: reason, timestamp: timestamp))
     }
 }

@@ -16,7 +16,7 @@ public func populatedStatsStore(at path: String, now: Int64) throws -> Registrat
     }
     try store.connection.execute("UPDATE registrations SET wakeup_count = 7 WHERE push_token = '\(sampleToken(3))'")
     try store.connection.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
-    let sweeps = try SweepStore(connection: store.connection)
+    let sweeps = SweepStore(connection: store.connection)
     var recent = SweepSummary()
     recent.startedAt = now - 10 * minute
     recent.sent = 90

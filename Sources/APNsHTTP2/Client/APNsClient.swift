@@ -1,5 +1,5 @@
-import APNsJWT
 import CCurl
+import LiveActivityCore
 
 /// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: one
 /// multiplexed connection to the host (SPEC section 5.4), at most `maxInFlight` streams at once,
@@ -104,7 +104,7 @@ public final class APNsClient {
 
     /// Stops: drops the queue and aborts every push in flight (their HTTP/2 streams are reset;
     /// the connection stays for later use). Returns the ids of all those pushes, which have no
-    /// outcome; pushes that already finished are still returned by `next()`/`poll`.
+    /// answer; pushes that already finished are still returned by `next()`/`poll`.
     @discardableResult
     public func cancelAll() -> [Int] {
         var cancelled: [Int] = []
@@ -163,7 +163,7 @@ public final class APNsClient {
             guard let opaque = CurlEasy.privatePointer(of: handle) else { continue }
             let transfer = Unmanaged<APNsTransfer>.fromOpaque(opaque).takeUnretainedValue()
             guard let push = transfer.push else { continue }
-            finished.append(APNsCompletion(id: push.id, outcome: transfer.outcome(result: result)))
+            finished.append(APNsCompletion(id: push.id, answer: transfer.answer(result: result)))
             multi.remove(transfer.easy)
             transfer.push = nil
             idle.append(transfer)

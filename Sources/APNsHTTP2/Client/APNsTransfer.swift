@@ -61,18 +61,13 @@ final class APNsTransfer {
         self.push = push
         body.removeAll(keepingCapacity: true)
         apnsID = nil
-        easy.clearError()
     }
 
-    /// The outcome of the finished transfer, from libcurl's result code.
-    func outcome(result: CURLcode) -> PushOutcome {
-        guard result == CURLE_OK else {
-            let detail = easy.errorText
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
-            return .transportFailure(code: Int(result.rawValue), message: message)
-        }
+    /// The answer of the finished transfer, from libcurl's result code.
+    func answer(result: CURLcode) -> APNsAnswer {
+        guard result == CURLE_OK else { return .failed(CurlCode(result)) }
         let status = easy.responseCode
-        guard status > 0 else { return .transportFailure(code: 0, message: "no HTTP status received") }
+        guard status > 0 else { return .failed(.gotNothing) }
         return .answered(APNsResponse(status: status, body: body, apnsID: apnsID))
     }
 

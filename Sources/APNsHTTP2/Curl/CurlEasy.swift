@@ -1,10 +1,9 @@
 import CCurl
 
-/// A libcurl easy handle (one transfer at a time), with the error buffer libcurl writes its
-/// message into. Cleaned up in `deinit`; must not be attached to a multi handle by then.
+/// A libcurl easy handle (one transfer at a time). Cleaned up in `deinit`; must not be attached
+/// to a multi handle by then.
 final class CurlEasy {
     let pointer: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
 
     /// `size_t callback(char *data, size_t size, size_t count, void *userdata)`.
     typealias DataCallback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
@@ -13,15 +12,9 @@ final class CurlEasy {
         try CurlGlobal.ensureInitialized()
         guard let handle = curl_easy_init() else { throw .easy("curl_easy_init", CURLE_FAILED_INIT) }
         pointer = handle
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        try check("CURLOPT_ERRORBUFFER", liveactivity_easy_setopt_ptr(pointer, CURLOPT_ERRORBUFFER, errorBuffer))
     }
 
-    deinit {
-        curl_easy_cleanup(pointer)
-        errorBuffer.deallocate()
-    }
+    deinit { curl_easy_cleanup(pointer) }
 
     // MARK: - Options
 
@@ -54,12 +47,6 @@ final class CurlEasy {
         _ = liveactivity_easy_getinfo_long(pointer, CURLINFO_RESPONSE_CODE, &code)
         return code
     }
-
-    /// libcurl's detailed message for the last failure (empty when it wrote none).
-    var errorText: String { String(cString: errorBuffer) }
-
-    /// Clears the error buffer before a new transfer.
-    func clearError() { errorBuffer[0] = 0 }
 
     /// The CURLOPT_PRIVATE pointer of a handle libcurl hands back (for example from the multi's messages).
     static func privatePointer(of handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {

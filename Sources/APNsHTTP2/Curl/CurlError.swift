@@ -1,6 +1,6 @@
 import CCurl
 
-/// A failed libcurl setup call (not a push's transport failure, which is a `PushOutcome`):
+/// A failed libcurl setup call (not a push's transport failure, which is an `APNsAnswer`):
 /// the call, libcurl's code and its own message.
 public struct CurlError: Error, CustomStringConvertible, Sendable, Equatable {
     public let operation: String

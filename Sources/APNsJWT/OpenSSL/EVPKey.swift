@@ -1,5 +1,4 @@
 import COpenSSL
-import Foundation
 
 /// An `EVP_PKEY` known to be an EC key on P-256, freed in `deinit`.
 package final class EVPKey {
@@ -63,17 +62,5 @@ package final class EVPKey {
         let bio = try MemoryBIO()
         guard PEM_write_bio_PUBKEY(bio.pointer, pointer) == 1 else { throw .drain("PEM_write_bio_PUBKEY") }
         return bio.contents()
-    }
-
-    /// Reads the text of a key file, mapping failures to `unreadableFile`.
-    package static func readFile(_ path: String) throws(ES256KeyError) -> String {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
-            throw .unreadableFile(path: path, reason: reason)
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -14,12 +14,9 @@ public final class ES256Signer {
 
     /// Loads the private key from a .p8 file.
     public convenience init(path: String) throws(ES256KeyError) {
-        try self.init(pem: Self.readKeyFile(path))
-    }
-
-    /// The text of a key file (for `ProviderToken.cacheKey` and `init(pem:)`), or `unreadableFile`.
-    public static func readKeyFile(_ path: String) throws(ES256KeyError) -> String {
-        try EVPKey.readFile(path)
+        let pem: String
+        do { pem = try APNsKeyFile.read(path) } catch { throw .unreadableFile(path: path, reason: error.description) }
+        try self.init(pem: pem)
     }
 
     /// The 64-byte r||s ES256 signature of `message`.

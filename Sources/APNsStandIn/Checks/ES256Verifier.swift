@@ -11,11 +11,6 @@ public final class ES256Verifier {
         key = try EVPKey(pem: publicKeyPEM, kind: .publicKey)
     }
 
-    /// Loads a public key PEM file.
-    public convenience init(publicKeyPath: String) throws(ES256KeyError) {
-        try self.init(publicKeyPEM: EVPKey.readFile(publicKeyPath))
-    }
-
     /// Uses the public half of a private key given as PEM text (an Apple .p8 key).
     public convenience init(privateKeyPEM: String) throws(ES256KeyError) {
         try self.init(signer: ES256Signer(pem: privateKeyPEM))

@@ -1,5 +1,4 @@
 import APNsJWT
-import Foundation
 import LiveActivityCore
 
 /// What the stand-in checks against: the same key id, team id and bundle id the sweep uses, and
@@ -25,31 +24,28 @@ public struct StandInConfiguration: Sendable {
         self.clock = clock
     }
 
-    /// Reads the environment (and the `LIVEACTIVITY_CONFIG` file): the key comes from
-    /// `STANDIN_PUBLIC_KEY_PATH`, or else the public half of `APNS_KEY_PATH` / `APNS_KEY`.
+    /// Reads the settings (the environment over the `LIVEACTIVITY_CONFIG` file): the key comes from
+    /// `STANDIN_PUBLIC_KEY_PATH`, or else the public half of `APNS_KEY` / `APNS_KEY_PATH`.
     public static func fromProcess() throws -> StandInConfiguration {
-        let environment = ProcessInfo.processInfo.environment
-        let shared = try Configuration(environment: environment)
-        func required(_ value: String?, _ name: String) throws(ConfigurationError) -> String {
-            guard let value, !value.isEmpty else { throw .missing(name: name) }
-            return value
-        }
+        let settings = try Settings.fromProcess()
         let publicKey: String
-        if let path = environment["STANDIN_PUBLIC_KEY_PATH"], !path.isEmpty {
-            publicKey = try String(contentsOfFile: path, encoding: .utf8)
-        } else if let pem = shared.apnsKeyPEM {
+        if let path = settings.text("STANDIN_PUBLIC_KEY_PATH") {
+            do { publicKey = try APNsKeyFile.read(path) } catch {
+                throw ES256KeyError.unreadableFile(path: path, reason: error.description)
+            }
+        } else if let pem = settings.verbatim("APNS_KEY") {
             publicKey = try ES256Signer(pem: pem).publicKeyPEM()
-        } else if let path = shared.apnsKeyPath {
+        } else if let path = settings.text("APNS_KEY_PATH") {
             publicKey = try ES256Signer(path: path).publicKeyPEM()
         } else {
             throw ConfigurationError.missing(name: "STANDIN_PUBLIC_KEY_PATH or APNS_KEY_PATH")
         }
         return StandInConfiguration(
-            keyID: try required(shared.apnsKeyID, "APNS_KEY_ID"),
-            teamID: try required(shared.apnsTeamID, "APNS_TEAM_ID"),
-            bundleID: try required(shared.apnsBundleID, "APNS_BUNDLE_ID"),
+            keyID: try settings.required("APNS_KEY_ID"),
+            teamID: try settings.required("APNS_TEAM_ID"),
+            bundleID: try settings.required("APNS_BUNDLE_ID"),
             publicKeyPEM: publicKey,
-            databasePath: environment["STANDIN_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "./var/apns-standin.sqlite",
-            clock: shared.clock)
+            databasePath: settings.text("STANDIN_DB") ?? "./var/apns-standin.sqlite",
+            clock: try Clock(settings: settings))
     }
 }

@@ -8,12 +8,19 @@ public struct StandInRequest: Sendable {
     public var body: [UInt8]
     /// The HTTP version nginx saw (`HTTP/2.0`), recorded so tests can prove HTTP/2 was used.
     public var serverProtocol: String
+    /// nginx's number for the client connection (`$connection`), recorded so tests can prove
+    /// pushes shared one connection.
+    public var connection: String?
 
-    public init(method: String, path: String, headers: [String: String], body: [UInt8], serverProtocol: String = "HTTP/2.0") {
+    public init(
+        method: String, path: String, headers: [String: String], body: [UInt8], serverProtocol: String = "HTTP/2.0",
+        connection: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
         self.serverProtocol = serverProtocol
+        self.connection = connection
     }
 }

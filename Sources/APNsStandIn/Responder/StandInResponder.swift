@@ -65,7 +65,9 @@ public final class StandInResponder {
             payload: String(decoding: request.body.prefix(8192), as: UTF8.self), status: status, reason: reason,
             receivedAt: now)
         do {
-            try gate.withLock { try state.record(received) }
+            try gate.withLock {
+                try state.record(received, connection: request.connection, contentType: request.headers["content-type"])
+            }
         } catch {
             log("stand-in cannot record a push: \(error)")
         }

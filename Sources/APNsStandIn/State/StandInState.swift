@@ -20,7 +20,9 @@ public final class StandInState {
             apns_id TEXT NOT NULL,
             payload TEXT NOT NULL,
             status INTEGER NOT NULL,
-            reason TEXT
+            reason TEXT,
+            connection TEXT,
+            content_type TEXT
         );
         CREATE INDEX IF NOT EXISTS received_by_token ON received(device_token);
         CREATE TABLE IF NOT EXISTS scripted (
@@ -45,6 +47,19 @@ public final class StandInState {
         options.busyTimeoutMilliseconds = 10_000
         connection = try SQLiteConnection(path: path, options: options)
         try connection.execute(Self.schema)
+        try addTransportColumns()
+    }
+
+    /// A file made before `received` recorded how pushes arrived gets the two columns.
+    private func addTransportColumns() throws {
+        try connection.transaction {
+            let has = try connection.statement("SELECT count(*) FROM pragma_table_info('received') WHERE name = 'connection'")
+                .scalarInt()
+            if has == 0 {
+                try connection.execute(
+                    "ALTER TABLE received ADD COLUMN connection TEXT; ALTER TABLE received ADD COLUMN content_type TEXT")
+            }
+        }
     }
 
     // MARK: - Scripted answers (tests)
@@ -77,18 +92,17 @@ public final class StandInState {
     func takeScripted(token: String) throws -> Scripted? {
         try connection.transaction {
             for key in [token, "*"] {
-                let select = try connection.statement(
-                    "SELECT id, status, reason, timestamp_ms, delay_ms FROM scripted WHERE device_token = ? ORDER BY id LIMIT 1")
-                try select.bind([.text(key)])
-                guard try select.step() else {
-                    select.reset()
-                    continue
+                let next = try connection.statement(
+                    "SELECT id, status, reason, timestamp_ms, delay_ms FROM scripted WHERE device_token = ? ORDER BY id LIMIT 1"
+                ).firstRow([.text(key)]) { row in
+                    (
+                        id: row.int(0),
+                        answer: Scripted(
+                            status: Int(row.int(1)), reason: row.text(2), timestamp: row.optionalInt(3),
+                            delayMilliseconds: Int(row.int(4)))
+                    )
                 }
-                let id = select.int(0)
-                let answer = Scripted(
-                    status: Int(select.int(1)), reason: select.text(2), timestamp: select.optionalInt(3),
-                    delayMilliseconds: Int(select.int(4)))
-                select.reset()
+                guard let (id, answer) = next else { continue }
                 try connection.statement("DELETE FROM scripted WHERE id = ?").run([.integer(id)])
                 return answer
             }
@@ -103,19 +117,14 @@ public final class StandInState {
     /// answered ExpiredProviderToken for may always be replaced.
     func acceptTokenChange(keyID: String, issuedAt: Int64, now: Int64) throws -> Bool {
         try connection.transaction {
-            let select = try connection.statement(
-                "SELECT issued_at, first_seen_at, renewal_allowed FROM provider_token WHERE key_id = ?")
-            try select.bind([.text(keyID)])
-            defer { select.reset() }
-            if try select.step() {
-                let current = select.int(0)
-                let firstSeen = select.int(1)
-                let allowed = select.int(2) != 0
+            let known = try connection.statement(
+                "SELECT issued_at, first_seen_at, renewal_allowed FROM provider_token WHERE key_id = ?"
+            ).firstRow([.text(keyID)]) { row in (current: row.int(0), firstSeen: row.int(1), allowed: row.int(2) != 0) }
+            if let (current, firstSeen, allowed) = known {
                 if issuedAt == current { return true }
                 if issuedAt < current { return true }  // an older token still in flight; judged by age alone
                 if !allowed && now - firstSeen < 20 * 60_000 { return false }
             }
-            select.reset()
             try connection.statement(
                 "INSERT OR REPLACE INTO provider_token (key_id, issued_at, first_seen_at, renewal_allowed) VALUES (?, ?, ?, 0)"
             ).run([.text(keyID), .integer(issuedAt), .integer(now)])
@@ -147,12 +156,13 @@ public final class StandInState {
         public var receivedAt: Int64
     }
 
-    func record(_ received: Received) throws {
+    /// Records `received`, and how it arrived: nginx's connection number and its Content-Type.
+    func record(_ received: Received, connection number: String?, contentType: String?) throws {
         try connection.statement(
             """
             INSERT INTO received (received_at, device_token, method, protocol, authorization, topic, push_type,
-                priority, expiration, apns_id, payload, status, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                priority, expiration, apns_id, payload, status, reason, connection, content_type)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .integer(received.receivedAt), .text(received.deviceToken), .text(received.method), .text(received.serverProtocol),
@@ -160,30 +170,39 @@ public final class StandInState {
             received.pushType.map { .text($0) } ?? .null, received.priority.map { .text($0) } ?? .null,
             received.expiration.map { .text($0) } ?? .null, .text(received.apnsID), .text(received.payload),
             .integer(Int64(received.status)), received.reason.map { .text($0) } ?? .null,
+            number.map { .text($0) } ?? .null, contentType.map { .text($0) } ?? .null,
         ])
+    }
+
+    /// How one push arrived: nginx's number for the client connection, and the Content-Type.
+    public struct Arrival: Sendable, Equatable {
+        public var deviceToken: String
+        public var connection: String?
+        public var contentType: String?
+    }
+
+    /// How every push arrived, oldest first.
+    public func arrivals() throws -> [Arrival] {
+        try connection.statement("SELECT device_token, connection, content_type FROM received ORDER BY id").rows { row in
+            Arrival(deviceToken: row.text(0) ?? "", connection: row.text(1), contentType: row.text(2))
+        }
     }
 
     /// Everything received, oldest first (optionally for one token).
     public func received(token: String? = nil) throws -> [Received] {
-        let statement = try connection.statement(
+        try connection.statement(
             """
             SELECT device_token, method, protocol, authorization, topic, push_type, priority, expiration, apns_id,
                    payload, status, reason, received_at
             FROM received WHERE ?1 IS NULL OR device_token = ?1 ORDER BY id
-            """)
-        try statement.bind([token.map { .text($0) } ?? .null])
-        defer { statement.reset() }
-        var rows: [Received] = []
-        while try statement.step() {
-            rows.append(
-                Received(
-                    deviceToken: statement.text(0) ?? "", method: statement.text(1) ?? "",
-                    serverProtocol: statement.text(2) ?? "",
-                    authorization: statement.text(3), topic: statement.text(4), pushType: statement.text(5),
-                    priority: statement.text(6), expiration: statement.text(7), apnsID: statement.text(8) ?? "",
-                    payload: statement.text(9) ?? "", status: Int(statement.int(10)), reason: statement.text(11),
-                    receivedAt: statement.int(12)))
+            """
+        ).rows([token.map { .text($0) } ?? .null]) { row in
+            Received(
+                deviceToken: row.text(0) ?? "", method: row.text(1) ?? "", serverProtocol: row.text(2) ?? "",
+                authorization: row.text(3), topic: row.text(4), pushType: row.text(5),
+                priority: row.text(6), expiration: row.text(7), apnsID: row.text(8) ?? "",
+                payload: row.text(9) ?? "", status: Int(row.int(10)), reason: row.text(11),
+                receivedAt: row.int(12))
         }
-        return rows
     }
 }

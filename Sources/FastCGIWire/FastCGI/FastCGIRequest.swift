@@ -19,7 +19,7 @@ final class FastCGIRequest {
     func accept() -> Bool { FCGX_Accept_r(pointer) >= 0 }
 
     /// This request's parameters.
-    var parameters: FastCGIParameters { FastCGIParameters(environ: pointer.pointee.envp) }
+    var parameters: RequestParameters { RequestParameters(environ: pointer.pointee.envp) }
 
     /// Reads up to `count` bytes of the body (FCGI_STDIN); 0 at its end.
     func readBody(into buffer: UnsafeMutablePointer<CChar>, count: Int32) -> Int32 {

@@ -2,20 +2,20 @@
     import Glibc
 #endif
 
-/// One worker thread's loop: its own `FCGX_Request` and handler, one request at a time.
+/// One worker thread's loop: its own `FCGX_Request` and responder, one request at a time.
 struct FastCGIWorker: Sendable {
     let index: Int
     let socket: Int32
     let bodyLimit: Int
     let inFlight: InFlightRequests
 
-    /// Serves until the server stops or the listening socket fails. The handler is made here,
+    /// Serves until the server stops or the listening socket fails. The responder is made here,
     /// on this thread, and never leaves it.
-    func run(makeHandler: @Sendable (Int) throws -> any FastCGIHandler) throws(TransportStartError) {
+    func run(makeResponder: @Sendable (Int) throws -> any HTTPResponder) throws(TransportStartError) {
         let request = try FastCGIRequest(socket: socket)
-        let handler: any FastCGIHandler
+        let responder: any HTTPResponder
         do {
-            handler = try makeHandler(index)
+            responder = try makeResponder(index)
         } catch {
             throw TransportStartError("worker \(index) cannot start: \(error)")
         }
@@ -27,7 +27,8 @@ struct FastCGIWorker: Sendable {
             let body = reader.read(declaredLength: parameters.contentLength, untilEndOfStream: true) {
                 request.readBody(into: $0, count: $1)
             }
-            let response = handler.respond(to: HTTPRequest(parameters: parameters, body: body), parameters: parameters)
+            let response = responder.respond(
+                to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge))
             request.discardRemainingBody()
             request.write(response.cgiBytes())
             request.finish()

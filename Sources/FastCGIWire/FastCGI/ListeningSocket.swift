@@ -11,8 +11,13 @@ final class ListeningSocket: Sendable {
     /// The unix socket file this process created, removed again on shutdown.
     private let createdPath: String?
 
-    /// Opens `address`. `FCGX_Init` must have run (it is not thread-safe, fcgiapp.h).
+    /// `FCGX_Init` has run, once per process (it is not thread-safe, fcgiapp.h; a static is
+    /// initialised exactly once).
+    static let libraryReady = FCGX_Init() == 0
+
+    /// Opens `address`.
     init(_ address: ListenAddress, backlog: Int32) throws(TransportStartError) {
+        guard Self.libraryReady else { throw TransportStartError("FCGX_Init failed") }
         switch address {
         case .inherited:
             descriptor = 0

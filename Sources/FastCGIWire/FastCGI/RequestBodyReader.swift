@@ -2,7 +2,7 @@
 /// `CONTENT_LENGTH`: at most `limit + 1` bytes are kept, so an oversized body is detected by
 /// what arrives, and memory never grows with what a client claims.
 struct RequestBodyReader {
-    /// The largest body a handler accepts; one byte more marks a body as too large.
+    /// The largest body a responder accepts; one byte more marks a body as too large.
     let limit: Int
 
     /// The body read, and whether it is larger than `limit` (declared or actual).

@@ -9,18 +9,19 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// `CONTENT_LENGTH` said more than the limit, or more bytes came than the limit allows.
     public var bodyTooLarge: Bool
-    /// `LIVEACTIVITY_APNS_ENVIRONMENT`, set by an nginx location (for example under `/dev`).
-    public var environmentParameter: String?
+    /// Every parameter of the request (FastCGI params or the CGI environment), for what the fields
+    /// above do not cover: headers as `HTTP_*`, `QUERY_STRING`, or a web server's own settings.
+    public var parameters: RequestParameters
 
     public init(
         method: String, path: String, contentType: String? = nil, body: [UInt8] = [],
-        bodyTooLarge: Bool = false, environmentParameter: String? = nil
+        bodyTooLarge: Bool = false, parameters: RequestParameters = RequestParameters([:])
     ) {
         self.method = method
         self.path = path
         self.contentType = contentType
         self.body = body
         self.bodyTooLarge = bodyTooLarge
-        self.environmentParameter = environmentParameter
+        self.parameters = parameters
     }
 }

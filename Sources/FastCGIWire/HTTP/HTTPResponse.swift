@@ -10,18 +10,6 @@ public struct HTTPResponse: Sendable, Equatable {
         self.body = body
     }
 
-    /// A JSON answer with the headers SPEC section 3 promises on every response.
-    public static func json(_ status: Int, _ body: String, extraHeaders: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(
-            status: status,
-            headers: [
-                ("Content-Type", "application/json"),
-                ("Cache-Control", "no-store"),
-                ("Access-Control-Allow-Origin", "*"),
-            ] + extraHeaders,
-            body: Array(body.utf8))
-    }
-
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// The value of header `name` (case-insensitive), if present.

@@ -7,7 +7,7 @@
 public struct TransportOptions: Equatable, Sendable {
     /// `nil`: the inherited socket on stdin, or CGI when stdin is not a listening socket.
     public var address: ListenAddress?
-    /// Worker threads, each serving one request at a time with its own handler.
+    /// Worker threads, each serving one request at a time with its own responder.
     public var workers = 64
     /// `listen(2)` backlog for a socket this process opens.
     public var backlog: Int32 = 128

@@ -3,7 +3,7 @@ import Foundation
 
 /// The FastCGI/CGI front end: picks the mode, runs the workers, stops on SIGTERM/SIGINT.
 public enum FastCGIServer {
-    /// Serves with one handler per worker, made on the worker's own thread by `makeHandler`
+    /// Serves with one responder per worker, made on the worker's own thread by `makeResponder`
     /// (given the worker's index; CGI makes one, index 0). Returns the process's exit status:
     /// after a signal once in-flight requests are answered (0), when every worker failed (1),
     /// when it cannot start (1) or stdin is neither a socket nor a CGI request (2).
@@ -16,22 +16,24 @@ public enum FastCGIServer {
         _ options: TransportOptions,
         startupMessage: String = "starting",
         log: @escaping @Sendable (String) -> Void,
-        makeHandler: @escaping @Sendable (_ worker: Int) throws -> any FastCGIHandler
+        makeResponder: @escaping @Sendable (_ worker: Int) throws -> any HTTPResponder
     ) -> Int32 {
         if options.supervise { return Supervisor.run(log: log) }
-        // A client that hangs up must cost its request only, never the process.
+        // A client (or CGI server) that hangs up must cost its request only, never the process.
         signal(SIGPIPE, SIG_IGN)
-        guard FCGX_Init() == 0 else {
+        guard ListeningSocket.libraryReady else {
             log("FCGX_Init failed")
             return 1
         }
+        let environment = ProcessInfo.processInfo.environment
         let address: ListenAddress
         if let configured = options.address {
             address = configured
         } else if FCGX_IsCGI() == 0 {
             address = .inherited
-        } else if let gateway = ProcessInfo.processInfo.environment["GATEWAY_INTERFACE"], !gateway.isEmpty {
-            return CGIResponder.respondOnce(bodyLimit: options.maximumBodySize, log: log, makeHandler: makeHandler)
+        } else if let gateway = environment["GATEWAY_INTERFACE"], !gateway.isEmpty {
+            return CGIExchange.respondOnce(
+                environment: environment, bodyLimit: options.maximumBodySize, log: log, makeResponder: makeResponder)
         } else {
             log(
                 "stdin is not a FastCGI listening socket and GATEWAY_INTERFACE is unset: pass --socket, run under spawn-fcgi, or as CGI"
@@ -39,7 +41,7 @@ public enum FastCGIServer {
             return 2
         }
         do throws(TransportStartError) {
-            return try serve(on: address, options, startupMessage: startupMessage, log: log, makeHandler: makeHandler)
+            return try serve(on: address, options, startupMessage: startupMessage, log: log, makeResponder: makeResponder)
         } catch {
             log(error.description)
             return 1
@@ -49,39 +51,19 @@ public enum FastCGIServer {
     private static func serve(
         on address: ListenAddress, _ options: TransportOptions, startupMessage: String,
         log: @escaping @Sendable (String) -> Void,
-        makeHandler: @escaping @Sendable (Int) throws -> any FastCGIHandler
+        makeResponder: @escaping @Sendable (Int) throws -> any HTTPResponder
     ) throws(TransportStartError) -> Int32 {
         let socket = try ListeningSocket(address, backlog: options.backlog)
         let stop = try StopSignal()
         stop.installSignalHandlers()
-        let inFlight = InFlightRequests()
         // Before any worker runs, so the line precedes everything a request may log.
         log("\(startupMessage); serving FastCGI on \(address) with \(options.workers) workers")
-        for index in 0..<options.workers {
-            let worker = FastCGIWorker(
-                index: index, socket: socket.descriptor, bodyLimit: options.maximumBodySize, inFlight: inFlight)
-            inFlight.workerStarted()
-            let thread = Thread {
-                do throws(TransportStartError) {
-                    try worker.run(makeHandler: makeHandler)
-                } catch {
-                    log(error.description)
-                }
-                if inFlight.workerEnded() == 0 && !inFlight.isStopping { stop.post(.workersFailed) }
-            }
-            thread.name = "fastcgi-worker-\(index)"
-            // Deeply nested JSON recurses in the parser; give it the room the main thread has.
-            thread.stackSize = 8 << 20
-            thread.start()
+        let workers = WorkerPool(socket: socket)
+        workers.start(count: options.workers, bodyLimit: options.maximumBodySize, log: log, makeResponder: makeResponder) {
+            stop.post(.workersFailed)
         }
-
         let reason = stop.wait()
-        inFlight.beginStopping()
-        socket.shutDown()
-        // Idle workers stay blocked in accept or on a kept-alive connection; exit once nothing is
-        // in flight (or after a grace period), and let no worker start a request after that.
-        let deadline = Date().addingTimeInterval(10)
-        while !inFlight.closeIfIdle() && Date() < deadline { usleep(5_000) }
+        workers.stop()
         switch reason {
         case .signal:
             log("stopped on signal")

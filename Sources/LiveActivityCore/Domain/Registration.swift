@@ -11,16 +11,3 @@ public struct Registration: Equatable, Sendable {
     public var consecutiveFailures: Int64
     public var lastError: String?
 }
-
-extension Registration {
-    /// Reads the columns in the order the store's SELECTs list them.
-    init(row: PreparedStatement) {
-        self.init(
-            token: PushToken(trusted: row.text(0) ?? ""),
-            activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
-            environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
-            registeredAt: row.int(3), expiresAt: row.int(4), nextPushAt: row.int(5),
-            lastPushAt: row.optionalInt(6), wakeupCount: row.int(7), consecutiveFailures: row.int(8),
-            lastError: row.text(9))
-    }
-}

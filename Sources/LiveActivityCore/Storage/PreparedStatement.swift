@@ -1,6 +1,8 @@
 import CSQLite
 
-/// One compiled SQL statement, prepared once and reused: `reset()` between uses, finalized in `deinit`.
+/// One compiled SQL statement, prepared once and reused, finalized in `deinit`. A query is read
+/// through `rows` or `firstRow`, which bind, step and reset it in one call, so no statement is
+/// left holding a read snapshot or lock; a statement without rows is `run`.
 public final class PreparedStatement {
     let handle: OpaquePointer
     let sql: String
@@ -27,9 +29,38 @@ public final class PreparedStatement {
         case null
     }
 
+    // MARK: - Running
+
+    /// Runs a statement that returns no rows (or ignores them) with `values` bound.
+    public func run(_ values: [Value] = []) throws(SQLiteError) {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Runs the query with `values` bound and returns `read` of each row, in order.
+    public func rows<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(SQLiteError) -> [T] {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var rows: [T] = []
+        while try step() { rows.append(read(Row(handle: handle))) }
+        return rows
+    }
+
+    /// Runs the query with `values` bound and returns `read` of its first row (nil when none).
+    public func firstRow<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(SQLiteError) -> T? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        return try step() ? read(Row(handle: handle)) : nil
+    }
+
+    /// Column 0 of the first row as an integer (nil when there is no row or it is NULL).
+    public func scalarInt(_ values: [Value] = []) throws(SQLiteError) -> Int64? {
+        try firstRow(values) { $0.optionalInt(0) } ?? nil
+    }
+
     /// Clears the previous run and binds `values` to the parameters in order.
-    @discardableResult
-    public func bind(_ values: [Value]) throws(SQLiteError) -> PreparedStatement {
+    private func bind(_ values: [Value]) throws(SQLiteError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -43,47 +74,29 @@ public final class PreparedStatement {
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
         }
-        return self
     }
 
     /// Advances to the next row; `false` when the statement is done.
-    public func step() throws(SQLiteError) -> Bool {
+    private func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default:
-            let error = connection.error(rc, sql: sql)
-            sqlite3_reset(handle)
-            throw error
+        default: throw connection.error(rc, sql: sql)
         }
     }
+}
 
-    /// Runs a statement that returns no rows (or ignores them) and resets it for the next use.
-    public func run(_ values: [Value] = []) throws(SQLiteError) {
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        while try step() {}
-    }
-
-    /// Runs a one-row query and returns column 0 of that row as an integer (nil when no row).
-    public func scalarInt(_ values: [Value] = []) throws(SQLiteError) -> Int64? {
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        guard try step() else { return nil }
-        return isNull(0) ? nil : int(0)
-    }
-
-    /// Releases locks and read snapshots held by an unfinished statement.
-    public func reset() { sqlite3_reset(handle) }
-
-    // MARK: - Columns of the current row
+/// The current row of a query, for the `read` closure of `rows` and `firstRow` only: it reads the
+/// statement in place (no copy of the row), so it must not be kept beyond that call.
+public struct Row {
+    fileprivate let handle: OpaquePointer
 
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     public func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: bytes)
     }
-    public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
 }

@@ -1,53 +1,45 @@
 /// The APNs provider token (JWT) kept in the database, so that each cron run - a new process -
-/// reuses it instead of signing a new one (SPEC section 5). APNs answers 429
-/// TooManyProviderTokenUpdates to a provider that refreshes more often than every 20 minutes and
-/// 403 ExpiredProviderToken to a token older than an hour; renewing at 50 minutes sits between.
+/// reuses it instead of signing a new one (SPEC section 5). When to renew is the token's own rule
+/// (`ProviderToken.needsRenewal`); this type only keeps and signs.
 public final class ProviderTokenCache {
-    /// Age at which a cached token is replaced.
-    public static let renewAfterMilliseconds: Int64 = 50 * 60_000
-
     private let connection: SQLiteConnection
     /// Hash of key id, team id and key: fixing any of them gets a fresh token at once.
     private let cacheKey: String
     /// Signs a new token issued at the given Unix second.
-    private let issue: (Int64) throws -> String
+    private let issue: (Int64) throws -> ProviderToken
 
-    public init(connection: SQLiteConnection, cacheKey: String, issue: @escaping (Int64) throws -> String) {
+    public init(connection: SQLiteConnection, cacheKey: String, issue: @escaping (Int64) throws -> ProviderToken) {
         self.connection = connection
         self.cacheKey = cacheKey
         self.issue = issue
     }
 
-    /// The cached token while it is younger than 50 minutes, else a new one.
-    public func current(now: Int64) throws -> String {
-        if let (token, issuedAt) = try cached(), now - issuedAt < Self.renewAfterMilliseconds,
-            issuedAt <= now + 60_000  // a token from the future means the clock went back: renew
-        {
-            return token
+    /// The cached token unless it needs renewal at `now` (Unix milliseconds), else a new one.
+    public func current(now: Int64) throws -> ProviderToken {
+        if let cached = try cached(), !cached.needsRenewal(atMilliseconds: now) {
+            return cached
         }
         return try renew(now: now)
     }
 
     /// Signs and stores a new token now (after ExpiredProviderToken, or when the cached one aged).
     @discardableResult
-    public func renew(now: Int64) throws -> String {
-        let seconds = now / 1000
-        let token = try issue(seconds)
+    public func renew(now: Int64) throws -> ProviderToken {
+        let token = try issue(now / 1000)
         try connection.transaction {
             try connection.statement(
                 "INSERT OR REPLACE INTO provider_tokens (cache_key, token, issued_at) VALUES (?, ?, ?)"
-            ).run([.text(cacheKey), .text(token), .integer(seconds * 1000)])
+            ).run([.text(cacheKey), .text(token.jwt), .integer(token.issuedAt * 1000)])
             // Tokens of other keys are stale once the operator changed the settings.
             try connection.statement("DELETE FROM provider_tokens WHERE cache_key <> ?").run([.text(cacheKey)])
         }
         return token
     }
 
-    private func cached() throws -> (String, Int64)? {
-        let statement = try connection.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = ?")
-        try statement.bind([.text(cacheKey)])
-        defer { statement.reset() }
-        guard try statement.step(), let token = statement.text(0) else { return nil }
-        return (token, statement.int(1))
+    /// The stored token (its `issued_at` column is in milliseconds, whole seconds).
+    private func cached() throws -> ProviderToken? {
+        try connection.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = ?")
+            .firstRow([.text(cacheKey)]) { row in row.text(0).map { ProviderToken(jwt: $0, issuedAt: row.int(1) / 1000) } }
+            ?? nil
     }
 }

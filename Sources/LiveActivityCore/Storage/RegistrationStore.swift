@@ -86,15 +86,25 @@ public final class RegistrationStore {
 
     /// One stored registration, for tests and the operator.
     public func registration(_ token: PushToken) throws -> Registration? {
-        let statement = try connection.statement(
+        try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at,
                    last_push_at, wakeup_count, consecutive_failures, last_error
             FROM registrations WHERE push_token = ?
-            """)
-        try statement.bind([.text(token.hex)])
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return Registration(row: statement)
+            """
+        ).firstRow([.text(token.hex)], Registration.init(row:))
+    }
+}
+
+extension Registration {
+    /// Reads a row whose columns are in the order `registration(_:)` selects them.
+    init(row: Row) {
+        self.init(
+            token: PushToken(trusted: row.text(0) ?? ""),
+            activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
+            environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
+            registeredAt: row.int(3), expiresAt: row.int(4), nextPushAt: row.int(5),
+            lastPushAt: row.optionalInt(6), wakeupCount: row.int(7), consecutiveFailures: row.int(8),
+            lastError: row.text(9))
     }
 }

@@ -23,7 +23,8 @@ public final class RegistrationWriter: Sendable {
     }
 
     /// Commits `write` (alone or with others queued at the same time) and returns its outcome,
-    /// or throws its own error: `StoreError`, `SQLiteError`, or `WriterFault`.
+    /// or throws its own error: `StoreError`, `SQLiteError` or `SchemaTooNewError`. After a
+    /// `DatabaseFault` that `needsReopen`, the next use opens the database afresh.
     public func perform(_ write: StoreWrite) throws -> StoreWrite.Outcome {
         let mine = Pending(write)
         queue.withLock { $0.append(mine) }
@@ -36,28 +37,24 @@ public final class RegistrationWriter: Sendable {
             }
             dropIfReplaced(&store)
             Self.commit(batch, store: &store, path: path, options: options)
-            return mine.answer.withLock { $0 } ?? .failure(.other("write was not answered"))
+            return mine.answer.withLock { $0 } ?? .failure(Unanswered())
         }
-        switch answer {
-        case .success(let outcome): return outcome
-        case .failure(let failure): throw failure.original
-        }
+        return try answer.get()
     }
 
     /// Runs `body` on the connection while no write is being committed (health, metrics).
     public func read<T: Sendable>(_ body: (RegistrationStore) throws -> T) throws -> T {
         try connection.withLock { store in
             dropIfReplaced(&store)
-            let opened = try store ?? RegistrationStore(path: path, options: options)
-            store = opened
-            return try body(opened)
+            do {
+                let opened = try store ?? RegistrationStore(path: path, options: options)
+                store = opened
+                return try body(opened)
+            } catch {
+                Self.dropIfBroken(&store, by: error)
+                throw error
+            }
         }
-    }
-
-    /// Closes the connection; the next write or read opens a new one (after the file vanished
-    /// or broke).
-    public func discardConnection() {
-        connection.withLock { $0 = nil }
     }
 
     /// The files dropped since the last call (deleted or replaced while open).
@@ -78,6 +75,11 @@ public final class RegistrationWriter: Sendable {
         replaced.withLock { $0.append(current.openedFile) }
     }
 
+    /// Closes the connection after a fault that leaves it unusable (its file vanished or broke).
+    private static func dropIfBroken(_ store: inout RegistrationStore?, by error: any Error) {
+        if DatabaseFault(error)?.needsReopen == true { store = nil }
+    }
+
     // MARK: - Committing a batch
 
     private static func commit(
@@ -88,18 +90,19 @@ public final class RegistrationWriter: Sendable {
             opened = try store ?? RegistrationStore(path: path, options: options)
             store = opened
         } catch {
-            for pending in batch { pending.answer.withLock { $0 = .failure(Failure(error)) } }
+            for pending in batch { pending.answer.withLock { $0 = .failure(error) } }
             return
         }
         if batch.count > 1, commitTogether(batch, opened) { return }
         // One transaction each: alone, or after a batch failed, so that one write's fault (a full
         // disk, a busy database) is that write's answer and no other's.
         for pending in batch {
-            let answer: Result<StoreWrite.Outcome, Failure>
+            let answer: Result<StoreWrite.Outcome, any Error>
             do {
                 answer = .success(try opened.connection.transaction { try pending.write.apply(to: opened) })
             } catch {
-                answer = .failure(Failure(error))
+                answer = .failure(error)
+                dropIfBroken(&store, by: error)
             }
             pending.answer.withLock { $0 = answer }
         }
@@ -109,7 +112,7 @@ public final class RegistrationWriter: Sendable {
     /// A write refused for capacity changed nothing, so the others go on; the count it checked
     /// includes the writes before it, so the cap stays exact.
     private static func commitTogether(_ batch: [Pending], _ store: RegistrationStore) -> Bool {
-        var answers: [Result<StoreWrite.Outcome, Failure>] = []
+        var answers: [Result<StoreWrite.Outcome, any Error>] = []
         answers.reserveCapacity(batch.count)
         do {
             try store.connection.transaction {
@@ -117,7 +120,7 @@ public final class RegistrationWriter: Sendable {
                     do {
                         answers.append(.success(try pending.write.apply(to: store)))
                     } catch let refused as StoreError {
-                        answers.append(.failure(.store(refused)))
+                        answers.append(.failure(refused))
                     }
                 }
             }
@@ -128,39 +131,16 @@ public final class RegistrationWriter: Sendable {
         return true
     }
 
-    /// A queued write and, once committed, its answer.
+    /// A queued write and, once committed, its answer (errors are `Sendable`, so the committing
+    /// thread hands the asker its error as thrown).
     private final class Pending: Sendable {
         let write: StoreWrite
-        let answer = Mutex<Result<StoreWrite.Outcome, Failure>?>(nil)
+        let answer = Mutex<Result<StoreWrite.Outcome, any Error>?>(nil)
         init(_ write: StoreWrite) { self.write = write }
     }
 
-    /// A write's error, carried from the committing thread to the one that asked.
-    enum Failure: Error, Sendable {
-        case sqlite(SQLiteError)
-        case store(StoreError)
-        case other(String)
-
-        init(_ error: any Error) {
-            switch error {
-            case let error as SQLiteError: self = .sqlite(error)
-            case let error as StoreError: self = .store(error)
-            default: self = .other(String(describing: error))
-            }
-        }
-
-        /// The error as it was thrown (`WriterFault` for one of no known type).
-        var original: any Error {
-            switch self {
-            case .sqlite(let error): error
-            case .store(let error): error
-            case .other(let text): WriterFault(description: text)
-            }
-        }
+    /// A write the committing thread left unanswered: a defect, never expected.
+    private struct Unanswered: Error, CustomStringConvertible {
+        var description: String { "write was not answered" }
     }
-}
-
-/// An unexpected error of another thread's commit, by its description.
-public struct WriterFault: Error, Sendable, CustomStringConvertible {
-    public let description: String
 }

@@ -1,7 +1,6 @@
-import CSQLite
-
 /// A failed SQLite call: the result code, SQLite's own message and the SQL it ran.
 /// Bound values are never included, so tokens cannot leak into logs through an error.
+/// `DatabaseFault` says what a failure means for its caller.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The primary or extended result code (`SQLITE_BUSY`, `SQLITE_FULL`, ...).
     public let code: Int32
@@ -16,12 +15,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// The primary result code, with the extended bits masked off.
     public var primaryCode: Int32 { code & 0xff }
-
-    /// The database was locked by another connection past the busy timeout.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
-
-    /// The disk (or `max_page_count`) is full.
-    public var isFull: Bool { primaryCode == SQLITE_FULL }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

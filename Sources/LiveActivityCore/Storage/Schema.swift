@@ -109,10 +109,7 @@ public enum Schema {
     /// Brings `connection` up to `currentVersion`; refuses a database from a newer build.
     public static func migrate(_ connection: SQLiteConnection, upTo target: Int64 = currentVersion) throws {
         var version = try connection.userVersion
-        if version > currentVersion {
-            throw SQLiteError(
-                code: 1, message: "database schema version \(version) is newer than this build (\(currentVersion))")
-        }
+        if version > currentVersion { throw SchemaTooNewError(found: version, supported: currentVersion) }
         while version < target {
             let step = migrations[Int(version)]
             try connection.transaction {

@@ -1,10 +1,10 @@
 /// The sweep's side of the database: expiry, due selection, outcome writes and run history.
+/// The database is migrated once per run, by whoever opens it first (`Schema.migrate`), not here.
 public final class SweepStore {
     public let connection: SQLiteConnection
 
-    public init(connection: SQLiteConnection) throws {
+    public init(connection: SQLiteConnection) {
         self.connection = connection
-        try Schema.migrate(connection)
     }
 
     /// Deletes registrations made at or before `cutoff` (ms); returns how many.
@@ -25,27 +25,29 @@ public final class SweepStore {
         public var activityType: ActivityType
         public var environment: APNsEnvironment
         public var registeredAt: Int64
+
+        public init(token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64) {
+            self.token = token
+            self.activityType = activityType
+            self.environment = environment
+            self.registeredAt = registeredAt
+        }
     }
 
     /// Registrations whose next push is at or before `cutoff`, oldest first (the due index).
     public func due(atOrBefore cutoff: Int64) throws -> [Due] {
-        let statement = try connection.statement(
+        try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at FROM registrations
             WHERE next_push_at <= ? ORDER BY next_push_at
-            """)
-        try statement.bind([.integer(cutoff)])
-        defer { statement.reset() }
-        var rows: [Due] = []
-        while try statement.step() {
-            rows.append(
-                Due(
-                    token: PushToken(trusted: statement.text(0) ?? ""),
-                    activityType: ActivityType(rawValue: statement.text(1) ?? "") ?? .default,
-                    environment: APNsEnvironment(name: statement.text(2) ?? "") ?? .production,
-                    registeredAt: statement.int(3)))
+            """
+        ).rows([.integer(cutoff)]) { row in
+            Due(
+                token: PushToken(trusted: row.text(0) ?? ""),
+                activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
+                environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
+                registeredAt: row.int(3))
         }
-        return rows
     }
 
     /// One write the sweep owes the database after an answer.

@@ -1,8 +1,8 @@
 import APNsJWT
-import Foundation
 import LiveActivityCore
 
-/// The settings a sweep cannot run without (SPEC 6): key id, team id, bundle id and the key.
+/// The settings a sweep cannot run without (SPEC 6): key id, team id, bundle id and the key,
+/// from `APNS_KEY` or the file `APNS_KEY_PATH` names.
 public struct SweepCredentials {
     public let keyID: String
     public let teamID: String
@@ -11,29 +11,27 @@ public struct SweepCredentials {
     public let signer: ES256Signer
 
     /// Checks and loads them; each failure is one line naming the setting.
-    public init(_ configuration: Configuration) throws {
-        func required(_ value: String?, _ name: String) throws(ConfigurationError) -> String {
-            guard let value, !value.isEmpty else { throw .missing(name: name) }
-            return value
-        }
-        keyID = try required(configuration.apnsKeyID, "APNS_KEY_ID")
-        teamID = try required(configuration.apnsTeamID, "APNS_TEAM_ID")
-        bundleID = try required(configuration.apnsBundleID, "APNS_BUNDLE_ID")
-        if let pem = configuration.apnsKeyPEM {
+    public init(settings: Settings) throws(ConfigurationError) {
+        keyID = try settings.required("APNS_KEY_ID")
+        teamID = try settings.required("APNS_TEAM_ID")
+        bundleID = try settings.required("APNS_BUNDLE_ID")
+        if let pem = settings.verbatim("APNS_KEY") {
             keyPEM = pem
-        } else if let path = configuration.apnsKeyPath {
+        } else if let path = settings.text("APNS_KEY_PATH") {
             do {
-                keyPEM = try String(contentsOfFile: path, encoding: .utf8)
+                keyPEM = try APNsKeyFile.read(path)
+            } catch .permissionDenied {
+                throw .unreadableKey(path: path, reason: "permission denied (run the sweep as the key's owner)")
             } catch {
-                throw ConfigurationError.unreadableKey(path: path, reason: Self.reason(path))
+                throw .unreadableKey(path: path, reason: error.description)
             }
         } else {
-            throw ConfigurationError.missing(name: "APNS_KEY_PATH or APNS_KEY")
+            throw .missing(name: "APNS_KEY_PATH or APNS_KEY")
         }
         do {
             signer = try ES256Signer(pem: keyPEM)
         } catch {
-            throw ConfigurationError.badKey(reason: error.description)
+            throw .badKey(reason: error.description)
         }
     }
 
@@ -41,13 +39,7 @@ public struct SweepCredentials {
     public var tokenCacheKey: String { ProviderToken.cacheKey(keyID: keyID, teamID: teamID, keyPEM: keyPEM) }
 
     /// Signs a provider token issued at `seconds`.
-    public func issueToken(at seconds: Int64) throws -> String {
-        try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signer).jwt
-    }
-
-    private static func reason(_ path: String) -> String {
-        if !FileManager.default.fileExists(atPath: path) { return "no such file" }
-        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied (run the sweep as the key's owner)" }
-        return "not UTF-8 PEM text"
+    public func issueToken(at seconds: Int64) throws -> ProviderToken {
+        try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signer)
     }
 }

@@ -16,7 +16,8 @@ final class OutcomeWriter: @unchecked Sendable {
     private var deleted = 0
     private var failure: (any Error)?
 
-    /// Opens the connection and starts the thread. The store is used by that thread alone.
+    /// Opens the connection (to a database the sweep already migrated) and starts the thread.
+    /// The store is used by that thread alone.
     init(path: String, options: SQLiteConnection.Options) throws {
         let connection = try SQLiteConnection(path: path, options: options)
         // Outcomes update rows all over the table (tokens are random): with SQLite's default
@@ -24,7 +25,7 @@ final class OutcomeWriter: @unchecked Sendable {
         // it, and the push rate fell with N. 16 MiB holds the B-tree levels above the leaves
         // of a few hundred thousand registrations; only this connection needs it.
         try connection.execute("PRAGMA cache_size=-16384")
-        let store = ThreadOwned(try SweepStore(connection: connection))
+        let store = ThreadOwned(SweepStore(connection: connection))
         let thread = Thread { [self] in run(store.value) }
         thread.name = "sweep-outcome-writer"
         thread.start()

@@ -85,15 +85,9 @@ struct JSONReader {
 
     /// An object at `index` (its `{`); its members when `collecting` (the top level only).
     private mutating func object(collecting: Bool) throws(Failure) -> Members {
-        try enter()
         var members = Members()
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return members
-        }
-        while true {
+        guard try enter(closingWith: UInt8(ascii: "}")) else { return members }
+        repeat {
             guard peek() == UInt8(ascii: "\"") else { throw .invalid }
             let name = try string(keeping: collecting)
             skipWhitespace()
@@ -104,16 +98,8 @@ struct JSONReader {
             } else {
                 try value()
             }
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-                continue
-            }
-            try expect(UInt8(ascii: "}"))
-            depth -= 1
-            return members
-        }
+        } while try another(closingWith: UInt8(ascii: "}"))
+        return members
     }
 
     /// A top-level member's value: strings kept, everything else only checked.
@@ -130,32 +116,37 @@ struct JSONReader {
     }
 
     private mutating func array() throws(Failure) {
-        try enter()
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return
-        }
-        while true {
+        guard try enter(closingWith: UInt8(ascii: "]")) else { return }
+        repeat {
             try value()
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") {
-                index += 1
-                skipWhitespace()
-                continue
-            }
-            try expect(UInt8(ascii: "]"))
-            depth -= 1
-            return
-        }
+        } while try another(closingWith: UInt8(ascii: "]"))
     }
 
-    /// Steps over an opening bracket, refusing nesting beyond `maximumDepth`.
-    private mutating func enter() throws(Failure) {
+    /// Steps over an opening bracket, refusing nesting beyond `maximumDepth`; `false` (and the
+    /// level left again) when `close` follows at once, an empty object or array.
+    private mutating func enter(closingWith close: UInt8) throws(Failure) -> Bool {
         depth += 1
         guard depth <= Self.maximumDepth else { throw .invalid }
         index += 1
+        skipWhitespace()
+        guard peek() == close else { return true }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// After a member or element: `true` past a comma (another follows), `false` past `close`
+    /// (the level left); anything else is invalid.
+    private mutating func another(closingWith close: UInt8) throws(Failure) -> Bool {
+        skipWhitespace()
+        if peek() == UInt8(ascii: ",") {
+            index += 1
+            skipWhitespace()
+            return true
+        }
+        try expect(close)
+        depth -= 1
+        return false
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {

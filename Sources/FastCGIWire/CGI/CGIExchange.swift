@@ -2,30 +2,32 @@ import Foundation
 
 /// Plain CGI (RFC 3875): one request from the environment and stdin, the response on stdout,
 /// for a CGI server such as Apache's `ScriptAlias` (SPEC section 2).
-enum CGIResponder {
-    /// Answers the one request; the exit status is 0 unless the handler could not be made.
+enum CGIExchange {
+    /// Answers the one request `environment` and `input` carry, on `output`; the exit status is 0
+    /// unless the responder could not be made.
     static func respondOnce(
-        bodyLimit: Int, log: (String) -> Void, makeHandler: (Int) throws -> any FastCGIHandler
+        environment: [String: String], input: Int32 = 0, output: Int32 = 1,
+        bodyLimit: Int, log: (String) -> Void, makeResponder: (Int) throws -> any HTTPResponder
     ) -> Int32 {
-        let parameters = FastCGIParameters(ProcessInfo.processInfo.environment)
+        let parameters = RequestParameters(environment)
         // RFC 3875 4.2: the server need not close stdin, so read CONTENT_LENGTH bytes, no more.
         let body = RequestBodyReader(limit: bodyLimit).read(declaredLength: parameters.contentLength, untilEndOfStream: false) {
             buffer, count in
             while true {
-                let got = read(0, buffer, Int(count))
+                let got = read(input, buffer, Int(count))
                 if got < 0 && errno == EINTR { continue }
                 return Int32(max(got, 0))
             }
         }
-        let handler: any FastCGIHandler
+        let responder: any HTTPResponder
         do {
-            handler = try makeHandler(0)
+            responder = try makeResponder(0)
         } catch {
             log("cannot answer the CGI request: \(error)")
             return 1
         }
-        let response = handler.respond(to: HTTPRequest(parameters: parameters, body: body), parameters: parameters)
-        writeAll(response.cgiBytes(), to: 1)
+        let response = responder.respond(to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge))
+        writeAll(response.cgiBytes(), to: output)
         return 0
     }
 

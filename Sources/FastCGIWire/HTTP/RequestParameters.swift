@@ -4,7 +4,7 @@
 
 /// The parameters of one request: FastCGI params under a FastCGI server, the process environment
 /// under a CGI server (RFC 3875 section 4.1), as `NAME -> value`.
-public struct FastCGIParameters: Sendable {
+public struct RequestParameters: Sendable {
     public let values: [String: String]
 
     public init(_ values: [String: String]) { self.values = values }

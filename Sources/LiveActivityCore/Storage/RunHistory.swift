@@ -1,0 +1,41 @@
+/// The recorded sweep runs as `stats` and `/wakeup/metrics` read them (`SweepStore.record` writes
+/// them and keeps 30 days): range reads on the start-time index, never more than that history.
+public struct RunHistory {
+    private let connection: SQLiteConnection
+
+    public init(_ connection: SQLiteConnection) { self.connection = connection }
+
+    /// Sums over the runs started at or after `since` (Unix ms); every recorded run by default.
+    public func totals(since: Int64 = .min) throws(SQLiteError) -> StatsReport.RunTotals {
+        try connection.statement(
+            """
+            SELECT count(*), coalesce(sum(sent), 0), coalesce(sum(failed), 0), coalesce(sum(removed), 0),
+                   coalesce(sum(expired), 0)
+            FROM sweep_runs WHERE started_at >= ?
+            """
+        ).firstRow([.integer(since)]) { row in
+            StatsReport.RunTotals(
+                runs: row.int(0), sent: row.int(1), failed: row.int(2), removed: row.int(3), expired: row.int(4))
+        } ?? StatsReport.RunTotals()
+    }
+
+    /// The last recorded run.
+    public struct LastRun: Sendable, Equatable {
+        /// Unix ms.
+        public var startedAt: Int64
+        public var durationMilliseconds: Int64
+        /// `ok`, or what stopped it (the summary's outcome).
+        public var outcome: String?
+    }
+
+    public func lastRun() throws(SQLiteError) -> LastRun? {
+        try connection.statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY started_at DESC LIMIT 1")
+            .firstRow { row in LastRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
+    }
+
+    /// Why pushes failed over the recorded runs: each reason with its count, by reason.
+    public func failureReasons() throws(SQLiteError) -> [(reason: String, count: Int64)] {
+        try connection.statement("SELECT reason, sum(count) FROM sweep_reasons WHERE kind = ? GROUP BY reason ORDER BY reason")
+            .rows([.text("failed")]) { row in (row.text(0) ?? "", row.int(1)) }
+    }
+}

@@ -1,0 +1,10 @@
+/// The database was written by a newer build (its `user_version` is above this build's): this
+/// build cannot know what the newer schema means, so it refuses it rather than migrate it.
+public struct SchemaTooNewError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database's schema version.
+    public let found: Int64
+    /// The newest version this build writes.
+    public let supported: Int64
+
+    public var description: String { "database schema version \(found) is newer than this build (\(supported))" }
+}

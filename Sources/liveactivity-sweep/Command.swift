@@ -1,0 +1,61 @@
+import Foundation
+import LiveActivityCore
+
+/// What the command line asks for.
+enum Command: Equatable {
+    case help
+    /// One sweep, as cron runs it.
+    case sweep
+    /// The operator's snapshot, as text or `--json`.
+    case stats(json: Bool)
+
+    static let program = "liveactivity-sweep"
+
+    static let usage = """
+        usage: \(program)              run one sweep (cron runs it every minute)
+               \(program) stats [--json]   registrations and sweep history
+        Settings come from the environment and the file named by LIVEACTIVITY_CONFIG.
+        """
+
+    init(arguments: [String]) throws(CommandFailure) {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            self = .help
+            return
+        }
+        switch arguments.first {
+        case nil: self = .sweep
+        case "stats": self = .stats(json: arguments.contains("--json"))
+        case let other?: throw .configuration("unknown command \(other.prefix(40)); try --help")
+        }
+    }
+}
+
+/// Why a command stopped: one line for the operator and the exit code that goes with it.
+struct CommandFailure: Error {
+    var message: String
+    var exitCode: Int32
+
+    /// APNs reported a configuration fault (exit 1).
+    static func fault(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
+    /// A setting is missing or malformed, or the command line is wrong (exit 2).
+    static func configuration(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }
+    /// The database is unusable (exit 3).
+    static func database(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
+}
+
+/// Opens and migrates the database: the one migration of a run.
+func openDatabase(_ configuration: Configuration) throws(CommandFailure) -> SQLiteConnection {
+    do {
+        let connection = try SQLiteConnection(path: configuration.databasePath, options: configuration.sqliteOptions)
+        try Schema.migrate(connection)
+        return connection
+    } catch {
+        throw .database(
+            "cannot use the database \(configuration.databasePath): \((error as? SQLiteError)?.message ?? "\(error)")")
+    }
+}
+
+/// One line on stderr, prefixed with the program's name.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data("\(Command.program): \(line)\n".utf8))
+}

@@ -1,0 +1,20 @@
+import Foundation
+import LiveActivityCore
+import LiveActivitySweep
+
+/// `liveactivity-sweep stats [--json]`: the operator's snapshot of SPEC section 7.
+enum StatsCommand {
+    static func run(_ configuration: Configuration, json: Bool) throws(CommandFailure) {
+        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+            throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
+        }
+        let connection = try openDatabase(configuration)
+        let report: StatsReport
+        do {
+            report = try StatsReport.gather(connection, now: configuration.clock.now())
+        } catch {
+            throw .database("cannot read the statistics: \((error as? SQLiteError)?.message ?? "\(error)")")
+        }
+        print(json ? report.json : report.text)
+    }
+}

@@ -1,0 +1,45 @@
+import LiveActivityCore
+import LiveActivitySweep
+
+/// One cron run (SPEC section 5): the APNs settings, the lock, the database, the sweep and its
+/// summary line on stdout.
+enum SweepCommand {
+    static func run(_ settings: Settings, _ configuration: Configuration) throws(CommandFailure) {
+        let client: APNsClientSettings
+        let credentials: SweepCredentials
+        do {
+            client = try APNsClientSettings(settings: settings)
+            credentials = try SweepCredentials(settings: settings)
+        } catch {
+            throw .configuration(error.description)
+        }
+        let lock: SweepLock
+        do {
+            guard let taken = try SweepLock(databasePath: configuration.databasePath) else {
+                print("\(Command.program): another sweep is running (lock held); nothing to do")
+                return
+            }
+            lock = taken
+        } catch {
+            throw .database(error.description)
+        }
+        let connection = try openDatabase(configuration)
+        let summary: SweepSummary
+        do {
+            let tokens = ProviderTokenCache(connection: connection, cacheKey: credentials.tokenCacheKey) { seconds in
+                try credentials.issueToken(at: seconds)
+            }
+            let sweep = Sweep(
+                configuration: configuration, store: SweepStore(connection: connection),
+                sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, log: printError)
+            summary = try sweep.run()
+        } catch let error as SQLiteError {
+            throw .database("database error: \(error.message) (code \(error.code))")
+        } catch {
+            throw .database("\(error)")
+        }
+        print(summary.line)
+        withExtendedLifetime(lock) {}
+        if let fault = summary.configurationFault { throw .fault("configuration fault: \(fault)") }
+    }
+}

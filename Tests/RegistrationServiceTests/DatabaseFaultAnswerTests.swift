@@ -1,0 +1,47 @@
+import FastCGIWire
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import RegistrationService
+
+/// How the API answers storage's faults: a status without internals, and one line that says why.
+@Suite struct DatabaseFaultAnswerTests {
+    @Test(arguments: [Int32(5), 6, 8, 10, 13, 14])
+    func aFaultThatPassesIs503SoClientsRetry(code: Int32) throws {
+        let fault = try #require(DatabaseFault(SQLiteError(code: code, message: "m")))
+        #expect(RegistrationAPI.answer(to: fault) == .unavailable)
+    }
+
+    @Test(arguments: [Int32(1), 11, 26])
+    func aFaultThatNeedsTheOperatorIs500(code: Int32) throws {
+        let fault = try #require(DatabaseFault(SQLiteError(code: code, message: "m")))
+        #expect(RegistrationAPI.answer(to: fault) == .internalError)
+    }
+
+    @Test func aDatabaseFromANewerBuildIs500WithOneLineNamingIt() throws {
+        let folder = TemporaryDirectory("newer")
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        do {
+            let newer = try SQLiteConnection(path: configuration.databasePath)
+            try newer.execute("PRAGMA user_version = \(Schema.currentVersion + 1)")
+        }
+        let logged = LockedBox<[String]>([])
+        let api = RegistrationAPI(configuration: configuration, log: { line in logged.update { $0.append(line) } })
+
+        let health = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health"))
+        let register = api.respond(
+            to: HTTPRequest(
+                method: "POST", path: "/wakeup", contentType: "application/json",
+                body: Array(#"{"pushToken":"\#(sampleToken(1))"}"#.utf8)))
+
+        #expect(health == APIError.internalError.response)
+        #expect(register == APIError.internalError.response)
+        #expect(
+            logged.get() == [
+                "database error: schema too new: \(configuration.databasePath): database schema version \(Schema.currentVersion + 1) is newer than this build (\(Schema.currentVersion)); run the newer build that wrote it, or restore a backup this build made; requests answer 500 until it is fixed"
+            ])
+    }
+}

@@ -1,0 +1,31 @@
+import FastCGIWire
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import RegistrationService
+
+/// SPEC section 3's error table (`ErrorRow.all`, shared with the run through nginx) against the
+/// API itself, each request made from the parameters nginx would send.
+@Suite struct ErrorTableTests {
+    @Test(arguments: ErrorRow.all)
+    func aBadRequestIsAnsweredWithItsStatusAndChangesNothing(_ row: ErrorRow) throws {
+        let folder = TemporaryDirectory("table")
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        let api = RegistrationAPI(configuration: configuration, log: { _ in })
+        let seed = HTTPRequest(method: "POST", path: "/wakeup", body: Array(registerBody(ErrorRow.seedToken).utf8))
+        #expect(api.respond(to: seed).status == 200)
+        let before = try storedRows(configuration.databasePath)
+
+        let response = api.respond(
+            to: HTTPRequest(parameters: RequestParameters(row.parameters), body: Array((row.body ?? "").utf8)))
+
+        #expect(response.status == row.status)
+        #expect(response.bodyText == row.expectedBody)
+        for (name, value) in ErrorRow.expectedHeaders { #expect(response.header(name) == value, "\(name)") }
+        #expect(response.header("Allow") == row.allow)
+        #expect(try storedRows(configuration.databasePath) == before)
+        #expect(before.count == 1)
+    }
+}
