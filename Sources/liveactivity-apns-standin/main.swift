@@ -39,7 +39,8 @@ let options = TransportOptions.fromCommandLine(
         "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
         "--show [N]                                 the last N pushes received",
     ],
-    settings: "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
+    settings: "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.",
+    log: { Log.line(program, $0) })
 
 let configuration: StandInConfiguration
 do {

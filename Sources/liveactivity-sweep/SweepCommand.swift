@@ -16,7 +16,7 @@ enum SweepCommand {
         let lock: SweepLock
         do {
             guard let taken = try SweepLock(databasePath: configuration.databasePath) else {
-                print("\(Command.program): another sweep is running (lock held); nothing to do")
+                printResult("another sweep is running (lock held); nothing to do")
                 return
             }
             lock = taken
@@ -38,7 +38,7 @@ enum SweepCommand {
         } catch {
             throw .database("\(error)")
         }
-        print(summary.line)
+        printResult(summary.line)
         withExtendedLifetime(lock) {}
         if let fault = summary.configurationFault { throw .fault("configuration fault: \(fault)") }
     }
