@@ -5,19 +5,17 @@ import Testing
 /// Every numeric setting is bounded and finite (SPEC 6, issue #8 defect 6): a hostile value is
 /// one line naming the setting and exit 2, never a trap with a backtrace - in each program that
 /// uses the setting. A program ignores the settings it does not use (the responder and the
-/// sweep-only ones, defect 5b).
+/// APNs ones, defect 5b).
 @Suite("Setting bounds")
 struct SettingBoundsTests {
-    /// Settings both programs use.
+    /// The shared settings (`Configuration`): both programs read them.
     static let shared = [
         "LIVEACTIVITY_MAX_REGISTRATIONS", "LIVEACTIVITY_EXPIRY_HOURS", "LIVEACTIVITY_BUSY_TIMEOUT_MS",
-        "LIVEACTIVITY_SQLITE_MAX_PAGES", "LIVEACTIVITY_TEST_CLOCK_OFFSET",
+        "LIVEACTIVITY_SQLITE_MAX_PAGES", "LIVEACTIVITY_TEST_CLOCK_OFFSET", "LIVEACTIVITY_INTERVAL_CHARGING",
+        "LIVEACTIVITY_INTERVAL_DEBUG",
     ]
-    /// Settings only the sweep uses.
-    static let sweepOnly = [
-        "LIVEACTIVITY_INTERVAL_CHARGING", "LIVEACTIVITY_INTERVAL_DEBUG", "LIVEACTIVITY_APNS_CONCURRENCY",
-        "LIVEACTIVITY_APNS_TIMEOUT",
-    ]
+    /// Settings only a sweep run reads (`stats` does not).
+    static let sweepOnly = ["LIVEACTIVITY_APNS_CONCURRENCY", "LIVEACTIVITY_APNS_TIMEOUT"]
     /// Values no numeric setting accepts: huge, not finite, or not a plain number.
     static let hostile = ["1e300", "-1e300", "nan", "inf", "-inf", "1e19", "-9223372036854775809", "12abc", "0x10"]
 
@@ -28,6 +26,18 @@ struct SettingBoundsTests {
         try runCommand(
             product("liveactivity-sweep"), ["stats"],
             environment: ["LIVEACTIVITY_DB": folder.file("none.sqlite"), name: value, "PATH": "/usr/bin:/bin"])
+    }
+
+    /// One sweep run with working credentials and nothing due, so only `name` can stop it.
+    func sweep(_ name: String, _ value: String) throws -> CommandResult {
+        let key = try TestKey(in: folder)
+        return try runCommand(
+            product("liveactivity-sweep"), [],
+            environment: [
+                "LIVEACTIVITY_DB": folder.file("sweep.sqlite"), "APNS_KEY_ID": key.keyID, "APNS_TEAM_ID": key.teamID,
+                "APNS_BUNDLE_ID": key.bundleID, "APNS_KEY_PATH": key.privateKeyPath, "APNS_HOST": "https://127.0.0.1:9",
+                name: value, "PATH": "/usr/bin:/bin",
+            ])
     }
 
     /// The responder as CGI answering `GET /wakeup/health` with one setting.
@@ -47,9 +57,16 @@ struct SettingBoundsTests {
         #expect(!run.stderr.contains("Backtrac") && !run.stderr.contains("Fatal error"), "\(program) trapped on \(name)=\(value)")
     }
 
-    @Test(arguments: shared + sweepOnly)
-    func theSweepRefusesAHostileValueWithOneLine(_ name: String) throws {
-        for value in Self.hostile { expectRefused(try stats(name, value), "liveactivity-sweep", name, value) }
+    @Test(arguments: shared)
+    func statsRefusesAHostileValueWithOneLine(_ name: String) throws {
+        for value in Self.hostile { expectRefused(try stats(name, value), "liveactivity-sweep stats", name, value) }
+    }
+
+    @Test(arguments: sweepOnly)
+    func aSweepRunRefusesAHostileValueOfItsOwnSettings(_ name: String) throws {
+        for value in Self.hostile { expectRefused(try sweep(name, value), "liveactivity-sweep", name, value) }
+        let fine = try sweep(name, "7")
+        #expect(fine.status == 0, "a sweep with \(name)=7 and nothing due: exit \(fine.status): \(fine.stderr)")
     }
 
     @Test(arguments: shared)
@@ -91,8 +108,6 @@ struct SettingBoundsTests {
             APNS_CA_FILE=/nonexistent/ca.pem
             LIVEACTIVITY_APNS_TIMEOUT=nan
             LIVEACTIVITY_APNS_CONCURRENCY=-5
-            LIVEACTIVITY_INTERVAL_CHARGING=1e300
-            LIVEACTIVITY_INTERVAL_DEBUG=inf
 
             """)
         let run = try health(["LIVEACTIVITY_CONFIG": config])
