@@ -26,7 +26,9 @@ enum SweepCommand {
         let connection = try openDatabase(configuration)
         let summary: SweepSummary
         do {
-            let tokens = ProviderTokenCache(connection: connection, cacheKey: credentials.tokenCacheKey) { seconds in
+            let tokens = ProviderTokenCache(
+                path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: credentials.tokenCacheKey
+            ) { seconds in
                 try credentials.issueToken(at: seconds)
             }
             let sweep = Sweep(

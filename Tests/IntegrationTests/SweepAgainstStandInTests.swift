@@ -13,7 +13,9 @@ struct SweepAgainstStandInTests {
         let before = Clock().now() / 1000
         let result = try fixture.sweep()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains(" liveactivity-sweep: sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 duration="))
+        #expect(
+            result.stdout.contains(" liveactivity-sweep: sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 duration=")
+        )
 
         let charging = try #require(try fixture.received(1).first)
         #expect(charging.method == "POST")

@@ -49,7 +49,8 @@ public struct Settings: Sendable {
         guard let value = text(name) else { return nil }
         let decimal = value.wholeMatch(of: /[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?/) != nil
         guard decimal, let number = Double(value), number.isFinite, range.contains(number) else {
-            throw .malformed(name: name, expected: "\(unit) from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))")
+            throw .malformed(
+                name: name, expected: "\(unit) from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))")
         }
         return number
     }
