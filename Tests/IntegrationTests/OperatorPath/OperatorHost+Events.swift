@@ -20,6 +20,7 @@ extension OperatorHost {
             return
         }
         var last = (status: -1, body: "")
+        let started = Date()
         let recovered = waitUntil(timeout: 10) {
             last = registerNewToken()
             if last.status != 200 { usleep(100_000) }
@@ -30,6 +31,7 @@ extension OperatorHost {
             "after \(event): no registration answered 200 within 10 s (last: \(last.status) \(last.body.prefix(80))); fcgi.log ends: \(Self.tail(log(Self.fcgiLog), lines: 3))"
         )
         guard recovered else { return }
+        recoveries.append((event, Date().timeIntervalSince(started)))
         let statuses = (0..<5).map { _ in registerNewToken().status }
         #expect(statuses.allSatisfy { $0 == 200 }, "after \(event): five new registrations answered \(statuses)")
         expectNothingLost(after: event)

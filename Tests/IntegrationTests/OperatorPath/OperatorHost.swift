@@ -17,6 +17,8 @@ final class OperatorHost {
     let configPath: String
     /// Every token the API answered 200 for, in order: none may ever be lost.
     private(set) var acknowledged: [String] = []
+    /// Each event survived, with the seconds until a registration answered 200 again.
+    var recoveries: [(event: String, seconds: TimeInterval)] = []
     private var nextToken = 1
     private var nextClient = 0
 
@@ -141,9 +143,16 @@ final class OperatorHost {
         let token = testToken(900_000 + nextToken)
         nextToken += 1
         let answer = post("/wakeup", "{\"pushToken\":\"\(token)\",\"activityType\":\"\(type)\"}")
-        if answer.status == 200 { acknowledged.append(token) }
+        if answer.status == 200 {
+            acknowledged.append(token)
+            acknowledgedEver += 1
+        }
         return answer
     }
+
+    /// Registrations answered 200 over the whole run.
+    var registered: Int { acknowledgedEver }
+    private var acknowledgedEver = 0
 
     /// The database was deleted on purpose: what it held is no longer owed.
     func forgetAcknowledged() { acknowledged.removeAll() }

@@ -64,6 +64,9 @@ struct OperatorPathTests {
         try newDatabaseIsSharedByBothUsers(on: host)
         host.expectTimeStampedLines(in: OperatorHost.fcgiLog)
         host.expectTimeStampedLines(in: OperatorHost.sweepLog)
+        let times = host.recoveries.map { "\($0.event): \(String(format: "%.2f", $0.seconds)) s" }
+        print(
+            "operator path: \(host.registered) registrations answered 200 and kept; back after \(times.joined(separator: "; "))")
     }
 
     /// 20 registrations over HTTPS on 443, then the crontab's sweep line as cron runs it.
