@@ -118,10 +118,15 @@ struct HostClaim {
 
         let scratch = NSTemporaryDirectory()
         if getgrnam(Self.user) != nil {
-            _ = try? HostCommand.run(["/usr/bin/gpasswd", "-d", Self.webUser, Self.user], scratch: scratch)
+            _ = try? HostCommand.run(
+                [systemTool("gpasswd") ?? "/usr/bin/gpasswd", "-d", Self.webUser, Self.user], scratch: scratch)
         }
-        if getpwnam(Self.user) != nil { _ = try? HostCommand.run(["/usr/sbin/userdel", Self.user], scratch: scratch) }
-        if getgrnam(Self.user) != nil { _ = try? HostCommand.run(["/usr/sbin/groupdel", Self.user], scratch: scratch) }
+        if getpwnam(Self.user) != nil {
+            _ = try? HostCommand.run([systemTool("userdel") ?? "/usr/sbin/userdel", Self.user], scratch: scratch)
+        }
+        if getgrnam(Self.user) != nil {
+            _ = try? HostCommand.run([systemTool("groupdel") ?? "/usr/sbin/groupdel", Self.user], scratch: scratch)
+        }
 
         let marker = (try? String(contentsOfFile: Self.markerPath, encoding: .utf8)) ?? ""
         for line in marker.split(separator: "\n") where line.hasPrefix("remove /") {
