@@ -55,11 +55,7 @@ struct InheritedSocketTests {
     }
 
     @Test func sighupToTheSupervisorRestartsTheResponderOnTheSameSocket() throws {
-        var options = LiveStack.Options()
-        options.launcher = .spawnFCGI
-        options.workers = 2
-        options.arguments = ["--supervise"]
-        let stack = try LiveStack(options, label: "sighup")
+        let stack = try supervisedStack(label: "sighup")
         for round in 1...2 {
             let before = childProcesses(of: stack.responder.pid)
             stack.responder.signal(SIGHUP)

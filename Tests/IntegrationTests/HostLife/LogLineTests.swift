@@ -47,11 +47,7 @@ struct LogLineTests {
     }
 
     @Test func aSupervisedRespondersLinesAreStampedThroughARestart() throws {
-        var options = LiveStack.Options()
-        options.launcher = .spawnFCGI
-        options.workers = 2
-        options.arguments = ["--supervise"]
-        let stack = try LiveStack(options, label: "stamped")
+        let stack = try supervisedStack(label: "stamped")
         stack.responder.signal(SIGHUP)
         _ = waitUntil(timeout: 10) { stack.responderLog.contains("on SIGHUP") }
         expectStamped(stack.responderLog, "the supervised responder")
