@@ -45,12 +45,14 @@ final class SweepFixture: @unchecked Sendable {
         try standIn.state().received(token: seed.map(sampleToken))
     }
 
-    /// The cached provider token row.
+    /// The cached provider token: the file beside the database (`v1 key issued-at-seconds jwt`),
+    /// with the issue time in milliseconds.
     func cachedToken() throws -> (token: String, issuedAt: Int64)? {
-        let connection = try SQLiteConnection(path: databasePath)
-        return try connection.statement("SELECT token, issued_at FROM provider_tokens").firstRow { row in
-            (row.text(0) ?? "", row.int(1))
-        }
+        let path = ProviderTokenCache.path(forDatabase: databasePath)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        guard fields.count == 4, let seconds = Int64(fields[2]) else { return nil }
+        return (String(fields[3]), seconds * 1000)
     }
 }
 
