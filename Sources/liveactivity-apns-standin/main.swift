@@ -17,7 +17,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // `--show [N]`: the last N pushes received (default 20), for a person watching the local run.
 if arguments.first == "--show" {
     let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
-    let path = ProcessInfo.processInfo.environment["STANDIN_DB"] ?? "./var/apns-standin.sqlite"
+    // The same file the serving stand-in uses: STANDIN_DB from the environment or LIVEACTIVITY_CONFIG.
+    let path = (try? Settings.fromProcess())?.text("STANDIN_DB") ?? "./var/apns-standin.sqlite"
     do {
         let received = try StandInState(path: path).received().suffix(count)
         for push in received {
@@ -41,7 +42,8 @@ let options = TransportOptions.fromCommandLine(
     ],
     settings:
         "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
-        + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both).")
+        + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both).",
+    log: { Log.line(program, $0) })
 
 let configuration: StandInConfiguration
 do {

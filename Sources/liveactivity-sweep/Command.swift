@@ -56,7 +56,13 @@ func openDatabase(_ configuration: Configuration) throws(CommandFailure) -> SQLi
     }
 }
 
-/// One line on stderr, prefixed with the program's name.
+/// One line on stderr, time-stamped and prefixed with the program's name (SPEC section 7).
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data("\(Command.program): \(line)\n".utf8))
+    Log.line(Command.program, line)
+}
+
+/// One line on stdout (the run's summary), time-stamped like every other line: cron appends both
+/// streams to one log file.
+func printResult(_ line: String) {
+    print(Log.stamped(Command.program, line))
 }

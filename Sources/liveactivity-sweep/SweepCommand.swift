@@ -18,7 +18,7 @@ enum SweepCommand {
         let lock: SweepLock
         do {
             guard let taken = try SweepLock(databasePath: configuration.databasePath) else {
-                print("\(Command.program): another sweep is running (lock held); nothing to do")
+                printResult("another sweep is running (lock held); nothing to do")
                 return
             }
             lock = taken
@@ -28,7 +28,9 @@ enum SweepCommand {
         let connection = try openDatabase(configuration)
         let summary: SweepSummary
         do {
-            let tokens = ProviderTokenCache(connection: connection, cacheKey: credentials.tokenCacheKey) { seconds in
+            let tokens = ProviderTokenCache(
+                path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: credentials.tokenCacheKey
+            ) { seconds in
                 try credentials.issueToken(at: seconds)
             }
             let sweep = Sweep(
@@ -41,7 +43,7 @@ enum SweepCommand {
         } catch {
             throw .database("\(error)")
         }
-        print(summary.line)
+        printResult(summary.line)
         withExtendedLifetime(lock) {}
         for fault in summary.faults { printError(fault.line) }
         if summary.failsTheRun { throw .fault(nil) }

@@ -13,7 +13,9 @@ struct SweepAgainstStandInTests {
         let before = Clock().now() / 1000
         let result = try fixture.sweep()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 duration="))
+        #expect(
+            result.stdout.contains(" liveactivity-sweep: sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 duration=")
+        )
 
         let charging = try #require(try fixture.received(1).first)
         #expect(charging.method == "POST")
@@ -253,7 +255,8 @@ struct SweepAgainstStandInTests {
         let fixture = try SweepFixture()
         let missing = try fixture.sweep(["APNS_TEAM_ID": ""])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "liveactivity-sweep: configuration: APNS_TEAM_ID is not set\n")
+        #expect(missing.stderr.hasSuffix(" liveactivity-sweep: configuration: APNS_TEAM_ID is not set\n"))
+        #expect(missing.stderr.split(separator: "\n").count == 1)
         let malformed = try fixture.sweep(["LIVEACTIVITY_INTERVAL_DEBUG": "soon"])
         #expect(malformed.status == 2)
         #expect(malformed.stderr.contains("LIVEACTIVITY_INTERVAL_DEBUG"))

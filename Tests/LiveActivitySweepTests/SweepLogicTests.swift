@@ -34,7 +34,9 @@ import Testing
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let connection = try SQLiteConnection(path: configuration.databasePath)
         let store = SweepStore(connection: connection)
-        let tokens = ProviderTokenCache(connection: connection, cacheKey: "test") { seconds in
+        let tokens = ProviderTokenCache(
+            path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test"
+        ) { seconds in
             let count = issued.update {
                 $0 += 1
                 return $0

@@ -43,4 +43,20 @@ import Testing
         #expect(response.bodyText.contains("liveactivity_sweep_runs_total 2"))
         #expect(api.respond(to: HTTPRequest(method: "POST", path: "/wakeup/metrics")).status == 405)
     }
+
+    @Test func faultCountersNeverGoDownWhenTheHistoryIsPruned() throws {
+        let store = try populatedStore()
+        let sweeps = SweepStore(connection: store.connection)
+        var later = SweepSummary()
+        later.startedAt = now + 32 * 86_400_000
+        later.faults = [
+            SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 2, advice: "")
+        ]
+        try sweeps.record(later)
+        #expect(try store.connection.statement("SELECT count(*) FROM sweep_faults").scalarInt() == 1, "the older one was pruned")
+        let text = PrometheusMetrics.render(try MetricsSnapshot.gather(store.connection))
+        let labels = #"environment="sandbox",kind="configuration",reason="BadEnvironmentKeyInToken""#
+        #expect(text.contains("liveactivity_sweep_faults_total{\(labels)} 2\n"))
+        #expect(text.contains("liveactivity_sweep_fault_pushes_total{\(labels)} 42\n"))
+    }
 }

@@ -63,11 +63,9 @@ public struct Configuration: Sendable {
                     "an environment APNS_ENVIRONMENTS enables (\(enabledEnvironments.map(\.rawValue).joined(separator: ",")))")
         }
         if let cap = try settings.integer("LIVEACTIVITY_MAX_REGISTRATIONS", in: 1...100_000_000) { maxRegistrations = cap }
-        if let hours = settings.text("LIVEACTIVITY_EXPIRY_HOURS") {
-            guard let value = Double(hours), value > 0, value <= 24 * 365 else {
-                throw .malformed(name: "LIVEACTIVITY_EXPIRY_HOURS", expected: "a positive number of hours")
-            }
-            expiryHours = value
+        // Above zero (nothing would ever be pushed) and at most a year.
+        if let hours = try settings.number("LIVEACTIVITY_EXPIRY_HOURS", in: 0.01...8760, unit: "hours") {
+            expiryHours = hours
         }
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_CHARGING", in: 1...86_400) { intervals[.charging] = seconds }
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_DEBUG", in: 1...86_400) { intervals[.debug] = seconds }

@@ -97,25 +97,12 @@ public enum Schema {
         DROP TRIGGER registrations_counted_delete;
         DROP TABLE registration_count;
         """,
+        // Steps of issue #8, each a named constant (Schema+HostLife.swift).
+        dropProviderTokens,
+        lifetimeTotals,
+        // Issue #9's (Schema+Faults.swift).
         faultsStep,
     ]
-
-    /// 3 → 4 (issue #9): what `stats` and `/wakeup/metrics` show of faults and back-off. The
-    /// registrations waiting after failures, by environment, from a partial index that holds only
-    /// them (a 200 on a row that never failed leaves it untouched, so the happy path pays nothing);
-    /// and each sweep's faults (at most one per environment and kind), pruned with the run history.
-    static let faultsStep = """
-        CREATE INDEX registrations_backing_off ON registrations(environment, consecutive_failures)
-            WHERE consecutive_failures > 0;
-        CREATE TABLE sweep_faults (
-            run_id INTEGER NOT NULL,
-            environment TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            reason TEXT NOT NULL,
-            pushes INTEGER NOT NULL,
-            PRIMARY KEY (run_id, environment, kind)
-        ) WITHOUT ROWID;
-        """
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most
     /// one row per type and environment), so the cap and health never scan the table.

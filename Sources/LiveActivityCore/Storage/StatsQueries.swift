@@ -36,7 +36,7 @@ extension StatsReport {
         let history = RunHistory(connection)
         report.lastDay = try history.totals(since: now - 86_400_000)
         report.lastWeek = try history.totals(since: now - 7 * 86_400_000)
-        report.lifetimeSent = try history.totals().sent
+        report.lifetimeSent = try history.lifetimeTotals().sent
         report.backingOff = try backingOff(connection)
         report.recentFaults = try history.faults(since: now - 86_400_000)
         let last = try history.lastRun()
@@ -72,8 +72,8 @@ extension MetricsSnapshot {
     public static func gather(_ connection: SQLiteConnection) throws -> MetricsSnapshot {
         let history = RunHistory(connection)
         return MetricsSnapshot(
-            groups: try StatsReport.groups(connection), totals: try history.totals(),
+            groups: try StatsReport.groups(connection), totals: try history.lifetimeTotals(),
             failureReasons: try history.failureReasons(), lastRun: try history.lastRun(),
-            backingOff: try StatsReport.backingOff(connection), faults: try history.faults())
+            backingOff: try StatsReport.backingOff(connection), faults: try history.lifetimeFaults())
     }
 }

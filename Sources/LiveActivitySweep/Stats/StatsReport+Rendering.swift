@@ -14,7 +14,7 @@ extension StatsReport {
         if let oldestRegisteredAt {
             lines.append("Oldest registration: \(Self.age(generatedAt - oldestRegisteredAt)) ago")
         }
-        lines.append("Wakeups of active registrations: \(activeWakeups); delivered in recorded runs: \(lifetimeSent)")
+        lines.append("Wakeups of active registrations: \(activeWakeups); delivered in all runs: \(lifetimeSent)")
         if !topWakeups.isEmpty {
             lines.append("Top wakeup counts: " + topWakeups.map { "\($0.token) \($0.count)" }.joined(separator: ", "))
         }

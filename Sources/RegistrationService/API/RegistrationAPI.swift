@@ -165,9 +165,8 @@ public final class RegistrationAPI: HTTPResponder {
         return answer
     }
 
-    /// A fault that passes is a 503, so clients retry; the others are a 500 for now, though
-    /// SPEC section 3 asks a 503 for every database fault (issue #8 makes this `.unavailable`).
-    static func answer(to fault: DatabaseFault) -> APIError {
-        fault.passes ? .unavailable : .internalError
-    }
+    /// Every database fault is a 503 (SPEC section 3): the service is unavailable, not broken by
+    /// the request, and the app retries later. Whether it passes by itself or needs the operator
+    /// is the log line's business, not the client's.
+    static func answer(to fault: DatabaseFault) -> APIError { .unavailable }
 }

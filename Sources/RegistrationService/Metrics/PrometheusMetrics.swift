@@ -2,7 +2,8 @@ import Foundation
 import LiveActivityCore
 
 /// `GET /wakeup/metrics` in the Prometheus text exposition format (version 0.0.4): gauges of the
-/// registrations, counters summed over the recorded sweep runs (30 days are kept).
+/// registrations, and counters over every sweep run the database has recorded, which never go
+/// down (pruning the 30-day run history leaves them).
 public enum PrometheusMetrics {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -37,7 +38,7 @@ public enum PrometheusMetrics {
         let totals = snapshot.totals
         family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
-        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), over the recorded runs.")
+        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200).")
         out += "liveactivity_pushes_sent_total \(totals.sent)\n"
         family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by reason.")
         out += "liveactivity_pushes_failed_total \(totals.failed)\n"

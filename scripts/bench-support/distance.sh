@@ -1,0 +1,165 @@
+# Part 4 of scripts/bench, sourced by it (uses its helpers, $work, the endpoint and the fill
+# function): the sweep at a distance. APNs is 10-150 ms away from most hosts, and then what
+# limits a sweep is how many pushes it keeps in flight, not CPU (issue #10).
+#
+# For each RTT in BENCH_RTTS (ms; "0 10 100"), latency-forwarder.c sits between the clients and
+# the endpoint of part 2 and adds that round trip. Through it, with the same BENCH_RTT_N due
+# registrations (100000), the same headers, payload and device paths, each round measures:
+#   - the sweep as shipped: one liveactivity-sweep run, no tuning variables (pushes/s, wall time,
+#     peak RSS; every push not sent counts as an error);
+#   - the same sweep with LIVEACTIVITY_APNS_CONCURRENCY=1000, the most it can be told;
+#   - h2load -c 1 -m 1000: one connection, 1,000 streams, the HTTP/2 ceiling (in-flight / RTT);
+#   - curl's command line, --http2 --parallel with --parallel-max 300 (the most curl 7.88 allows:
+#     it silently lowers larger values to 300) and 100.
+# Before the RTTs: h2load -m 1000 straight to the endpoint and through the forwarder at RTT 0,
+# the check that the forwarder is not what limits the figures.
+
+rtts=${BENCH_RTTS:-"0 10 100"}
+rtt_n=${BENCH_RTT_N:-100000}
+rtt_rounds=${BENCH_RTT_ROUNDS:-$rounds}
+
+# forwarder_start RTT: sets $forwarder_port and $forwarder_pid; stderr goes to $work/forwarder.log.
+forwarder_start() {
+  forwarder_port=$(free_port)
+  "$work/latency-forwarder" "$forwarder_port" "$endpoint_port" "$1" 2>"$work/forwarder.log" &
+  forwarder_pid=$!
+  pids+=("$forwarder_pid")
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$forwarder_port") 2>/dev/null && return 0; sleep 0.05; done
+  log "latency forwarder did not start: $(cat "$work/forwarder.log")"
+  exit 1
+}
+
+# forwarder_stop KEY: stops it and records how late its chunks left (ms, mean and worst).
+forwarder_stop() {
+  stop "$forwarder_pid"
+  local line; line=$(grep '^latency-forwarder: rtt_ms=' "$work/forwarder.log" || true)
+  record "$1.late_mean_ms" "$(awk -v us="$(field late_mean_us <<<" $line")" 'BEGIN { print us / 1000 }')"
+  record "$1.late_max_ms" "$(awk -v us="$(field late_max_us <<<" $line")" 'BEGIN { print us / 1000 }')"
+}
+
+# distance_h2load KEY PORT: one connection, 1,000 streams, every device path of the run once.
+distance_h2load() {
+  local out done2xx
+  sed "s#@BASE@#https://127.0.0.1:$2#" "$work/distance-uris.txt" >"$work/distance-uris-now.txt"
+  out=$(h2load -n "$rtt_n" -c 1 -m 1000 -d "$work/payload.json" "${headers[@]}" -H "authorization: bearer $jwt" \
+    -H "apns-expiration: $(($(date +%s) + 300))" -i "$work/distance-uris-now.txt" 2>&1) || true
+  done2xx=$(sed -n 's/^status codes: \([0-9]*\) 2xx.*/\1/p' <<<"$out")
+  record "$1.rate" "$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")"
+  record "$1.errors" "$((rtt_n - ${done2xx:-0}))"
+}
+
+# distance_curl KEY PORT MAX: curl --parallel; every answer other than 200 is an error.
+distance_curl() {
+  local start elapsed ok
+  sed "s#@BASE@#https://127.0.0.1:$2#" "$work/distance-urls.cfg" >"$work/distance-urls-now.cfg"
+  start=$(now_ns)
+  curl --http2 --parallel --parallel-max "$3" -s --cacert "$work/tls-cert.pem" -X POST \
+    --data-binary @"$work/payload.json" "${headers[@]}" -H "authorization: bearer $jwt" \
+    -H "apns-expiration: $(($(date +%s) + 300))" -w '%{response_code}\n' \
+    -K "$work/distance-urls-now.cfg" >"$work/curl-codes.txt" 2>"$work/curl.err" || true
+  elapsed=$(($(now_ns) - start))
+  ok=$(grep -c '^200$' "$work/curl-codes.txt" || true)
+  record "$1.rate" "$(awk -v n="$rtt_n" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
+  record "$1.errors" "$((rtt_n - ok))"
+}
+
+# distance_sweep KEY PORT [VAR=VALUE...]: one sweep of a fresh copy of the due registrations.
+distance_sweep() {
+  local key=$1 port=$2 start elapsed summary sent
+  shift 2
+  cp "$work/distance.sqlite" "$work/run.sqlite"
+  start=$(now_ns)
+  summary=$(sweep "$work/run.sqlite" env APNS_HOST="https://127.0.0.1:$port" "$@" \
+    /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep" 2>&1) || true
+  elapsed=$(($(now_ns) - start))
+  sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<<"$summary")
+  [ "${sent:-0}" = "$rtt_n" ] || log "  $key: sent ${sent:-?} of $rtt_n: $(tail -c 300 <<<"$summary")"
+  record "$key.rate" "$(awk -v n="${sent:-0}" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
+  record "$key.seconds" "$(awk -v ns="$elapsed" 'BEGIN { print ns / 1e9 }')"
+  record "$key.rss_mb" "$(awk '/Maximum resident/ { print $NF / 1024 }' "$work/time.txt")"
+  record "$key.errors" "$((rtt_n - ${sent:-0}))"
+}
+
+distance_run() {
+  log "4/4 distance: N = $rtt_n through a forwarder adding RTT = $rtts ms, $rtt_rounds rounds each"
+  cc -O2 -o "$work/latency-forwarder" "$support/latency-forwarder.c"
+  fill "$work/distance.sqlite" "$rtt_n" "$rtt_n"
+  sqlite3 "$work/distance.sqlite" "SELECT push_token FROM registrations" >"$work/distance-tokens.txt"
+  sed 's#^#@BASE@/3/device/#' "$work/distance-tokens.txt" >"$work/distance-uris.txt"
+  awk '{ printf "url = \"@BASE@/3/device/%s\"\noutput = \"/dev/null\"\n", $1 }' "$work/distance-tokens.txt" >"$work/distance-urls.cfg"
+  # A provider token as the sweep signs it, for curl and h2load (the endpoint checks none).
+  cp "$work/distance.sqlite" "$work/run.sqlite"
+  sqlite3 "$work/run.sqlite" "DELETE FROM registrations WHERE push_token NOT IN (SELECT push_token FROM registrations LIMIT 1)"
+  sweep "$work/run.sqlite" "$bin/liveactivity-sweep" >/dev/null
+  jwt=$(sqlite3 "$work/run.sqlite" "SELECT token FROM provider_tokens LIMIT 1")
+
+  for round in $(seq "$rtt_rounds"); do
+    distance_h2load dist.direct "$endpoint_port"
+    forwarder_start 0
+    distance_h2load dist.forwarded "$forwarder_port"
+    forwarder_stop dist.forwarded
+  done
+  log "  forwarder check: h2load -m 1000 direct $(value dist.direct.rate) req/s, through it at RTT 0 $(value dist.forwarded.rate)"
+
+  for rtt in $rtts; do
+    forwarder_start "$rtt"
+    for round in $(seq "$rtt_rounds"); do
+      distance_sweep "dist.$rtt.sweep" "$forwarder_port"
+      distance_sweep "dist.$rtt.sweep1000" "$forwarder_port" LIVEACTIVITY_APNS_CONCURRENCY=1000
+      distance_h2load "dist.$rtt.h2load" "$forwarder_port"
+      distance_curl "dist.$rtt.curl300" "$forwarder_port" 300
+      distance_curl "dist.$rtt.curl100" "$forwarder_port" 100
+      log "  RTT $rtt ms, round $round: sweep $(latest "dist.$rtt.sweep.rate") pushes/s" \
+        "(errors $(latest "dist.$rtt.sweep.errors")), at 1000 $(latest "dist.$rtt.sweep1000.rate")," \
+        "h2load $(latest "dist.$rtt.h2load.rate"), curl 300 $(latest "dist.$rtt.curl300.rate")," \
+        "curl 100 $(latest "dist.$rtt.curl100.rate")"
+    done
+    forwarder_stop "dist.$rtt"
+  done
+}
+
+# The table: a figure with any error in any round prints as FAILED with the error count.
+distance_table() {
+  local rtt s h c300 c100 best sw1000
+  errors_of() { awk -v k="$1.errors" '$1 == k { s += $2 } END { print s + 0 }' "$results"; }
+  rate_of() { if [ "$(errors_of "$1")" != 0 ]; then echo "FAILED:$(errors_of "$1")"; else fmt "$(value "$1.rate")"; fi; }
+  echo
+  echo "4. Distance (N = $rtt_n due pushes through a TCP forwarder adding the RTT; pushes/s; the sweep as shipped"
+  echo "   and with LIVEACTIVITY_APNS_CONCURRENCY=1000, h2load -c1 -m1000, curl --http2 --parallel-max 300 (curl's most) and 100)"
+  printf '  %-7s %9s %10s %9s %10s %9s %10s %8s %8s %8s %11s\n' "RTT ms" "sweep" "sweep@1000" "h2load" \
+    "curl 300" "curl 100" "sw/h2load" "sw/curl" "sweep s" "peak MB" "fwd late ms"
+  for rtt in $rtts; do
+    s=$(value "dist.$rtt.sweep.rate"); h=$(value "dist.$rtt.h2load.rate")
+    c300=$(value "dist.$rtt.curl300.rate"); c100=$(value "dist.$rtt.curl100.rate")
+    best=$(awk -v a="$c300" -v b="$c100" 'BEGIN { print (a + 0 > b + 0) ? a : b }')
+    printf '  %-7s %9s %10s %9s %10s %9s %10s %8s %8s %8s %11s\n' "$rtt" "$(rate_of "dist.$rtt.sweep")" \
+      "$(rate_of "dist.$rtt.sweep1000")" "$(rate_of "dist.$rtt.h2load")" "$(rate_of "dist.$rtt.curl300")" \
+      "$(rate_of "dist.$rtt.curl100")" "$(ratio "$s" "$h")" "$(ratio "$s" "$best")" \
+      "$(fmt "$(value "dist.$rtt.sweep.seconds")")" "$(fmt "$(value "dist.$rtt.sweep.rss_mb")")" \
+      "$(fmt "$(value "dist.$rtt.late_mean_ms")")/$(fmt "$(value "dist.$rtt.late_max_ms")")"
+  done
+  echo "  sw/curl: against the better of the two curl figures; fwd late: mean/worst delay past due of the forwarder's chunks."
+  echo "  forwarder check: h2load -m1000 straight to the endpoint $(fmt "$(value dist.direct.rate)") req/s," \
+    "through the forwarder at RTT 0 $(fmt "$(value dist.forwarded.rate)") ($(ratio "$(value dist.forwarded.rate)" "$(value dist.direct.rate)"))"
+  sw1000=$(value dist.100.sweep1000.rate)
+  [ -n "$sw1000" ] && [ "$sw1000" != nan ] && echo "  with LIVEACTIVITY_APNS_CONCURRENCY=1000 at 100 ms: $(ratio "$sw1000" "$(value dist.100.h2load.rate)") of h2load"
+  local far=100 clean=1
+  for rtt in $rtts; do [ "$(errors_of "dist.$rtt.sweep")" = 0 ] || clean=0; done
+  if grep -qw 100 <<<"$rtts"; then
+    s=$(value dist.100.sweep.rate); h=$(value dist.100.h2load.rate)
+    echo "  target at $far ms: sweep >= 0.8x h2load (goal 1.0x): $(verdict "$s >= 0.8 * $h") ($(ratio "$s" "$h"));" \
+      "100000 pushes in < 15 s (>= 6667/s): $(verdict "$s >= 6667")"
+  fi
+  for rtt in 10 0; do
+    grep -qw "$rtt" <<<"$rtts" || continue
+    s=$(value "dist.$rtt.sweep.rate")
+    best=$(awk -v a="$(value "dist.$rtt.curl300.rate")" -v b="$(value "dist.$rtt.curl100.rate")" 'BEGIN { print (a + 0 > b + 0) ? a : b }')
+    echo "  target at $rtt ms: sweep >= 1.0x curl: $(verdict "$s >= $best") ($(ratio "$s" "$best"))"
+  done
+  local peak; peak=$(for rtt in $rtts; do value "dist.$rtt.sweep.rss_mb"; done | sort -g | tail -1)
+  if [ "$rtt_n" -ge 100000 ]; then
+    echo "  target: peak memory < 64 MB at $rtt_n: $(verdict "$peak < 64") ($(fmt "$peak") MB); no failed push: $(verdict "$clean == 1")"
+  else
+    echo "  target: peak memory < 64 MB applies at 100000 (this run: N = $rtt_n, $(fmt "$peak") MB); no failed push: $(verdict "$clean == 1")"
+  fi
+}
