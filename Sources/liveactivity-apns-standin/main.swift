@@ -17,13 +17,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // `--show [N]`: the last N pushes received (default 20), for a person watching the local run.
 if arguments.first == "--show" {
     let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
-    let path = ProcessInfo.processInfo.environment["STANDIN_DB"] ?? "./var/apns-standin.sqlite"
+    // The same file the serving stand-in uses: STANDIN_DB from the environment or LIVEACTIVITY_CONFIG.
+    let path = (try? Settings.fromProcess())?.text("STANDIN_DB") ?? "./var/apns-standin.sqlite"
     do {
         let received = try StandInState(path: path).received().suffix(count)
         for push in received {
             let time = Date(timeIntervalSince1970: Double(push.receivedAt) / 1000)
             print(
-                "\(time) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)"
+                "\(time) \(push.environment.rawValue) \(push.deviceToken.prefix(8))… \(push.status)\(push.reason.map { " " + $0 } ?? "") \(push.serverProtocol) \(push.pushType ?? "-")/\(push.priority ?? "-") \(push.payload)"
             )
         }
         if received.isEmpty { print("no pushes received yet") }
@@ -39,7 +40,10 @@ let options = TransportOptions.fromCommandLine(
         "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
         "--show [N]                                 the last N pushes received",
     ],
-    settings: "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB.")
+    settings:
+        "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
+        + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both).",
+    log: { Log.line(program, $0) })
 
 let configuration: StandInConfiguration
 do {

@@ -9,26 +9,29 @@ let program = "liveactivity-fcgi"
 // The responder (web user) and the sweep (key owner) share the database through their group:
 // files either creates must stay group-writable and private to everyone else.
 umask(0o007)
+// Every line time-stamped: under spawn-fcgi it lands in a log file with the supervisor's.
+let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 let options = TransportOptions.fromCommandLine(
     Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize, program: program,
     synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
-    settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).")
+    settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).", log: log)
 
 let configuration: Configuration
 do {
     configuration = try Configuration.fromProcess()
 } catch {
-    FileHandle.standardError.write(Data("\(program): \(error.description)\n".utf8))
+    log(error.description)
     exit(2)
 }
 
-let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 // One connection for the process: workers' writes are committed together (group commit) rather
 // than queueing on SQLite's lock, and no worker's page cache is invalidated by another's commit.
 let writer = RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
-let startup = "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue)"
+let startup =
+    "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue), "
+    + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
 exit(
     FastCGIServer.run(options, startupMessage: startup, log: log) { _ in

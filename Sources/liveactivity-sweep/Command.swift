@@ -32,11 +32,12 @@ enum Command: Equatable {
 
 /// Why a command stopped: one line for the operator and the exit code that goes with it.
 struct CommandFailure: Error {
-    var message: String
+    /// nil when the line was already printed.
+    var message: String?
     var exitCode: Int32
 
-    /// APNs reported a configuration fault (exit 1).
-    static func fault(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
+    /// APNs reported a configuration or provider fault, or the guard held deletions (exit 1).
+    static func fault(_ message: String?) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// A setting is missing or malformed, or the command line is wrong (exit 2).
     static func configuration(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }
     /// The database is unusable (exit 3).
@@ -55,7 +56,13 @@ func openDatabase(_ configuration: Configuration) throws(CommandFailure) -> SQLi
     }
 }
 
-/// One line on stderr, prefixed with the program's name.
+/// One line on stderr, time-stamped and prefixed with the program's name (SPEC section 7).
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data("\(Command.program): \(line)\n".utf8))
+    Log.line(Command.program, line)
+}
+
+/// One line on stdout (the run's summary), time-stamped like every other line: cron appends both
+/// streams to one log file.
+func printResult(_ line: String) {
+    print(Log.stamped(Command.program, line))
 }

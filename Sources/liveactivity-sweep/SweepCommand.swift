@@ -1,14 +1,16 @@
 import LiveActivityCore
 import LiveActivitySweep
 
-/// One cron run (SPEC section 5): the APNs settings, the lock, the database, the sweep and its
-/// summary line on stdout.
+/// One cron run (SPEC section 5): the APNs settings, the lock, the database, the sweep, its
+/// summary line on stdout and one line per fault on stderr.
 enum SweepCommand {
     static func run(_ settings: Settings, _ configuration: Configuration) throws(CommandFailure) {
         let client: APNsClientSettings
         let credentials: SweepCredentials
+        let budget: SweepBudget
         do {
             client = try APNsClientSettings(settings: settings)
+            budget = try SweepBudget(settings: settings)
             credentials = try SweepCredentials(settings: settings)
         } catch {
             throw .configuration(error.description)
@@ -16,7 +18,7 @@ enum SweepCommand {
         let lock: SweepLock
         do {
             guard let taken = try SweepLock(databasePath: configuration.databasePath) else {
-                print("\(Command.program): another sweep is running (lock held); nothing to do")
+                printResult("another sweep is running (lock held); nothing to do")
                 return
             }
             lock = taken
@@ -26,20 +28,24 @@ enum SweepCommand {
         let connection = try openDatabase(configuration)
         let summary: SweepSummary
         do {
-            let tokens = ProviderTokenCache(connection: connection, cacheKey: credentials.tokenCacheKey) { seconds in
+            let tokens = ProviderTokenCache(
+                path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: credentials.tokenCacheKey
+            ) { seconds in
                 try credentials.issueToken(at: seconds)
             }
             let sweep = Sweep(
                 configuration: configuration, store: SweepStore(connection: connection),
-                sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, log: printError)
+                sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, budget: budget,
+                stopRequested: { StopRequest.isRequested }, log: printError)
             summary = try sweep.run()
         } catch let error as SQLiteError {
             throw .database("database error: \(error.message) (code \(error.code))")
         } catch {
             throw .database("\(error)")
         }
-        print(summary.line)
+        printResult(summary.line)
         withExtendedLifetime(lock) {}
-        if let fault = summary.configurationFault { throw .fault("configuration fault: \(fault)") }
+        for fault in summary.faults { printError(fault.line) }
+        if summary.failsTheRun { throw .fault(nil) }
     }
 }

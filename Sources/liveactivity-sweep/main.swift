@@ -1,14 +1,19 @@
 // liveactivity-sweep: the one-shot run cron starts every minute (SPEC 5), and `stats` (SPEC 7).
 //
-// Exit codes: 0 a normal run (also when some pushes failed, or another sweep held the lock);
-// 1 APNs reported a configuration fault; 2 a setting is missing or malformed; 3 the database
-// is unusable.
+// Exit codes: 0 a normal run (also when some pushes failed, APNs was unreachable, the time budget
+// ran out, SIGTERM stopped it, or another sweep held the lock); 1 a configuration or provider
+// fault of an environment, or the mass-deletion guard held deletions; 2 a setting is missing or
+// malformed; 3 the database is unusable.
 import Foundation
 import LiveActivityCore
+import LiveActivitySweep
 
 // The responder (web user) and the sweep (key owner) share the database through their group:
 // files either creates must stay group-writable and private to everyone else.
 umask(0o007)
+// A closed stdout or stderr (a pipe whose reader went away) must cost the line, not the process
+// and the outcomes it has yet to write; libcurl sends with MSG_NOSIGNAL on its own.
+signal(SIGPIPE, SIG_IGN)
 
 do {
     let command = try Command(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -26,10 +31,12 @@ do {
     }
     switch command {
     case .help: break
-    case .sweep: try SweepCommand.run(settings, configuration)
+    case .sweep:
+        StopRequest.install()
+        try SweepCommand.run(settings, configuration)
     case .stats(let json): try StatsCommand.run(configuration, json: json)
     }
 } catch let failure as CommandFailure {
-    printError(failure.message)
+    if let message = failure.message { printError(message) }
     exit(failure.exitCode)
 }

@@ -37,7 +37,8 @@ import Testing
 
     func push(
         _ token: String? = nil, method: String = "POST", authorization: String?? = nil, headers: [String: String?] = [:],
-        body: String = #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#
+        body: String = #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#,
+        environment: APNsEnvironment = .production, responder: StandInResponder? = nil
     ) throws -> HTTPResponse {
         var all: [String: String] = [
             "apns-topic": key.bundleID, "apns-push-type": "background", "apns-priority": "5",
@@ -49,8 +50,10 @@ import Testing
         case .some(.some(let value)): all["authorization"] = value
         }
         for (name, value) in headers { all[name] = value }
-        return responder.respond(
-            to: StandInRequest(method: method, path: "/3/device/" + (token ?? self.token), headers: all, body: Array(body.utf8)))
+        return (responder ?? self.responder).respond(
+            to: StandInRequest(
+                method: method, path: "/3/device/" + (token ?? self.token), headers: all, body: Array(body.utf8),
+                environment: environment))
     }
 
     func reason(_ response: HTTPResponse) -> String? {
@@ -140,5 +143,38 @@ import Testing
         try state.script(token: "*", status: 500, reason: "InternalServerError", count: 2)
         expect(try push(sampleToken(7)), 500, "InternalServerError")
         #expect(try state.received().map(\.status) == [410, 503, 200, 500])
+    }
+
+    @Test func aKeyRestrictedToOneEnvironmentIsRefusedByTheOther() throws {
+        var restricted = configuration
+        restricted.keyEnvironments = [.production]
+        let standIn = try StandInResponder(configuration: restricted, gate: WriteGate(), log: { _ in })
+        let bearer: String?? = "bearer " + (try jwt())
+        #expect(try push(authorization: bearer, environment: .production, responder: standIn).status == 200)
+        expect(try push(authorization: bearer, environment: .sandbox, responder: standIn), 403, "BadEnvironmentKeyInToken")
+        let received = try StandInState(path: configuration.databasePath).received()
+        #expect(received.map(\.environment) == [.production, .sandbox])
+    }
+
+    @Test func answersAreScriptedPerEnvironmentToo() throws {
+        let state = try StandInState(path: configuration.databasePath)
+        try state.script(token: token, environment: .sandbox, status: 400, reason: "BadDeviceToken")
+        try state.script(tokens: [sampleToken(1), sampleToken(2)], environment: .production, status: 410, reason: "Unregistered")
+        // One provider token throughout, so the refresh rule stays out of it.
+        let bearer: String?? = "bearer " + (try jwt())
+        func send(_ token: String, _ environment: APNsEnvironment) throws -> HTTPResponse {
+            try push(token, authorization: bearer, environment: environment)
+        }
+        #expect(try send(token, .production).status == 200, "the sandbox answer waits for a sandbox push")
+        expect(try send(token, .sandbox), 400, "BadDeviceToken")
+        #expect(try send(sampleToken(1), .sandbox).status == 200)
+        expect(try send(sampleToken(2), .production), 410, "Unregistered")
+    }
+
+    @Test func theEnvironmentComesFromNginxsMapOfTheHost() {
+        let request = StandInRequest(
+            method: "POST", path: "/3/device/00", body: [], parameters: ["APNS_ENVIRONMENT": "sandbox", "HTTP_APNS_TOPIC": "t"])
+        #expect(request.environment == .sandbox && request.headers["apns-topic"] == "t")
+        #expect(StandInRequest(method: "POST", path: "/", body: [], parameters: [:]).environment == .production)
     }
 }

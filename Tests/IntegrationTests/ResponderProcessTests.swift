@@ -42,8 +42,21 @@ struct ResponderProcessTests {
             binary, ["--socket", "/tmp/never.sock"], environment: ["LIVEACTIVITY_MAX_REGISTRATIONS": "lots"])
         #expect(run.status == 2)
         #expect(
-            run.stderr
-                == "liveactivity-fcgi: configuration: LIVEACTIVITY_MAX_REGISTRATIONS is malformed (expected a whole number from 1 to 100000000)\n"
+            run.stderr.hasSuffix(
+                "Z liveactivity-fcgi: configuration: LIVEACTIVITY_MAX_REGISTRATIONS is malformed (expected a whole number from 1 to 100000000)\n"
+            )
+        )
+    }
+
+    @Test func aDefaultEnvironmentThatIsNotEnabledIsAConfigurationError() throws {
+        let run = try runCommand(
+            binary, ["--socket", "/tmp/never.sock"],
+            environment: ["APNS_ENVIRONMENTS": "production", "APNS_ENVIRONMENT": "sandbox"])
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.hasSuffix(
+                "Z liveactivity-fcgi: configuration: APNS_ENVIRONMENT is malformed (expected an environment APNS_ENVIRONMENTS enables (production))\n"
+            ) && run.stderr.split(separator: "\n").count == 1
         )
     }
 

@@ -27,6 +27,29 @@ final class SweepFixture: @unchecked Sendable {
         }
     }
 
+    /// Starts `liveactivity-sweep` as a process of its own (to signal it, or act during its run);
+    /// its stdout and stderr go to `sweep.log` in the fixture's folder.
+    func startSweep(_ extra: [String: String] = [:]) throws -> ChildProcess {
+        var environment = standIn.sweepEnvironment(database: databasePath)
+        environment.merge(extra) { _, new in new }
+        return try ChildProcess(product("liveactivity-sweep"), environment: environment, outputPath: folder.file("sweep.log"))
+    }
+
+    /// Registrations with at least one delivered push.
+    func provenCount() throws -> Int {
+        let connection = try SQLiteConnection(path: databasePath)
+        return Int(
+            try connection.statement("SELECT count(*) FROM registrations WHERE last_push_at IS NOT NULL").scalarInt() ?? -1)
+    }
+
+    /// The summary line's `key=value` for `key`, from a sweep's stdout.
+    static func field(_ key: String, in output: String) -> String? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains("liveactivity-sweep: sweep: ") }) else {
+            return nil
+        }
+        return line.split(separator: " ").first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+    }
+
     /// Runs `liveactivity-sweep` with the stand-in's settings plus `extra`.
     func sweep(_ extra: [String: String] = [:], arguments: [String] = [], timeout: TimeInterval = 60) throws -> CommandResult {
         var environment = standIn.sweepEnvironment(database: databasePath)
@@ -45,12 +68,14 @@ final class SweepFixture: @unchecked Sendable {
         try standIn.state().received(token: seed.map(sampleToken))
     }
 
-    /// The cached provider token row.
+    /// The cached provider token: the file beside the database (`v1 key issued-at-seconds jwt`),
+    /// with the issue time in milliseconds.
     func cachedToken() throws -> (token: String, issuedAt: Int64)? {
-        let connection = try SQLiteConnection(path: databasePath)
-        return try connection.statement("SELECT token, issued_at FROM provider_tokens").firstRow { row in
-            (row.text(0) ?? "", row.int(1))
-        }
+        let path = ProviderTokenCache.path(forDatabase: databasePath)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        guard fields.count == 4, let seconds = Int64(fields[2]) else { return nil }
+        return (String(fields[3]), seconds * 1000)
     }
 }
 

@@ -31,6 +31,35 @@ import Testing
         #expect(configuration.intervalMilliseconds(.debug) == 30_000)
     }
 
+    @Test func apnsEnvironmentsEnablesSomeAndMustHoldTheDefault() throws {
+        #expect(try Configuration(environment: [:]).enabledEnvironments == [.production, .sandbox])
+        #expect(try Configuration(environment: ["APNS_ENVIRONMENTS": "production"]).enabledEnvironments == [.production])
+        #expect(
+            try Configuration(environment: ["APNS_ENVIRONMENTS": " development , production", "APNS_ENVIRONMENT": "sandbox"])
+                .enabledEnvironments == [.production, .sandbox])
+        for (environments, name) in [("production", "sandbox"), ("sandbox", "production")] {
+            #expect(throws: ConfigurationError.self) {
+                try Configuration(environment: ["APNS_ENVIRONMENTS": environments, "APNS_ENVIRONMENT": name])
+            }
+        }
+        do {
+            _ = try Configuration(environment: ["APNS_ENVIRONMENTS": "sandbox"])
+            Issue.record("the default production is not enabled")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "configuration: APNS_ENVIRONMENT is malformed (expected an environment APNS_ENVIRONMENTS enables (sandbox))"))
+        }
+        for bad in ["prod", "production,", ","] {
+            #expect(
+                throws: ConfigurationError.malformed(
+                    name: "APNS_ENVIRONMENTS", expected: "a comma list of production and sandbox")
+            ) {
+                try Configuration(environment: ["APNS_ENVIRONMENTS": bad])
+            }
+        }
+    }
+
     @Test func theFileIsReadAndTheEnvironmentWins() throws {
         let folder = TemporaryDirectory("config")
         let path = try folder.write(

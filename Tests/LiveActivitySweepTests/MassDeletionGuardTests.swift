@@ -4,81 +4,120 @@ import LiveActivitySweep
 import TestSupport
 import Testing
 
-/// The mass-deletion guard on its own: answers observed, deletions held, one ruling at the end.
+/// The mass-deletion guard on its own (SPEC 5): final answers observed, deletions held, one
+/// ruling at the end, judged per environment on proven tokens.
 @Suite struct MassDeletionGuardTests {
-    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox) -> SweepStore.Due {
+    let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
+    let now: Int64 = 1_800_000_000_000
+
+    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false) -> SweepStore.Due {
         SweepStore.Due(
-            token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7)
+            token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
+            proven: proven)
     }
 
     func deletion(_ seed: Int) -> SweepStore.Write { .delete(PushToken(trusted: sampleToken(seed)), registeredAtOrBefore: 7) }
 
-    /// A guard that saw `bad` BadDeviceToken answers and `good` 200s from `environment`.
-    func guardAfter(bad: Int, good: Int, _ environment: APNsEnvironment = .sandbox, seed: Int = 0) -> MassDeletionGuard {
+    func held(_ seed: Int, _ reason: String = "BadDeviceToken") -> SweepStore.Write {
+        .held(PushToken(trusted: sampleToken(seed)), selectedRegisteredAt: 7, reason: reason, nextPushAt: now + 300_000)
+    }
+
+    /// A guard that saw `rejected` BadDeviceToken answers and `delivered` 200s from `environment`.
+    func guardAfter(
+        rejected: Int, delivered: Int, _ environment: APNsEnvironment = .sandbox, provenRejected: Bool = false,
+        provenDelivered: Bool = true, seed: Int = 0, reason: String = "BadDeviceToken"
+    ) -> MassDeletionGuard {
         var deletionGuard = MassDeletionGuard()
-        for index in 0..<bad {
-            deletionGuard.observe(.status(400, "BadDeviceToken"), for: row(seed + index, environment))
-            deletionGuard.hold(deletion(seed + index), reason: "BadDeviceToken", environment: environment)
+        for index in 0..<rejected {
+            let row = row(seed + index, environment, proven: provenRejected)
+            deletionGuard.observe(.status(400, reason), for: row)
+            deletionGuard.hold(deletion(seed + index), reason: reason, row: row)
         }
-        for index in 0..<good { deletionGuard.observe(.status(200), for: row(seed + 1000 + index, environment)) }
+        for index in 0..<delivered {
+            deletionGuard.observe(.status(200), for: row(seed + 1000 + index, environment, proven: provenDelivered))
+        }
         return deletionGuard
     }
 
-    @Test func aFewBadTokensAmongGoodOnesAreDeleted() {
-        let ruling = guardAfter(bad: 3, good: 20).rule(after: nil)
-        #expect(ruling.fault == nil)
-        #expect(ruling.writes == (0..<3).map(deletion))
-        #expect(ruling.tally == SweepTally(removalReasons: ["BadDeviceToken": 3]))
+    func rule(_ deletionGuard: MassDeletionGuard, faults: [APNsEnvironment: SweepFault] = [:]) -> MassDeletionGuard.Ruling {
+        deletionGuard.rule(faults: faults, rules: rules, now: now)
     }
 
-    @Test func fewerThanTenAnswersNeverTripIt() {
-        let ruling = guardAfter(bad: 9, good: 0).rule(after: nil)
-        #expect(ruling.fault == nil && ruling.writes.count == 9)
+    @Test func junkAmongProvenTokensIsDeleted() {
+        let ruling = rule(guardAfter(rejected: 1000, delivered: 50))
+        #expect(ruling.faults.isEmpty)
+        #expect(ruling.writes == (0..<1000).map(deletion))
+        #expect(ruling.tally == SweepTally(removalReasons: ["BadDeviceToken": 1000]))
     }
 
-    @Test func mostlyBadTokensTripItAndEachBecomesAFailure() throws {
-        let ruling = guardAfter(bad: 7, good: 5).rule(after: nil)
-        let fault = try #require(ruling.fault)
-        #expect(fault.hasPrefix("7 of 12 pushes to sandbox answered BadDeviceToken"))
-        #expect(
-            ruling.writes
-                == (0..<7).map { .failed(PushToken(trusted: sampleToken($0)), reason: "BadDeviceToken", nextPushAt: nil) })
-        #expect(ruling.tally == SweepTally(failed: 7, failureReasons: ["BadDeviceToken": 7]))
+    @Test func mostProvenTokensRejectedTripsIt() throws {
+        let ruling = rule(guardAfter(rejected: 7, delivered: 5, provenRejected: true))
+        let fault = try #require(ruling.faults.first)
+        #expect(fault.kind == .guarded && fault.environment == .sandbox && fault.reason == "BadDeviceToken" && fault.pushes == 7)
+        #expect(fault.advice.hasPrefix("7 of 12 proven tokens were rejected"))
+        #expect(ruling.writes == (0..<7).map { held($0) }, "nothing deleted; each waits one interval")
+        #expect(ruling.tally == SweepTally(held: 7))
     }
 
-    @Test func exactlyHalfIsNotMostAndTransportFailuresAreNotAnswers() {
-        var deletionGuard = guardAfter(bad: 6, good: 6)
-        for seed in 50..<60 { deletionGuard.observe(.failed(.couldNotConnect), for: row(seed)) }
-        #expect(deletionGuard.rule(after: nil).fault == nil)
+    @Test func exactlyHalfOfTheProvenIsNotMost() {
+        #expect(rule(guardAfter(rejected: 6, delivered: 6, provenRejected: true)).faults.isEmpty)
+    }
+
+    @Test func fewerThanTenProvenAnswersNeverTripTheFirstRule() {
+        let ruling = rule(guardAfter(rejected: 9, delivered: 0, provenRejected: true))
+        #expect(ruling.faults.isEmpty && ruling.writes == (0..<9).map(deletion))
+    }
+
+    @Test func aFreshDeploymentPointedAtTheWrongPlaceDeletesNothing() throws {
+        // Nothing proven yet, no 200 at all, and ten or more rejected.
+        let ruling = rule(guardAfter(rejected: 10, delivered: 0))
+        let fault = try #require(ruling.faults.first)
+        #expect(fault.advice.contains("no push got a 200"))
+        #expect(ruling.writes == (0..<10).map { held($0) })
+        // One 200 anywhere in the environment: the rejected ones are junk after all.
+        #expect(rule(guardAfter(rejected: 10, delivered: 1, provenDelivered: false)).faults.isEmpty)
+    }
+
+    @Test func deviceTokenNotForTopicCountsLikeBadDeviceToken() throws {
+        let ruling = rule(guardAfter(rejected: 12, delivered: 3, provenRejected: true, reason: "DeviceTokenNotForTopic"))
+        #expect(try #require(ruling.faults.first).reason == "DeviceTokenNotForTopic")
+        #expect(ruling.writes == (0..<12).map { held($0, "DeviceTokenNotForTopic") })
+    }
+
+    @Test func transportFailuresAreNotAnswers() {
+        var deletionGuard = guardAfter(rejected: 6, delivered: 6, provenRejected: true)
+        for seed in 50..<60 { deletionGuard.observe(.failed(.receiveError), for: row(seed, proven: true)) }
+        #expect(rule(deletionGuard).faults.isEmpty)
     }
 
     @Test func environmentsAreJudgedApart() {
-        var deletionGuard = guardAfter(bad: 12, good: 0, .sandbox)
+        var deletionGuard = guardAfter(rejected: 12, delivered: 0, .sandbox, provenRejected: true)
         for seed in 100..<102 {
-            deletionGuard.observe(.status(400, "BadDeviceToken"), for: row(seed, .production))
-            deletionGuard.hold(deletion(seed), reason: "BadDeviceToken", environment: .production)
+            let row = row(seed, .production, proven: true)
+            deletionGuard.observe(.status(400, "BadDeviceToken"), for: row)
+            deletionGuard.hold(deletion(seed), reason: "BadDeviceToken", row: row)
         }
-        for seed in 200..<230 { deletionGuard.observe(.status(200), for: row(seed, .production)) }
-        let ruling = deletionGuard.rule(after: nil)
-        #expect(ruling.fault?.contains("pushes to sandbox") == true)
+        for seed in 200..<230 { deletionGuard.observe(.status(200), for: row(seed, .production, proven: true)) }
+        let ruling = rule(deletionGuard)
+        #expect(ruling.faults.map(\.environment) == [.sandbox])
         // production is ruled first (by name) and deletes its two; sandbox then trips.
         #expect(ruling.writes.prefix(2) == [deletion(100), deletion(101)])
-        #expect(ruling.writes.dropFirst(2).allSatisfy { if case .failed = $0 { true } else { false } })
+        #expect(ruling.writes.dropFirst(2) == ArraySlice((0..<12).map { held($0) }))
     }
 
-    @Test func afterAnotherFaultNothingIsDeletedAndThatFaultIsKept() {
-        let ruling = guardAfter(bad: 2, good: 20).rule(after: "configuration fault")
-        #expect(ruling.fault == "configuration fault")
-        #expect(ruling.writes.isEmpty && ruling.tally == SweepTally())
-    }
-
-    @Test func deviceTokenNotForTopicIsHeldButNotCountedAsBad() {
-        var deletionGuard = MassDeletionGuard()
-        for seed in 0..<12 {
-            deletionGuard.observe(.status(400, "DeviceTokenNotForTopic"), for: row(seed))
-            deletionGuard.hold(deletion(seed), reason: "DeviceTokenNotForTopic", environment: .sandbox)
-        }
-        let ruling = deletionGuard.rule(after: nil)
-        #expect(ruling.fault == nil && ruling.writes.count == 12, "today's rule; SPEC 5 now counts both (issue #9)")
+    @Test func afterAnotherFaultOfTheEnvironmentNothingIsDeletedThere() {
+        let other = SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", advice: "")
+        let ruling = rule(guardAfter(rejected: 2, delivered: 20), faults: [.sandbox: other])
+        #expect(ruling.faults.isEmpty && ruling.touched == [.sandbox: 2])
+        #expect(
+            ruling.writes
+                == (0..<2).map {
+                    .held(
+                        PushToken(trusted: sampleToken($0)), selectedRegisteredAt: 7, reason: "BadEnvironmentKeyInToken",
+                        nextPushAt: now + 300_000)
+                })
+        // An unreachable host says nothing about the answers that did arrive.
+        let down = SweepFault(environment: .sandbox, kind: .unreachable, reason: "CURLE_COULDNT_CONNECT", advice: "")
+        #expect(rule(guardAfter(rejected: 2, delivered: 20), faults: [.sandbox: down]).writes == [deletion(0), deletion(1)])
     }
 }

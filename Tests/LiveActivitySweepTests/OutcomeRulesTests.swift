@@ -13,8 +13,21 @@ import Testing
         token: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .sandbox,
         registeredAt: 1_799_999_000_000)
 
-    func decide(_ answer: APNsAnswer, isRetry: Bool = false) -> OutcomeDecision {
-        rules.decide(answer, for: row, isRetry: isRetry, now: now)
+    func decide(_ answer: APNsAnswer, isRetry: Bool = false, failures: Int = 0) -> OutcomeDecision {
+        var row = row
+        row.failures = failures
+        return rules.decide(answer, for: row, isRetry: isRetry, now: now)
+    }
+
+    func failed(_ reason: String, after delay: Int64) -> OutcomeDecision {
+        OutcomeDecision(
+            .write(.failed(row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)),
+            tally: .failed(reason))
+    }
+
+    func stops(_ decision: OutcomeDecision) -> SweepFault? {
+        if case .stopEnvironment(let fault) = decision.action { return fault }
+        return nil
     }
 
     @Test func twoHundredRecordsTheDeliveryAndSchedulesOneIntervalLater() {
@@ -35,13 +48,18 @@ import Testing
         #expect(
             decide(.status(410, reason, timestamp: now - 5))
                 == OutcomeDecision(
-                    .write(.unregistered(row.token, registeredAtOrBefore: now - 5, reason: reason, nextPushAt: now + 300_000)),
+                    .write(
+                        .unregistered(
+                            row.token, registeredAtOrBefore: now - 5, selectedRegisteredAt: row.registeredAt, reason: reason,
+                            nextPushAt: now + 300_000)),
                     tally: .removed(reason)))
         // Without a timestamp, only the registration the push was sent for is deleted.
         #expect(
             decide(.status(410, reason)).action
                 == .write(
-                    .unregistered(row.token, registeredAtOrBefore: row.registeredAt, reason: reason, nextPushAt: now + 300_000)))
+                    .unregistered(
+                        row.token, registeredAtOrBefore: row.registeredAt, selectedRegisteredAt: row.registeredAt,
+                        reason: reason, nextPushAt: now + 300_000)))
     }
 
     @Test(arguments: ["BadDeviceToken", "DeviceTokenNotForTopic"])
@@ -52,13 +70,11 @@ import Testing
                     .deleteUnlessGuarded(.delete(row.token, registeredAtOrBefore: row.registeredAt), reason: reason)))
     }
 
-    @Test func anExpiredProviderTokenIsRetriedOnceWithANewToken() {
+    @Test func anExpiredProviderTokenIsRetriedOnceThenItIsAProviderFault() throws {
         #expect(decide(.status(403, "ExpiredProviderToken")) == OutcomeDecision(.retryWithNewToken))
-        #expect(
-            decide(.status(403, "ExpiredProviderToken"), isRetry: true)
-                == OutcomeDecision(
-                    .write(.failed(row.token, reason: "ExpiredProviderToken", nextPushAt: nil)),
-                    tally: .failed("ExpiredProviderToken")))
+        let fault = try #require(stops(decide(.status(403, "ExpiredProviderToken"), isRetry: true)))
+        #expect(fault.kind == .provider && fault.reason == "ExpiredProviderToken" && fault.environment == .sandbox)
+        #expect(fault.advice.contains("clock"))
     }
 
     @Test(arguments: [
@@ -66,65 +82,85 @@ import Testing
         (403, "BadEnvironmentKeyInToken"), (403, "Forbidden"), (400, "BadTopic"), (400, "TopicDisallowed"),
         (400, "MissingTopic"),
     ])
-    func configurationFaultsStopSendingAndKeepEverything(status: Int, reason: String) throws {
+    func configurationFaultsStopTheirEnvironment(status: Int, reason: String) throws {
         let decision = decide(.status(status, reason))
-        guard case .stopSending(let fault) = decision.action else {
-            Issue.record("expected stopSending, got \(decision.action)")
-            return
-        }
-        #expect(fault.hasPrefix("APNs answered \(status) \(reason) for the sandbox environment; check APNS_KEY_ID"))
-        #expect(fault.hasSuffix("Sending stopped; no registration was removed."))
-        #expect(decision.tally == .fault(reason), "the reason counted once, no push counted as failed")
+        let fault = try #require(stops(decision))
+        #expect(fault == .init(environment: .sandbox, kind: .configuration, reason: reason, advice: fault.advice))
+        #expect(fault.advice.hasPrefix("check APNS_"))
+        #expect(decision.tally == SweepTally(), "counted with the fault, not as a failed push")
     }
 
-    /// SPEC 5 now makes this a provider fault for its environment (issue #9); today it is server trouble.
-    @Test func tooManyProviderTokenUpdatesIsKeptForTheNextSweep() {
-        #expect(
-            decide(.status(429, "TooManyProviderTokenUpdates"))
-                == OutcomeDecision(
-                    .write(.failed(row.token, reason: "TooManyProviderTokenUpdates", nextPushAt: nil)),
-                    tally: .failed("TooManyProviderTokenUpdates")))
-    }
-
-    /// SPEC 5 now makes these provider faults for their environment (issue #9); today they are
-    /// "any other 4xx".
     @Test(arguments: [
-        (403, "UnrelatedKeyIdInToken"), (404, "BadPath"), (400, "BadPriority"), (400, "BadExpirationDate"),
-        (400, "InvalidPushType"), (400, "BadMessageId"), (413, "PayloadTooLarge"), (400, "PayloadEmpty"),
-        (405, "MethodNotAllowed"),
+        (429, "TooManyProviderTokenUpdates"), (403, "UnrelatedKeyIdInToken"), (404, "BadPath"), (400, "BadPriority"),
+        (400, "BadExpirationDate"), (400, "InvalidPushType"), (400, "BadMessageId"), (413, "PayloadTooLarge"),
+        (400, "PayloadEmpty"), (405, "MethodNotAllowed"), (405, nil),
     ])
-    func answersTheSameForEveryPushAreKeptOneIntervalLater(status: Int, reason: String) {
-        #expect(decide(.status(status, reason)) == rejected(status, reason))
+    func answersTheSameForEveryPushAreProviderFaultsOfTheirEnvironment(status: Int, reason: String?) throws {
+        let fault = try #require(stops(decide(.status(status, reason))))
+        #expect(fault.kind == .provider && fault.environment == .sandbox)
+        #expect(fault.reason == reason ?? "HTTP405")
+    }
+
+    @Test func noConnectionIsAnUnreachableFaultAndNoHTTP2AConfigurationFault() throws {
+        let unreachable = try #require(stops(decide(.unreachable(.couldNotConnect))))
+        #expect(unreachable.kind == .unreachable && unreachable.reason == "CURLE_COULDNT_CONNECT" && !unreachable.failsTheRun)
+        let notAPNs = try #require(stops(decide(.notHTTP2)))
+        #expect(notAPNs.kind == .configuration && notAPNs.reason == "NotHTTP2" && notAPNs.failsTheRun)
     }
 
     @Test(arguments: [
         APNsAnswer.status(429, "TooManyRequests"), .status(500, "InternalServerError"), .status(503, "ServiceUnavailable"),
-        .status(503, "Shutdown"), .status(502), .failed(.operationTimedOut), .failed(.couldNotConnect),
-        .failed(.peerFailedVerification),
+        .status(503, "Shutdown"), .status(502), .failed(.operationTimedOut), .failed(.receiveError),
     ])
-    func serverTroubleAndTransportFailuresAreKeptForTheNextSweep(answer: APNsAnswer) {
-        #expect(
-            decide(answer)
-                == OutcomeDecision(
-                    .write(.failed(row.token, reason: answer.reason, nextPushAt: nil)), tally: .failed(answer.reason)))
+    func serverTroubleAndTimeoutsBackOff(answer: APNsAnswer) {
+        #expect(decide(answer) == failed(answer.reason, after: 60_000), "the first failure: one minute")
+        #expect(decide(answer, failures: 1) == failed(answer.reason, after: 120_000))
+        #expect(decide(answer, failures: 2) == failed(answer.reason, after: 240_000))
+        #expect(decide(answer, failures: 3) == failed(answer.reason, after: 300_000), "never longer than the interval")
     }
 
     @Test(arguments: [(400, "BadCollapseId"), (400, "DuplicateHeaders"), (403, "BadCertificate"), (418, nil)])
-    func anyOtherClientErrorIsKeptOneIntervalLaterAndLogged(status: Int, reason: String?) {
-        #expect(decide(.status(status, reason)) == rejected(status, reason ?? "HTTP\(status)"))
+    func anyOtherClientErrorIsKeptOneIntervalLater(status: Int, reason: String?) {
+        #expect(decide(.status(status, reason)) == failed(reason ?? "HTTP\(status)", after: 300_000))
     }
 
-    @Test func reasonsAreAPNsOwnOrNamedByStatusOrLibcurlCode() {
+    @Test func aFaultHoldsWhatItTouchedOneIntervalAndAnUnreachableHostBacksOff() {
+        let fault = SweepFault(environment: .sandbox, kind: .provider, reason: "BadPriority", advice: "")
+        let held = rules.touched(row, by: fault, now: now)
+        #expect(
+            held.write
+                == .held(row.token, selectedRegisteredAt: row.registeredAt, reason: "BadPriority", nextPushAt: now + 300_000))
+        #expect(held.tally == .held)
+        var failing = row
+        failing.failures = 2
+        let down = SweepFault(environment: .sandbox, kind: .unreachable, reason: "CURLE_COULDNT_CONNECT", advice: "")
+        let backedOff = rules.touched(failing, by: down, now: now)
+        #expect(
+            backedOff.write
+                == .failed(
+                    row.token, selectedRegisteredAt: row.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 240_000)
+        )
+        #expect(backedOff.tally == .failed("CURLE_COULDNT_CONNECT"))
+    }
+
+    @Test func reasonsAreABoundedVocabulary() {
         #expect(APNsAnswer.status(410, "Unregistered").reason == "Unregistered")
         #expect(APNsAnswer.status(502).reason == "HTTP502")
+        #expect(APNsAnswer.status(400, "Evil \u{1b}[31m text from 10.0.0.1").reason == "HTTP400", "undocumented: the status only")
+        #expect(APNsAnswer.status(400, "BadPayload").reason == "HTTP400")
         #expect(APNsAnswer.failed(.operationTimedOut).reason == "CURLE_OPERATION_TIMEDOUT")
         #expect(APNsAnswer.unreachable(.couldNotConnect).reason == "CURLE_COULDNT_CONNECT")
+        #expect(APNsAnswer.failed(CurlCode(rawValue: 777)).reason == "CURLE_777")
         #expect(APNsAnswer.notHTTP2.reason == "NotHTTP2")
     }
+}
 
-    func rejected(_ status: Int, _ reason: String) -> OutcomeDecision {
-        OutcomeDecision(
-            .write(.failed(row.token, reason: reason, nextPushAt: now + 300_000)), tally: .failed(reason),
-            logLine: "APNs rejected a push to \(row.token.logPrefix): \(status) \(reason)")
+@Suite struct BackOffTests {
+    @Test func doublesFromAMinuteUpToTheInterval() {
+        let hour: Int64 = 3_600_000
+        #expect((1...8).map { BackOff.delay(afterFailures: $0, interval: hour) / 60_000 } == [1, 2, 4, 8, 16, 32, 60, 60])
+        #expect(BackOff.delay(afterFailures: 1, interval: 30_000) == 30_000, "an interval under a minute caps it")
+        #expect(BackOff.delay(afterFailures: 0, interval: hour) == 60_000)
+        #expect(BackOff.delay(afterFailures: 1_000_000, interval: hour) == hour, "no overflow")
     }
 }

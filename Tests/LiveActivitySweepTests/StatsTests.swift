@@ -30,6 +30,26 @@ import Testing
         #expect(report.lastWeek.runs == 2 && report.lastWeek.sent == 190)
         #expect(report.lifetimeSent == 190)
         #expect(report.lastRunDurationMilliseconds == 1234)
+        #expect(report.backingOff.map { "\($0.environment)=\($0.count)" } == ["production=0", "sandbox=1"])
+        #expect(
+            report.recentFaults == [
+                .init(
+                    environment: "sandbox", kind: "configuration", reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
+                    lastAt: now - 10 * minute)
+            ])
+    }
+
+    @Test func faultsAndBackOffShowInTextAndJSON() throws {
+        let report = try StatsReport.gather(try populatedStore().connection, now: now)
+        #expect(report.text.contains("Waiting after failures (back-off): production 0, sandbox 1"))
+        #expect(report.text.contains("  sandbox: configuration BadEnvironmentKeyInToken in 1 runs (40 pushes), last 10 min ago"))
+        #expect(report.json.contains(#""backingOff":{"production":0,"sandbox":1}"#))
+        #expect(
+            report.json.contains(
+                #""faults24h":[{"environment":"sandbox","kind":"configuration","reason":"BadEnvironmentKeyInToken","runs":1,"pushes":40,"lastAt":1799999400000}]"#
+            ))
+        let quiet = try StatsReport.gather(try populatedStore().connection, now: now + 2 * 86_400_000)
+        #expect(quiet.text.contains("Faults over 24 h: none") && quiet.json.contains(#""faults24h":[]"#))
     }
 
     @Test func theTextAndJSONShowTheFiguresButNoFullToken() throws {

@@ -34,7 +34,9 @@ import Testing
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let connection = try SQLiteConnection(path: configuration.databasePath)
         let store = SweepStore(connection: connection)
-        let tokens = ProviderTokenCache(connection: connection, cacheKey: "test") { seconds in
+        let tokens = ProviderTokenCache(
+            path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test"
+        ) { seconds in
             let count = issued.update {
                 $0 += 1
                 return $0
@@ -116,20 +118,25 @@ import Testing
         sender.script[sampleToken(2)] = [.status(400, "DeviceTokenNotForTopic")]
         let summary = try sweep(at: t0 + 1000, sender)
         #expect(summary.removed == 2 && summary.sent == 1)
-        #expect(summary.configurationFault == nil)
+        #expect(summary.faults.isEmpty)
         #expect(try row(1) == nil && row(2) == nil && row(3) != nil)
     }
 
-    @Test func mostlyBadDeviceTokensTripTheMassDeletionGuard() throws {
+    @Test func mostlyBadDeviceTokensFromProvenTokensTripTheMassDeletionGuard() throws {
         for seed in 1...12 { try register(seed, .charging, .sandbox, at: t0) }
         try register(100, .charging, .production, at: t0)
+        _ = try sweep(at: t0 + 1000, ScriptedSender())  // every token proven by a 200
         let sender = ScriptedSender()
         for seed in 1...7 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
-        let summary = try sweep(at: t0 + 1000, sender)
-        #expect(summary.removed == 0)
-        #expect(summary.configurationFault?.contains("BadDeviceToken") == true)
+        let later = t0 + 1000 + 5 * minute
+        let summary = try sweep(at: later, sender)
+        #expect(summary.removed == 0 && summary.held == 7 && summary.sent == 6)
+        #expect(summary.faults.map(\.kind) == [.guarded] && summary.faults.first?.environment == .sandbox)
+        #expect(summary.failsTheRun)
         #expect(try (1...12).allSatisfy { try row($0) != nil })
         #expect(try row(1)?.lastError == "BadDeviceToken")
+        #expect(abs(try #require(try row(1)).nextPushAt - (later + 5 * minute)) < 1000, "waits one interval, not every minute")
+        #expect(try row(1)?.consecutiveFailures == 0)
     }
 
     @Test func anExpiredProviderTokenIsRenewedAndThePushRetriedOnce() throws {
@@ -142,42 +149,53 @@ import Testing
         let issued = LockedBox(0)
         let summary = try sweep(at: t0 + 1000, sender, issued: issued)
         #expect(issued.get() == 2, "one token at start, one renewal")
-        #expect(summary.sent == 1 && summary.failed == 1)
+        #expect(summary.sent == 1 && summary.failed == 0 && summary.held == 1)
         #expect(sender.sent.count == 4)
         #expect(sender.sent[0].providerToken != sender.sent[2].providerToken)
         #expect(try row(1)?.wakeupCount == 1)
+        // A freshly signed token refused as expired: the clock is wrong, a provider fault.
+        #expect(summary.faults.map(\.reason) == ["ExpiredProviderToken"] && summary.faults.first?.kind == .provider)
         #expect(try row(2)?.lastError == "ExpiredProviderToken")
     }
 
     @Test(arguments: [(403, "InvalidProviderToken"), (400, "BadTopic"), (403, "BadEnvironmentKeyInToken")])
-    func aConfigurationFaultStopsSendingAndKeepsEverything(status: Int, reason: String) throws {
+    func aConfigurationFaultStopsItsEnvironmentAndWritesWhatArrived(status: Int, reason: String) throws {
         for seed in 1...20 { try register(seed, at: t0 + Int64(seed)) }
         let sender = ScriptedSender()
         sender.batch = 5
         sender.script[sampleToken(3)] = [.status(status, reason)]
         sender.script[sampleToken(1)] = [.status(410, "Unregistered", timestamp: t0 + 999_999)]
         let summary = try sweep(at: t0 + 1000, sender)
-        #expect(summary.configurationFault?.contains(reason) == true)
-        #expect(sender.cancelled)
+        let fault = try #require(summary.faults.first)
+        #expect(summary.faults.count == 1 && fault.kind == .configuration && fault.reason == reason)
+        #expect(fault.pushes == 16, "the push that answered it and the 15 never sent")
+        #expect(sender.cancelled == [.production])
         #expect(sender.sent.count == 5)
-        #expect(try row(3) != nil)
-        #expect(try (4...20).allSatisfy { try row($0)?.wakeupCount == 0 }, "the rest stay due")
+        #expect(summary.sent == 3 && summary.removed == 1 && summary.held == 16 && summary.failed == 0)
+        #expect(try row(1) == nil, "an outcome that arrived with the fault is written")
+        #expect(try [2, 4, 5].allSatisfy { try row($0)?.wakeupCount == 1 })
+        for seed in [3] + Array(6...20) {
+            let held = try #require(try row(seed))
+            #expect(held.wakeupCount == 0 && held.lastError == reason && held.consecutiveFailures == 0)
+            #expect(abs(held.nextPushAt - (t0 + 1000 + 5 * minute)) < 1000, "waits one interval, never every minute")
+        }
     }
 
-    @Test func serverErrorsAndTransportFailuresKeepTheRowDueWithFailuresCounted() throws {
+    @Test func serverErrorsAndTransportFailuresBackOffWithFailuresCounted() throws {
         for seed in 1...3 { try register(seed, at: t0) }
         let sender = ScriptedSender()
         sender.script[sampleToken(1)] = [.status(503, "ServiceUnavailable")]
-        sender.script[sampleToken(2)] = [.failed(.couldNotConnect)]
+        sender.script[sampleToken(2)] = [.failed(.operationTimedOut)]
         sender.script[sampleToken(3)] = [.status(429, "TooManyRequests")]
         let summary = try sweep(at: t0 + 1000, sender)
-        #expect(summary.failed == 3 && summary.removed == 0)
+        #expect(summary.failed == 3 && summary.removed == 0 && summary.faults.isEmpty)
         for seed in 1...3 {
             let registration = try #require(try row(seed))
             #expect(registration.consecutiveFailures == 1)
-            #expect(registration.nextPushAt == t0, "due again at the next sweep")
+            #expect(abs(registration.nextPushAt - (t0 + 1000 + minute)) < 1000, "the first back-off: one minute")
         }
         #expect(try row(1)?.lastError == "ServiceUnavailable")
+        #expect(try row(2)?.lastError == "CURLE_OPERATION_TIMEDOUT")
         let next = try sweep(at: t0 + 61_000, ScriptedSender())
         #expect(next.sent == 3)
         #expect(try row(1)?.consecutiveFailures == 0)
@@ -186,10 +204,10 @@ import Testing
     @Test func otherClientErrorsAreKeptAndRecorded() throws {
         try register(1, at: t0)
         let sender = ScriptedSender()
-        sender.script[sampleToken(1)] = [.status(400, "BadExpirationDate")]
+        sender.script[sampleToken(1)] = [.status(400, "BadCollapseId")]
         let summary = try sweep(at: t0 + 1000, sender)
-        #expect(summary.failed == 1 && summary.failureReasons["BadExpirationDate"] == 1)
-        #expect(try row(1)?.lastError == "BadExpirationDate")
+        #expect(summary.failed == 1 && summary.failureReasons["BadCollapseId"] == 1 && summary.faults.isEmpty)
+        #expect(try row(1)?.lastError == "BadCollapseId")
     }
 
     @Test func theProviderTokenIsReusedUntilFiftyMinutes() throws {

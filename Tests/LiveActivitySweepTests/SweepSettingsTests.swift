@@ -59,6 +59,17 @@ import Testing
         }
     }
 
+    @Test func theTimeBudgetIsFiftySecondsAndBoundedToTheMinute() throws {
+        #expect(try SweepBudget(settings: Settings(values: [:])).seconds == 50)
+        #expect(try SweepBudget(settings: Settings(values: ["LIVEACTIVITY_SWEEP_BUDGET": "20"])).seconds == 20)
+        #expect(SweepBudget.drainSeconds + 55 <= 60)
+        for bad in ["0", "56", "-1", "1e300", "nan", "soon"] {
+            #expect(throws: ConfigurationError.self) {
+                try SweepBudget(settings: Settings(values: ["LIVEACTIVITY_SWEEP_BUDGET": bad]))
+            }
+        }
+    }
+
     func credentials(_ values: [String: String]) throws(ConfigurationError) -> SweepCredentials {
         var all = ["APNS_KEY_ID": "KEY1234567", "APNS_TEAM_ID": "TEAM123456", "APNS_BUNDLE_ID": "com.example.app"]
         all.merge(values) { _, new in new }

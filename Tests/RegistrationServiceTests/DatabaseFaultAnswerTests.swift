@@ -8,19 +8,15 @@ import Testing
 
 /// How the API answers storage's faults: a status without internals, and one line that says why.
 @Suite struct DatabaseFaultAnswerTests {
-    @Test(arguments: [Int32(5), 6, 8, 10, 13, 14])
-    func aFaultThatPassesIs503SoClientsRetry(code: Int32) throws {
+    /// SPEC section 3: 503 for every database fault - busy, full, unreadable, corrupt, too new -
+    /// whether it passes by itself (5, 6, 8, 10, 13, 14) or needs the operator (1, 11, 26).
+    @Test(arguments: [Int32(5), 6, 8, 10, 13, 14, 1, 11, 26])
+    func everyDatabaseFaultIs503(code: Int32) throws {
         let fault = try #require(DatabaseFault(SQLiteError(code: code, message: "m")))
         #expect(RegistrationAPI.answer(to: fault) == .unavailable)
     }
 
-    @Test(arguments: [Int32(1), 11, 26])
-    func aFaultThatNeedsTheOperatorIs500(code: Int32) throws {
-        let fault = try #require(DatabaseFault(SQLiteError(code: code, message: "m")))
-        #expect(RegistrationAPI.answer(to: fault) == .internalError)
-    }
-
-    @Test func aDatabaseFromANewerBuildIs500WithOneLineNamingIt() throws {
+    @Test func aDatabaseFromANewerBuildIs503WithOneLineNamingIt() throws {
         let folder = TemporaryDirectory("newer")
         var configuration = Configuration()
         configuration.databasePath = folder.file("db.sqlite")
@@ -37,11 +33,11 @@ import Testing
                 method: "POST", path: "/wakeup", contentType: "application/json",
                 body: Array(#"{"pushToken":"\#(sampleToken(1))"}"#.utf8)))
 
-        #expect(health == APIError.internalError.response)
-        #expect(register == APIError.internalError.response)
+        #expect(health == APIError.unavailable.response)
+        #expect(register == APIError.unavailable.response)
         #expect(
             logged.get() == [
-                "database error: schema too new: \(configuration.databasePath): database schema version \(Schema.currentVersion + 1) is newer than this build (\(Schema.currentVersion)); run the newer build that wrote it, or restore a backup this build made; requests answer 500 until it is fixed"
+                "database error: schema too new: \(configuration.databasePath): database schema version \(Schema.currentVersion + 1) is newer than this build (\(Schema.currentVersion)); run the newer build that wrote it, or restore a backup this build made; requests answer 503 until it is fixed"
             ])
     }
 }

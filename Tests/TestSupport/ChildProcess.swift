@@ -128,14 +128,19 @@ public final class LockedBox<Value>: @unchecked Sendable {
     }
 }
 
-/// Runs `body` (a spawn) with no signal blocked on this thread. A child inherits its spawner's
-/// signal mask, and the test runner's threads block nearly every signal: a child spawned from
-/// one would ignore SIGTERM and only die by SIGKILL, two seconds later.
+/// Runs `body` (a spawn) with no signal but SIGCHLD blocked on this thread. A child inherits its
+/// spawner's signal mask, and the test runner's threads block nearly every signal: a child
+/// spawned from one would ignore SIGTERM and only die by SIGKILL, two seconds later.
+/// SIGCHLD stays blocked: Foundation learns that a child exited through a signalfd, which sees
+/// only blocked signals. A SIGCHLD that arrived while this thread let it through would be
+/// discarded (its default action), so that child's Process would never be seen to end, and a
+/// test waiting for it would hang for good.
 func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
-    var empty = sigset_t()
+    var onlyChildExits = sigset_t()
     var previous = sigset_t()
-    sigemptyset(&empty)
-    pthread_sigmask(SIG_SETMASK, &empty, &previous)
+    sigemptyset(&onlyChildExits)
+    sigaddset(&onlyChildExits, SIGCHLD)
+    pthread_sigmask(SIG_SETMASK, &onlyChildExits, &previous)
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     return try body()
 }

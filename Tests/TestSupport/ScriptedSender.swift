@@ -7,9 +7,17 @@ import LiveActivitySweep
 public final class ScriptedSender: PushSender {
     /// Answers per token hex, used up in order; tokens without one (left) answer 200.
     public var script: [String: [APNsAnswer]] = [:]
+    /// Answers per environment for tokens without a script of their own, used up in order.
+    public var environmentScript: [APNsEnvironment: [APNsAnswer]] = [:]
     public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: ProviderToken?)] = []
-    public private(set) var cancelled = false
+    public private(set) var cancelled: [APNsEnvironment] = []
+    public private(set) var withdrawn = 0
+    public private(set) var deadline: ContinuousClock.Instant?
     public var batch = 7
+    /// How many queued pushes count as already in flight: `withdrawQueued` leaves them to be answered.
+    public var inFlight = 0
+    /// Called before each batch is answered (a test's chance to change the database mid-sweep).
+    public var beforeBatch: () -> Void = {}
     private var queue: [(push: APNsPush, environment: APNsEnvironment)] = []
     private var token: ProviderToken?
 
@@ -17,23 +25,48 @@ public final class ScriptedSender: PushSender {
 
     public func setProviderToken(_ token: ProviderToken) { self.token = token }
 
+    public func setDeadline(_ deadline: ContinuousClock.Instant) { self.deadline = deadline }
+
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) { queue.append((push, environment)) }
 
-    public func nextCompletions() -> [APNsCompletion] {
+    public func poll(timeoutMilliseconds: Int) -> [APNsCompletion] {
+        beforeBatch()
         let taken = queue.prefix(batch)
         queue.removeFirst(taken.count)
         return taken.map { push, environment in
             sent.append((push, environment, token))
-            var answers = script[push.token.hex] ?? []
-            let answer = answers.isEmpty ? .status(200) : answers.removeFirst()
-            if script[push.token.hex] != nil { script[push.token.hex] = answers }
-            return APNsCompletion(id: push.id, answer: answer)
+            return APNsCompletion(id: push.id, answer: answer(for: push.token.hex, in: environment))
         }
     }
 
-    public func cancelAll() {
-        cancelled = true
-        queue.removeAll()
+    private func answer(for token: String, in environment: APNsEnvironment) -> APNsAnswer {
+        if let answers = script[token], !answers.isEmpty {
+            let first = answers[0]
+            script[token] = Array(answers.dropFirst())
+            return first
+        }
+        if var answers = environmentScript[environment], !answers.isEmpty {
+            let first = answers.removeFirst()
+            environmentScript[environment] = answers
+            return first
+        }
+        return .status(200)
+    }
+
+    public var isIdle: Bool { queue.isEmpty }
+
+    public func cancel(_ environment: APNsEnvironment) -> [Int] {
+        cancelled.append(environment)
+        let dropped = queue.filter { $0.environment == environment }.map(\.push.id)
+        queue.removeAll { $0.environment == environment }
+        return dropped
+    }
+
+    public func withdrawQueued() -> [Int] {
+        let taken = queue.dropFirst(inFlight)
+        queue.removeLast(taken.count)
+        withdrawn += taken.count
+        return taken.map(\.push.id)
     }
 }
 

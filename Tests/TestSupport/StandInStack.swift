@@ -17,18 +17,23 @@ public final class StandInStack: @unchecked Sendable {
     public let databasePath: String
     public let responder: ChildProcess
     public var nginx: ChildProcess
+    private let nginxPrefix: String
 
-    /// `https://127.0.0.1:PORT`, for `APNS_HOST`.
+    /// `https://127.0.0.1:PORT`, for `APNS_HOST` (pushes connect here and still name Apple's hosts).
     public var baseURL: String { "https://127.0.0.1:\(port)" }
 
     /// Starts the stand-in. `environment` adds settings (for example `LIVEACTIVITY_TEST_CLOCK_OFFSET`);
     /// `workers` is how many pushes it answers at once (a delayed answer holds one);
-    /// `maxConcurrentStreams` replaces the shipped `http2_max_concurrent_streams`; `goawayAfter`
-    /// makes nginx end each connection with GOAWAY after that many streams (`keepalive_requests`);
-    /// `http2: false` serves HTTP/1.1 only, which no APNs does.
+    /// `maxConcurrentStreams` replaces the shipped `http2_max_concurrent_streams`; the template's
+    /// fault knobs: `goawayAfter` makes nginx end each connection with GOAWAY after that many
+    /// streams, `resetAfterAnswer` has nginx answer 200 itself and then reset the stream (the
+    /// stand-in is not asked: `nginxAnswered()` lists those pushes), `pace` lets that many pushes a
+    /// second through (a slow APNs); `http2: false` serves HTTP/1.1 only, which no APNs does.
+    /// `keyEnvironments` restricts the key (403 BadEnvironmentKeyInToken elsewhere).
     public init(
         key: TestKey? = nil, environment: [String: String] = [:], workers: Int = 4, maxConcurrentStreams: Int? = nil,
-        goawayAfter: Int? = nil, http2: Bool = true, label: String = "standin"
+        goawayAfter: Int? = nil, resetAfterAnswer: Bool = false, pace: Int? = nil, http2: Bool = true,
+        keyEnvironments: [APNsEnvironment]? = nil, label: String = "standin"
     ) throws {
         let folder = TemporaryDirectory(label)
         self.folder = folder
@@ -42,6 +47,9 @@ public final class StandInStack: @unchecked Sendable {
             "APNS_KEY_ID": self.key.keyID, "APNS_TEAM_ID": self.key.teamID, "APNS_BUNDLE_ID": self.key.bundleID,
             "APNS_KEY_PATH": self.key.privateKeyPath, "STANDIN_DB": databasePath, "PATH": "/usr/bin:/bin",
         ]
+        if let keyEnvironments {
+            settings["STANDIN_KEY_ENVIRONMENTS"] = keyEnvironments.map(\.rawValue).joined(separator: ",")
+        }
         settings.merge(environment) { _, new in new }
         // The client keeps hundreds of streams in flight, as APNs allows: nginx hands each to the
         // workers through the socket's backlog, and answers 502 for any it cannot queue there.
@@ -66,8 +74,13 @@ public final class StandInStack: @unchecked Sendable {
         if let maxConcurrentStreams {
             try replace("http2_max_concurrent_streams 1000;", with: "http2_max_concurrent_streams \(maxConcurrentStreams);")
         }
-        if let goawayAfter { try replace("keepalive_requests 10000000;", with: "keepalive_requests \(goawayAfter);") }
         if !http2 { try replace("ssl http2;", with: "ssl;") }
+        template =
+            template
+            .replacingOccurrences(of: "@GOAWAY_AFTER@", with: String(goawayAfter ?? 10_000_000))
+            .replacingOccurrences(of: "@RESET_AFTER_ANSWER@", with: resetAfterAnswer ? "1" : "0")
+            .replacingOccurrences(of: "@PACE@", with: pace.map { "\($0)r/s" } ?? "1000000r/s")
+        self.nginxPrefix = prefix
         let started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { [template] candidate in
             "daemon off;\nmaster_process off;\n"
                 + template
@@ -99,4 +112,15 @@ public final class StandInStack: @unchecked Sendable {
 
     /// What the stand-in logged.
     public var log: String { responder.output }
+
+    /// The pushes nginx answered itself (`resetAfterAnswer`): the host each named, its path and status.
+    public func nginxAnswered() throws -> [(host: String, path: String, status: Int)] {
+        let path = nginxPrefix + "/pushes.log"
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let status = Int(fields[3]) else { return nil }
+            return (String(fields[1]), String(fields[2]), status)
+        }
+    }
 }

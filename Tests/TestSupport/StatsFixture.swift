@@ -1,7 +1,8 @@
 import LiveActivityCore
 
 /// A database for the stats and metrics tests, as of `now`: four registrations of known ages,
-/// types and environments (two pushed), and two recorded sweeps (one 10 minutes ago, one 3 days ago).
+/// types and environments (two pushed, one waiting after two failures), and two recorded sweeps
+/// (one 10 minutes ago with a sandbox fault, one 3 days ago).
 public func populatedStatsStore(at path: String, now: Int64) throws -> RegistrationStore {
     let minute: Int64 = 60_000
     let store = try RegistrationStore(path: path)
@@ -16,6 +17,7 @@ public func populatedStatsStore(at path: String, now: Int64) throws -> Registrat
     }
     try store.connection.execute("UPDATE registrations SET wakeup_count = 7 WHERE push_token = '\(sampleToken(3))'")
     try store.connection.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
+    try store.connection.execute("UPDATE registrations SET consecutive_failures = 2 WHERE push_token = '\(sampleToken(3))'")
     let sweeps = SweepStore(connection: store.connection)
     var recent = SweepSummary()
     recent.startedAt = now - 10 * minute
@@ -25,6 +27,9 @@ public func populatedStatsStore(at path: String, now: Int64) throws -> Registrat
     recent.durationMilliseconds = 1234
     recent.failureReasons = ["ServiceUnavailable": 10]
     recent.removalReasons = ["Unregistered": 3]
+    recent.faults = [
+        SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 40, advice: "")
+    ]
     try sweeps.record(recent)
     var older = SweepSummary()
     older.startedAt = now - 3 * 86_400_000

@@ -3,7 +3,9 @@ import LiveActivityCore
 
 /// What the stand-in checks against: the same key id, team id and bundle id the sweep uses, and
 /// the public half of its key. Read from the same names as the sweep (`APNS_KEY_ID`, ...), plus
-/// `STANDIN_DB`, the stand-in's own SQLite file of received pushes and scripted answers.
+/// `STANDIN_DB`, the stand-in's own SQLite file of received pushes and scripted answers, and
+/// `STANDIN_KEY_ENVIRONMENTS`, the environments the key may send to (Apple lets a key be
+/// restricted to one): a push to another answers 403 BadEnvironmentKeyInToken.
 public struct StandInConfiguration: Sendable {
     public var keyID: String
     public var teamID: String
@@ -12,9 +14,12 @@ public struct StandInConfiguration: Sendable {
     public var publicKeyPEM: String
     public var databasePath: String
     public var clock: Clock
+    /// The environments the key may send to.
+    public var keyEnvironments: [APNsEnvironment]
 
     public init(
-        keyID: String, teamID: String, bundleID: String, publicKeyPEM: String, databasePath: String, clock: Clock = Clock()
+        keyID: String, teamID: String, bundleID: String, publicKeyPEM: String, databasePath: String, clock: Clock = Clock(),
+        keyEnvironments: [APNsEnvironment] = APNsEnvironment.allCases
     ) {
         self.keyID = keyID
         self.teamID = teamID
@@ -22,6 +27,7 @@ public struct StandInConfiguration: Sendable {
         self.publicKeyPEM = publicKeyPEM
         self.databasePath = databasePath
         self.clock = clock
+        self.keyEnvironments = keyEnvironments
     }
 
     /// Reads the settings (the environment over the `LIVEACTIVITY_CONFIG` file): the key comes from
@@ -40,12 +46,21 @@ public struct StandInConfiguration: Sendable {
         } else {
             throw ConfigurationError.missing(name: "STANDIN_PUBLIC_KEY_PATH or APNS_KEY_PATH")
         }
+        var keyEnvironments = APNsEnvironment.allCases
+        if let list = settings.text("STANDIN_KEY_ENVIRONMENTS") {
+            keyEnvironments = try list.split(separator: ",").map { name throws(ConfigurationError) in
+                guard let environment = APNsEnvironment(name: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw .malformed(name: "STANDIN_KEY_ENVIRONMENTS", expected: "a comma list of production and sandbox")
+                }
+                return environment
+            }
+        }
         return StandInConfiguration(
             keyID: try settings.required("APNS_KEY_ID"),
             teamID: try settings.required("APNS_TEAM_ID"),
             bundleID: try settings.required("APNS_BUNDLE_ID"),
             publicKeyPEM: publicKey,
             databasePath: settings.text("STANDIN_DB") ?? "./var/apns-standin.sqlite",
-            clock: try Clock(settings: settings))
+            clock: try Clock(settings: settings), keyEnvironments: keyEnvironments)
     }
 }

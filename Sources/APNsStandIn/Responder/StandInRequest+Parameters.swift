@@ -1,7 +1,9 @@
+import LiveActivityCore
+
 /// Rebuilding the HTTP/2 request from the FastCGI parameters nginx sends.
 extension StandInRequest {
     /// `HTTP_APNS_TOPIC` becomes `apns-topic`, and so on for every `HTTP_*` parameter;
-    /// `CONTENT_TYPE` is `content-type`.
+    /// `CONTENT_TYPE` is `content-type`; `APNS_ENVIRONMENT` (from nginx's `map $host`) the environment.
     public init(method: String, path: String, body: [UInt8], parameters: [String: String]) {
         var headers: [String: String] = [:]
         for (name, value) in parameters where name.hasPrefix("HTTP_") {
@@ -12,6 +14,7 @@ extension StandInRequest {
         }
         self.init(
             method: method, path: path, headers: headers, body: body,
-            serverProtocol: parameters["SERVER_PROTOCOL"] ?? "unknown", connection: parameters["STANDIN_CONNECTION"])
+            serverProtocol: parameters["SERVER_PROTOCOL"] ?? "unknown", connection: parameters["STANDIN_CONNECTION"],
+            environment: parameters["APNS_ENVIRONMENT"].flatMap(APNsEnvironment.init(name:)) ?? .production)
     }
 }

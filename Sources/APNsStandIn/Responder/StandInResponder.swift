@@ -41,7 +41,8 @@ public final class StandInResponder {
         var delay = 0
         do {
             deviceToken = try check(request, now: now)
-            if let scripted = try gate.withLock({ try state.takeScripted(token: deviceToken) }) {
+            if let scripted = try gate.withLock({ try state.takeScripted(token: deviceToken, environment: request.environment) })
+            {
                 status = scripted.status
                 reason = scripted.reason
                 delay = scripted.delayMilliseconds
@@ -63,7 +64,7 @@ public final class StandInResponder {
             pushType: request.headers["apns-push-type"], priority: request.headers["apns-priority"],
             expiration: request.headers["apns-expiration"], apnsID: apnsID,
             payload: String(decoding: request.body.prefix(8192), as: UTF8.self), status: status, reason: reason,
-            receivedAt: now)
+            receivedAt: now, environment: request.environment)
         do {
             try gate.withLock {
                 try state.record(received, connection: request.connection, contentType: request.headers["content-type"])
@@ -72,7 +73,7 @@ public final class StandInResponder {
             log("stand-in cannot record a push: \(error)")
         }
         log(
-            "push to \(deviceToken.prefix(8))… \(status)\(reason.map { " " + $0 } ?? "") (\(request.headers["apns-push-type"] ?? "-"), priority \(request.headers["apns-priority"] ?? "-"))"
+            "push to \(deviceToken.prefix(8))… (\(request.environment.rawValue)) \(status)\(reason.map { " " + $0 } ?? "") (\(request.headers["apns-push-type"] ?? "-"), priority \(request.headers["apns-priority"] ?? "-"))"
         )
         if delay > 0 { usleep(useconds_t(min(delay, 120_000)) * 1000) }
 
@@ -99,6 +100,10 @@ public final class StandInResponder {
         else { throw Rejection(status: 400, reason: "BadDeviceToken") }
 
         try checkProviderToken(request.headers["authorization"], now: now)
+        // A key restricted to one environment, used against the other host (APNS.md section 5).
+        guard configuration.keyEnvironments.contains(request.environment) else {
+            throw Rejection(status: 403, reason: "BadEnvironmentKeyInToken")
+        }
 
         guard let topic = request.headers["apns-topic"], !topic.isEmpty else {
             throw Rejection(status: 400, reason: "MissingTopic")

@@ -22,7 +22,8 @@ public final class StandInState {
             status INTEGER NOT NULL,
             reason TEXT,
             connection TEXT,
-            content_type TEXT
+            content_type TEXT,
+            environment TEXT
         );
         CREATE INDEX IF NOT EXISTS received_by_token ON received(device_token);
         CREATE TABLE IF NOT EXISTS scripted (
@@ -31,7 +32,8 @@ public final class StandInState {
             status INTEGER NOT NULL,
             reason TEXT,
             timestamp_ms INTEGER,
-            delay_ms INTEGER NOT NULL DEFAULT 0
+            delay_ms INTEGER NOT NULL DEFAULT 0,
+            environment TEXT
         );
         CREATE INDEX IF NOT EXISTS scripted_by_token ON scripted(device_token, id);
         CREATE TABLE IF NOT EXISTS provider_token (
@@ -47,66 +49,21 @@ public final class StandInState {
         options.busyTimeoutMilliseconds = 10_000
         connection = try SQLiteConnection(path: path, options: options)
         try connection.execute(Self.schema)
-        try addTransportColumns()
+        try addMissingColumns()
     }
 
-    /// A file made before `received` recorded how pushes arrived gets the two columns.
-    private func addTransportColumns() throws {
+    /// A file made by an older stand-in gets the columns added since: how pushes arrived, and
+    /// the environment of received pushes and scripted answers.
+    private func addMissingColumns() throws {
         try connection.transaction {
-            let has = try connection.statement("SELECT count(*) FROM pragma_table_info('received') WHERE name = 'connection'")
-                .scalarInt()
-            if has == 0 {
-                try connection.execute(
-                    "ALTER TABLE received ADD COLUMN connection TEXT; ALTER TABLE received ADD COLUMN content_type TEXT")
+            for (table, column) in [
+                ("received", "connection"), ("received", "content_type"), ("received", "environment"),
+                ("scripted", "environment"),
+            ] {
+                let has = try connection.statement("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?")
+                    .scalarInt([.text(table), .text(column)])
+                if has == 0 { try connection.execute("ALTER TABLE \(table) ADD COLUMN \(column) TEXT") }
             }
-        }
-    }
-
-    // MARK: - Scripted answers (tests)
-
-    /// Queues `count` answers of `status`/`reason` for `token` (`*` for every token without its own
-    /// script); a `delayMilliseconds` answer is held that long first, to test timeouts.
-    public func script(
-        token: String, status: Int, reason: String?, timestamp: Int64? = nil, delayMilliseconds: Int = 0, count: Int = 1
-    ) throws {
-        try connection.transaction {
-            for _ in 0..<count {
-                try connection.statement(
-                    "INSERT INTO scripted (device_token, status, reason, timestamp_ms, delay_ms) VALUES (?, ?, ?, ?, ?)"
-                ).run([
-                    .text(token), .integer(Int64(status)), reason.map { .text($0) } ?? .null,
-                    timestamp.map { .integer($0) } ?? .null, .integer(Int64(delayMilliseconds)),
-                ])
-            }
-        }
-    }
-
-    struct Scripted {
-        var status: Int
-        var reason: String?
-        var timestamp: Int64?
-        var delayMilliseconds: Int
-    }
-
-    /// Takes the next scripted answer for `token`, its own before the `*` ones.
-    func takeScripted(token: String) throws -> Scripted? {
-        try connection.transaction {
-            for key in [token, "*"] {
-                let next = try connection.statement(
-                    "SELECT id, status, reason, timestamp_ms, delay_ms FROM scripted WHERE device_token = ? ORDER BY id LIMIT 1"
-                ).firstRow([.text(key)]) { row in
-                    (
-                        id: row.int(0),
-                        answer: Scripted(
-                            status: Int(row.int(1)), reason: row.text(2), timestamp: row.optionalInt(3),
-                            delayMilliseconds: Int(row.int(4)))
-                    )
-                }
-                guard let (id, answer) = next else { continue }
-                try connection.statement("DELETE FROM scripted WHERE id = ?").run([.integer(id)])
-                return answer
-            }
-            return nil
         }
     }
 
@@ -154,6 +111,8 @@ public final class StandInState {
         public var status: Int
         public var reason: String?
         public var receivedAt: Int64
+        /// Which APNs host the push named.
+        public var environment: APNsEnvironment = .production
     }
 
     /// Records `received`, and how it arrived: nginx's connection number and its Content-Type.
@@ -161,8 +120,8 @@ public final class StandInState {
         try connection.statement(
             """
             INSERT INTO received (received_at, device_token, method, protocol, authorization, topic, push_type,
-                priority, expiration, apns_id, payload, status, reason, connection, content_type)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                priority, expiration, apns_id, payload, status, reason, connection, content_type, environment)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .integer(received.receivedAt), .text(received.deviceToken), .text(received.method), .text(received.serverProtocol),
@@ -170,7 +129,7 @@ public final class StandInState {
             received.pushType.map { .text($0) } ?? .null, received.priority.map { .text($0) } ?? .null,
             received.expiration.map { .text($0) } ?? .null, .text(received.apnsID), .text(received.payload),
             .integer(Int64(received.status)), received.reason.map { .text($0) } ?? .null,
-            number.map { .text($0) } ?? .null, contentType.map { .text($0) } ?? .null,
+            number.map { .text($0) } ?? .null, contentType.map { .text($0) } ?? .null, .text(received.environment.rawValue),
         ])
     }
 
@@ -193,7 +152,7 @@ public final class StandInState {
         try connection.statement(
             """
             SELECT device_token, method, protocol, authorization, topic, push_type, priority, expiration, apns_id,
-                   payload, status, reason, received_at
+                   payload, status, reason, received_at, environment
             FROM received WHERE ?1 IS NULL OR device_token = ?1 ORDER BY id
             """
         ).rows([token.map { .text($0) } ?? .null]) { row in
@@ -202,7 +161,7 @@ public final class StandInState {
                 authorization: row.text(3), topic: row.text(4), pushType: row.text(5),
                 priority: row.text(6), expiration: row.text(7), apnsID: row.text(8) ?? "",
                 payload: row.text(9) ?? "", status: Int(row.int(10)), reason: row.text(11),
-                receivedAt: row.int(12))
+                receivedAt: row.int(12), environment: APNsEnvironment(name: row.text(13) ?? "") ?? .production)
         }
     }
 }

@@ -14,9 +14,9 @@ final class FastCGIRequest {
         }
     }
 
-    /// Waits for the next request (on a kept-alive connection or a newly accepted one).
-    /// `false` when the listening socket was shut down or failed.
-    func accept() -> Bool { FCGX_Accept_r(pointer) >= 0 }
+    /// Waits for the next request (on a kept-alive connection or a newly accepted one): 0, or
+    /// below 0 when the listening socket was shut down or failed (libfcgi returns `-errno`).
+    func accept() -> Int32 { FCGX_Accept_r(pointer) }
 
     /// This request's parameters.
     var parameters: RequestParameters { RequestParameters(environ: pointer.pointee.envp) }

@@ -9,9 +9,10 @@ struct FastCGIWorker: Sendable {
     let bodyLimit: Int
     let inFlight: InFlightRequests
 
-    /// Serves until the server stops or the listening socket fails. The responder is made here,
-    /// on this thread, and never leaves it.
-    func run(makeResponder: @Sendable (Int) throws -> any HTTPResponder) throws(TransportStartError) {
+    /// Serves until the server stops or the listening socket fails; returns the failed accept's
+    /// result (`-errno`) when it ended without a stop. The responder is made here, on this
+    /// thread, and never leaves it.
+    func run(makeResponder: @Sendable (Int) throws -> any HTTPResponder) throws(TransportStartError) -> Int32? {
         let request = try FastCGIRequest(socket: socket)
         let responder: any HTTPResponder
         do {
@@ -20,7 +21,9 @@ struct FastCGIWorker: Sendable {
             throw TransportStartError("worker \(index) cannot start: \(error)")
         }
         let reader = RequestBodyReader(limit: bodyLimit)
-        while !inFlight.isStopping, request.accept() {
+        while !inFlight.isStopping {
+            let accepted = request.accept()
+            guard accepted >= 0 else { return inFlight.isStopping ? nil : accepted }
             // The process decided to exit while this worker waited: leave the request alone.
             guard inFlight.begin() else { while true { pause() } }
             let parameters = request.parameters
@@ -34,5 +37,6 @@ struct FastCGIWorker: Sendable {
             request.finish()
             inFlight.end()
         }
+        return nil
     }
 }

@@ -5,9 +5,11 @@ import CFastCGI
 #endif
 
 /// The socket workers accept on: inherited as fd 0, or opened here with `FCGX_OpenSocket`.
-/// It lives as long as the process; `shutDown()` wakes every thread blocked in `accept`.
+/// It lives as long as the process.
 final class ListeningSocket: Sendable {
     let descriptor: Int32
+    /// Handed down by spawn-fcgi or systemd: the next process serves the same socket.
+    let isInherited: Bool
     /// The unix socket file this process created, removed again on shutdown.
     private let createdPath: String?
 
@@ -21,13 +23,16 @@ final class ListeningSocket: Sendable {
         switch address {
         case .inherited:
             descriptor = 0
+            isInherited = true
             createdPath = nil
         case .tcp(let hostAndPort):
+            isInherited = false
             // "host:port" binds that address; FCGX_OpenSocket resolves the host.
             descriptor = FCGX_OpenSocket(hostAndPort, backlog)
             createdPath = nil
             guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(hostAndPort): \(Self.lastError)") }
         case .unix(let path, let mode):
+            isInherited = false
             // libfcgi unlinks a stale socket file at `path` before binding (os_unix.c). bind(2)
             // creates the file with 0777 & ~umask: set the umask so it appears with `mode` at
             // once (no window where the web server is refused). Single-threaded here.
@@ -44,9 +49,14 @@ final class ListeningSocket: Sendable {
         }
     }
 
-    /// Stops accepting: on Linux, `shutdown(2)` on a listening socket makes every blocked and
-    /// future `accept(2)` fail with EINVAL, so libfcgi's `FCGX_Accept_r` returns -1 in each worker.
-    func shutDown() {
+    /// Stops accepting on a socket this process opened: on Linux, `shutdown(2)` on a listening
+    /// socket makes every blocked and future `accept(2)` fail with EINVAL, so libfcgi's
+    /// `FCGX_Accept_r` returns -1 in each worker. An inherited socket is never shut down (SPEC 7):
+    /// the shutdown would act on the socket itself, shared with the process that serves it next
+    /// (spawn-fcgi's supervisor child, systemd's next start), whose every accept would then fail.
+    /// Its workers are woken by `WorkerPool` instead; this process's descriptor ends with it.
+    func shutDownIfOwned() {
+        guard !isInherited else { return }
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         if let createdPath { _ = unlink(createdPath) }
     }

@@ -3,9 +3,10 @@ import Foundation
 extension TransportOptions {
     /// The options a serving executable's command line asks for (`arguments` without the program
     /// name). `--help` prints `synopsis` (one line each, after "usage: "), the flags and `settings`,
-    /// and exits 0; a mistake prints one line naming `program` and exits 2.
+    /// and exits 0; a mistake is one line through `log` (the program's own, time-stamped) and exit 2.
     public static func fromCommandLine(
-        _ arguments: [String], maximumBodySize: Int, program: String, synopsis: [String], settings: String
+        _ arguments: [String], maximumBodySize: Int, program: String, synopsis: [String], settings: String,
+        log: (String) -> Void
     ) -> TransportOptions {
         do {
             switch try parse(arguments, maximumBodySize: maximumBodySize) {
@@ -19,7 +20,7 @@ extension TransportOptions {
                 exit(0)
             }
         } catch {
-            FileHandle.standardError.write(Data("\(program): \(error.description)\n".utf8))
+            log(error.description)
             exit(2)
         }
     }

@@ -1,10 +1,13 @@
 import Foundation
+import Synchronization
 
 /// The worker threads serving one listening socket, each with its own responder, and their
 /// orderly stop: no new request is taken, the ones in flight are answered.
 final class WorkerPool: Sendable {
     private let socket: ListeningSocket
     private let inFlight = InFlightRequests()
+    /// A failed accept is reported once, not once per worker.
+    private let acceptFailureReported = Atomic<Bool>(false)
 
     init(socket: ListeningSocket) {
         self.socket = socket
@@ -24,9 +27,13 @@ final class WorkerPool: Sendable {
             let worker = FastCGIWorker(index: index, socket: socket.descriptor, bodyLimit: bodyLimit, inFlight: inFlight)
             let inFlight = self.inFlight
             inFlight.workerStarted()
-            let thread = Thread {
+            let thread = Thread { [self] in
                 do throws(TransportStartError) {
-                    try worker.run(makeResponder: makeResponder)
+                    if let failed = try worker.run(makeResponder: makeResponder),
+                        !acceptFailureReported.exchange(true, ordering: .sequentiallyConsistent)
+                    {
+                        log("accept failed: \(String(cString: strerror(-failed))) (errno \(-failed)); the worker stops")
+                    }
                 } catch {
                     log(error.description)
                 }
@@ -39,11 +46,13 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// Stops accepting and returns once nothing is in flight (or after `grace` seconds). Idle
-    /// workers stay blocked in accept or on a kept-alive connection; none starts a request after.
+    /// Stops taking requests and returns once nothing is in flight (or after `grace` seconds).
+    /// Requests that arrive meanwhile are still answered; after that no worker starts one. On an
+    /// inherited socket, workers waiting in accept are simply left there: the process exits, and
+    /// connections still in the socket's backlog go to the process that serves it next.
     func stop(grace: TimeInterval = 10) {
         inFlight.beginStopping()
-        socket.shutDown()
+        socket.shutDownIfOwned()
         let deadline = Date().addingTimeInterval(grace)
         while !inFlight.closeIfIdle() && Date() < deadline { usleep(5_000) }
     }

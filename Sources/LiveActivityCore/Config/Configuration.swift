@@ -7,6 +7,9 @@ import Foundation
 public struct Configuration: Sendable {
     public var databasePath = "./var/liveactivity.sqlite"
     public var defaultEnvironment = APNsEnvironment.production
+    /// `APNS_ENVIRONMENTS`: the environments the API accepts and the sweep pushes to (for example
+    /// `production` alone for a key restricted to it). Always holds `defaultEnvironment`.
+    public var enabledEnvironments = APNsEnvironment.allCases
     public var maxRegistrations = 100_000
     public var expiryHours = 8.0
     public var intervals: [ActivityType: Int] = [.charging: 300, .debug: 60]
@@ -42,12 +45,27 @@ public struct Configuration: Sendable {
             }
             defaultEnvironment = environment
         }
-        if let cap = try settings.integer("LIVEACTIVITY_MAX_REGISTRATIONS", in: 1...100_000_000) { maxRegistrations = cap }
-        if let hours = settings.text("LIVEACTIVITY_EXPIRY_HOURS") {
-            guard let value = Double(hours), value > 0, value <= 24 * 365 else {
-                throw .malformed(name: "LIVEACTIVITY_EXPIRY_HOURS", expected: "a positive number of hours")
+        if let list = settings.text("APNS_ENVIRONMENTS") {
+            var enabled: [APNsEnvironment] = []
+            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                guard let environment = APNsEnvironment(name: trimmed) else {
+                    throw .malformed(name: "APNS_ENVIRONMENTS", expected: "a comma list of production and sandbox")
+                }
+                if !enabled.contains(environment) { enabled.append(environment) }
             }
-            expiryHours = value
+            enabledEnvironments = APNsEnvironment.allCases.filter(enabled.contains)
+        }
+        guard enabledEnvironments.contains(defaultEnvironment) else {
+            throw .malformed(
+                name: "APNS_ENVIRONMENT",
+                expected:
+                    "an environment APNS_ENVIRONMENTS enables (\(enabledEnvironments.map(\.rawValue).joined(separator: ",")))")
+        }
+        if let cap = try settings.integer("LIVEACTIVITY_MAX_REGISTRATIONS", in: 1...100_000_000) { maxRegistrations = cap }
+        // Above zero (nothing would ever be pushed) and at most a year.
+        if let hours = try settings.number("LIVEACTIVITY_EXPIRY_HOURS", in: 0.01...8760, unit: "hours") {
+            expiryHours = hours
         }
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_CHARGING", in: 1...86_400) { intervals[.charging] = seconds }
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_DEBUG", in: 1...86_400) { intervals[.debug] = seconds }

@@ -43,6 +43,23 @@ public struct Settings: Sendable {
         return value
     }
 
+    /// A decimal number (`12`, `-0.5`, `3e2`) in `range`, nil when unset. Hex, `nan`, `inf` and
+    /// anything out of range are malformed: no value can trap a conversion later.
+    public func number(_ name: String, in range: ClosedRange<Double>, unit: String) throws(ConfigurationError) -> Double? {
+        guard let value = text(name) else { return nil }
+        let decimal = value.wholeMatch(of: /[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?/) != nil
+        guard decimal, let number = Double(value), number.isFinite, range.contains(number) else {
+            throw .malformed(
+                name: name, expected: "\(unit) from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))")
+        }
+        return number
+    }
+
+    /// `8760` rather than `8760.0` in a message.
+    private static func plain(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+
     /// A whole number in `range`, nil when unset; anything else is malformed.
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
         guard let value = text(name) else { return nil }

@@ -1,13 +1,17 @@
 /// The figures `GET /wakeup/metrics` exposes (read by `MetricsSnapshot.gather` in Storage/): the
-/// registrations per group, totals and failure reasons over the recorded sweep runs (30 days are
-/// kept), and the last run.
+/// registrations per group and waiting after failures, lifetime totals, failure reasons and faults
+/// (counters that never go down, though the run history itself keeps 30 days), and the last run.
 public struct MetricsSnapshot: Sendable {
     /// Groups holding registrations, by type and environment.
     public var groups: [StatsReport.Group] = []
-    /// Sums over every recorded run.
+    /// Every run ever recorded in the database.
     public var totals = StatsReport.RunTotals()
-    /// Why pushes failed over the recorded runs, by reason in order.
+    /// Why pushes failed, over every run ever recorded, by reason in order.
     public var failureReasons: [(reason: String, count: Int64)] = []
     /// The last recorded run.
     public var lastRun: RunHistory.LastRun?
+    /// Registrations waiting after failures (back-off), by environment.
+    public var backingOff: [(environment: String, count: Int64)] = []
+    /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
+    public var faults: [StatsReport.FaultTotals] = []
 }

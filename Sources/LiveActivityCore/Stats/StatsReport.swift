@@ -31,9 +31,26 @@ public struct StatsReport: Sendable {
     public var lastWeek = RunTotals()
     /// Pushes delivered over the whole recorded run history.
     public var lifetimeSent: Int64 = 0
+    /// Registrations waiting after failures in a row (back-off, SPEC 5), by environment.
+    public var backingOff: [(environment: String, count: Int64)] = []
+    /// Faults of the last 24 hours, by environment, kind and reason.
+    public var recentFaults: [FaultTotals] = []
     public var lastRunAt: Int64?
     public var lastRunDurationMilliseconds: Int64?
     public var lastRunOutcome: String?
+
+    /// How often one fault stopped sending to an environment over some runs.
+    public struct FaultTotals: Sendable, Equatable {
+        public var environment: String
+        public var kind: String
+        public var reason: String
+        /// Runs it stopped.
+        public var runs: Int64
+        /// Pushes it touched over those runs.
+        public var pushes: Int64
+        /// Start of the last run it stopped, Unix ms.
+        public var lastAt: Int64
+    }
 
     public static let ageLabels = ["<5m", "5-30m", "30m-2h", "2-8h", ">8h"]
 }

@@ -1,12 +1,22 @@
 /// The recorded sweep runs as `stats` and `/wakeup/metrics` read them (`SweepStore.record` writes
-/// them and keeps 30 days): range reads on the start-time index, never more than that history.
+/// them and keeps 30 days): range reads on the start-time index for recent windows, and the
+/// lifetime totals that triggers keep as runs are recorded, which pruning never lowers.
 public struct RunHistory {
     private let connection: SQLiteConnection
 
     public init(_ connection: SQLiteConnection) { self.connection = connection }
 
-    /// Sums over the runs started at or after `since` (Unix ms); every recorded run by default.
-    public func totals(since: Int64 = .min) throws(SQLiteError) -> StatsReport.RunTotals {
+    /// Every run ever recorded in this database: counters that only grow (SPEC 7).
+    public func lifetimeTotals() throws(SQLiteError) -> StatsReport.RunTotals {
+        try connection.statement("SELECT runs, sent, failed, removed, expired FROM sweep_totals WHERE id = 1")
+            .firstRow { row in
+                StatsReport.RunTotals(
+                    runs: row.int(0), sent: row.int(1), failed: row.int(2), removed: row.int(3), expired: row.int(4))
+            } ?? StatsReport.RunTotals()
+    }
+
+    /// Sums over the kept runs started at or after `since` (Unix ms).
+    public func totals(since: Int64) throws(SQLiteError) -> StatsReport.RunTotals {
         try connection.statement(
             """
             SELECT count(*), coalesce(sum(sent), 0), coalesce(sum(failed), 0), coalesce(sum(removed), 0),
@@ -33,9 +43,37 @@ public struct RunHistory {
             .firstRow { row in LastRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
     }
 
-    /// Why pushes failed over the recorded runs: each reason with its count, by reason.
+    /// Why pushes failed, over every run ever recorded: each reason with its count, by reason.
     public func failureReasons() throws(SQLiteError) -> [(reason: String, count: Int64)] {
-        try connection.statement("SELECT reason, sum(count) FROM sweep_reasons WHERE kind = ? GROUP BY reason ORDER BY reason")
+        try connection.statement("SELECT reason, count FROM sweep_reason_totals WHERE kind = ? ORDER BY reason")
             .rows([.text("failed")]) { row in (row.text(0) ?? "", row.int(1)) }
+    }
+
+    /// The faults of the runs started at or after `since`, by environment, kind and reason
+    /// (sweep_faults holds at most one per environment and kind in a run).
+    public func faults(since: Int64) throws(SQLiteError) -> [StatsReport.FaultTotals] {
+        try connection.statement(
+            """
+            SELECT f.environment, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at)
+            FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
+            WHERE r.started_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+            """
+        ).rows([.integer(since)]) { row in
+            StatsReport.FaultTotals(
+                environment: row.text(0) ?? "", kind: row.text(1) ?? "", reason: row.text(2) ?? "", runs: row.int(3),
+                pushes: row.int(4), lastAt: row.int(5))
+        }
+    }
+
+    /// Every fault ever recorded, by environment, kind and reason: lifetime totals kept by a
+    /// trigger (schema step 5 → 6), so pruning the history never lowers them.
+    public func lifetimeFaults() throws(SQLiteError) -> [StatsReport.FaultTotals] {
+        try connection.statement(
+            "SELECT environment, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3"
+        ).rows { row in
+            StatsReport.FaultTotals(
+                environment: row.text(0) ?? "", kind: row.text(1) ?? "", reason: row.text(2) ?? "", runs: row.int(3),
+                pushes: row.int(4), lastAt: row.int(5))
+        }
     }
 }

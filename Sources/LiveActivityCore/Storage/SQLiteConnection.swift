@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One connection to a SQLite database file, used from one thread at a time.
 ///
 /// Opening sets the pragmas SPEC section 4 requires (WAL, busy timeout, synchronous) once.
@@ -23,6 +27,7 @@ public final class SQLiteConnection {
     }
 
     public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        if !options.readOnly { Self.createSharedFile(path) }
         var db: OpaquePointer?
         let flags =
             (options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
@@ -47,6 +52,19 @@ public final class SQLiteConnection {
         if let pages = options.maxPageCount {
             try execute("PRAGMA max_page_count=\(pages)")
         }
+    }
+
+    /// Makes a database file that does not exist yet 0660, whatever the umask. The responder (web
+    /// user) and the sweep (key owner) are two users sharing the file through their group;
+    /// SQLite would create it 0644 less the umask, which no umask can make group-writable. An
+    /// empty file is an empty database, and SQLite gives `-wal` and `-shm` the database's mode.
+    /// An existing file is left as it is; a failure here surfaces in the open that follows.
+    static func createSharedFile(_ path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
+        guard descriptor >= 0 else { return }
+        fchmod(descriptor, 0o660)
+        close(descriptor)
     }
 
     deinit {

@@ -97,6 +97,11 @@ public enum Schema {
         DROP TRIGGER registrations_counted_delete;
         DROP TABLE registration_count;
         """,
+        // Steps of issue #8, each a named constant (Schema+HostLife.swift).
+        dropProviderTokens,
+        lifetimeTotals,
+        // Issue #9's (Schema+Faults.swift).
+        faultsStep,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most

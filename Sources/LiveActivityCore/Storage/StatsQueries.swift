@@ -1,7 +1,7 @@
 /// The reads behind `stats` (SPEC section 7) and `GET /wakeup/metrics`, without reading the
 /// registrations themselves, so they stay fast on a table of a million rows: trigger-kept counters
-/// per group, range counts on the registered_at index, a top-N from a partial index, and the run
-/// history.
+/// per group, range counts on the registered_at index, a top-N and the rows backing off from
+/// partial indexes, and the run history.
 extension StatsReport {
     /// Reads the report from `connection` as of `now` (ms).
     public static func gather(_ connection: SQLiteConnection, now: Int64) throws -> StatsReport {
@@ -36,12 +36,24 @@ extension StatsReport {
         let history = RunHistory(connection)
         report.lastDay = try history.totals(since: now - 86_400_000)
         report.lastWeek = try history.totals(since: now - 7 * 86_400_000)
-        report.lifetimeSent = try history.totals().sent
+        report.lifetimeSent = try history.lifetimeTotals().sent
+        report.backingOff = try backingOff(connection)
+        report.recentFaults = try history.faults(since: now - 86_400_000)
         let last = try history.lastRun()
         report.lastRunAt = last?.startedAt
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
         report.lastRunOutcome = last?.outcome
         return report
+    }
+
+    /// Registrations waiting after failures, per environment (every environment listed), from the
+    /// partial index that holds only them (schema step 3 → 4): no row is read.
+    static func backingOff(_ connection: SQLiteConnection) throws(SQLiteError) -> [(environment: String, count: Int64)] {
+        let counts = try connection.statement(
+            "SELECT environment, count(*) FROM registrations WHERE consecutive_failures > 0 GROUP BY environment"
+        ).rows { row in (row.text(0) ?? "", row.int(1)) }
+        let known = APNsEnvironment.allCases.map { name in (name.rawValue, counts.first { $0.0 == name.rawValue }?.1 ?? 0) }
+        return known + counts.filter { count in !APNsEnvironment.allCases.contains { $0.rawValue == count.0 } }
     }
 
     /// The groups holding registrations, from the trigger-kept counters (schema step 2 → 3).
@@ -60,7 +72,8 @@ extension MetricsSnapshot {
     public static func gather(_ connection: SQLiteConnection) throws -> MetricsSnapshot {
         let history = RunHistory(connection)
         return MetricsSnapshot(
-            groups: try StatsReport.groups(connection), totals: try history.totals(),
-            failureReasons: try history.failureReasons(), lastRun: try history.lastRun())
+            groups: try StatsReport.groups(connection), totals: try history.lifetimeTotals(),
+            failureReasons: try history.failureReasons(), lastRun: try history.lastRun(),
+            backingOff: try StatsReport.backingOff(connection), faults: try history.lifetimeFaults())
     }
 }

@@ -25,49 +25,68 @@ public final class SweepStore {
         public var activityType: ActivityType
         public var environment: APNsEnvironment
         public var registeredAt: Int64
+        /// Whether APNs ever accepted a push to it (a 200; a re-registration keeps this): what the
+        /// mass-deletion guard counts, so tokens a stranger made up cannot trip it (SPEC 5).
+        public var proven: Bool
+        /// Failures in a row before this push, which set the back-off after another one.
+        public var failures: Int
 
-        public init(token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64) {
+        public init(
+            token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
+            proven: Bool = false, failures: Int = 0
+        ) {
             self.token = token
             self.activityType = activityType
             self.environment = environment
             self.registeredAt = registeredAt
+            self.proven = proven
+            self.failures = failures
         }
     }
 
-    /// Registrations whose next push is at or before `cutoff`, oldest first (the due index).
-    public func due(atOrBefore cutoff: Int64) throws -> [Due] {
-        try connection.statement(
+    /// Registrations of `environments` whose next push is at or before `cutoff`, oldest first
+    /// (the due index). Rows of an environment left out (no longer in APNS_ENVIRONMENTS) are not
+    /// pushed; they stay until they expire.
+    public func due(atOrBefore cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases) throws -> [Due] {
+        let all = Set(environments) == Set(APNsEnvironment.allCases)
+        let names = environments.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        let filter = all ? "" : " AND environment IN (\(names.isEmpty ? "''" : names))"
+        return try connection.statement(
             """
-            SELECT push_token, activity_type, environment, registered_at FROM registrations
-            WHERE next_push_at <= ? ORDER BY next_push_at
+            SELECT push_token, activity_type, environment, registered_at, last_push_at IS NOT NULL, consecutive_failures
+            FROM registrations WHERE next_push_at <= ?\(filter) ORDER BY next_push_at
             """
         ).rows([.integer(cutoff)]) { row in
             Due(
                 token: PushToken(trusted: row.text(0) ?? ""),
                 activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
                 environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
-                registeredAt: row.int(3))
+                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)))
         }
     }
 
-    /// One write the sweep owes the database after an answer.
+    /// One write the sweep owes the database after an answer. Every write that keeps a row is
+    /// skipped when the row was registered again after it was selected (`selectedRegisteredAt`):
+    /// the new registration is due at once and keeps that.
     public enum Write: Sendable, Equatable {
-        /// 200. Skipped when the row was registered again after it was selected: the new
-        /// registration is due at once and keeps that.
+        /// 200: pushed; failures reset.
         case delivered(PushToken, selectedRegisteredAt: Int64, at: Int64, nextPushAt: Int64)
-        /// Kept: failures + 1 and the reason; `nextPushAt` nil keeps it due for the next sweep.
-        case failed(PushToken, reason: String, nextPushAt: Int64?)
+        /// Kept after a failure: failures + 1, the reason, and when to try again.
+        case failed(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
+        /// Kept, untried or its answer set aside, while a fault of its environment lasts: the
+        /// reason and when to try again; its failures are its own and stay as they are.
+        case held(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
         /// Deleted, unless registered again after `registeredAtOrBefore`.
         case delete(PushToken, registeredAtOrBefore: Int64)
         /// 410: deleted unless registered again after APNs's timestamp; a row kept that way is
         /// pushed again one interval later, not every minute, with the reason recorded.
-        case unregistered(PushToken, registeredAtOrBefore: Int64, reason: String, nextPushAt: Int64)
+        case unregistered(PushToken, registeredAtOrBefore: Int64, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
 
         /// The registration the write is about.
         public var token: PushToken {
             switch self {
-            case .delivered(let token, _, _, _), .failed(let token, _, _), .delete(let token, _),
-                .unregistered(let token, _, _, _):
+            case .delivered(let token, _, _, _), .failed(let token, _, _, _), .held(let token, _, _, _),
+                .delete(let token, _), .unregistered(let token, _, _, _, _):
                 token
             }
         }
@@ -91,13 +110,15 @@ public final class SweepStore {
                         WHERE push_token = ?1 AND registered_at = ?4
                         """
                     ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt)])
-                case .failed(let token, let reason, let next):
-                    try markFailed(token, reason: reason, nextPushAt: next)
+                case .failed(let token, let registeredAt, let reason, let next):
+                    try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true)
+                case .held(let token, let registeredAt, let reason, let next):
+                    try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: false)
                 case .delete(let token, let cutoff):
                     deleted += try delete(token, registeredAtOrBefore: cutoff)
-                case .unregistered(let token, let cutoff, let reason, let next):
+                case .unregistered(let token, let cutoff, let registeredAt, let reason, let next):
                     if try delete(token, registeredAtOrBefore: cutoff) == 0 {
-                        try markFailed(token, reason: reason, nextPushAt: next)
+                        try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true)
                     } else {
                         deleted += 1
                     }
@@ -113,14 +134,18 @@ public final class SweepStore {
         return connection.changes
     }
 
-    private func markFailed(_ token: PushToken, reason: String, nextPushAt next: Int64?) throws {
+    /// Keeps a row selected at `registeredAt` with `reason`, due again at `next`; a failure
+    /// counts one more in a row.
+    private func keep(_ token: PushToken, registeredAt: Int64, reason: String, nextPushAt next: Int64, failed: Bool) throws {
         try connection.statement(
             """
-            UPDATE registrations SET consecutive_failures = consecutive_failures + 1,
-                last_error = ?2, next_push_at = coalesce(?3, next_push_at)
-            WHERE push_token = ?1
+            UPDATE registrations SET consecutive_failures = consecutive_failures + ?5,
+                last_error = ?2, next_push_at = ?3
+            WHERE push_token = ?1 AND registered_at = ?4
             """
-        ).run([.text(token.hex), .text(String(reason.prefix(64))), next.map { .integer($0) } ?? .null])
+        ).run([
+            .text(token.hex), .text(String(reason.prefix(64))), .integer(next), .integer(registeredAt), .integer(failed ? 1 : 0),
+        ])
     }
 
     /// Keeps the run for `stats` and `/wakeup/metrics`; runs older than 30 days are pruned.
@@ -143,8 +168,18 @@ public final class SweepStore {
                         .run([.integer(runID), .text(kind), .text(reason), .integer(Int64(count))])
                 }
             }
+            for fault in summary.faults {
+                try connection.statement(
+                    "INSERT OR REPLACE INTO sweep_faults (run_id, environment, kind, reason, pushes) VALUES (?, ?, ?, ?, ?)"
+                ).run([
+                    .integer(runID), .text(fault.environment.rawValue), .text(fault.kind.rawValue), .text(fault.reason),
+                    .integer(Int64(fault.pushes)),
+                ])
+            }
             let monthAgo = summary.startedAt - 30 * 86_400_000
             try connection.statement("DELETE FROM sweep_reasons WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
+                .run([.integer(monthAgo)])
+            try connection.statement("DELETE FROM sweep_faults WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
                 .run([.integer(monthAgo)])
             try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([.integer(monthAgo)])
         }

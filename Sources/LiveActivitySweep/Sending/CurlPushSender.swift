@@ -10,6 +10,9 @@ public final class CurlPushSender: PushSender {
     private var clients: [(environment: APNsEnvironment, client: APNsClient)] = []
     /// Set by the sweep before its first push.
     private var token: ProviderToken?
+    private var deadline: ContinuousClock.Instant?
+    /// Pushes whose client could not be made: answered at the next poll.
+    private var failedToStart: [APNsCompletion] = []
 
     public init(settings: APNsClientSettings, topic: String) {
         self.settings = settings
@@ -21,6 +24,11 @@ public final class CurlPushSender: PushSender {
         for entry in clients { entry.client.providerToken = token }
     }
 
+    public func setDeadline(_ deadline: ContinuousClock.Instant) {
+        self.deadline = deadline
+        for entry in clients { entry.client.deadline = deadline }
+    }
+
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) {
         guard let client = try? client(for: environment) else {
             failedToStart.append(APNsCompletion(id: push.id, answer: .failed(.failedInit)))
@@ -29,34 +37,36 @@ public final class CurlPushSender: PushSender {
         client.submit(push)
     }
 
-    private var failedToStart: [APNsCompletion] = []
-
-    public func nextCompletions() throws -> [APNsCompletion] {
+    public func poll(timeoutMilliseconds: Int) throws -> [APNsCompletion] {
         if !failedToStart.isEmpty {
             defer { failedToStart.removeAll() }
             return failedToStart
         }
-        while true {
-            let busy = clients.filter { !$0.client.isIdle }
-            if busy.isEmpty { return [] }
-            // With one environment busy, wait on it; with both, take turns in short slices.
-            let wait = busy.count == 1 ? 1000 : 20
-            var completions: [APNsCompletion] = []
-            for entry in busy {
-                completions += try entry.client.poll(timeoutMilliseconds: wait)
-            }
-            if !completions.isEmpty { return completions }
+        let busy = clients.filter { !$0.client.isIdle }
+        // With one environment busy, wait on it; with both, take turns in short slices.
+        let wait = busy.count == 1 ? timeoutMilliseconds : min(20, timeoutMilliseconds)
+        var completions: [APNsCompletion] = []
+        for entry in busy {
+            completions += try entry.client.poll(timeoutMilliseconds: wait)
         }
+        return completions
     }
 
-    public func cancelAll() {
-        for entry in clients { entry.client.cancelAll() }
+    public var isIdle: Bool { failedToStart.isEmpty && clients.allSatisfy { $0.client.isIdle } }
+
+    public func cancel(_ environment: APNsEnvironment) -> [Int] {
+        clients.first { $0.environment == environment }?.client.cancelAll() ?? []
+    }
+
+    public func withdrawQueued() -> [Int] {
+        clients.flatMap { $0.client.withdrawQueued() }
     }
 
     private func client(for environment: APNsEnvironment) throws -> APNsClient {
         if let existing = clients.first(where: { $0.environment == environment }) { return existing.client }
         guard let token else { preconditionFailure("setProviderToken before the first push") }
         let client = try APNsClient(options: settings.options(for: environment, topic: topic), providerToken: token)
+        client.deadline = deadline
         clients.append((environment, client))
         return client
     }

@@ -6,12 +6,19 @@ import LiveActivityCore
 public protocol PushSender: AnyObject {
     /// The JWT sent with every push that starts from now on (renewed after ExpiredProviderToken).
     func setProviderToken(_ token: ProviderToken)
+    /// Every push started from now on must end by `deadline`, and none starts after it.
+    func setDeadline(_ deadline: ContinuousClock.Instant)
     /// Queues `push` for the APNs host of `environment`.
     func enqueue(_ push: APNsPush, to environment: APNsEnvironment)
-    /// Blocks until at least one queued push has an answer and returns those answered so far;
-    /// an empty array means nothing is queued or in flight any more. Throws only when the
-    /// sender itself broke (not for a failed push).
-    func nextCompletions() throws -> [APNsCompletion]
-    /// Drops every queued and in-flight push (a configuration fault stops the sweep).
-    func cancelAll()
+    /// Waits up to about `timeoutMilliseconds` for answers and returns those that arrived, possibly
+    /// none. Throws only when the sender itself broke (not for a failed push).
+    func poll(timeoutMilliseconds: Int) throws -> [APNsCompletion]
+    /// True when nothing is in flight, no answer waits to be returned, and nothing queued can start.
+    var isIdle: Bool { get }
+    /// Drops every queued and in-flight push to `environment` (a fault stopped it); returns their
+    /// ids. They have no answer.
+    func cancel(_ environment: APNsEnvironment) -> [Int]
+    /// Takes back every push not yet sent, to any environment, and returns their ids; pushes in
+    /// flight go on (the time budget ran out).
+    func withdrawQueued() -> [Int]
 }

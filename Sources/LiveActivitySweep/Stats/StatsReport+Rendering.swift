@@ -14,7 +14,7 @@ extension StatsReport {
         if let oldestRegisteredAt {
             lines.append("Oldest registration: \(Self.age(generatedAt - oldestRegisteredAt)) ago")
         }
-        lines.append("Wakeups of active registrations: \(activeWakeups); delivered in recorded runs: \(lifetimeSent)")
+        lines.append("Wakeups of active registrations: \(activeWakeups); delivered in all runs: \(lifetimeSent)")
         if !topWakeups.isEmpty {
             lines.append("Top wakeup counts: " + topWakeups.map { "\($0.token) \($0.count)" }.joined(separator: ", "))
         }
@@ -23,6 +23,18 @@ extension StatsReport {
             lines.append(
                 "Sweeps over \(label): \(totals.runs) runs, sent \(totals.sent), failed \(totals.failed), removed \(totals.removed), expired \(totals.expired), error rate \(rate)%"
             )
+        }
+        lines.append(
+            "Waiting after failures (back-off): " + backingOff.map { "\($0.environment) \($0.count)" }.joined(separator: ", "))
+        if recentFaults.isEmpty {
+            lines.append("Faults over 24 h: none")
+        } else {
+            lines.append("Faults over 24 h:")
+            for fault in recentFaults {
+                lines.append(
+                    "  \(fault.environment): \(fault.kind) \(fault.reason) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
+                )
+            }
         }
         if let lastRunAt {
             lines.append(
@@ -56,6 +68,13 @@ extension StatsReport {
         parts.append("\"oldestRegisteredAt\":" + (oldestRegisteredAt.map(String.init) ?? "null"))
         parts.append("\"sweeps24h\":" + totalsJSON(lastDay))
         parts.append("\"sweeps7d\":" + totalsJSON(lastWeek))
+        parts.append(
+            "\"backingOff\":{" + backingOff.map { "\(JSONText.string($0.environment)):\($0.count)" }.joined(separator: ",") + "}")
+        parts.append(
+            "\"faults24h\":["
+                + recentFaults.map {
+                    "{\"environment\":\(JSONText.string($0.environment)),\"kind\":\(JSONText.string($0.kind)),\"reason\":\(JSONText.string($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)}"
+                }.joined(separator: ",") + "]")
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))
         parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map(JSONText.string) ?? "null"))

@@ -1,64 +1,103 @@
 import APNsHTTP2
 import LiveActivityCore
 
-/// The mass-deletion guard (SPEC section 5): BadDeviceToken from most of an environment means a
-/// wrong host or key for it, not dead tokens, and deleting would wipe every registration of that
-/// environment. It watches every answer, holds the deletions BadDeviceToken and
-/// DeviceTokenNotForTopic ask for, and rules on them once the sweep has all its answers.
+/// The mass-deletion guard (SPEC section 5): BadDeviceToken and DeviceTokenNotForTopic from most
+/// of an environment mean a wrong host, key or bundle id, not dead tokens, and deleting would
+/// wipe every registration of that environment. It counts every final answer (a retried push
+/// once), holds the deletions those two reasons ask for, and rules on them once the sweep has
+/// all its answers. It counts *proven* tokens (ones that once got a 200), so junk tokens a
+/// stranger registers cannot trip it: they are deleted while real tokens keep getting 200s.
 public struct MassDeletionGuard: Sendable {
-    /// The guard needs at least this many answers from one environment before it trips.
+    /// The guard needs at least this many such answers from one environment before it trips.
     public static let minimumAnswers = 10
 
-    private var answered: [APNsEnvironment: Int] = [:]
-    private var badDeviceTokens: [APNsEnvironment: Int] = [:]
-    private var held: [APNsEnvironment: [(write: SweepStore.Write, reason: String)]] = [:]
+    struct Counts: Sendable {
+        var provenAnswered = 0
+        var provenRejected = 0
+        var delivered = 0
+        var rejected = 0
+    }
+
+    private var counts: [APNsEnvironment: Counts] = [:]
+    private var held: [APNsEnvironment: [(row: SweepStore.Due, write: SweepStore.Write, reason: String)]] = [:]
 
     public init() {}
 
-    /// Counts `answer` to the push for `row`: every HTTP answer, and BadDeviceToken ones apart.
-    public mutating func observe(_ answer: APNsAnswer, for row: SweepStore.Due) {
-        guard let response = answer.response else { return }
-        answered[row.environment, default: 0] += 1
-        if response.status == 400 && response.reason == "BadDeviceToken" {
-            badDeviceTokens[row.environment, default: 0] += 1
-        }
+    static func isRejection(_ answer: APNsAnswer) -> Bool {
+        ["BadDeviceToken", "DeviceTokenNotForTopic"].contains(answer.response?.reason)
     }
 
-    /// Holds a deletion `write` of a registration in `environment`, asked for by `reason`.
-    public mutating func hold(_ write: SweepStore.Write, reason: String, environment: APNsEnvironment) {
-        held[environment, default: []].append((write, reason))
+    /// Counts the final answer to the push for `row` (not one that is about to be retried).
+    public mutating func observe(_ answer: APNsAnswer, for row: SweepStore.Due) {
+        guard let response = answer.response else { return }
+        var count = counts[row.environment, default: Counts()]
+        let rejected = Self.isRejection(answer)
+        if row.proven {
+            count.provenAnswered += 1
+            if rejected { count.provenRejected += 1 }
+        }
+        if response.status == 200 { count.delivered += 1 }
+        if rejected { count.rejected += 1 }
+        counts[row.environment] = count
+    }
+
+    /// Holds the deletion `write` of `row`, asked for by `reason`.
+    public mutating func hold(_ write: SweepStore.Write, reason: String, row: SweepStore.Due) {
+        held[row.environment, default: []].append((row, write, reason))
+    }
+
+    /// Why the guard trips for `environment`, nil when it does not.
+    public func tripReason(in environment: APNsEnvironment) -> String? {
+        let count = counts[environment] ?? Counts()
+        if count.provenAnswered >= Self.minimumAnswers && count.provenRejected * 2 > count.provenAnswered {
+            return "\(count.provenRejected) of \(count.provenAnswered) proven tokens were rejected"
+        }
+        if count.delivered == 0 && count.rejected >= Self.minimumAnswers {
+            return "no push got a 200 and \(count.rejected) tokens were rejected (a fresh deployment pointed at the wrong place?)"
+        }
+        return nil
     }
 
     /// The ruling on the held deletions.
     public struct Ruling: Equatable, Sendable {
-        /// Deletions let through, or failures recorded instead of them.
+        /// Deletions let through, or holds written instead of them.
         public var writes: [SweepStore.Write] = []
         public var tally = SweepTally()
-        /// The fault that stops the sweep: the one given, else the guard's own if it tripped.
-        public var fault: String?
+        /// The guard's own faults, one per environment where it tripped.
+        public var faults: [SweepFault] = []
+        /// Held deletions of environments that already had a fault: pushes it touched, by environment.
+        public var touched: [APNsEnvironment: Int] = [:]
     }
 
-    /// Rules on every held deletion, environment by environment, after the sweep's other `fault`
-    /// (if any): where the guard trips, nothing is deleted and each becomes a failure; otherwise
-    /// the deletions go ahead - unless a fault stopped the sweep, when they are simply dropped.
-    public func rule(after fault: String?) -> Ruling {
-        var ruling = Ruling(fault: fault)
+    /// Rules on every held deletion, environment by environment. Where another fault (not an
+    /// unreachable host) stopped the environment, its answers are suspect and nothing is deleted;
+    /// where the guard trips, nothing is deleted either; each such row waits one interval.
+    /// Otherwise the deletions go ahead.
+    public func rule(faults: [APNsEnvironment: SweepFault], rules: OutcomeRules, now: Int64) -> Ruling {
+        var ruling = Ruling()
         for (environment, deletions) in held.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let total = answered[environment] ?? 0
-            let bad = badDeviceTokens[environment] ?? 0
-            if total >= Self.minimumAnswers && bad * 2 > total {
-                ruling.fault =
-                    ruling.fault
-                    ?? "\(bad) of \(total) pushes to \(environment.rawValue) answered BadDeviceToken: wrong APNs host or key for that environment? Nothing was deleted for it."
-                for (write, reason) in deletions {
-                    ruling.writes.append(.failed(write.token, reason: reason, nextPushAt: nil))
-                    ruling.tally += .failed(reason)
-                }
-            } else if ruling.fault == nil {
-                for (write, reason) in deletions {
+            var fault: SweepFault
+            if let existing = faults[environment], existing.kind != .unreachable {
+                fault = existing
+                ruling.touched[environment] = deletions.count
+            } else if let why = tripReason(in: environment) {
+                let reasons = Dictionary(deletions.map { ($0.reason, 1) }, uniquingKeysWith: +)
+                let reason = reasons.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "BadDeviceToken"
+                fault = .raised(.guarded, reason: reason, in: environment)
+                fault.advice = why + "; " + fault.advice
+                fault.pushes = deletions.count
+                ruling.faults.append(fault)
+            } else {
+                for (_, write, reason) in deletions {
                     ruling.writes.append(write)
                     ruling.tally += .removed(reason)
                 }
+                continue
+            }
+            for (row, _, _) in deletions {
+                let (write, tally) = rules.touched(row, by: fault, now: now)
+                ruling.writes.append(write)
+                ruling.tally += tally
             }
         }
         return ruling

@@ -1,7 +1,8 @@
 import LiveActivityCore
 
 /// What one answer comes to for its registration (SPEC section 5 step 6): what the sweep does
-/// next, what it counts, and the line an operator should see, if any. Made by `OutcomeRules`.
+/// next and what it counts. Made by `OutcomeRules`. No answer earns a log line of its own: the
+/// summary counts reasons, and a fault is one line for its whole environment.
 public struct OutcomeDecision: Equatable, Sendable {
     /// What the sweep does with the answer.
     public enum Action: Equatable, Sendable {
@@ -11,18 +12,16 @@ public struct OutcomeDecision: Equatable, Sendable {
         case deleteUnlessGuarded(SweepStore.Write, reason: String)
         /// Sign a new provider token and send the push again.
         case retryWithNewToken
-        /// Our key, team, topic or host is wrong: stop sending this sweep and keep everything.
-        case stopSending(fault: String)
+        /// The answer is the same for every push to this environment: stop sending to it this
+        /// sweep. The row is one the fault touched (`OutcomeRules.touched`).
+        case stopEnvironment(SweepFault)
     }
 
     public var action: Action
     public var tally: SweepTally
-    /// One line for the operator's log, when the answer deserves one.
-    public var logLine: String?
 
-    public init(_ action: Action, tally: SweepTally = SweepTally(), logLine: String? = nil) {
+    public init(_ action: Action, tally: SweepTally = SweepTally()) {
         self.action = action
         self.tally = tally
-        self.logLine = logLine
     }
 }

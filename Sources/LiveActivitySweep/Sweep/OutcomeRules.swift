@@ -23,8 +23,23 @@ public struct OutcomeRules: Sendable {
     /// What `answer` to the push for `row` means at `now` (Unix milliseconds).
     public func decide(_ answer: APNsAnswer, for row: SweepStore.Due, isRetry: Bool, now: Int64) -> OutcomeDecision {
         let reason = answer.reason
+        let environment = row.environment
+        switch answer {
+        case .notHTTP2:
+            return OutcomeDecision(.stopEnvironment(.raised(.configuration, reason: reason, in: environment)))
+        case .unreachable:
+            return OutcomeDecision(.stopEnvironment(.raised(.unreachable, reason: reason, in: environment)))
+        case .failed:
+            return backOff(row, reason, now: now)
+        case .answered(let response):
+            return decide(status: response.status, reason: reason, timestamp: response.timestamp, row, isRetry, now)
+        }
+    }
+
+    private func decide(
+        status: Int, reason: String, timestamp: Int64?, _ row: SweepStore.Due, _ isRetry: Bool, _ now: Int64
+    ) -> OutcomeDecision {
         let nextInterval = now + interval(row.activityType)
-        guard let status = answer.status else { return keepForNextSweep(row, reason) }
         switch (status, reason) {
         case (200, _):
             let write = SweepStore.Write.delivered(
@@ -32,35 +47,54 @@ public struct OutcomeRules: Sendable {
             return OutcomeDecision(.write(write), tally: .delivered)
         case (410, _):
             // Deleted unless registered again after APNs learned the token was gone.
-            let cutoff = answer.response?.timestamp ?? row.registeredAt
             let write = SweepStore.Write.unregistered(
-                row.token, registeredAtOrBefore: cutoff, reason: reason, nextPushAt: nextInterval)
+                row.token, registeredAtOrBefore: timestamp ?? row.registeredAt, selectedRegisteredAt: row.registeredAt,
+                reason: reason, nextPushAt: nextInterval)
             return OutcomeDecision(.write(write), tally: .removed(reason))
-        case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
+        case (_, "BadDeviceToken"), (_, "DeviceTokenNotForTopic"):
             // Also what a wrong host, key or bundle id looks like: the guard has the last word.
             let write = SweepStore.Write.delete(row.token, registeredAtOrBefore: row.registeredAt)
             return OutcomeDecision(.deleteUnlessGuarded(write, reason: reason))
-        case (403, "ExpiredProviderToken"):
-            return isRetry ? keepForNextSweep(row, reason) : OutcomeDecision(.retryWithNewToken)
-        case (403, "InvalidProviderToken"), (403, "MissingProviderToken"), (403, "BadEnvironmentKeyIdInToken"),
-            (403, "BadEnvironmentKeyInToken"), (403, "Forbidden"),
-            (400, "BadTopic"), (400, "TopicDisallowed"), (400, "MissingTopic"):
-            let fault =
-                "APNs answered \(status) \(reason) for the \(row.environment.rawValue) environment; check APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, the key and APNS_ENVIRONMENT. Sending stopped; no registration was removed."
-            return OutcomeDecision(.stopSending(fault: fault), tally: .fault(reason))
+        case (_, "ExpiredProviderToken"):
+            // Once: a token signed a moment ago and still expired means our clock is wrong.
+            guard isRetry else { return OutcomeDecision(.retryWithNewToken) }
+            return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
+        case (_, let reason) where SweepFault.configurationReasons.contains(reason):
+            return OutcomeDecision(.stopEnvironment(.raised(.configuration, reason: reason, in: row.environment)))
+        case (405, _):
+            return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
+        case (_, let reason) where SweepFault.providerReasons.contains(reason):
+            return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
         case (429, _), (500...599, _):
-            return keepForNextSweep(row, reason)
+            return backOff(row, reason, now: now)
         default:
-            // Any other 4xx: kept, tried again one interval later, and worth a line.
-            let write = SweepStore.Write.failed(row.token, reason: reason, nextPushAt: nextInterval)
-            return OutcomeDecision(
-                .write(write), tally: .failed(reason),
-                logLine: "APNs rejected a push to \(row.token.logPrefix): \(status) \(reason)")
+            // Any other answer: kept, tried again one interval later, the reason recorded.
+            let write = SweepStore.Write.failed(
+                row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: nextInterval)
+            return OutcomeDecision(.write(write), tally: .failed(reason))
         }
     }
 
-    /// Kept and due again at the next sweep, failures + 1: server trouble, timeouts, no connection.
-    private func keepForNextSweep(_ row: SweepStore.Due, _ reason: String) -> OutcomeDecision {
-        OutcomeDecision(.write(.failed(row.token, reason: reason, nextPushAt: nil)), tally: .failed(reason))
+    /// What a fault of `row`'s environment does to `row`, which got no 200 this sweep (its push was
+    /// not sent, or answered with the fault): an unreachable host backs off like any connection
+    /// failure; any other fault holds the row one interval, never every minute.
+    public func touched(_ row: SweepStore.Due, by fault: SweepFault, now: Int64) -> (write: SweepStore.Write, tally: SweepTally) {
+        guard fault.kind != .unreachable else {
+            let decision = backOff(row, fault.reason, now: now)
+            guard case .write(let write) = decision.action else { preconditionFailure("a back-off is a write") }
+            return (write, decision.tally)
+        }
+        let write = SweepStore.Write.held(
+            row.token, selectedRegisteredAt: row.registeredAt, reason: fault.reason,
+            nextPushAt: now + interval(row.activityType))
+        return (write, .held)
+    }
+
+    /// Kept, failures + 1, tried again after the back-off: server trouble, timeouts, no connection.
+    private func backOff(_ row: SweepStore.Due, _ reason: String, now: Int64) -> OutcomeDecision {
+        let delay = BackOff.delay(afterFailures: row.failures + 1, interval: interval(row.activityType))
+        let write = SweepStore.Write.failed(
+            row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)
+        return OutcomeDecision(.write(write), tally: .failed(reason))
     }
 }

@@ -1,18 +1,23 @@
 import LiveActivityCore
 
-/// What answers add to a sweep's counts: pushes delivered and failed, and why pushes failed or
-/// registrations were removed. One value, added to the summary as each decision is made.
+/// What answers add to a sweep's counts: pushes delivered, failed and held by a fault, and why
+/// pushes failed or registrations were removed. One value, added to the summary as each decision
+/// is made.
 public struct SweepTally: Equatable, Sendable {
     public var sent = 0
     public var failed = 0
+    public var held = 0
     /// Why pushes failed (the registration kept), with counts.
     public var failureReasons: [String: Int] = [:]
     /// Why registrations were removed (410, BadDeviceToken), with counts.
     public var removalReasons: [String: Int] = [:]
 
-    public init(sent: Int = 0, failed: Int = 0, failureReasons: [String: Int] = [:], removalReasons: [String: Int] = [:]) {
+    public init(
+        sent: Int = 0, failed: Int = 0, held: Int = 0, failureReasons: [String: Int] = [:], removalReasons: [String: Int] = [:]
+    ) {
         self.sent = sent
         self.failed = failed
+        self.held = held
         self.failureReasons = failureReasons
         self.removalReasons = removalReasons
     }
@@ -26,12 +31,13 @@ public struct SweepTally: Equatable, Sendable {
     /// One registration removed (or about to be) for `reason`.
     public static func removed(_ reason: String) -> SweepTally { SweepTally(removalReasons: [reason: 1]) }
 
-    /// A fault's reason, counted once; no push is counted as failed for it.
-    public static func fault(_ reason: String) -> SweepTally { SweepTally(failureReasons: [reason: 1]) }
+    /// One registration kept by a fault of its environment (its reason is the fault's, reported once).
+    public static let held = SweepTally(held: 1)
 
     public static func += (tally: inout SweepTally, other: SweepTally) {
         tally.sent += other.sent
         tally.failed += other.failed
+        tally.held += other.held
         tally.failureReasons.merge(other.failureReasons, uniquingKeysWith: +)
         tally.removalReasons.merge(other.removalReasons, uniquingKeysWith: +)
     }
@@ -42,6 +48,7 @@ extension SweepSummary {
     mutating func add(_ tally: SweepTally) {
         sent += tally.sent
         failed += tally.failed
+        held += tally.held
         failureReasons.merge(tally.failureReasons, uniquingKeysWith: +)
         removalReasons.merge(tally.removalReasons, uniquingKeysWith: +)
     }

@@ -83,10 +83,11 @@ public final class RegistrationAPI: HTTPResponder {
         if let contentType = request.contentType, !Self.isJSON(contentType) {
             throw APIError.unsupportedMediaType
         }
-        let body = try RegistrationBody.parse(request.body)
         switch route {
-        case .register: try register(body, parameter: request.parameters[Self.environmentParameter])
-        case .unregister: _ = try writer.perform(.unregister(body.token))
+        case .register:
+            let body = try RegistrationBody.parse(request.body, environments: configuration.enabledEnvironments)
+            try register(body, parameter: request.parameters[Self.environmentParameter])
+        case .unregister: _ = try writer.perform(.unregister(try RegistrationBody.unregistration(request.body)))
         case .health, .metrics: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
@@ -113,6 +114,10 @@ public final class RegistrationAPI: HTTPResponder {
             guard let fromLocation = APNsEnvironment(name: parameter) else {
                 log("\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
                 throw APIError.internalError
+            }
+            // An nginx location of an environment the operator turned off (APNS_ENVIRONMENTS).
+            guard configuration.enabledEnvironments.contains(fromLocation) else {
+                throw RegistrationBody.unsupported(environment: parameter, enabled: configuration.enabledEnvironments)
             }
             environment = fromLocation
         }
@@ -160,9 +165,8 @@ public final class RegistrationAPI: HTTPResponder {
         return answer
     }
 
-    /// A fault that passes is a 503, so clients retry; the others are a 500 for now, though
-    /// SPEC section 3 asks a 503 for every database fault (issue #8 makes this `.unavailable`).
-    static func answer(to fault: DatabaseFault) -> APIError {
-        fault.passes ? .unavailable : .internalError
-    }
+    /// Every database fault is a 503 (SPEC section 3): the service is unavailable, not broken by
+    /// the request, and the app retries later. Whether it passes by itself or needs the operator
+    /// is the log line's business, not the client's.
+    static func answer(to fault: DatabaseFault) -> APIError { .unavailable }
 }

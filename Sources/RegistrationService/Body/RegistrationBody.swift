@@ -7,21 +7,14 @@ public struct RegistrationBody: Equatable, Sendable {
     /// Absent: the FastCGI parameter, then the configured default, decide.
     public var environment: APNsEnvironment?
 
-    /// Parses and validates `bytes`; every failure is a 400 whose message names the field.
-    public static func parse(_ bytes: [UInt8]) throws(APIError) -> RegistrationBody {
+    /// Parses and validates a registration; every failure is a 400 whose message names the field.
+    /// An environment that is not one of `environments` (APNS_ENVIRONMENTS) is refused with the
+    /// enabled ones as `supported`.
+    public static func parse(
+        _ bytes: [UInt8], environments: [APNsEnvironment] = APNsEnvironment.allCases
+    ) throws(APIError) -> RegistrationBody {
         let object = try jsonObject(bytes)
-        guard let rawToken = object["pushToken"], rawToken != .null else {
-            throw .badRequest("pushToken is required")
-        }
-        guard case .string(let tokenText) = rawToken else {
-            throw .badRequest("pushToken must be a string")
-        }
-        let token: PushToken
-        do throws(PushTokenError) {
-            token = try PushToken(validating: tokenText)
-        } catch {
-            throw .badRequest(error.description)
-        }
+        let token = try token(in: object)
 
         var type = ActivityType.default
         if let rawType = object["activityType"], rawType != .null {
@@ -35,12 +28,37 @@ public struct RegistrationBody: Equatable, Sendable {
         var environment: APNsEnvironment?
         if let rawEnvironment = object["environment"], rawEnvironment != .null {
             guard case .string(let name) = rawEnvironment else { throw .badRequest("environment must be a string") }
-            guard let parsed = APNsEnvironment(name: name) else {
-                throw .unsupported("Unsupported environment: \(name.prefix(64))", supported: APNsEnvironment.supportedNames)
+            guard let parsed = APNsEnvironment(name: name), environments.contains(parsed) else {
+                throw unsupported(environment: name, enabled: environments)
             }
             environment = parsed
         }
         return RegistrationBody(token: token, activityType: type, environment: environment)
+    }
+
+    /// The token of an unregistration (SPEC 3): every other field is ignored, whatever its value,
+    /// since an app may send the body it registered with.
+    public static func unregistration(_ bytes: [UInt8]) throws(APIError) -> PushToken {
+        try token(in: try jsonObject(bytes))
+    }
+
+    /// The 400 for an environment that is unknown or not enabled, listing the enabled ones.
+    static func unsupported(environment name: String, enabled: [APNsEnvironment]) -> APIError {
+        .unsupported("Unsupported environment: \(name.prefix(64))", supported: enabled.map(\.rawValue))
+    }
+
+    private static func token(in object: JSONReader.Members) throws(APIError) -> PushToken {
+        guard let rawToken = object["pushToken"], rawToken != .null else {
+            throw .badRequest("pushToken is required")
+        }
+        guard case .string(let tokenText) = rawToken else {
+            throw .badRequest("pushToken must be a string")
+        }
+        do throws(PushTokenError) {
+            return try PushToken(validating: tokenText)
+        } catch {
+            throw .badRequest(error.description)
+        }
     }
 
     /// The body as a JSON object, or a 400 saying why it is not one.

@@ -2,7 +2,8 @@ import Foundation
 import LiveActivityCore
 
 /// `GET /wakeup/metrics` in the Prometheus text exposition format (version 0.0.4): gauges of the
-/// registrations, counters summed over the recorded sweep runs (30 days are kept).
+/// registrations, and counters over every sweep run the database has recorded, which never go
+/// down (pruning the 30-day run history leaves them).
 public enum PrometheusMetrics {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -27,10 +28,17 @@ public enum PrometheusMetrics {
             }
         }
 
+        family(
+            "liveactivity_registrations_backing_off", "gauge",
+            "Registrations waiting after failures in a row (back-off), by APNs environment.")
+        for (environment, count) in snapshot.backingOff {
+            out += "liveactivity_registrations_backing_off{environment=\"\(label(environment))\"} \(count)\n"
+        }
+
         let totals = snapshot.totals
         family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
-        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), over the recorded runs.")
+        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200).")
         out += "liveactivity_pushes_sent_total \(totals.sent)\n"
         family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by reason.")
         out += "liveactivity_pushes_failed_total \(totals.failed)\n"
@@ -44,6 +52,17 @@ public enum PrometheusMetrics {
         family("liveactivity_registrations_expired_total", "counter", "Registrations removed by the expiry.")
         out += "liveactivity_registrations_expired_total \(totals.expired)\n"
 
+        family(
+            "liveactivity_sweep_faults_total", "counter",
+            "Sweep runs in which a fault stopped sending to an environment, over the recorded runs.")
+        for fault in snapshot.faults {
+            out += "liveactivity_sweep_faults_total{\(faultLabels(fault))} \(fault.runs)\n"
+        }
+        family("liveactivity_sweep_fault_pushes_total", "counter", "Pushes held or backed off by those faults.")
+        for fault in snapshot.faults {
+            out += "liveactivity_sweep_fault_pushes_total{\(faultLabels(fault))} \(fault.pushes)\n"
+        }
+
         if let last = snapshot.lastRun {
             family("liveactivity_last_sweep_timestamp_seconds", "gauge", "Start of the last recorded sweep, Unix seconds.")
             out += "liveactivity_last_sweep_timestamp_seconds \(Double(last.startedAt) / 1000)\n"
@@ -51,6 +70,10 @@ public enum PrometheusMetrics {
             out += "liveactivity_last_sweep_duration_seconds \(Double(last.durationMilliseconds) / 1000)\n"
         }
         return out
+    }
+
+    static func faultLabels(_ fault: StatsReport.FaultTotals) -> String {
+        "environment=\"\(label(fault.environment))\",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\""
     }
 
     /// Escapes a label value (backslash, quote, newline).

@@ -1,0 +1,50 @@
+/// A fault that stopped a sweep's pushes to one APNs environment (SPEC 5, "Faults are scoped"):
+/// the other environment goes on, and the fault is reported once, with how many pushes it touched.
+public struct SweepFault: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Our key, team, topic or host is wrong for this environment.
+        case configuration
+        /// APNs answered in a way that is the same for every push (a bad header, token updates
+        /// too often): nothing more to gain by sending.
+        case provider
+        /// The mass-deletion guard: BadDeviceToken from most of an environment means a wrong host
+        /// or key, so nothing was deleted for it.
+        case guarded = "guard"
+        /// No connection could be made to the environment's host (network, DNS, TLS): the pushes
+        /// back off like any connection failure.
+        case unreachable
+    }
+
+    public var environment: APNsEnvironment
+    public var kind: Kind
+    /// From the bounded vocabulary of reasons: APNs's documented reason, a libcurl code's name.
+    public var reason: String
+    /// Pushes the fault touched: the one that revealed it, those answered alike and those not sent.
+    public var pushes: Int
+    /// What the operator should check (fixed text, no addresses or tokens).
+    public var advice: String
+
+    public init(environment: APNsEnvironment, kind: Kind, reason: String, pushes: Int = 0, advice: String) {
+        self.environment = environment
+        self.kind = kind
+        self.reason = reason
+        self.pushes = pushes
+        self.advice = advice
+    }
+
+    /// Whether the sweep exits non-zero for it: every fault but an unreachable host, which is
+    /// retried with back-off like any connection failure.
+    public var failsTheRun: Bool { kind != .unreachable }
+
+    /// The one line an operator reads.
+    public var line: String {
+        let effect =
+            kind == .unreachable
+            ? "\(pushes) pushes back off" : "\(pushes) pushes wait one interval; no registration was removed for it"
+        return
+            "\(kind.rawValue) fault in \(environment.rawValue): \(reason); \(advice). Sending to \(environment.rawValue) stopped this sweep; \(effect)"
+    }
+
+    /// `sandbox:BadEnvironmentKeyInToken:1000`, for the summary line.
+    public var summary: String { "\(environment.rawValue):\(reason):\(pushes)" }
+}

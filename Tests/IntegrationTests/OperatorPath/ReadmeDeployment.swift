@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+
+/// README's "Deployment on a shared host" as the operator reads it: the fenced `sh` blocks of
+/// each numbered step, taken from the README itself so the test runs what the README says.
+struct ReadmeDeployment {
+    /// One fenced `sh` block, de-indented, with the number of the step it belongs to.
+    struct Block {
+        let step: Int
+        let text: String
+    }
+
+    let blocks: [Block]
+    /// The section's prose too (for inline commands such as the `stats` line).
+    let section: String
+
+    static let sectionStart = "## Deployment on a shared host"
+    static let sectionEnd = "**Stop, restart"
+
+    init(readmePath: String = packageRoot + "/README.md") throws {
+        let readme = try String(contentsOfFile: readmePath, encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix(Self.sectionStart) }) else {
+            throw SocketError("README has no '\(Self.sectionStart)' section")
+        }
+        let end = lines[start...].firstIndex(where: { $0.hasPrefix(Self.sectionEnd) }) ?? lines.endIndex
+        let part = lines[start..<end]
+        section = part.joined(separator: "\n")
+
+        var blocks: [Block] = []
+        var step = 0
+        var fenceIndent: Int?
+        var current: [String] = []
+        for line in part {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if let indent = fenceIndent {
+                if trimmed == "```" {
+                    blocks.append(Block(step: step, text: current.joined(separator: "\n") + "\n"))
+                    fenceIndent = nil
+                    current = []
+                } else {
+                    current.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
+                }
+                continue
+            }
+            if trimmed == "```sh" {
+                fenceIndent = line.prefix { $0 == " " }.count
+            } else if let number = Self.stepNumber(line) {
+                step = number
+            }
+        }
+        self.blocks = blocks
+    }
+
+    /// `3` for a line like `3. **Configuration**, ...`.
+    private static func stepNumber(_ line: String) -> Int? {
+        guard let dot = line.firstIndex(of: "."), line[line.index(after: dot)...].hasPrefix(" **") else { return nil }
+        return Int(line[..<dot])
+    }
+
+    /// The first block holding `fragment`.
+    func block(containing fragment: String) throws -> Block {
+        guard let block = blocks.first(where: { $0.text.contains(fragment) }) else {
+            throw SocketError("README's deployment section has no sh block with '\(fragment)'")
+        }
+        return block
+    }
+
+    /// The value of `NAME=value` in the configuration block.
+    func setting(_ name: String) throws -> String {
+        let block = try block(containing: "liveactivity.env <<")
+        guard let line = block.text.components(separatedBy: "\n").first(where: { $0.hasPrefix(name + "=") }) else {
+            throw SocketError("README's configuration block sets no \(name)")
+        }
+        return String(line.dropFirst(name.count + 1))
+    }
+
+    /// The host name README's nginx step puts in place of `wakeup.example.org`.
+    func siteName() throws -> String {
+        let block = try block(containing: "sites-available/liveactivity")
+        let marker = "s/wakeup\\.example\\.org/"
+        guard let range = block.text.range(of: marker),
+            let slash = block.text[range.upperBound...].firstIndex(of: "/")
+        else { throw SocketError("README's nginx step has no sed replacing wakeup.example.org") }
+        return String(block.text[range.upperBound..<slash])
+    }
+
+    /// The line of a block that holds `fragment` (the start line of step 4, for example).
+    func line(containing fragment: String) throws -> String {
+        for block in blocks {
+            if let line = block.text.components(separatedBy: "\n").first(where: { $0.contains(fragment) }) {
+                return line
+            }
+        }
+        throw SocketError("README's deployment section has no command line with '\(fragment)'")
+    }
+
+    /// An inline command of the section's prose, `` `runuser ...` `` for example.
+    func inlineCommand(startingWith prefix: String) throws -> String {
+        guard let start = section.range(of: "`" + prefix) else {
+            throw SocketError("README's deployment section shows no `\(prefix)...` command")
+        }
+        let rest = section[start.upperBound...]
+        guard let close = rest.firstIndex(of: "`") else { throw SocketError("unclosed `\(prefix)` in README") }
+        return prefix + rest[..<close]
+    }
+}
+
+/// Replaces `original` with `replacement` in `text`, and fails when `original` is not there:
+/// a substitution the test relies on must not silently stop applying when README changes.
+func substituting(_ original: String, with replacement: String, in text: String, what: String) throws -> String {
+    guard text.contains(original) else {
+        throw SocketError("README no longer contains '\(original)' (\(what)): update the operator-path test")
+    }
+    return text.replacingOccurrences(of: original, with: replacement)
+}

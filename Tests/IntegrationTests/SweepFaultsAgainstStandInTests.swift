@@ -1,0 +1,132 @@
+import Foundation
+import LiveActivityCore
+import TestSupport
+import Testing
+
+/// SPEC 5's faults as cron meets them: `liveactivity-sweep` against the stand-in over real HTTP/2 +
+/// TLS, with the stand-in playing a key restricted to production, junk and wrong hosts, APNs
+/// answers that are the same for every push, and misbehaving HTTP/2 (issue #9).
+@Suite("Sweep faults against the APNs stand-in")
+struct SweepFaultsAgainstStandInTests {
+    func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
+
+    @Test func aProductionOnlyKeyWithSandboxJunkStillPushesEveryProductionToken() throws {
+        let fixture = try SweepFixture(standIn: StandInStack(workers: 8, keyEnvironments: [.production]))
+        try fixture.register(1...100, environment: .production)
+        try fixture.register(1001...2000, environment: .sandbox)
+        let before = Clock().now()
+        // A window the stand-in's 8 workers keep up with (beyond it nginx answers 502 for some).
+        let result = try fixture.sweep(["LIVEACTIVITY_APNS_CONCURRENCY": "20"])
+        #expect(result.status == 1, "the sandbox fault is reported in the exit code")
+        #expect(SweepFixture.field("sent", in: result.stdout) == "100", "\(result.stdout)")
+        #expect(SweepFixture.field("faults", in: result.stdout) == "sandbox:BadEnvironmentKeyInToken:1000", "\(result.stdout)")
+        #expect(lines(result.stderr).count == 1, "one line for the fault: \(result.stderr)")
+        #expect(result.stderr.contains("configuration fault in sandbox: BadEnvironmentKeyInToken"))
+        #expect(try (1...100).allSatisfy { try fixture.row($0)?.wakeupCount == 1 })
+        #expect(try fixture.count() == 1100, "nothing removed")
+        let junk = try #require(try fixture.row(1500))
+        #expect(junk.nextPushAt >= before + 290_000, "sandbox rows wait one interval, not every minute")
+        #expect(junk.lastError == "BadEnvironmentKeyInToken" && junk.consecutiveFailures == 0)
+        #expect(try fixture.received().filter { $0.environment == .sandbox }.count < 1000, "sending to sandbox stopped")
+    }
+
+    @Test func aThousandJunkTokensAmongFiftyProvenOnesAreDeleted() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...50)
+        #expect(try fixture.sweep().status == 0)
+        try fixture.register(1001...2000)
+        try fixture.standIn.state().script(tokens: (1001...2000).map(sampleToken), status: 400, reason: "BadDeviceToken")
+        let result = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "300"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(SweepFixture.field("removed", in: result.stdout) == "1000", "\(result.stdout)")
+        #expect(SweepFixture.field("sent", in: result.stdout) == "50")
+        #expect(try fixture.count() == 50 && fixture.provenCount() == 50)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func aWrongHostForAMatureDeploymentDeletesNothing() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...50)
+        #expect(try fixture.sweep().status == 0)
+        // The host no longer knows any of them: every push says BadDeviceToken.
+        try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 50)
+        let result = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "300"])
+        #expect(result.status == 1)
+        #expect(lines(result.stderr).count == 1 && result.stderr.contains("guard fault in production: BadDeviceToken"))
+        #expect(result.stderr.contains("50 of 50 proven tokens"))
+        #expect(try fixture.count() == 50)
+    }
+
+    @Test func aFreshDeploymentPointedAtTheWrongEnvironmentDeletesNothingAndWaits() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...20, environment: .sandbox)
+        try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 20)
+        let result = try fixture.sweep()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("guard fault in sandbox") && result.stderr.contains("no push got a 200"))
+        #expect(try fixture.count() == 20)
+        let minuteLater = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "60"])
+        #expect(SweepFixture.field("sent", in: minuteLater.stdout) == "0", "they wait one interval, not a minute")
+        #expect(try fixture.received().count == 20)
+    }
+
+    @Test func failuresBackOffOverSeveralSweeps() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1])
+        try fixture.standIn.state().script(token: sampleToken(1), status: 503, reason: "ServiceUnavailable", count: 10)
+        var pushedAt: [Int] = []
+        for minute in 0...12 {
+            let before = try fixture.received(1).count
+            // Cron every minute; the provider token cached at minute 0 is reused throughout.
+            let result = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": String(minute * 60)])
+            #expect(result.status == 0, "\(result.stderr)")
+            if try fixture.received(1).count > before { pushedAt.append(minute) }
+        }
+        // 1, 2, 4 minutes, then the 5-minute interval caps the back-off.
+        #expect(pushedAt == [0, 1, 3, 7, 12])
+        #expect(try fixture.row(1)?.consecutiveFailures == 5)
+    }
+
+    @Test func tenThousandPushesAnsweredBadPriorityAreOneLogLine() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...10_000)
+        try fixture.standIn.state().script(token: "*", status: 400, reason: "BadPriority", count: 10_000)
+        let result = try fixture.sweep()
+        #expect(result.status == 1)
+        #expect(lines(result.stderr).count == 1, "\(result.stderr.prefix(500))")
+        #expect(result.stderr.contains("provider fault in production: BadPriority"))
+        #expect(SweepFixture.field("faults", in: result.stdout) == "production:BadPriority:10000")
+        #expect(SweepFixture.field("held", in: result.stdout) == "10000")
+        #expect(try fixture.count() == 10_000)
+    }
+
+    @Test func aHostWithoutHTTP2IsNotAPNsAndAConfigurationFault() throws {
+        let fixture = try SweepFixture(standIn: StandInStack(http2: false))
+        try fixture.register(1...5)
+        let result = try fixture.sweep()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("configuration fault in production: NotHTTP2") && result.stderr.contains("APNS_HOST"))
+        #expect(try fixture.count() == 5 && fixture.provenCount() == 0)
+    }
+
+    @Test func streamsResetAfterTheirAnswerAreAnsweredOnceAndNoneFails() throws {
+        let fixture = try SweepFixture(standIn: StandInStack(resetAfterAnswer: true))
+        try fixture.register(1...1000)
+        let result = try fixture.sweep()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(SweepFixture.field("sent", in: result.stdout) == "1000" && SweepFixture.field("failed", in: result.stdout) == "0")
+        let answered = try fixture.standIn.nginxAnswered()
+        #expect(answered.count == 1000 && Set(answered.map(\.path)).count == 1000)
+    }
+
+    @Test func goawayEveryFewHundredStreamsLosesNoPush() throws {
+        let fixture = try SweepFixture(standIn: StandInStack(workers: 8, goawayAfter: 300))
+        try fixture.register(1...3000)
+        let result = try fixture.sweep()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(SweepFixture.field("sent", in: result.stdout) == "3000", "\(result.stdout)")
+        #expect(SweepFixture.field("failed", in: result.stdout) == "0")
+        #expect(Set(try fixture.received().map(\.deviceToken)).count == 3000)
+        #expect(Set(try fixture.standIn.state().arrivals().compactMap(\.connection)).count >= 10)
+    }
+}

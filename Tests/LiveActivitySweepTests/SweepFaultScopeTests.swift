@@ -1,0 +1,207 @@
+import APNsHTTP2
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import LiveActivitySweep
+
+/// Faults scoped to their environment, the guard on proven tokens, re-registrations during a
+/// sweep, the time budget and disabled environments: the sweep's bookkeeping against a scripted
+/// sender (the same through the stand-in is in IntegrationTests).
+@Suite struct SweepFaultScopeTests {
+    let folder = TemporaryDirectory("sweep-scope")
+    var configuration = Configuration()
+    let minute: Int64 = 60_000
+    let t0: Int64 = 1_800_000_000_000
+
+    init() {
+        configuration.databasePath = folder.file("db.sqlite")
+    }
+
+    func register(_ seeds: some Sequence<Int>, _ environment: APNsEnvironment = .production, at time: Int64) throws {
+        let store = try RegistrationStore(path: configuration.databasePath)
+        for seed in seeds {
+            try store.register(
+                try PushToken(validating: sampleToken(seed)), type: .charging, environment: environment, now: time,
+                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000)
+        }
+    }
+
+    func row(_ seed: Int) throws -> Registration? {
+        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
+    }
+
+    func sweep(
+        at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil,
+        stopRequested: @escaping () -> Bool = { false },
+        log: @escaping (String) -> Void = { _ in }
+    ) throws -> SweepSummary {
+        var configuration = configuration ?? self.configuration
+        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
+        let connection = try SQLiteConnection(path: configuration.databasePath)
+        let tokens = ProviderTokenCache(path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test")
+        {
+            ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
+        }
+        return try Sweep(
+            configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens,
+            stopRequested: stopRequested, log: log
+        ).run()
+    }
+
+    @Test func aSandboxFaultStopsSandboxOnlyAndProductionGoesOn() throws {
+        try register(1...30, .production, at: t0)
+        try register(101...130, .sandbox, at: t0)
+        let sender = ScriptedSender()
+        sender.environmentScript[.sandbox] = Array(repeating: .status(403, "BadEnvironmentKeyInToken"), count: 30)
+        var lines: [String] = []
+        let summary = try sweep(at: t0 + 1000, sender, log: { lines.append($0) })
+        #expect(summary.sent == 30, "every production push went out")
+        #expect(summary.held == 30 && summary.failed == 0 && summary.removed == 0)
+        #expect(summary.faults.count == 1)
+        let fault = try #require(summary.faults.first)
+        #expect(fault.environment == .sandbox && fault.kind == .configuration && fault.pushes == 30)
+        #expect(summary.line.hasSuffix("faults=sandbox:BadEnvironmentKeyInToken:30"))
+        #expect(lines.isEmpty, "no line per push; the command prints the fault once")
+        #expect(sender.cancelled == [.sandbox])
+        #expect(try (101...130).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+    }
+
+    @Test func anUnreachableHostBacksOffItsEnvironmentWithoutFailingTheRun() throws {
+        try register(1...20, .production, at: t0)
+        let sender = ScriptedSender()
+        sender.environmentScript[.production] = Array(repeating: .unreachable(.couldNotConnect), count: 20)
+        let summary = try sweep(at: t0 + 1000, sender)
+        let fault = try #require(summary.faults.first)
+        #expect(fault.kind == .unreachable && fault.pushes == 20 && !summary.failsTheRun)
+        #expect(summary.failed == 20 && summary.failureReasons == ["CURLE_COULDNT_CONNECT": 20])
+        #expect(sender.sent.count == 7, "one batch reached the sender; the rest were cancelled")
+        #expect(
+            try (1...20).allSatisfy {
+                let backedOff = try #require(try row($0))
+                return backedOff.consecutiveFailures == 1 && abs(backedOff.nextPushAt - (t0 + 1000 + minute)) < 1000
+            })
+    }
+
+    @Test func anEnvironmentCanHaveAnUnreachableHostAndTheGuardsFault() throws {
+        for seed in 1...20 { try register([seed], at: t0 + Int64(seed)) }
+        let sender = ScriptedSender()
+        sender.batch = 20
+        for seed in 1...12 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+        for seed in 13...20 { sender.script[sampleToken(seed)] = [.unreachable(.couldNotConnect)] }
+        let summary = try sweep(at: t0 + 1000, sender)
+        #expect(summary.faults.map(\.kind) == [.unreachable, .guarded])
+        #expect(summary.faults.map(\.pushes) == [8, 12])
+        #expect(summary.removed == 0 && summary.failed == 8 && summary.held == 12)
+        try SweepStore(connection: SQLiteConnection(path: configuration.databasePath)).record(summary)
+    }
+
+    @Test func junkTokensAmongProvenOnesAreDeletedAndTheRunSucceeds() throws {
+        try register(1...50, at: t0)
+        _ = try sweep(at: t0 + 1000, ScriptedSender())  // 50 proven tokens
+        try register(1001...2000, at: t0 + 2 * minute)
+        let sender = ScriptedSender()
+        sender.batch = 100
+        for seed in 1001...2000 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+        let summary = try sweep(at: t0 + 1000 + 5 * minute, sender)
+        #expect(summary.removed == 1000 && summary.sent == 50 && summary.faults.isEmpty && !summary.failsTheRun)
+        #expect(try (1...50).allSatisfy { try row($0) != nil })
+        #expect(try row(1500) == nil)
+    }
+
+    @Test func aRetriedPushCountsOnceByItsFinalAnswer() throws {
+        try register(1...12, at: t0)
+        _ = try sweep(at: t0 + 1000, ScriptedSender())
+        let sender = ScriptedSender()
+        for seed in 1...12 {
+            sender.script[sampleToken(seed)] = [.status(403, "ExpiredProviderToken"), .status(400, "BadDeviceToken")]
+        }
+        let summary = try sweep(at: t0 + 1000 + 5 * minute, sender)
+        #expect(sender.sent.count == 24)
+        #expect(summary.faults.map(\.kind) == [.guarded], "12 of 12 proven tokens rejected, not 12 of 24 answers")
+        #expect(summary.removed == 0)
+        #expect(try (1...12).allSatisfy { try row($0) != nil })
+    }
+
+    @Test func aRegistrationMadeDuringTheSweepStaysDueAtOnce() throws {
+        try register([1, 2, 3], at: t0)
+        _ = try sweep(at: t0 + 1000, ScriptedSender())
+        let sender = ScriptedSender()
+        sender.batch = 3
+        sender.script[sampleToken(1)] = [.status(503, "ServiceUnavailable")]
+        sender.script[sampleToken(2)] = [.status(400, "BadCollapseId")]
+        let later = t0 + 1000 + 5 * minute
+        sender.beforeBatch = { [self] in
+            // The app registers the three again while their pushes are in flight.
+            try? register([1, 2, 3], at: later + 500)
+        }
+        let summary = try sweep(at: later, sender)
+        #expect(summary.failed == 2 && summary.sent == 1)
+        for seed in 1...3 {
+            let registration = try #require(try row(seed))
+            #expect(abs(registration.nextPushAt - (later + 500)) < 1000, "due at once, as the new registration asked")
+            #expect(registration.consecutiveFailures == 0 && registration.lastError == nil)
+        }
+    }
+
+    @Test func pastTheBudgetNothingNewIsSentAndTheRestIsDueNextRun() throws {
+        try register(1...50, at: t0)
+        let sender = ScriptedSender()
+        sender.batch = 10
+        var polls = 0
+        let summary = try sweep(
+            at: t0 + 1000, sender,
+            stopRequested: {
+                polls += 1
+                return polls > 2
+            })
+        #expect(summary.sent == 20 && summary.deferred == 30 && summary.failed == 0 && !summary.failsTheRun)
+        #expect(summary.line.contains(" deferred=30"))
+        let untouched = try (1...50).compactMap { try row($0) }.filter { $0.wakeupCount == 0 }
+        #expect(untouched.count == 30 && untouched.allSatisfy { abs($0.nextPushAt - t0) < 1000 && $0.lastError == nil })
+        #expect(try sweep(at: t0 + 61_000, ScriptedSender()).sent == 30, "the next run does the rest")
+    }
+
+    @Test func rowsTheBudgetLeftInAFaultedEnvironmentWaitWithIt() throws {
+        try register(1...20, .sandbox, at: t0)
+        try register(101...120, .production, at: t0 + 1)
+        let sender = ScriptedSender()
+        sender.batch = 10
+        sender.inFlight = 10
+        sender.environmentScript[.sandbox] = Array(repeating: .status(400, "BadTopic"), count: 20)
+        // Stopped at once: ten sandbox pushes are in flight and answer the fault after it.
+        let summary = try sweep(at: t0 + 1000, sender, stopRequested: { true })
+        #expect(sender.sent.count == 10)
+        #expect(summary.faults.map(\.pushes) == [20] && summary.held == 20, "the ten answered and the ten left")
+        #expect(summary.deferred == 20 && summary.sent == 0, "production, unfaulted, is due next run")
+        #expect(try (1...20).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try (101...120).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1)) < 1000 })
+    }
+
+    @Test func rowsOfAnEnvironmentNoLongerEnabledAreNotPushedAndExpire() throws {
+        try register(1...3, .production, at: t0)
+        try register(11...13, .sandbox, at: t0)
+        var productionOnly = configuration
+        productionOnly.enabledEnvironments = [.production]
+        let sender = ScriptedSender()
+        let summary = try sweep(at: t0 + 1000, sender, configuration: productionOnly)
+        #expect(summary.sent == 3 && summary.skipped == 3)
+        #expect(sender.sent.allSatisfy { $0.environment == .production })
+        #expect(try row(11)?.wakeupCount == 0)
+        let expired = try sweep(at: t0 + 8 * 3_600_000 + 1, ScriptedSender(), configuration: productionOnly)
+        #expect(expired.expired == 6)
+        #expect(try row(11) == nil)
+    }
+
+    @Test func tenThousandProviderFaultsAreOneFaultAndNoLogLines() throws {
+        try register(1...10_000, at: t0)
+        let sender = ScriptedSender()
+        sender.batch = 100
+        sender.environmentScript[.production] = Array(repeating: .status(400, "BadPriority"), count: 100)
+        var lines: [String] = []
+        let summary = try sweep(at: t0 + 1000, sender, log: { lines.append($0) })
+        #expect(lines.isEmpty)
+        #expect(summary.faults.count == 1 && summary.faults.first?.pushes == 10_000 && summary.held == 10_000)
+        #expect(summary.failureReasons.isEmpty, "the reason is the fault's, counted once")
+    }
+}

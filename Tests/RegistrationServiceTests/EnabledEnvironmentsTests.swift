@@ -1,0 +1,74 @@
+import FastCGIWire
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import RegistrationService
+
+/// APNS_ENVIRONMENTS at the API (SPEC 3, 6), and an unregistration that ignores all but its token.
+@Suite struct EnabledEnvironmentsTests {
+    let folder = TemporaryDirectory("api-environments")
+
+    func api(_ enabled: [APNsEnvironment]) -> RegistrationAPI {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        configuration.enabledEnvironments = enabled
+        return RegistrationAPI(configuration: configuration, log: { _ in })
+    }
+
+    func post(_ api: RegistrationAPI, _ body: String, path: String = "/wakeup", location: String? = nil) -> HTTPResponse {
+        api.respond(
+            to: HTTPRequest(
+                method: "POST", path: path, contentType: "application/json", body: Array(body.utf8),
+                parameters: RequestParameters(location.map { ["LIVEACTIVITY_APNS_ENVIRONMENT": $0] } ?? [:])))
+    }
+
+    func stored() throws -> [(token: String, environment: APNsEnvironment)] {
+        guard FileManager.default.fileExists(atPath: folder.file("db.sqlite")) else { return [] }
+        let store = try RegistrationStore(path: folder.file("db.sqlite"))
+        return try store.connection.statement("SELECT push_token, environment FROM registrations ORDER BY push_token").rows {
+            ($0.text(0) ?? "", APNsEnvironment(name: $0.text(1) ?? "") ?? .production)
+        }
+    }
+
+    @Test func anEnvironmentTheOperatorDidNotEnableIsRefusedWithTheEnabledOnes() throws {
+        let productionOnly = api([.production])
+        let refused = #"{"error":"Unsupported environment: sandbox","supported":["production"]}"#
+        for name in ["sandbox", "development"] {
+            let response = post(productionOnly, #"{"pushToken":"\#(sampleToken(1))","environment":"\#(name)"}"#)
+            #expect(response.status == 400)
+            #expect(response.bodyText == refused.replacingOccurrences(of: ": sandbox", with: ": \(name)"))
+        }
+        let fromLocation = post(productionOnly, #"{"pushToken":"\#(sampleToken(1))"}"#, path: "/dev/wakeup", location: "sandbox")
+        #expect(fromLocation.status == 400 && fromLocation.bodyText == refused, "an nginx location of a disabled environment")
+        #expect(
+            post(productionOnly, #"{"pushToken":"\#(sampleToken(1))","environment":"staging"}"#).bodyText
+                == #"{"error":"Unsupported environment: staging","supported":["production"]}"#)
+        #expect(try stored().isEmpty, "nothing written for a refused registration")
+
+        #expect(post(productionOnly, #"{"pushToken":"\#(sampleToken(2))","environment":"production"}"#).status == 200)
+        #expect(post(productionOnly, #"{"pushToken":"\#(sampleToken(3))"}"#).status == 200, "the default is enabled")
+        #expect(try stored().map(\.environment) == [.production, .production])
+    }
+
+    @Test func bothEnvironmentsAreEnabledByDefault() {
+        let both = api(APNsEnvironment.allCases)
+        #expect(post(both, #"{"pushToken":"\#(sampleToken(1))","environment":"sandbox"}"#).status == 200)
+        #expect(
+            post(both, #"{"pushToken":"\#(sampleToken(2))","environment":"staging"}"#).bodyText
+                == #"{"error":"Unsupported environment: staging","supported":["production","sandbox"]}"#)
+    }
+
+    @Test(arguments: [
+        #""activityType":"parking""#, #""activityType":7"#, #""environment":{}"#, #""environment":"staging""#,
+        #""environment":"sandbox""#, #""extra":[1,{"a":null}]"#, #""pushToken2":false"#,
+    ])
+    func unregisterIgnoresEveryFieldButThePushToken(extra: String) throws {
+        let productionOnly = api([.production])
+        #expect(post(productionOnly, #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        let response = post(productionOnly, #"{"pushToken":"\#(sampleToken(1))",\#(extra)}"#, path: "/wakeup/unregister")
+        #expect(response.status == 200 && response.bodyText == #"{"success":true}"#)
+        #expect(try stored().isEmpty)
+    }
+}
