@@ -7,23 +7,6 @@ import Testing
 /// The client against the stand-in over real HTTP/2 + TLS: what goes over the wire, what comes
 /// back, and how it copes with servers that fail.
 @Suite struct APNsClientTests {
-    /// A token of its own for push `number`.
-    func token(_ number: Int) -> PushToken { PushToken(trusted: testToken(number)) }
-
-    func pushes(_ numbers: some Sequence<Int>, expiration: Int64 = 1) -> [APNsPush] {
-        numbers.map { APNsPush(id: $0, token: token($0), expiration: expiration) }
-    }
-
-    /// Every answer of `client`, driven with `next()` until nothing is left.
-    func drain(_ client: APNsClient) throws -> [Int: APNsAnswer] {
-        var answers: [Int: APNsAnswer] = [:]
-        while let completion = try client.next() {
-            #expect(answers[completion.id] == nil, "push \(completion.id) finished twice")
-            answers[completion.id] = completion.answer
-        }
-        return answers
-    }
-
     @Test func theExactHeadersAndPayloadArriveOverHTTP2() throws {
         let standIn = try StandInStack()
         let jwt = try standIn.providerToken()
@@ -247,6 +230,24 @@ import Testing
         #expect(client.connectionLimit == 4, "clamped at four")
         let connections = Set(try standIn.state().arrivals().compactMap(\.connection))
         #expect(connections.count == 4, "every allowed connection carried pushes: \(connections.count)")
+    }
+
+    @Test func anAnnouncedBacklogGetsItsConnectionsThoughItIsSubmittedAFewAtATime() throws {
+        let standIn = try StandInStack(workers: 8)
+        var options = standIn.clientOptions()
+        options.pushesPerConnection = 100
+        options.streamsPerConnection = 50
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.expectedPushes = 300
+        var answers: [Int: APNsAnswer] = [:]
+        for start in stride(from: 0, to: 300, by: 60) {  // as the sweep does: a little ahead of the window
+            client.submit(contentsOf: pushes(start..<(start + 60)))
+            for completion in try client.poll(timeoutMilliseconds: 100) { answers[completion.id] = completion.answer }
+        }
+        #expect(client.expectedPushes == 0, "counted down as they came")
+        while let completion = try client.next() { answers[completion.id] = completion.answer }
+        #expect(answers.count == 300 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(client.connectionLimit == 3, "one per 100 announced, not one for the 60 queued at a time")
     }
 }
 

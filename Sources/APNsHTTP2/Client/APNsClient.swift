@@ -82,12 +82,19 @@ public final class APNsClient {
     /// (a retry after a token renewal).
     public func submit(_ push: APNsPush, first: Bool = false) {
         if first { queue.prepend((push, false)) } else { queue.append((push, false)) }
+        if !first { expectedPushes = max(0, expectedPushes - 1) }
     }
 
     /// Queues `pushes` in order.
     public func submit(contentsOf pushes: some Sequence<APNsPush>) {
+        let before = queue.count
         queue.append(contentsOf: pushes.lazy.map { ($0, false) })
+        expectedPushes = max(0, expectedPushes - (queue.count - before))
     }
+
+    /// Pushes the caller says it will submit, counted down as they come: a caller that queues
+    /// a large run a few thousand at a time still gets the connections the whole run needs.
+    public var expectedPushes = 0
 
     /// Pushes waiting for room in the window.
     public var queuedCount: Int { queue.count }
@@ -171,7 +178,7 @@ public final class APNsClient {
 
     /// Moves queued pushes onto idle (or new) transfers until the window is full.
     private func startQueued() throws(CurlError) {
-        if let connections = window.plan(backlog: queue.count + running) {
+        if let connections = window.plan(backlog: queue.count + running + expectedPushes) {
             try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, connections, "CURLMOPT_MAX_HOST_CONNECTIONS")
         }
         let timeout = Int(options.requestTimeout * 1000)
