@@ -24,8 +24,9 @@ final class TransferSetup {
         connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
     }
 
-    /// Per-transfer buffer sizes; 16 kB is the smallest upload buffer libcurl takes.
-    static let receiveBufferSize = 4096
+    /// Per-transfer buffer sizes, the smallest libcurl takes: an answer is a few dozen bytes and
+    /// each transfer in flight holds both (with libcurl 7.88 about 21 kB per push in flight).
+    static let receiveBufferSize = 1024
     static let uploadBufferSize = 16384
 
     /// Sets everything that is the same for every push on `easy`, whose callbacks reach `owner`.
