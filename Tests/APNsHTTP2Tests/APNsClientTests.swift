@@ -1,4 +1,4 @@
-import APNsHTTP2
+@testable import APNsHTTP2
 import Foundation
 import LiveActivityCore
 import TestSupport
@@ -215,6 +215,23 @@ import Testing
         #expect(deepestAfterWarmUp > 20, "a reserve waits for each freed stream")
         #expect(deepestAfterWarmUp <= 20 + 32, "20 streams and the reserve of 32, not the backlog")
         #expect(client.connectionLimit == 1)
+    }
+
+    @Test func nextDoorTheClientKeepsOnlyWhatTheDistanceNeedsInFlight() throws {
+        // Answers in a few milliseconds: 2,000 pushes with room for 500 in flight, but a few
+        // hundred cover the distance (each more costs CPU on every pass and ~21 kB).
+        let standIn = try StandInStack(workers: 8)
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<2000))
+        var answers: [Int: APNsAnswer] = [:]
+        var deepest = 0
+        while let completion = try client.next() {
+            answers[completion.id] = completion.answer
+            if answers.count > 200 { deepest = max(deepest, client.inFlightCount) }
+        }
+        #expect(answers.count == 2000 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(client.coveringDepth < 500, "a round trip of a few ms needs fewer than the server's 500")
+        #expect(deepest < 500, "the window stayed below the server's limit: \(deepest)")
     }
 
     @Test func aLargeBacklogIsSpreadOverAFewConnections() throws {

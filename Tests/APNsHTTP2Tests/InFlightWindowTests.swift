@@ -44,6 +44,33 @@ import Testing
         #expect(capped.depth(inFlight: 690, waiting: 0, finished: 100) == 700)
     }
 
+    @Test(arguments: [
+        (0.000_3, 1, 100), (0.000_3, 4, 400), (0.010, 1, 200), (0.010, 4, 400), (0.050, 4, 1000), (0.100, 4, 2000),
+        (0.300, 4, 2000), (0.100, 1, 500),
+    ])
+    func theDepthCoversTheDistanceAndNoMore(roundTrip: Double, connections: Int, depth: Int) {
+        var window = window()
+        _ = window.plan(backlog: connections * 10_000)
+        window.isWarm = true
+        #expect(window.coveringDepth == window.ceiling, "no answer yet: the server's limit alone")
+        window.observe(requestSeconds: roundTrip * 3)
+        window.observe(requestSeconds: roundTrip)
+        window.observe(requestSeconds: roundTrip * 2)
+        #expect(window.shortestRoundTrip == roundTrip)
+        #expect(window.coveringDepth == depth)
+        // However much finished, the window does not go past it.
+        #expect(window.depth(inFlight: depth, waiting: 0, finished: depth) == depth)
+        #expect(window.depth(inFlight: depth, waiting: 10, finished: 0) <= depth)
+    }
+
+    @Test func nonsenseTimesAreIgnored() {
+        var window = window()
+        window.observe(requestSeconds: -1)
+        window.observe(requestSeconds: .nan)
+        window.observe(requestSeconds: .infinity)
+        #expect(window.shortestRoundTrip == nil)
+    }
+
     /// libcurl and a server as a model: `limit` streams per connection, answers one round trip
     /// (give or take 10%) after a stream starts, waiting transfers started first come first.
     struct ModelServer {

@@ -105,6 +105,8 @@ public final class APNsClient {
     public var waitingCount: Int { waiting.count }
     /// Connections the client allows libcurl to the host now.
     public var connectionLimit: Int { window.connections }
+    /// The most pushes it keeps in flight at the distance seen so far (`InFlightWindow`).
+    public var coveringDepth: Int { window.coveringDepth }
     /// True when nothing is in flight or finished but not yet returned, and nothing queued can
     /// start (the queue is empty, or the deadline has passed).
     public var isIdle: Bool { running == 0 && finished.isEmpty && (queue.isEmpty || isPastDeadline) }
@@ -234,7 +236,10 @@ public final class APNsClient {
                 queue.prepend((push, true))
             case .answer(let answer, let afterError):
                 if afterError { counters.answersDespiteError += 1 }
-                if case .answered = answer { window.isWarm = true }
+                if case .answered = answer {
+                    window.isWarm = true
+                    window.observe(requestSeconds: transfer.easy.requestSeconds)
+                }
                 finished.append(APNsCompletion(id: push.id, answer: answer))
             }
         }

@@ -11,6 +11,12 @@
 /// The depth is the server's limit (times the connections) plus a small reserve, and it follows
 /// the limit when the server changes it.
 ///
+/// The server's limit is an upper bound, not a goal: the rate is what is in flight divided by the
+/// round trip, and each transfer in flight costs CPU on every pass (libcurl visits all of them)
+/// and about 21 kB. So once answers come, the depth is also held to twice what `rateToCover`
+/// needs at the shortest round trip seen (Little's law), and at least `leastPerConnection` per
+/// connection: about 2,000 at 100 ms, a few hundred at 10 ms, 100 a connection next door.
+///
 /// Connections: one per environment for small runs, one more per `pushesPerConnection` of
 /// backlog up to `maxConnections`; each carries at most `streamsPerConnection` (fewer, deeper
 /// connections answer in bursts: one wake-up handles hundreds of completions before their
@@ -29,7 +35,17 @@ struct InFlightWindow: Equatable {
     /// allows before its SETTINGS, so that all of them open at once rather than one by one.
     var isWarm = false
 
+    /// The shortest time from a request's start to its answer seen so far, in seconds: the round
+    /// trip without queues. Nil until the first answer.
+    private(set) var shortestRoundTrip: Double?
+
     static let streamsBeforeSettings = 100
+    /// Pushes per second the depth is sized for: more than one sweep process sends on one core,
+    /// so a deeper window would only cost CPU and memory.
+    static let rateToCover = 10_000.0
+    /// The least depth per connection, however near the server (curl's own default for
+    /// parallel transfers): enough to keep each pass busy.
+    static let leastPerConnection = 100
     /// Pushes allowed to wait in libcurl for a stream: a reserve that takes each freed stream
     /// without waiting for the client's next pass.
     static let waitingAllowed = 32
@@ -43,6 +59,19 @@ struct InFlightWindow: Equatable {
 
     /// The deepest the window goes with the connections allowed now.
     var ceiling: Int { min(maxInFlight, connections * streamsPerConnection) }
+
+    /// The deepest the window needs to go at the distance seen so far (the ceiling until then).
+    var coveringDepth: Int {
+        guard let roundTrip = shortestRoundTrip else { return ceiling }
+        let needed = (Self.rateToCover * roundTrip * 2).rounded(.up)
+        return min(ceiling, max(connections * Self.leastPerConnection, needed < 1e9 ? Int(needed) : Int(1e9)))
+    }
+
+    /// Notes the time one push took from its request's start to its answer.
+    mutating func observe(requestSeconds: Double) {
+        guard requestSeconds.isFinite, requestSeconds >= 0 else { return }
+        shortestRoundTrip = min(shortestRoundTrip ?? requestSeconds, requestSeconds)
+    }
 
     /// Plans for `backlog` pushes not yet answered (queued and in flight). Returns the new
     /// connection count when it grew, for the caller to hand to libcurl.
@@ -58,7 +87,7 @@ struct InFlightWindow: Equatable {
     /// up), and finished `finished`.
     func depth(inFlight: Int, waiting: Int, finished: Int) -> Int {
         guard isWarm else { return min(ceiling, connections * Self.streamsBeforeSettings) }
-        if waiting > 0 { return min(ceiling, inFlight - waiting + Self.waitingAllowed) }
-        return min(ceiling, inFlight + finished + max(Self.waitingAllowed, finished))
+        if waiting > 0 { return min(coveringDepth, inFlight - waiting + Self.waitingAllowed) }
+        return min(coveringDepth, inFlight + finished + max(Self.waitingAllowed, finished))
     }
 }

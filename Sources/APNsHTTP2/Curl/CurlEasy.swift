@@ -60,6 +60,13 @@ final class CurlEasy {
     /// set): false while it waits in the multi handle for a stream or for its connection.
     var hasStarted: Bool { microsecondsInfo(CURLINFO_PRETRANSFER_TIME_T) > 0 }
 
+    /// Seconds from the request's start to the transfer's end (CURLINFO_TOTAL_TIME_T less
+    /// CURLINFO_PRETRANSFER_TIME_T): one round trip plus the server's time, without the connection
+    /// setup or the wait for a stream.
+    var requestSeconds: Double {
+        Double(microsecondsInfo(CURLINFO_TOTAL_TIME_T) - microsecondsInfo(CURLINFO_PRETRANSFER_TIME_T)) / 1e6
+    }
+
     private func microsecondsInfo(_ info: CURLINFO) -> Int {
         var value: curl_off_t = 0
         _ = liveactivity_easy_getinfo_off_t(pointer, info, &value)
