@@ -1,8 +1,9 @@
-@testable import APNsHTTP2
 import Foundation
 import LiveActivityCore
 import TestSupport
 import Testing
+
+@testable import APNsHTTP2
 
 /// The client against the stand-in over real HTTP/2 + TLS: what goes over the wire, what comes
 /// back, and how it copes with servers that fail.
