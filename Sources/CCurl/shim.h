@@ -29,3 +29,7 @@ static inline CURLcode liveactivity_easy_setopt_string(CURL *h, CURLoption o, co
 static inline CURLcode liveactivity_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) {
     return curl_easy_setopt(h, o, v);
 }
+// CURLINFO_*_TIME_T: microseconds as curl_off_t.
+static inline CURLcode liveactivity_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) {
+    return curl_easy_getinfo(h, i, v);
+}

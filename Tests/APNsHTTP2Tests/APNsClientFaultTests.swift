@@ -7,21 +7,6 @@ import Testing
 /// The client's HTTP/2 semantics against the stand-in's nginx when the server misbehaves in the
 /// ways APNs may: GOAWAY, a host that is not APNs, the wrong certificate name, and a deadline.
 @Suite struct APNsClientFaultTests {
-    func token(_ number: Int) -> PushToken { PushToken(trusted: testToken(number)) }
-
-    func pushes(_ numbers: some Sequence<Int>) -> [APNsPush] {
-        numbers.map { APNsPush(id: $0, token: token($0), expiration: 1) }
-    }
-
-    func drain(_ client: APNsClient) throws -> [Int: APNsAnswer] {
-        var answers: [Int: APNsAnswer] = [:]
-        while let completion = try client.next() {
-            #expect(answers[completion.id] == nil, "push \(completion.id) finished twice")
-            answers[completion.id] = completion.answer
-        }
-        return answers
-    }
-
     /// libcurl resends streams above a GOAWAY's last id on a new connection, but only 5 times
     /// per easy handle lifetime; pooled handles that were never reset lost pushes here.
     @Test func goawayEveryFiftyStreamsLosesNoPush() throws {

@@ -1,29 +1,13 @@
-import APNsHTTP2
 import Foundation
 import LiveActivityCore
 import TestSupport
 import Testing
 
+@testable import APNsHTTP2
+
 /// The client against the stand-in over real HTTP/2 + TLS: what goes over the wire, what comes
 /// back, and how it copes with servers that fail.
 @Suite struct APNsClientTests {
-    /// A token of its own for push `number`.
-    func token(_ number: Int) -> PushToken { PushToken(trusted: testToken(number)) }
-
-    func pushes(_ numbers: some Sequence<Int>, expiration: Int64 = 1) -> [APNsPush] {
-        numbers.map { APNsPush(id: $0, token: token($0), expiration: expiration) }
-    }
-
-    /// Every answer of `client`, driven with `next()` until nothing is left.
-    func drain(_ client: APNsClient) throws -> [Int: APNsAnswer] {
-        var answers: [Int: APNsAnswer] = [:]
-        while let completion = try client.next() {
-            #expect(answers[completion.id] == nil, "push \(completion.id) finished twice")
-            answers[completion.id] = completion.answer
-        }
-        return answers
-    }
-
     @Test func theExactHeadersAndPayloadArriveOverHTTP2() throws {
         let standIn = try StandInStack()
         let jwt = try standIn.providerToken()
@@ -209,6 +193,79 @@ import Testing
         let answers = try drain(client)
         #expect(answers.count == 8 && answers.values.allSatisfy { $0.status == 200 })
         #expect(try state.received().count == 8)
+    }
+
+    @Test func theDepthFollowsTheServersStreamLimitWithFewPushesLeftWaitingInLibcurl() throws {
+        // 20 streams a connection, every answer held 100 ms: the client may hand libcurl what the
+        // server takes and a small reserve, not its whole backlog.
+        let standIn = try StandInStack(workers: 24, maxConcurrentStreams: 20)
+        let state = try standIn.state()
+        for number in 0..<400 {
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 100)
+        }
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<400))
+        var answers: [Int: APNsAnswer] = [:]
+        var deepestAfterWarmUp = 0
+        while let completion = try client.next() {
+            answers[completion.id] = completion.answer
+            // The first window (100, what libcurl assumes before SETTINGS) drains first.
+            if answers.count > 100 { deepestAfterWarmUp = max(deepestAfterWarmUp, client.inFlightCount) }
+        }
+        #expect(answers.count == 400 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(deepestAfterWarmUp > 20, "a reserve waits for each freed stream")
+        #expect(deepestAfterWarmUp <= 20 + 32, "20 streams and the reserve of 32, not the backlog")
+        #expect(client.connectionLimit == 1)
+    }
+
+    @Test func nextDoorTheClientKeepsOnlyWhatTheDistanceNeedsInFlight() throws {
+        // Answers in a few milliseconds: 2,000 pushes with room for 500 in flight, but a few
+        // hundred cover the distance (each more costs CPU on every pass and ~21 kB).
+        let standIn = try StandInStack(workers: 8)
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<2000))
+        var answers: [Int: APNsAnswer] = [:]
+        var deepest = 0
+        while let completion = try client.next() {
+            answers[completion.id] = completion.answer
+            if answers.count > 200 { deepest = max(deepest, client.inFlightCount) }
+        }
+        #expect(answers.count == 2000 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(client.coveringDepth < 500, "a round trip of a few ms needs fewer than the server's 500")
+        #expect(deepest < 500, "the window stayed below the server's limit: \(deepest)")
+    }
+
+    @Test func aLargeBacklogIsSpreadOverAFewConnections() throws {
+        let standIn = try StandInStack(workers: 8)
+        var options = standIn.clientOptions()
+        // Scaled down: one more connection per 100 pushes queued, 50 streams each.
+        options.pushesPerConnection = 100
+        options.streamsPerConnection = 50
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.submit(contentsOf: pushes(0..<1000))
+        let answers = try drain(client)
+        #expect(answers.count == 1000 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(client.connectionLimit == 4, "clamped at four")
+        let connections = Set(try standIn.state().arrivals().compactMap(\.connection))
+        #expect(connections.count == 4, "every allowed connection carried pushes: \(connections.count)")
+    }
+
+    @Test func anAnnouncedBacklogGetsItsConnectionsThoughItIsSubmittedAFewAtATime() throws {
+        let standIn = try StandInStack(workers: 8)
+        var options = standIn.clientOptions()
+        options.pushesPerConnection = 100
+        options.streamsPerConnection = 50
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        client.expectedPushes = 300
+        var answers: [Int: APNsAnswer] = [:]
+        for start in stride(from: 0, to: 300, by: 60) {  // as the sweep does: a little ahead of the window
+            client.submit(contentsOf: pushes(start..<(start + 60)))
+            for completion in try client.poll(timeoutMilliseconds: 100) { answers[completion.id] = completion.answer }
+        }
+        #expect(client.expectedPushes == 0, "counted down as they came")
+        while let completion = try client.next() { answers[completion.id] = completion.answer }
+        #expect(answers.count == 300 && answers.values.allSatisfy { $0.status == 200 })
+        #expect(client.connectionLimit == 3, "one per 100 announced, not one for the 60 queued at a time")
     }
 }
 

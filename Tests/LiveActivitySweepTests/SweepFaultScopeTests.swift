@@ -19,12 +19,7 @@ import Testing
     }
 
     func register(_ seeds: some Sequence<Int>, _ environment: APNsEnvironment = .production, at time: Int64) throws {
-        let store = try RegistrationStore(path: configuration.databasePath)
-        for seed in seeds {
-            try store.register(
-                try PushToken(validating: sampleToken(seed)), type: .charging, environment: environment, now: time,
-                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000)
-        }
+        try registerCharging(seeds, environment, at: time, in: configuration)
     }
 
     func row(_ seed: Int) throws -> Registration? {

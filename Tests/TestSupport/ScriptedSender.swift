@@ -12,6 +12,8 @@ public final class ScriptedSender: PushSender {
     public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: ProviderToken?)] = []
     public private(set) var cancelled: [APNsEnvironment] = []
     public private(set) var withdrawn = 0
+    /// What the sweep said it would send, per environment.
+    public private(set) var expected: [APNsEnvironment: Int] = [:]
     public private(set) var deadline: ContinuousClock.Instant?
     public var batch = 7
     /// How many queued pushes count as already in flight: `withdrawQueued` leaves them to be answered.
@@ -28,6 +30,10 @@ public final class ScriptedSender: PushSender {
     public func setDeadline(_ deadline: ContinuousClock.Instant) { self.deadline = deadline }
 
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) { queue.append((push, environment)) }
+
+    public func expect(_ count: Int, to environment: APNsEnvironment) { expected[environment] = count }
+
+    public var queuedCount: Int { queue.count }
 
     public func poll(timeoutMilliseconds: Int) -> [APNsCompletion] {
         beforeBatch()

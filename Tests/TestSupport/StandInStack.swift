@@ -51,8 +51,11 @@ public final class StandInStack: @unchecked Sendable {
             settings["STANDIN_KEY_ENVIRONMENTS"] = keyEnvironments.map(\.rawValue).joined(separator: ",")
         }
         settings.merge(environment) { _, new in new }
+        // The client keeps hundreds of streams in flight, as APNs allows: nginx hands each to the
+        // workers through the socket's backlog, and answers 502 for any it cannot queue there.
         let responder = try ChildProcess(
-            product("liveactivity-apns-standin"), ["--socket", socketPath, "--workers", String(workers)],
+            product("liveactivity-apns-standin"),
+            ["--socket", socketPath, "--workers", String(workers), "--backlog", "1024"],
             environment: settings, outputPath: folder.file("standin.log"))
         self.responder = responder
         guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socketPath) || !responder.isRunning }),

@@ -1,9 +1,10 @@
 import CCurl
 import LiveActivityCore
 
-/// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: one
-/// multiplexed connection to the host (SPEC section 5.4), at most `maxInFlight` streams at once,
-/// easy handles reused from a pool the size of that window (and reset before each push).
+/// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: multiplexed
+/// connections to the host (one for a small run, a few for a large backlog, SPEC section 5.4),
+/// as many streams in flight as the server allows (`InFlightWindow`), easy handles reused from a
+/// pool the size of the window (and reset before each push).
 ///
 /// The caller drives it from one thread:
 ///
@@ -46,6 +47,12 @@ public final class APNsClient {
     private var transfers: [APNsTransfer] = []
     private var idle: [APNsTransfer] = []
     private var running = 0
+    private var window: InFlightWindow
+    /// Transfers handed to libcurl that had not started at the last look (waiting for a stream
+    /// or a connection); checked after every pass, so at most the few allowed plus the new ones.
+    private var waiting: [APNsTransfer] = []
+    /// Pushes finished since the window was last planned.
+    private var finishedSinceLook = 0
 
     /// Sets up the multi handle; no connection is opened until the first push.
     public init(options: APNsClientOptions, providerToken: ProviderToken) throws(CurlError) {
@@ -53,11 +60,14 @@ public final class APNsClient {
         self.options = options
         self.providerToken = providerToken
         authorization = providerToken.authorization
+        window = InFlightWindow(
+            maxInFlight: options.maxInFlight, maxConnections: options.maxConnections,
+            streamsPerConnection: options.streamsPerConnection, pushesPerConnection: options.pushesPerConnection)
         multi = try CurlMulti()
         // https://curl.se/libcurl/c/CURLMOPT_PIPELINING.html: multiplex transfers over HTTP/2.
         try multi.set(CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX, "CURLMOPT_PIPELINING")
-        try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, options.maxConnections, "CURLMOPT_MAX_HOST_CONNECTIONS")
-        try multi.set(CURLMOPT_MAX_CONCURRENT_STREAMS, options.maxInFlight, "CURLMOPT_MAX_CONCURRENT_STREAMS")
+        try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, window.connections, "CURLMOPT_MAX_HOST_CONNECTIONS")
+        try multi.set(CURLMOPT_MAX_CONCURRENT_STREAMS, options.streamsPerConnection, "CURLMOPT_MAX_CONCURRENT_STREAMS")
         setup = try TransferSetup(options: options, payload: Self.payload)
     }
 
@@ -72,17 +82,31 @@ public final class APNsClient {
     /// (a retry after a token renewal).
     public func submit(_ push: APNsPush, first: Bool = false) {
         if first { queue.prepend((push, false)) } else { queue.append((push, false)) }
+        if !first { expectedPushes = max(0, expectedPushes - 1) }
     }
 
     /// Queues `pushes` in order.
     public func submit(contentsOf pushes: some Sequence<APNsPush>) {
+        let before = queue.count
         queue.append(contentsOf: pushes.lazy.map { ($0, false) })
+        expectedPushes = max(0, expectedPushes - (queue.count - before))
     }
+
+    /// Pushes the caller says it will submit, counted down as they come: a caller that queues
+    /// a large run a few thousand at a time still gets the connections the whole run needs.
+    public var expectedPushes = 0
 
     /// Pushes waiting for room in the window.
     public var queuedCount: Int { queue.count }
     /// Pushes handed to libcurl and not yet finished.
     public var inFlightCount: Int { running }
+    /// Of those, the ones libcurl had not started at the last look (no free stream, or no
+    /// connection yet).
+    public var waitingCount: Int { waiting.count }
+    /// Connections the client allows libcurl to the host now.
+    public var connectionLimit: Int { window.connections }
+    /// The most pushes it keeps in flight at the distance seen so far (`InFlightWindow`).
+    public var coveringDepth: Int { window.coveringDepth }
     /// True when nothing is in flight or finished but not yet returned, and nothing queued can
     /// start (the queue is empty, or the deadline has passed).
     public var isIdle: Bool { running == 0 && finished.isEmpty && (queue.isEmpty || isPastDeadline) }
@@ -149,10 +173,21 @@ public final class APNsClient {
         collectFinished()
     }
 
+    /// Forgets the waiting transfers that have started or finished since the last look.
+    private func lookAtWaiting() {
+        waiting.removeAll { $0.push == nil || $0.easy.hasStarted }
+    }
+
     /// Moves queued pushes onto idle (or new) transfers until the window is full.
     private func startQueued() throws(CurlError) {
+        if let connections = window.plan(backlog: queue.count + running + expectedPushes) {
+            try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, connections, "CURLMOPT_MAX_HOST_CONNECTIONS")
+        }
         let timeout = Int(options.requestTimeout * 1000)
-        while running < options.maxInFlight, !queue.isEmpty {
+        lookAtWaiting()
+        let depth = window.depth(inFlight: running, waiting: waiting.count, finished: finishedSinceLook)
+        finishedSinceLook = 0
+        while running < depth, !queue.isEmpty {
             var timeoutMilliseconds = timeout
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline).components
@@ -180,6 +215,7 @@ public final class APNsClient {
                 throw error
             }
             running += 1
+            waiting.append(transfer)
         }
     }
 
@@ -193,12 +229,17 @@ public final class APNsClient {
             transfer.push = nil
             idle.append(transfer)
             running -= 1
+            finishedSinceLook += 1
             switch verdict {
             case .resend:
                 counters.resends += 1
                 queue.prepend((push, true))
             case .answer(let answer, let afterError):
                 if afterError { counters.answersDespiteError += 1 }
+                if case .answered = answer {
+                    window.isWarm = true
+                    window.observe(requestSeconds: transfer.easy.requestSeconds)
+                }
                 finished.append(APNsCompletion(id: push.id, answer: answer))
             }
         }

@@ -20,12 +20,18 @@ public struct APNsClientOptions: Sendable, Equatable {
     /// Seconds allowed for a whole push, from being handed to libcurl to the last byte
     /// (CURLOPT_TIMEOUT_MS), including waiting for a shared connection.
     public var requestTimeout: Double = 30
-    /// Pushes in flight at once. libcurl's HTTP/2 slowed down sharply with several hundred streams
-    /// in flight on one connection; 100 is also libcurl's default stream cap.
-    public var maxInFlight = 100
-    /// Connections to the host (CURLMOPT_MAX_HOST_CONNECTIONS): one per environment is the norm
-    /// (SPEC section 5); libcurl opens another only when one is unusable.
-    public var maxConnections = 1
+    /// The most pushes in flight at once, over all connections. The client keeps as many in
+    /// flight as the server's SETTINGS_MAX_CONCURRENT_STREAMS allows up to this (`InFlightWindow`).
+    public var maxInFlight = 2000
+    /// The most connections to the host (CURLMOPT_MAX_HOST_CONNECTIONS): one for a small run,
+    /// one more per `pushesPerConnection` of backlog (SPEC section 5: one or a few per environment).
+    public var maxConnections = 4
+    /// Backlog that warrants one more connection.
+    public var pushesPerConnection = 10_000
+    /// The most streams the client opens on one connection (CURLMOPT_MAX_CONCURRENT_STREAMS); the
+    /// server's own limit applies below it. Past a few hundred, one connection's answers come in
+    /// bursts that delay the next requests; more connections of fewer streams keep a steady flow.
+    public var streamsPerConnection = 500
     /// Response bytes kept per push; APNs error bodies are a few dozen bytes.
     public var responseBodyLimit = 4096
     /// Seconds of idle before TCP keepalive probes (CURLOPT_TCP_KEEPIDLE / KEEPINTVL).

@@ -83,17 +83,11 @@ final class APNsTransfer {
         let length = size * count
         guard let data, let userdata else { return length }
         let transfer = Unmanaged<APNsTransfer>.fromOpaque(userdata).takeUnretainedValue()
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            transfer.clearResponse()  // a new response (after an interim one) starts over
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if name == "apns-id" {
-                transfer.apnsID = value.isEmpty ? nil : value
-            } else if name == "content-length" {
-                transfer.contentLength = Int(value)
-            }
+        switch HeaderLine(UnsafeRawBufferPointer(start: data, count: length)) {
+        case .statusLine: transfer.clearResponse()  // a new response (after an interim one) starts over
+        case .apnsID(let value): transfer.apnsID = value
+        case .contentLength(let value): transfer.contentLength = value
+        case .other: break
         }
         return length
     }

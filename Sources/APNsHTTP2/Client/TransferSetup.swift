@@ -24,6 +24,11 @@ final class TransferSetup {
         connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
     }
 
+    /// Per-transfer buffer sizes, the smallest libcurl takes: an answer is a few dozen bytes and
+    /// each transfer in flight holds both (with libcurl 7.88 about 21 kB per push in flight).
+    static let receiveBufferSize = 1024
+    static let uploadBufferSize = 16384
+
     /// Sets everything that is the same for every push on `easy`, whose callbacks reach `owner`.
     /// `timeoutMilliseconds` is the push's whole time (CURLOPT_TIMEOUT_MS), at least 1.
     func apply(to easy: CurlEasy, owner: UnsafeMutableRawPointer, timeoutMilliseconds: Int) throws(CurlError) {
@@ -52,6 +57,11 @@ final class TransferSetup {
         if let connectTo {
             try easy.set(CURLOPT_CONNECT_TO, list: connectTo, "CURLOPT_CONNECT_TO")
         }
+        // Small buffers: answers are a few dozen bytes and the payload 57, but libcurl's defaults
+        // (16 kB to receive, 64 kB to send) are allocated for every transfer in flight. Best
+        // effort: libcurl refuses a new receive size while the handle still holds a buffer.
+        _ = try? easy.set(CURLOPT_BUFFERSIZE, Self.receiveBufferSize, "CURLOPT_BUFFERSIZE")
+        try easy.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize, "CURLOPT_UPLOAD_BUFFERSIZE")
         // The payload never changes: POST it from libcurl's own copy.
         try easy.set(CURLOPT_POSTFIELDSIZE, payload.utf8.count, "CURLOPT_POSTFIELDSIZE")
         try easy.set(CURLOPT_COPYPOSTFIELDS, string: payload, "CURLOPT_COPYPOSTFIELDS")

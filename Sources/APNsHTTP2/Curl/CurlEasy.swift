@@ -56,6 +56,23 @@ final class CurlEasy {
     /// Bytes of the request sent (CURLINFO_REQUEST_SIZE): 0 when it never left.
     var requestSize: Int { longInfo(CURLINFO_REQUEST_SIZE) }
 
+    /// Whether the transfer has sent its request or is about to (CURLINFO_PRETRANSFER_TIME_T is
+    /// set): false while it waits in the multi handle for a stream or for its connection.
+    var hasStarted: Bool { microsecondsInfo(CURLINFO_PRETRANSFER_TIME_T) > 0 }
+
+    /// Seconds from the request's start to the transfer's end (CURLINFO_TOTAL_TIME_T less
+    /// CURLINFO_PRETRANSFER_TIME_T): one round trip plus the server's time, without the connection
+    /// setup or the wait for a stream.
+    var requestSeconds: Double {
+        Double(microsecondsInfo(CURLINFO_TOTAL_TIME_T) - microsecondsInfo(CURLINFO_PRETRANSFER_TIME_T)) / 1e6
+    }
+
+    private func microsecondsInfo(_ info: CURLINFO) -> Int {
+        var value: curl_off_t = 0
+        _ = liveactivity_easy_getinfo_off_t(pointer, info, &value)
+        return Int(value)
+    }
+
     private func longInfo(_ info: CURLINFO) -> Int {
         var value = 0
         _ = liveactivity_easy_getinfo_long(pointer, info, &value)

@@ -1,19 +1,21 @@
+import Foundation
 import Synchronization
 
 /// The responder's one database connection, shared by its worker threads, with group commit:
-/// a worker queues its write and takes the connection; if another worker committed that write
-/// meanwhile it just returns the answer, else it commits every queued write in one transaction.
+/// a worker queues its write; the first to find the connection free commits every queued write in
+/// one transaction, wakes the writers it answered and hands the connection to the first writer
+/// queued meanwhile, which commits the next batch (`CommitTurn`).
 ///
 /// Why: with a connection per worker every commit invalidated the other connections' page caches
 /// (a dozen `pread`s per registration), and one transaction per write paid the WAL append, the
 /// lock round trip and the index tail pages once per request. Each caller still returns only
 /// after its own write is committed (or failed), so a 200 always means "on disk".
-public final class RegistrationWriter: Sendable {
+public final class RegistrationWriter: @unchecked Sendable {
     private let path: String
     private let options: SQLiteConnection.Options
-    /// The connection, opened on first use; holding this lock is holding the right to commit.
-    private let connection = Mutex<RegistrationStore?>(nil)
-    private let queue = Mutex<[Pending]>([])
+    private let turn = CommitTurn<Pending>()
+    /// The connection, opened on first use; only the holder of the turn touches it.
+    private var store: RegistrationStore?
     /// Files found deleted or replaced under the connection, for the caller to report.
     private let replaced = Mutex<[FileIdentity?]>([])
 
@@ -27,33 +29,32 @@ public final class RegistrationWriter: Sendable {
     /// `DatabaseFault` that `needsReopen`, the next use opens the database afresh.
     public func perform(_ write: StoreWrite) throws -> StoreWrite.Outcome {
         let mine = Pending(write)
-        queue.withLock { $0.append(mine) }
-        let answer = connection.withLock { store in
-            // A leader that took the queue after our append has answered us before unlocking.
-            if let done = mine.answer.withLock({ $0 }) { return done }
-            let batch = queue.withLock { queued in
-                defer { queued.removeAll(keepingCapacity: true) }
-                return queued
-            }
-            dropIfReplaced(&store)
-            Self.commit(batch, store: &store, path: path, options: options)
-            return mine.answer.withLock { $0 } ?? .failure(Unanswered())
+        if !turn.queue(mine) { mine.wake.wait() }
+        // Woken with an answer: another thread committed our write. Without one: we hold the turn.
+        if mine.answer == nil {
+            let batch = turn.takeWrites()
+            dropIfReplaced()
+            commit(batch)
+            let next = turn.handOver()
+            next?.wake.signal()
+            for pending in batch where pending !== mine { pending.wake.signal() }
         }
+        guard let answer = mine.answer else { throw Unanswered() }
         return try answer.get()
     }
 
     /// Runs `body` on the connection while no write is being committed (health, metrics).
     public func read<T: Sendable>(_ body: (RegistrationStore) throws -> T) throws -> T {
-        try connection.withLock { store in
-            dropIfReplaced(&store)
-            do {
-                let opened = try store ?? RegistrationStore(path: path, options: options)
-                store = opened
-                return try body(opened)
-            } catch {
-                Self.dropIfBroken(&store, by: error)
-                throw error
-            }
+        turn.waitAsReader()
+        defer { turn.handOver()?.wake.signal() }
+        dropIfReplaced()
+        do {
+            let opened = try store ?? RegistrationStore(path: path, options: options)
+            store = opened
+            return try body(opened)
+        } catch {
+            dropIfBroken(by: error)
+            throw error
         }
     }
 
@@ -68,7 +69,7 @@ public final class RegistrationWriter: Sendable {
     /// Closes a connection whose path no longer names its file: writes would land in an unlinked
     /// inode and be lost. Closing must not delete the new file's -wal and -shm (SQLite removes
     /// them by name), hence `keepWALFilesOnClose`. The next use opens the path afresh.
-    private func dropIfReplaced(_ store: inout RegistrationStore?) {
+    private func dropIfReplaced() {
         guard let current = store, current.fileWasReplaced else { return }
         current.connection.keepWALFilesOnClose()
         store = nil
@@ -76,35 +77,32 @@ public final class RegistrationWriter: Sendable {
     }
 
     /// Closes the connection after a fault that leaves it unusable (its file vanished or broke).
-    private static func dropIfBroken(_ store: inout RegistrationStore?, by error: any Error) {
+    private func dropIfBroken(by error: any Error) {
         if DatabaseFault(error)?.needsReopen == true { store = nil }
     }
 
     // MARK: - Committing a batch
 
-    private static func commit(
-        _ batch: [Pending], store: inout RegistrationStore?, path: String, options: SQLiteConnection.Options
-    ) {
+    /// Answers every write of `batch` (the caller holds the turn).
+    private func commit(_ batch: [Pending]) {
         let opened: RegistrationStore
         do {
             opened = try store ?? RegistrationStore(path: path, options: options)
             store = opened
         } catch {
-            for pending in batch { pending.answer.withLock { $0 = .failure(error) } }
+            for pending in batch { pending.answer = .failure(error) }
             return
         }
-        if batch.count > 1, commitTogether(batch, opened) { return }
+        if batch.count > 1, Self.commitTogether(batch, opened) { return }
         // One transaction each: alone, or after a batch failed, so that one write's fault (a full
         // disk, a busy database) is that write's answer and no other's.
         for pending in batch {
-            let answer: Result<StoreWrite.Outcome, any Error>
             do {
-                answer = .success(try opened.connection.transaction { try pending.write.apply(to: opened) })
+                pending.answer = .success(try opened.connection.transaction { try pending.write.apply(to: opened) })
             } catch {
-                answer = .failure(error)
-                dropIfBroken(&store, by: error)
+                pending.answer = .failure(error)
+                dropIfBroken(by: error)
             }
-            pending.answer.withLock { $0 = answer }
         }
     }
 
@@ -127,15 +125,16 @@ public final class RegistrationWriter: Sendable {
         } catch {
             return false
         }
-        for (pending, answer) in zip(batch, answers) { pending.answer.withLock { $0 = answer } }
+        for (pending, answer) in zip(batch, answers) { pending.answer = answer }
         return true
     }
 
-    /// A queued write and, once committed, its answer (errors are `Sendable`, so the committing
-    /// thread hands the asker its error as thrown).
-    private final class Pending: Sendable {
+    /// A queued write and, once committed, its answer. The committing thread sets `answer` before
+    /// it signals `wake`, and the asker reads it only after: the semaphore orders the two.
+    private final class Pending: TurnWaiting, @unchecked Sendable {
         let write: StoreWrite
-        let answer = Mutex<Result<StoreWrite.Outcome, any Error>?>(nil)
+        var answer: Result<StoreWrite.Outcome, any Error>?
+        let wake = DispatchSemaphore(value: 0)
         init(_ write: StoreWrite) { self.write = write }
     }
 

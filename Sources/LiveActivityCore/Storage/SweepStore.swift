@@ -30,10 +30,12 @@ public final class SweepStore {
         public var proven: Bool
         /// Failures in a row before this push, which set the back-off after another one.
         public var failures: Int
+        /// When it was due: with the token, its place in the due order.
+        public var nextPushAt: Int64
 
         public init(
             token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
-            proven: Bool = false, failures: Int = 0
+            proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0
         ) {
             self.token = token
             self.activityType = activityType
@@ -41,28 +43,68 @@ public final class SweepStore {
             self.registeredAt = registeredAt
             self.proven = proven
             self.failures = failures
+            self.nextPushAt = nextPushAt
         }
+
+        /// Its place in the due order.
+        public var position: DuePosition { DuePosition(nextPushAt: nextPushAt, token: token) }
     }
 
-    /// Registrations of `environments` whose next push is at or before `cutoff`, oldest first
-    /// (the due index). Rows of an environment left out (no longer in APNS_ENVIRONMENTS) are not
-    /// pushed; they stay until they expire.
-    public func due(atOrBefore cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases) throws -> [Due] {
-        let all = Set(environments) == Set(APNsEnvironment.allCases)
-        let names = environments.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        let filter = all ? "" : " AND environment IN (\(names.isEmpty ? "''" : names))"
+    /// Registrations of `environments` whose next push is at or before `cutoff`, in the due index's
+    /// order (oldest first, then by token), the `limit` after position `after` (nil: from the
+    /// start). The sweep reads them a page at a time (`DueCursor`). Rows of an environment left
+    /// out (no longer in APNS_ENVIRONMENTS) are not pushed; they stay until they expire.
+    public func duePage(
+        atOrBefore cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases,
+        after position: DuePosition?, limit: Int
+    ) throws -> [Due] {
+        let after = position == nil ? "" : " AND (next_push_at, push_token) > (?3, ?4)"
+        let values: [PreparedStatement.Value] =
+            [.integer(cutoff), .integer(Int64(limit))]
+            + (position.map { [.integer($0.nextPushAt), .text($0.token.hex)] } ?? [])
         return try connection.statement(
             """
-            SELECT push_token, activity_type, environment, registered_at, last_push_at IS NOT NULL, consecutive_failures
-            FROM registrations WHERE next_push_at <= ?\(filter) ORDER BY next_push_at
+            SELECT push_token, activity_type, environment, registered_at, last_push_at IS NOT NULL,
+                consecutive_failures, next_push_at
+            FROM registrations WHERE next_push_at <= ?1\(after)\(Self.filter(environments))
+            ORDER BY next_push_at, push_token LIMIT ?2
             """
-        ).rows([.integer(cutoff)]) { row in
+        ).rows(values) { row in
             Due(
                 token: PushToken(trusted: row.text(0) ?? ""),
                 activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
                 environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
-                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)))
+                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)), nextPushAt: row.int(6))
         }
+    }
+
+    /// How many registrations of `environments` are due at `cutoff`, per environment (those
+    /// with none left out).
+    public func dueCounts(
+        atOrBefore cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases
+    ) throws -> [APNsEnvironment: Int] {
+        let counts = try connection.statement(
+            """
+            SELECT environment, count(*) FROM registrations
+            WHERE next_push_at <= ?\(Self.filter(environments)) GROUP BY environment
+            """
+        ).rows([.integer(cutoff)]) { row in (APNsEnvironment(name: row.text(0) ?? ""), Int(row.int(1))) }
+        var result: [APNsEnvironment: Int] = [:]
+        for case (let environment?, let count) in counts { result[environment, default: 0] += count }
+        return result
+    }
+
+    /// Where a page of due rows ends: the next page starts after it.
+    public struct DuePosition: Sendable, Equatable {
+        public var nextPushAt: Int64
+        public var token: PushToken
+    }
+
+    /// The SQL that keeps only `environments` (none when all are enabled).
+    private static func filter(_ environments: [APNsEnvironment]) -> String {
+        if Set(environments) == Set(APNsEnvironment.allCases) { return "" }
+        let names = environments.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        return " AND environment IN (\(names.isEmpty ? "''" : names))"
     }
 
     /// One write the sweep owes the database after an answer. Every write that keeps a row is

@@ -3,17 +3,21 @@ import LiveActivityCore
 
 /// How the sweep reaches APNs (SPEC 6): `APNS_HOST` is where pushes go instead of Apple's hosts
 /// (they still name Apple's hosts: the stand-in tells the environments apart by them), `APNS_CA_FILE` adds a
-/// trusted CA, `LIVEACTIVITY_APNS_CONCURRENCY` is the in-flight window and
+/// trusted CA, `LIVEACTIVITY_APNS_CONCURRENCY` caps the pushes in flight per environment (the
+/// client otherwise keeps as many as the server allows, up to its own default) and
 /// `LIVEACTIVITY_APNS_TIMEOUT` the seconds one push may take. The one place client options are
 /// made from settings.
 public struct APNsClientSettings: Sendable, Equatable {
     /// `host:port` connected to instead of both Apple hosts (the local stand-in), from `APNS_HOST`.
     public var connectTo: String?
     public var caFile: String?
-    /// Pushes in flight at once per connection.
-    public var concurrency = 100
+    /// The most pushes in flight at once per environment; nil: the client's default.
+    public var concurrency: Int?
     /// Seconds one push may take before it counts as a transport failure.
     public var timeoutSeconds = 30
+
+    /// The client's own default is the most it keeps in flight (4 connections of 500 streams).
+    public static let maxConcurrency = 2000
 
     /// Defaults only.
     public init() {}
@@ -27,7 +31,9 @@ public struct APNsClientSettings: Sendable, Equatable {
             connectTo = address
         }
         caFile = settings.text("APNS_CA_FILE")
-        if let window = try settings.integer("LIVEACTIVITY_APNS_CONCURRENCY", in: 1...1000) { concurrency = window }
+        if let window = try settings.integer("LIVEACTIVITY_APNS_CONCURRENCY", in: 1...Self.maxConcurrency) {
+            concurrency = window
+        }
         if let timeout = try settings.integer("LIVEACTIVITY_APNS_TIMEOUT", in: 1...600) { timeoutSeconds = timeout }
     }
 
@@ -35,7 +41,7 @@ public struct APNsClientSettings: Sendable, Equatable {
     public func options(for environment: APNsEnvironment, topic: String) -> APNsClientOptions {
         var options = APNsClientOptions(environment: environment, topic: topic, connectTo: connectTo)
         options.caFile = caFile
-        options.maxInFlight = concurrency
+        if let concurrency { options.maxInFlight = concurrency }
         options.requestTimeout = Double(timeoutSeconds)
         options.connectTimeout = Double(min(10, timeoutSeconds))
         return options

@@ -29,6 +29,12 @@ public final class CurlPushSender: PushSender {
         for entry in clients { entry.client.deadline = deadline }
     }
 
+    public func expect(_ count: Int, to environment: APNsEnvironment) {
+        try? client(for: environment).expectedPushes = count
+    }
+
+    public var queuedCount: Int { clients.reduce(0) { $0 + $1.client.queuedCount } }
+
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) {
         guard let client = try? client(for: environment) else {
             failedToStart.append(APNsCompletion(id: push.id, answer: .failed(.failedInit)))

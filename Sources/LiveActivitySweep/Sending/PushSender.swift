@@ -8,8 +8,13 @@ public protocol PushSender: AnyObject {
     func setProviderToken(_ token: ProviderToken)
     /// Every push started from now on must end by `deadline`, and none starts after it.
     func setDeadline(_ deadline: ContinuousClock.Instant)
+    /// About `count` pushes to `environment` are coming (queued a few thousand at a time): the
+    /// sender may plan its connections for them.
+    func expect(_ count: Int, to environment: APNsEnvironment)
     /// Queues `push` for the APNs host of `environment`.
     func enqueue(_ push: APNsPush, to environment: APNsEnvironment)
+    /// Pushes queued and not yet handed to the connection, to any environment.
+    var queuedCount: Int { get }
     /// Waits up to about `timeoutMilliseconds` for answers and returns those that arrived, possibly
     /// none. Throws only when the sender itself broke (not for a failed push).
     func poll(timeoutMilliseconds: Int) throws -> [APNsCompletion]

@@ -5,11 +5,19 @@ import LiveActivityCore
 /// (`OutcomeRules`), hands writes to the `OutcomeWriter` in batches, stops an environment at its
 /// first fault (its other pushes are cancelled and held, the other environment goes on), stops
 /// sending at the time budget or on SIGTERM, and lets the guard rule at the end.
+///
+/// Due rows are read as the sender needs them (`DueCursor`): it keeps `lookahead` pushes queued
+/// beyond those in flight, and only the rows of pushes not yet decided are held (`live`).
 final class PushRound {
     /// Outcomes are written at least this often, so a killed sweep loses little bookkeeping.
     static let batchSize = 1000
+    /// Pushes kept queued in the sender: more than its deepest window takes in one pass.
+    static let lookahead = 2 * APNsClientSettings.maxConcurrency
 
-    private let due: [SweepStore.Due]
+    private let source: DueCursor
+    /// Due registrations per environment when the round starts: the sender plans its connections.
+    private let dueCounts: [APNsEnvironment: Int]
+    private let lookahead: Int
     private let rules: OutcomeRules
     private let sender: PushSender
     private let tokens: ProviderTokenCache
@@ -23,6 +31,10 @@ final class PushRound {
     private(set) var stoppedSending = false
     private(set) var stoppedBySignal = false
 
+    /// Rows of the pushes queued or in flight (or deferred), by push id.
+    private var live: [Int: SweepStore.Due] = [:]
+    private var nextID = 0
+    private var allRead = false
     private var pending: [SweepStore.Write] = []
     private var deletionGuard = MassDeletionGuard()
     private var faults: [APNsEnvironment: SweepFault] = [:]
@@ -32,10 +44,13 @@ final class PushRound {
     private var renewedToken = false
 
     init(
-        due: [SweepStore.Due], rules: OutcomeRules, sender: PushSender, tokens: ProviderTokenCache, clock: Clock,
+        source: DueCursor, dueCounts: [APNsEnvironment: Int], lookahead: Int, rules: OutcomeRules, sender: PushSender,
+        tokens: ProviderTokenCache, clock: Clock,
         sendUntil: ContinuousClock.Instant, stopRequested: @escaping () -> Bool, log: @escaping (String) -> Void
     ) {
-        self.due = due
+        self.source = source
+        self.dueCounts = dueCounts
+        self.lookahead = max(1, lookahead)
         self.rules = rules
         self.sender = sender
         self.tokens = tokens
@@ -49,26 +64,33 @@ final class PushRound {
     func run(writer: OutcomeWriter, summary: inout SweepSummary) throws {
         sender.setProviderToken(try tokens.current(now: clock.now()))
         sender.setDeadline(hardStop)
-        for index in due.indices { enqueue(index, now: clock.now()) }
+        for (environment, count) in dueCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            sender.expect(count, to: environment)
+        }
 
         while true {
+            try topUp(writer: writer, summary: &summary)
             checkTime()
-            if sender.isIdle { break }
+            if sender.isIdle && (allRead || stoppedSending) { break }
             for completion in try sender.poll(timeoutMilliseconds: 500) {
                 try handle(completion, summary: &summary)
             }
-            if pending.count >= Self.batchSize {
-                try writer.submit(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+            try flushIfFull(writer)
         }
 
-        // Rows of a faulted environment wait as its fault says, even those the budget left unsent.
+        // Rows of a faulted environment wait as its fault says, even those the budget left unsent
+        // or unread; the others are simply due at the next run.
         let now = clock.now()
+        var unsent = 0
         for id in deferred {
-            if let fault = faults[due[id].environment] { touch(due[id], by: fault, now: now, summary: &summary) }
+            guard let row = live[id] else { continue }
+            if let fault = faults[row.environment] { touch(row, by: fault, now: now, summary: &summary) } else { unsent += 1 }
         }
-        summary.deferred = deferred.count(where: { faults[due[$0].environment] == nil })
+        while !allRead, let row = try source.next() {
+            if let fault = faults[row.environment] { touch(row, by: fault, now: now, summary: &summary) } else { unsent += 1 }
+            try flushIfFull(writer)
+        }
+        summary.deferred = unsent
 
         let ruling = deletionGuard.rule(faults: faults, rules: rules, now: now)
         summary.add(ruling.tally)
@@ -77,6 +99,35 @@ final class PushRound {
         // host is the only kind it can follow there).
         summary.faults = faults.values.sorted { $0.environment.rawValue < $1.environment.rawValue } + ruling.faults
         try writer.submit(pending + ruling.writes)
+    }
+
+    // MARK: - Reading
+
+    /// Reads due rows until the sender has `lookahead` queued: each is queued, or, when a fault
+    /// holds its environment, written as the fault says.
+    private func topUp(writer: OutcomeWriter, summary: inout SweepSummary) throws {
+        guard !stoppedSending else { return }
+        while !allRead && sender.queuedCount < lookahead {
+            guard let row = try source.next() else {
+                allRead = true
+                break
+            }
+            if let fault = faults[row.environment] {
+                touch(row, by: fault, now: clock.now(), summary: &summary)
+                try flushIfFull(writer)
+            } else {
+                let id = nextID
+                nextID += 1
+                live[id] = row
+                enqueue(id, now: clock.now())
+            }
+        }
+    }
+
+    private func flushIfFull(_ writer: OutcomeWriter) throws {
+        guard pending.count >= Self.batchSize else { return }
+        try writer.submit(pending)
+        pending.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Time
@@ -103,10 +154,13 @@ final class PushRound {
     // MARK: - Answers
 
     private func handle(_ completion: APNsCompletion, summary: inout SweepSummary) throws {
-        let row = due[completion.id]
+        guard let row = live[completion.id] else { return }
         let now = clock.now()
         let decision = rules.decide(completion.answer, for: row, isRetry: retried.contains(completion.id), now: now)
-        if decision.action != .retryWithNewToken { deletionGuard.observe(completion.answer, for: row) }
+        if decision.action != .retryWithNewToken {
+            deletionGuard.observe(completion.answer, for: row)
+            forget(completion.id)
+        }
         switch decision.action {
         case .write(let write):
             pending.append(write)
@@ -115,6 +169,7 @@ final class PushRound {
             deletionGuard.hold(write, reason: reason, row: row)
         case .retryWithNewToken:
             if let fault = faults[row.environment] {
+                forget(completion.id)
                 touch(row, by: fault, now: now, summary: &summary)
             } else if stoppedSending {
                 deferred.append(completion.id)
@@ -132,7 +187,10 @@ final class PushRound {
             let current = faults[row.environment] ?? fault
             if faults[row.environment] == nil {
                 faults[row.environment] = fault
-                for id in sender.cancel(row.environment) { touch(due[id], by: fault, now: now, summary: &summary) }
+                for id in sender.cancel(row.environment) {
+                    guard let cancelled = forget(id) else { continue }
+                    touch(cancelled, by: fault, now: now, summary: &summary)
+                }
             }
             touch(row, by: current, now: now, summary: &summary)
         }
@@ -146,10 +204,17 @@ final class PushRound {
         faults[row.environment]?.pushes += 1
     }
 
-    /// Queues the push for `due[index]`; `apns-expiration` is when the next push replaces it.
-    private func enqueue(_ index: Int, now: Int64) {
-        let row = due[index]
+    /// Queues the push for `live[id]`; `apns-expiration` is when the next push replaces it.
+    private func enqueue(_ id: Int, now: Int64) {
+        guard let row = live[id] else { return }
         let expiration = (now + rules.interval(row.activityType)) / 1000
-        sender.enqueue(APNsPush(id: index, token: row.token, expiration: expiration), to: row.environment)
+        sender.enqueue(APNsPush(id: id, token: row.token, expiration: expiration), to: row.environment)
+    }
+
+    /// Drops what is held for push `id`, decided now; returns its row.
+    @discardableResult
+    private func forget(_ id: Int) -> SweepStore.Due? {
+        retried.remove(id)
+        return live.removeValue(forKey: id)
     }
 }

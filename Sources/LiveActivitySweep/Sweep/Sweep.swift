@@ -19,11 +19,17 @@ public final class Sweep {
     private let budget: SweepBudget
     private let stopRequested: () -> Bool
     private let log: (String) -> Void
+    /// Due rows read from the database at a time, and pushes kept queued in the sender
+    /// (`PushRound.lookahead`); tests make them small.
+    private let duePageSize: Int
+    private let lookahead: Int
 
     /// `stopRequested` is asked between answers: true (SIGTERM) ends the run as the budget does.
     public init(
         configuration: Configuration, store: SweepStore, sender: PushSender, tokens: ProviderTokenCache,
-        budget: SweepBudget = SweepBudget(), stopRequested: @escaping () -> Bool = { false }, log: @escaping (String) -> Void
+        budget: SweepBudget = SweepBudget(), stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000,
+        lookahead: Int? = nil,
+        log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
         self.store = store
@@ -31,6 +37,8 @@ public final class Sweep {
         self.tokens = tokens
         self.budget = budget
         self.stopRequested = stopRequested
+        self.duePageSize = duePageSize
+        self.lookahead = lookahead ?? PushRound.lookahead
         self.log = log
     }
 
@@ -45,13 +53,18 @@ public final class Sweep {
 
         summary.expired = try store.deleteExpired(registeredAtOrBefore: start - configuration.expiryMilliseconds)
         summary.active = try store.activeCount()
-        let due = try store.due(
-            atOrBefore: start + Self.dueSlackMilliseconds, environments: configuration.enabledEnvironments)
-        summary.skipped = summary.active - due.count
+        let cutoff = start + Self.dueSlackMilliseconds
+        let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.enabledEnvironments)
+        let dueCount = dueCounts.values.reduce(0, +)
+        summary.skipped = summary.active - dueCount
 
-        if !due.isEmpty {
+        if dueCount > 0 {
+            let source = DueCursor(
+                store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize)
             let round = PushRound(
-                due: due, rules: OutcomeRules(configuration: configuration), sender: sender, tokens: tokens, clock: clock,
+                source: source, dueCounts: dueCounts, lookahead: lookahead, rules: OutcomeRules(configuration: configuration),
+                sender: sender,
+                tokens: tokens, clock: clock,
                 sendUntil: started + .seconds(budget.seconds), stopRequested: stopRequested, log: log)
             let writer = try OutcomeWriter(path: store.connection.path, options: configuration.sqliteOptions)
             // On every way out, the thread ends and the batches already queued are written.

@@ -1,0 +1,93 @@
+/// How many pushes the client hands to libcurl at once, and over how many connections.
+///
+/// At a distance the rate is what is in flight divided by the round trip, so the client keeps
+/// as many streams open as the server allows: APNs advertises up to ~1,000 per connection in its
+/// SETTINGS (and may lower it), and libcurl follows that per connection by itself. What libcurl
+/// cannot send at once it keeps in a pending list, where each transfer costs CPU on every pass
+/// and its wait counts against its timeout. So after every pass the client looks at what it
+/// handed over: while some still wait for a stream, the server's limit binds, and it keeps only
+/// `waitingAllowed` beyond what has started; while none wait, it replaces what finished and
+/// adds as much again (at least `waitingAllowed`), to find a higher limit within a few passes.
+/// The depth is the server's limit (times the connections) plus a small reserve, and it follows
+/// the limit when the server changes it.
+///
+/// The server's limit is an upper bound, not a goal: the rate is what is in flight divided by the
+/// round trip, and each transfer in flight costs CPU on every pass (libcurl visits all of them)
+/// and about 21 kB. So once answers come, the depth is also held to twice what `rateToCover`
+/// needs at the shortest round trip seen (Little's law), and at least `leastPerConnection` per
+/// connection: about 2,000 at 100 ms, a few hundred at 10 ms, 100 a connection next door.
+///
+/// Connections: one per environment for small runs, one more per `pushesPerConnection` of
+/// backlog up to `maxConnections`; each carries at most `streamsPerConnection` (fewer, deeper
+/// connections answer in bursts: one wake-up handles hundreds of completions before their
+/// replacements go out).
+struct InFlightWindow: Equatable {
+    /// The most pushes in flight however deep the backlog (`APNsClientOptions.maxInFlight`).
+    let maxInFlight: Int
+    let maxConnections: Int
+    let streamsPerConnection: Int
+    let pushesPerConnection: Int
+
+    /// Connections allowed now (CURLMOPT_MAX_HOST_CONNECTIONS); only ever raised.
+    private(set) var connections = 1
+    /// Set at the first answer: the connections are up and the server's limit is in force.
+    /// Until then the client fills each allowed connection as far as libcurl assumes a server
+    /// allows before its SETTINGS, so that all of them open at once rather than one by one.
+    var isWarm = false
+
+    /// The shortest time from a request's start to its answer seen so far, in seconds: the round
+    /// trip without queues. Nil until the first answer.
+    private(set) var shortestRoundTrip: Double?
+
+    static let streamsBeforeSettings = 100
+    /// Pushes per second the depth is sized for: more than one sweep process sends on one core,
+    /// so a deeper window would only cost CPU and memory.
+    static let rateToCover = 10_000.0
+    /// The least depth per connection, however near the server (curl's own default for
+    /// parallel transfers): enough to keep each pass busy.
+    static let leastPerConnection = 100
+    /// Pushes allowed to wait in libcurl for a stream: a reserve that takes each freed stream
+    /// without waiting for the client's next pass.
+    static let waitingAllowed = 32
+
+    init(maxInFlight: Int, maxConnections: Int, streamsPerConnection: Int, pushesPerConnection: Int) {
+        self.maxInFlight = max(1, maxInFlight)
+        self.maxConnections = max(1, maxConnections)
+        self.streamsPerConnection = max(1, streamsPerConnection)
+        self.pushesPerConnection = max(1, pushesPerConnection)
+    }
+
+    /// The deepest the window goes with the connections allowed now.
+    var ceiling: Int { min(maxInFlight, connections * streamsPerConnection) }
+
+    /// The deepest the window needs to go at the distance seen so far (the ceiling until then).
+    var coveringDepth: Int {
+        guard let roundTrip = shortestRoundTrip else { return ceiling }
+        let needed = (Self.rateToCover * roundTrip * 2).rounded(.up)
+        return min(ceiling, max(connections * Self.leastPerConnection, needed < 1e9 ? Int(needed) : Int(1e9)))
+    }
+
+    /// Notes the time one push took from its request's start to its answer.
+    mutating func observe(requestSeconds: Double) {
+        guard requestSeconds.isFinite, requestSeconds >= 0 else { return }
+        shortestRoundTrip = min(shortestRoundTrip ?? requestSeconds, requestSeconds)
+    }
+
+    /// Plans for `backlog` pushes not yet answered (queued and in flight). Returns the new
+    /// connection count when it grew, for the caller to hand to libcurl.
+    mutating func plan(backlog: Int) -> Int? {
+        let wanted = min(maxConnections, max(1, backlog / pushesPerConnection))
+        guard wanted > connections else { return nil }
+        connections = wanted
+        return wanted
+    }
+
+    /// How many pushes to keep handed to libcurl after a pass that left `inFlight` with it, of
+    /// which `waiting` have not started (no stream yet, or their connection is still being set
+    /// up), and finished `finished`.
+    func depth(inFlight: Int, waiting: Int, finished: Int) -> Int {
+        guard isWarm else { return min(ceiling, connections * Self.streamsBeforeSettings) }
+        if waiting > 0 { return min(coveringDepth, inFlight - waiting + Self.waitingAllowed) }
+        return min(coveringDepth, inFlight + finished + max(Self.waitingAllowed, finished))
+    }
+}

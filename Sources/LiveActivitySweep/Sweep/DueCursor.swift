@@ -1,0 +1,54 @@
+import LiveActivityCore
+
+/// The registrations due this sweep, read from the database a page at a time, so a sweep of
+/// 100,000 holds a few thousand rows, not all of them (their tokens alone were 11 MB).
+///
+/// Pages follow the due index (oldest first) and each starts after the last row read, with no
+/// read transaction held between them: the outcome writer commits while the sweep reads, and a
+/// long-lived snapshot would keep SQLite from checkpointing the WAL for the whole run. So a row
+/// written this run can come round again further on (a very short interval puts it back within
+/// the due slack): the cursor remembers a 64-bit hash of every token it returned and skips them,
+/// so each registration is pushed at most once per sweep. A registration made during the sweep
+/// is pushed in it when its place is still ahead, as if it had been there at the start.
+final class DueCursor {
+    private let store: SweepStore
+    private let cutoff: Int64
+    private let environments: [APNsEnvironment]
+    private let pageSize: Int
+
+    private var page: [SweepStore.Due] = []
+    private var index = 0
+    private var position: SweepStore.DuePosition?
+    private var exhausted = false
+    private var returned = Set<Int>()
+
+    /// Rows returned so far.
+    private(set) var count = 0
+
+    init(store: SweepStore, cutoff: Int64, environments: [APNsEnvironment], pageSize: Int = 1000) {
+        self.store = store
+        self.cutoff = cutoff
+        self.environments = environments
+        self.pageSize = max(1, pageSize)
+    }
+
+    /// The next due registration, or nil when none is left.
+    func next() throws -> SweepStore.Due? {
+        while true {
+            if index == page.count {
+                guard !exhausted else { return nil }
+                page = try store.duePage(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
+                index = 0
+                exhausted = page.count < pageSize
+                position = page.last?.position ?? position
+                if page.isEmpty { return nil }
+            }
+            let row = page[index]
+            index += 1
+            if returned.insert(row.token.hex.hashValue).inserted {
+                count += 1
+                return row
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Testing
+
+@testable import APNsHTTP2
+
+/// The client's window as a pure value: connections by backlog, and a depth that stays at the
+/// server's stream limit (times the connections) plus a small reserve, and follows its changes.
+@Suite struct InFlightWindowTests {
+    func window(maxInFlight: Int = 2000) -> InFlightWindow {
+        InFlightWindow(maxInFlight: maxInFlight, maxConnections: 4, streamsPerConnection: 500, pushesPerConnection: 10_000)
+    }
+
+    @Test(arguments: [(1, 1), (9_999, 1), (10_000, 1), (20_000, 2), (39_999, 3), (100_000, 4), (5_000_000, 4)])
+    func connectionsFollowTheBacklogUpToFour(backlog: Int, connections: Int) {
+        var window = window()
+        _ = window.plan(backlog: backlog)
+        #expect(window.connections == connections)
+        #expect(window.ceiling == connections * 500)
+        // Before the first answer, each connection gets what libcurl assumes before SETTINGS.
+        #expect(window.depth(inFlight: 0, waiting: 0, finished: 0) == connections * 100)
+    }
+
+    @Test func connectionsAreOnlyEverRaised() {
+        var window = window()
+        #expect(window.plan(backlog: 100_000) == 4)
+        #expect(window.plan(backlog: 100) == nil)
+        #expect(window.plan(backlog: 50_000) == nil)
+        #expect(window.connections == 4)
+    }
+
+    @Test func aBindingLimitKeepsOnlyTheReserveWaiting() {
+        var window = window()
+        _ = window.plan(backlog: 100_000)
+        window.isWarm = true
+        // 400 on the wire, 100 waiting: keep 400 + the reserve, whatever finished.
+        #expect(window.depth(inFlight: 500, waiting: 100, finished: 300) == 400 + InFlightWindow.waitingAllowed)
+        // Nothing waiting: replace what finished, and as much again.
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 100) == 600)
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 1) == 401 + InFlightWindow.waitingAllowed)
+        // Never past the ceiling (LIVEACTIVITY_APNS_CONCURRENCY, or connections x 500).
+        #expect(window.depth(inFlight: 1990, waiting: 0, finished: 500) == 2000)
+        var capped = self.window(maxInFlight: 700)
+        _ = capped.plan(backlog: 100_000)
+        capped.isWarm = true
+        #expect(capped.depth(inFlight: 690, waiting: 0, finished: 100) == 700)
+    }
+
+    @Test(arguments: [
+        (0.000_3, 1, 100), (0.000_3, 4, 400), (0.010, 1, 200), (0.010, 4, 400), (0.050, 4, 1000), (0.100, 4, 2000),
+        (0.300, 4, 2000), (0.100, 1, 500),
+    ])
+    func theDepthCoversTheDistanceAndNoMore(roundTrip: Double, connections: Int, depth: Int) {
+        var window = window()
+        _ = window.plan(backlog: connections * 10_000)
+        window.isWarm = true
+        #expect(window.coveringDepth == window.ceiling, "no answer yet: the server's limit alone")
+        window.observe(requestSeconds: roundTrip * 3)
+        window.observe(requestSeconds: roundTrip)
+        window.observe(requestSeconds: roundTrip * 2)
+        #expect(window.shortestRoundTrip == roundTrip)
+        #expect(window.coveringDepth == depth)
+        // However much finished, the window does not go past it.
+        #expect(window.depth(inFlight: depth, waiting: 0, finished: depth) == depth)
+        #expect(window.depth(inFlight: depth, waiting: 10, finished: 0) <= depth)
+    }
+
+    @Test func nonsenseTimesAreIgnored() {
+        var window = window()
+        window.observe(requestSeconds: -1)
+        window.observe(requestSeconds: .nan)
+        window.observe(requestSeconds: .infinity)
+        #expect(window.shortestRoundTrip == nil)
+    }
+
+    /// libcurl and a server as a model: `limit` streams per connection, answers one round trip
+    /// (give or take 10%) after a stream starts, waiting transfers started first come first.
+    struct ModelServer {
+        var limit: Int
+        var connections = 4
+        var roundTrip = 100.0
+        var now = 0.0
+        var onTheWire: [Double] = []  // answer times
+        var waiting = 0
+        var random = 0x2545_F491_4F6C_DD1D as UInt64
+
+        mutating func jitter() -> Double {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return 0.9 + 0.2 * Double(random >> 11) / Double(1 << 53)
+        }
+        mutating func hand(_ count: Int) {
+            for _ in 0..<count {
+                if onTheWire.count < limit * connections {
+                    onTheWire.append(now + roundTrip * jitter())
+                } else {
+                    waiting += 1
+                }
+            }
+        }
+        /// Advances to the next answer and returns how many finished by then (one pass).
+        mutating func pass() -> Int {
+            guard let next = onTheWire.min() else { return 0 }
+            now = next + 0.2
+            let before = onTheWire.count
+            onTheWire.removeAll { $0 <= now }
+            let finished = before - onTheWire.count
+            while waiting > 0 && onTheWire.count < limit * connections {
+                waiting -= 1
+                onTheWire.append(now + roundTrip * jitter())
+            }
+            return finished
+        }
+    }
+
+    /// Runs the window against `server` for `passes` and returns the mean on the wire and the
+    /// most left waiting over the second half.
+    func run(_ window: inout InFlightWindow, _ server: inout ModelServer, passes: Int) -> (wire: Double, waiting: Int) {
+        var finished = 0
+        var wire = 0
+        var mostWaiting = 0
+        for pass in 0..<passes {
+            let inFlight = server.onTheWire.count + server.waiting
+            let depth = window.depth(inFlight: inFlight, waiting: server.waiting, finished: finished)
+            server.hand(max(0, depth - inFlight))
+            finished = server.pass()
+            window.isWarm = true
+            if pass >= passes / 2 {
+                wire += server.onTheWire.count
+                mostWaiting = max(mostWaiting, server.waiting)
+            }
+        }
+        return (Double(wire) / Double(passes - passes / 2), mostWaiting)
+    }
+
+    @Test func theDepthFollowsTheServersLimitAndItsChanges() {
+        var window = window()
+        _ = window.plan(backlog: 100_000)
+        var server = ModelServer(limit: 1000)
+        var result = run(&window, &server, passes: 4000)
+        #expect(result.wire > 1990 && result.waiting == 0, "a generous server: as deep as our own cap, 4 x 500")
+
+        server.limit = 100
+        result = run(&window, &server, passes: 8000)
+        #expect(result.wire > 395 && result.waiting <= InFlightWindow.waitingAllowed, "lowered to 100: \(result)")
+
+        server.limit = 300
+        result = run(&window, &server, passes: 8000)
+        #expect(result.wire > 1190 && result.waiting <= InFlightWindow.waitingAllowed, "raised to 300: \(result)")
+    }
+}

@@ -1,0 +1,108 @@
+import APNsHTTP2
+import TestSupport
+import Testing
+
+@testable import LiveActivityCore
+@testable import LiveActivitySweep
+
+/// Due rows read a page at a time: every due row once, in the due order, while the sweep's own
+/// writes move rows around behind and ahead of the cursor.
+@Suite struct DueCursorTests {
+    let folder = TemporaryDirectory("due-cursor")
+    var configuration = Configuration()
+    let t0: Int64 = 1_800_000_000_000
+
+    init() {
+        configuration.databasePath = folder.file("db.sqlite")
+    }
+
+    func register(_ seeds: some Sequence<Int>, _ environment: APNsEnvironment = .production, at time: Int64) throws {
+        try registerCharging(seeds, environment, at: time, in: configuration)
+    }
+
+    func store() throws -> SweepStore {
+        _ = try RegistrationStore(path: configuration.databasePath)  // migrated
+        return SweepStore(connection: try SQLiteConnection(path: configuration.databasePath))
+    }
+
+    func setNextPush(_ seed: Int, _ time: Int64, in store: SweepStore) throws {
+        try store.connection.execute(
+            "UPDATE registrations SET next_push_at = \(time) WHERE push_token = '\(sampleToken(seed))'")
+    }
+
+    @Test func everyDueRowComesOnceInTheDueOrderAcrossPages() throws {
+        // Three share a due time: the token orders them, and a page boundary falls among them.
+        try register(1...10, at: t0)
+        let store = try store()
+        for seed in 1...7 { try setNextPush(seed, t0 - Int64(seed) * 1000, in: store) }
+        try setNextPush(11, t0, in: store)  // not registered: no row
+        try register(20...21, at: t0 + 60_000)  // due after the cutoff
+        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 3)
+        var seen: [String] = []
+        while let row = try cursor.next() { seen.append(row.token.hex) }
+        let expected = (1...7).reversed().map { sampleToken($0) } + (8...10).map { sampleToken($0) }.sorted()
+        #expect(seen == expected)
+        #expect(cursor.count == 10)
+        #expect(try cursor.next() == nil, "stays at the end")
+    }
+
+    @Test func aRowMovedAheadOfTheCursorIsNotReturnedAgain() throws {
+        try register(1...6, at: t0)
+        let store = try store()
+        for seed in 1...6 { try setNextPush(seed, t0 - Int64(10 - seed) * 1000, in: store) }
+        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 2)
+        let first = try #require(try cursor.next())
+        #expect(first.token.hex == sampleToken(1))
+        // Pushed with a 1 s interval: due again within the slack, after the rows still to come.
+        try setNextPush(1, t0 + 1000, in: store)
+        var rest: [String] = []
+        while let row = try cursor.next() { rest.append(row.token.hex) }
+        #expect(rest == (2...6).map { sampleToken($0) })
+    }
+
+    @Test func aRegistrationMadeAheadOfTheCursorIsReturned() throws {
+        try register(1...4, at: t0 - 10_000)
+        let store = try store()
+        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 2)
+        _ = try cursor.next()
+        try register([9], at: t0)
+        var count = 1
+        while try cursor.next() != nil { count += 1 }
+        #expect(count == 5)
+    }
+
+    @Test func onlyEnabledEnvironmentsAreReadAndCounted() throws {
+        try register(1...3, .production, at: t0)
+        try register(11...14, .sandbox, at: t0)
+        let store = try store()
+        #expect(try store.dueCounts(atOrBefore: t0) == [.production: 3, .sandbox: 4])
+        #expect(try store.dueCounts(atOrBefore: t0, environments: [.sandbox]) == [.sandbox: 4])
+        #expect(try store.dueCounts(atOrBefore: t0 - 1).isEmpty)
+        let cursor = DueCursor(store: store, cutoff: t0, environments: [.sandbox], pageSize: 3)
+        var environments: [APNsEnvironment] = []
+        while let row = try cursor.next() { environments.append(row.environment) }
+        #expect(environments == Array(repeating: .sandbox, count: 4))
+    }
+
+    @Test func aSweepReadingInSmallStepsPushesEachRegistrationOnceAndAnnouncesHowMany() throws {
+        try register(1...25, at: t0)
+        try register(101...105, .sandbox, at: t0)
+        var configuration = configuration
+        configuration.intervals[.charging] = 1  // a written row would be due again within the slack
+        configuration.clock = Clock(offsetMilliseconds: t0 + 1000 - Clock().now())
+        let store = try store()
+        let tokens = ProviderTokenCache(path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test")
+        {
+            ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
+        }
+        let sender = ScriptedSender()
+        sender.batch = 3
+        let summary = try Sweep(
+            configuration: configuration, store: store, sender: sender, tokens: tokens, duePageSize: 4, lookahead: 5,
+            log: { _ in }
+        ).run()
+        #expect(summary.sent == 30 && summary.skipped == 0 && summary.deferred == 0)
+        #expect(Set(sender.sent.map(\.push.token.hex)).count == 30 && sender.sent.count == 30)
+        #expect(sender.expected == [.production: 25, .sandbox: 5])
+    }
+}
