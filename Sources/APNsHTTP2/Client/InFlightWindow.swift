@@ -63,8 +63,8 @@ struct InFlightWindow: Equatable {
     /// The deepest the window needs to go at the distance seen so far (the ceiling until then).
     var coveringDepth: Int {
         guard let roundTrip = shortestRoundTrip else { return ceiling }
-        let needed = (Self.rateToCover * roundTrip * 2).rounded(.up)
-        return min(ceiling, max(connections * Self.leastPerConnection, needed < 1e9 ? Int(needed) : Int(1e9)))
+        let needed = Int(min(Self.rateToCover * roundTrip * 2, Double(ceiling)).rounded(.up))
+        return min(ceiling, max(connections * Self.leastPerConnection, needed))
     }
 
     /// Notes the time one push took from its request's start to its answer.

@@ -22,9 +22,6 @@ final class DueCursor {
     private var exhausted = false
     private var returned = Set<Int>()
 
-    /// Rows returned so far.
-    private(set) var count = 0
-
     init(store: SweepStore, cutoff: Int64, environments: [APNsEnvironment], pageSize: Int = 1000) {
         self.store = store
         self.cutoff = cutoff
@@ -45,10 +42,7 @@ final class DueCursor {
             }
             let row = page[index]
             index += 1
-            if returned.insert(row.token.hex.hashValue).inserted {
-                count += 1
-                return row
-            }
+            if returned.insert(row.token.hex.hashValue).inserted { return row }
         }
     }
 }
