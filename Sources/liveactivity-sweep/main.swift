@@ -22,10 +22,11 @@ do {
         exit(0)
     }
     let settings: Settings
-    let configuration: Configuration
+    var configuration: Configuration
     do {
         settings = try Settings.fromProcess()
         configuration = try Configuration(settings: settings)
+        if command == .sweep { try configuration.readPushIntervals(settings) }
     } catch {
         throw CommandFailure.configuration(error.description)
     }

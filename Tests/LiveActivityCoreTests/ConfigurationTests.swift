@@ -16,19 +16,34 @@ import Testing
     }
 
     @Test func environmentVariablesAreRead() throws {
-        let configuration = try Configuration(environment: [
+        let settings = try Settings(environment: [
             "LIVEACTIVITY_DB": "/srv/db.sqlite", "APNS_KEY_ID": "ABC123DEFG", "APNS_TEAM_ID": "TEAM123456",
             "APNS_BUNDLE_ID": "com.example.app", "APNS_ENVIRONMENT": "development",
             "APNS_HOST": "https://127.0.0.1:8443/", "LIVEACTIVITY_MAX_REGISTRATIONS": "5",
             "LIVEACTIVITY_EXPIRY_HOURS": "0.5", "LIVEACTIVITY_INTERVAL_CHARGING": "120",
             "LIVEACTIVITY_INTERVAL_DEBUG": "30",
         ])
+        var configuration = try Configuration(settings: settings)
         #expect(configuration.databasePath == "/srv/db.sqlite")
         #expect(configuration.defaultEnvironment == .sandbox)
         #expect(configuration.maxRegistrations == 5)
         #expect(configuration.expiryMilliseconds == 1_800_000)
+        #expect(configuration.intervalMilliseconds(.charging) == 300_000, "the intervals are the sweep's to read")
+        try configuration.readPushIntervals(settings)
         #expect(configuration.intervalMilliseconds(.charging) == 120_000)
         #expect(configuration.intervalMilliseconds(.debug) == 30_000)
+    }
+
+    @Test(arguments: [("LIVEACTIVITY_INTERVAL_CHARGING", "5m"), ("LIVEACTIVITY_INTERVAL_DEBUG", "0")])
+    func malformedIntervalsAreNamedWhereTheyAreRead(name: String, value: String) throws {
+        let settings = try Settings(environment: [name: value])
+        var configuration = try Configuration(settings: settings)
+        #expect {
+            try configuration.readPushIntervals(settings)
+        } throws: { error in
+            guard let error = error as? ConfigurationError, case .malformed(let named, _) = error else { return false }
+            return named == name && error.description.contains(name) && !error.description.contains("\n")
+        }
     }
 
     @Test func apnsEnvironmentsEnablesSomeAndMustHoldTheDefault() throws {
@@ -84,8 +99,6 @@ import Testing
         ("LIVEACTIVITY_MAX_REGISTRATIONS", "many"),
         ("LIVEACTIVITY_MAX_REGISTRATIONS", "0"),
         ("LIVEACTIVITY_EXPIRY_HOURS", "-1"),
-        ("LIVEACTIVITY_INTERVAL_CHARGING", "5m"),
-        ("LIVEACTIVITY_INTERVAL_DEBUG", "0"),
         ("LIVEACTIVITY_TEST_CLOCK_OFFSET", "1e300"),
         ("LIVEACTIVITY_TEST_CLOCK_OFFSET", "nan"),
         ("LIVEACTIVITY_SQLITE_SYNCHRONOUS", "SOMETIMES"),

@@ -67,8 +67,6 @@ public struct Configuration: Sendable {
         if let hours = try settings.number("LIVEACTIVITY_EXPIRY_HOURS", in: 0.01...8760, unit: "hours") {
             expiryHours = hours
         }
-        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_CHARGING", in: 1...86_400) { intervals[.charging] = seconds }
-        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_DEBUG", in: 1...86_400) { intervals[.debug] = seconds }
         if let level = settings.text("LIVEACTIVITY_SQLITE_SYNCHRONOUS") {
             guard ["OFF", "NORMAL", "FULL", "EXTRA"].contains(level.uppercased()) else {
                 throw .malformed(name: "LIVEACTIVITY_SQLITE_SYNCHRONOUS", expected: "OFF, NORMAL, FULL or EXTRA")
@@ -80,6 +78,14 @@ public struct Configuration: Sendable {
         }
         if let pages = try settings.integer("LIVEACTIVITY_SQLITE_MAX_PAGES", in: 16...1_073_741_823) { sqliteMaxPages = pages }
         clock = try Clock(settings: settings)
+    }
+
+    /// Reads the push intervals (`LIVEACTIVITY_INTERVAL_CHARGING`, `_DEBUG`, seconds). Only a
+    /// sweep run pushes, so only it reads them: a program ignores the settings it does not use
+    /// (SPEC 6), and the responder must not refuse to start over one.
+    public mutating func readPushIntervals(_ settings: Settings) throws(ConfigurationError) {
+        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_CHARGING", in: 1...86_400) { intervals[.charging] = seconds }
+        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_DEBUG", in: 1...86_400) { intervals[.debug] = seconds }
     }
 
     /// The push interval of `type`, in milliseconds.

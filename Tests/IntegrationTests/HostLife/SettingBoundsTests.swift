@@ -11,11 +11,13 @@ struct SettingBoundsTests {
     /// The shared settings (`Configuration`): both programs read them.
     static let shared = [
         "LIVEACTIVITY_MAX_REGISTRATIONS", "LIVEACTIVITY_EXPIRY_HOURS", "LIVEACTIVITY_BUSY_TIMEOUT_MS",
-        "LIVEACTIVITY_SQLITE_MAX_PAGES", "LIVEACTIVITY_TEST_CLOCK_OFFSET", "LIVEACTIVITY_INTERVAL_CHARGING",
-        "LIVEACTIVITY_INTERVAL_DEBUG",
+        "LIVEACTIVITY_SQLITE_MAX_PAGES", "LIVEACTIVITY_TEST_CLOCK_OFFSET",
     ]
     /// Settings only a sweep run reads (`stats` does not).
-    static let sweepOnly = ["LIVEACTIVITY_APNS_CONCURRENCY", "LIVEACTIVITY_APNS_TIMEOUT", "LIVEACTIVITY_SWEEP_BUDGET"]
+    static let sweepOnly = [
+        "LIVEACTIVITY_APNS_CONCURRENCY", "LIVEACTIVITY_APNS_TIMEOUT", "LIVEACTIVITY_SWEEP_BUDGET",
+        "LIVEACTIVITY_INTERVAL_CHARGING", "LIVEACTIVITY_INTERVAL_DEBUG",
+    ]
     /// Values no numeric setting accepts: huge, not finite, or not a plain number.
     static let hostile = ["1e300", "-1e300", "nan", "inf", "-inf", "1e19", "-9223372036854775809", "12abc", "0x10"]
 
@@ -108,6 +110,8 @@ struct SettingBoundsTests {
             APNS_CA_FILE=/nonexistent/ca.pem
             LIVEACTIVITY_APNS_TIMEOUT=nan
             LIVEACTIVITY_APNS_CONCURRENCY=-5
+            LIVEACTIVITY_INTERVAL_DEBUG=soon
+            LIVEACTIVITY_INTERVAL_CHARGING=1e300
 
             """)
         let run = try health(["LIVEACTIVITY_CONFIG": config])
