@@ -94,7 +94,8 @@ public struct DatabaseFault: Sendable, Equatable {
         switch kind {
         case .busy: "another process held the write lock past LIVEACTIVITY_BUSY_TIMEOUT_MS"
         case .readOnly:
-            "check the owner and permissions of the file and its folder, and that the filesystem is mounted read-write"
+            "check the owner and permissions of the file, its -wal and -shm, and its folder (the responder's and the sweep's "
+                + "users share them through their group: files 0660, folder 2770), and that the filesystem is mounted read-write"
         case .cannotOpen: "check that the folder exists and this program's user may write it"
         case .ioError: "check the disk and the filesystem"
         case .full:
