@@ -81,8 +81,12 @@ public final class APNsClient {
     /// Queues `push`; it starts when the window has room. `first` puts it ahead of the queue
     /// (a retry after a token renewal).
     public func submit(_ push: APNsPush, first: Bool = false) {
-        if first { queue.prepend((push, false)) } else { queue.append((push, false)) }
-        if !first { expectedPushes = max(0, expectedPushes - 1) }
+        if first {
+            queue.prepend((push, false))
+        } else {
+            queue.append((push, false))
+            expectedPushes = max(0, expectedPushes - 1)
+        }
     }
 
     /// Queues `pushes` in order.
@@ -100,9 +104,6 @@ public final class APNsClient {
     public var queuedCount: Int { queue.count }
     /// Pushes handed to libcurl and not yet finished.
     public var inFlightCount: Int { running }
-    /// Of those, the ones libcurl had not started at the last look (no free stream, or no
-    /// connection yet).
-    public var waitingCount: Int { waiting.count }
     /// Connections the client allows libcurl to the host now.
     public var connectionLimit: Int { window.connections }
     /// The most pushes it keeps in flight at the distance seen so far (`InFlightWindow`).

@@ -22,7 +22,9 @@ public struct APNsClientOptions: Sendable, Equatable {
     public var requestTimeout: Double = 30
     /// The most pushes in flight at once, over all connections. The client keeps as many in
     /// flight as the server's SETTINGS_MAX_CONCURRENT_STREAMS allows up to this (`InFlightWindow`).
-    public var maxInFlight = 2000
+    public var maxInFlight = Self.mostInFlight
+    /// The default of `maxInFlight`: four connections of 500 streams.
+    public static let mostInFlight = 2000
     /// The most connections to the host (CURLMOPT_MAX_HOST_CONNECTIONS): one for a small run,
     /// one more per `pushesPerConnection` of backlog (SPEC section 5: one or a few per environment).
     public var maxConnections = 4

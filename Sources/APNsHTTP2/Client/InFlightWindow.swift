@@ -11,9 +11,8 @@
 /// The depth is the server's limit (times the connections) plus a small reserve, and it follows
 /// the limit when the server changes it.
 ///
-/// The server's limit is an upper bound, not a goal: the rate is what is in flight divided by the
-/// round trip, and each transfer in flight costs CPU on every pass (libcurl visits all of them)
-/// and about 21 kB. So once answers come, the depth is also held to twice what `rateToCover`
+/// The server's limit is an upper bound, not a goal: each transfer in flight costs CPU on every
+/// pass (libcurl visits all of them) and about 21 kB. So once answers come, the depth is also held to twice what `rateToCover`
 /// needs at the shortest round trip seen (Little's law), and at least `leastPerConnection` per
 /// connection: about 2,000 at 100 ms, a few hundred at 10 ms, 100 a connection next door.
 ///

@@ -16,8 +16,8 @@ public struct APNsClientSettings: Sendable, Equatable {
     /// Seconds one push may take before it counts as a transport failure.
     public var timeoutSeconds = 30
 
-    /// The client's own default is the most it keeps in flight (4 connections of 500 streams).
-    public static let maxConcurrency = 2000
+    /// The client's own default is the most it keeps in flight.
+    public static let maxConcurrency = APNsClientOptions.mostInFlight
 
     /// Defaults only.
     public init() {}

@@ -84,10 +84,10 @@ final class PushRound {
         var unsent = 0
         for id in deferred {
             guard let row = live[id] else { continue }
-            if let fault = faults[row.environment] { touch(row, by: fault, now: now, summary: &summary) } else { unsent += 1 }
+            if !holdIfFaulted(row, now: now, summary: &summary) { unsent += 1 }
         }
         while !allRead, let row = try source.next() {
-            if let fault = faults[row.environment] { touch(row, by: fault, now: now, summary: &summary) } else { unsent += 1 }
+            if !holdIfFaulted(row, now: now, summary: &summary) { unsent += 1 }
             try flushIfFull(writer)
         }
         summary.deferred = unsent
@@ -112,8 +112,7 @@ final class PushRound {
                 allRead = true
                 break
             }
-            if let fault = faults[row.environment] {
-                touch(row, by: fault, now: clock.now(), summary: &summary)
+            if holdIfFaulted(row, now: clock.now(), summary: &summary) {
                 try flushIfFull(writer)
             } else {
                 let id = nextID
@@ -194,6 +193,13 @@ final class PushRound {
             }
             touch(row, by: current, now: now, summary: &summary)
         }
+    }
+
+    /// When a fault holds `row`'s environment, writes what it does to the row and returns true.
+    private func holdIfFaulted(_ row: SweepStore.Due, now: Int64, summary: inout SweepSummary) -> Bool {
+        guard let fault = faults[row.environment] else { return false }
+        touch(row, by: fault, now: now, summary: &summary)
+        return true
     }
 
     /// Writes what `fault` does to `row` and counts it against the fault.
