@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// What the command line asks for.
 enum Command: Equatable {

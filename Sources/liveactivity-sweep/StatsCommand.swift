@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import LiveActivitySweep
 
 /// `liveactivity-sweep stats [--json]`: the operator's snapshot of SPEC section 7.

@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import LiveActivitySweep
 
 /// One cron run (SPEC section 5): the APNs settings, the lock, the database, the sweep, its

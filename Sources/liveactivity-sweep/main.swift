@@ -5,7 +5,7 @@
 // fault of an environment, or the mass-deletion guard held deletions; 2 a setting is missing or
 // malformed; 3 the database is unusable.
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 
 // The responder (web user) and the sweep (key owner) share the database through their group:

@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import LiveActivitySweep
 
 @Suite struct StatsTests {

@@ -1,5 +1,6 @@
 import FastCGIWire
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import RegistrationService
 import TestSupport
 import Testing

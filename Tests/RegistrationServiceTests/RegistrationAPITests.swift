@@ -1,8 +1,9 @@
 import FastCGIWire
+import LiveActivityDomain
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityStore
 @testable import RegistrationService
 
 /// SPEC section 3 through the API function itself (no transport): what succeeds, and the errors

@@ -1,5 +1,5 @@
 import APNsJWT
-import LiveActivityCore
+import LiveActivityDomain
 
 /// What the stand-in checks against: the same key id, team id and bundle id the sweep uses, and
 /// the public half of its key. Read from the same names as the sweep (`APNS_KEY_ID`, ...), plus

@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// The stand-in's own SQLite file: what it received (so a person or a test can see deliveries),
 /// the answers scripted per token for tests, and the provider token in use (for the refresh rule).

@@ -1,6 +1,6 @@
 import APNsHTTP2
 import APNsJWT
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The sweep's real sender: one `APNsClient` (one multiplexed HTTP/2 connection) per APNs
 /// environment that has pushes this sweep, created on first use.

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The two faces of `liveactivity-sweep stats`: text for people, `--json` for machines.
 extension StatsReport {

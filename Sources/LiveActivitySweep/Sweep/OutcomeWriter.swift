@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// Writes the sweep's outcome batches on a thread of its own, over a connection of its own, so
 /// pushes keep flowing while a batch is committed: at 100,000 registrations the writes, done
@@ -10,7 +11,7 @@ import LiveActivityCore
 final class OutcomeWriter: @unchecked Sendable {
     // State shared with the thread, guarded by `condition`.
     private let condition = NSCondition()
-    private var queue: [[SweepStore.Write]] = []
+    private var queue: [[OutcomeWrite]] = []
     private var closing = false
     private var done = false
     private var deleted = 0
@@ -33,7 +34,7 @@ final class OutcomeWriter: @unchecked Sendable {
     }
 
     /// Queues `writes`; throws the error of an earlier batch, which stops the sweep.
-    func submit(_ writes: [SweepStore.Write]) throws {
+    func submit(_ writes: [OutcomeWrite]) throws {
         condition.lock()
         defer { condition.unlock() }
         if let failure { throw failure }

@@ -1,5 +1,6 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// One run of SPEC section 5: expiry, due selection, concurrent pushes, outcomes written in
 /// batches, scoped faults, the mass-deletion guard, the time budget, the run recorded. The caller

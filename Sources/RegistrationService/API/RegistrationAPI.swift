@@ -1,5 +1,6 @@
 import FastCGIWire
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,
 /// so tests call it directly and the FastCGI and CGI front ends share it.

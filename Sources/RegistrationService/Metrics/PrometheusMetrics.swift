@@ -1,5 +1,5 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 
 /// `GET /wakeup/metrics` in the Prometheus text exposition format (version 0.0.4): gauges of the
 /// registrations, and counters over every sweep run the database has recorded, which never go

@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 
 /// The per-group counters `stats` reads (schema step 2 → 3) agree with the table itself
 /// after every kind of write the responder and the sweep make.

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// One write a responder worker hands to the `RegistrationWriter`, and what it did.
 public enum StoreWrite: Sendable {
     case register(PushToken, type: ActivityType, environment: APNsEnvironment, now: Int64, expiresAt: Int64, cap: Int)

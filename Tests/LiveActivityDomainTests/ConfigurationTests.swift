@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
 
 @Suite struct ConfigurationTests {
     @Test func defaultsMatchTheSpecification() throws {
@@ -138,14 +138,5 @@ import Testing
         #expect(throws: ConfigurationError.badLine(path: path, line: 2)) {
             try Configuration(environment: ["LIVEACTIVITY_CONFIG": path])
         }
-    }
-
-    @Test func theDatabaseSizeCeilingReachesEveryConnection() throws {
-        #expect(try Configuration(environment: [:]).sqliteOptions.maxPageCount == nil)
-        let configuration = try Configuration(environment: ["LIVEACTIVITY_SQLITE_MAX_PAGES": "64"])
-        #expect(configuration.sqliteOptions.maxPageCount == 64)
-        let folder = TemporaryDirectory("config")
-        let connection = try SQLiteConnection(path: folder.file("db.sqlite"), options: configuration.sqliteOptions)
-        #expect(try connection.statement("PRAGMA max_page_count").scalarInt() == 64)
     }
 }

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The reads behind `stats` (SPEC section 7) and `GET /wakeup/metrics`, without reading the
 /// registrations themselves, so they stay fast on a table of a million rows: trigger-kept counters
 /// per group, range counts on the registered_at index, a top-N and the rows backing off from

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The registrations table as the API sees it: register (or refresh), unregister, count.
 ///
 /// Not thread-safe: one thread at a time uses a store (the responder shares one through

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The sweep's side of the database: expiry, due selection, outcome writes and run history.
 /// The database is migrated once per run, by whoever opens it first (`Schema.migrate`), not here.
 public final class SweepStore {
@@ -19,37 +21,6 @@ public final class SweepStore {
         Int(try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0)
     }
 
-    /// A registration selected for pushing.
-    public struct Due: Sendable, Equatable {
-        public var token: PushToken
-        public var activityType: ActivityType
-        public var environment: APNsEnvironment
-        public var registeredAt: Int64
-        /// Whether APNs ever accepted a push to it (a 200; a re-registration keeps this): what the
-        /// mass-deletion guard counts, so tokens a stranger made up cannot trip it (SPEC 5).
-        public var proven: Bool
-        /// Failures in a row before this push, which set the back-off after another one.
-        public var failures: Int
-        /// When it was due: with the token, its place in the due order.
-        public var nextPushAt: Int64
-
-        public init(
-            token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
-            proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0
-        ) {
-            self.token = token
-            self.activityType = activityType
-            self.environment = environment
-            self.registeredAt = registeredAt
-            self.proven = proven
-            self.failures = failures
-            self.nextPushAt = nextPushAt
-        }
-
-        /// Its place in the due order.
-        public var position: DuePosition { DuePosition(nextPushAt: nextPushAt, token: token) }
-    }
-
     /// Registrations of `environments` whose next push is at or before `cutoff`, in the due index's
     /// order (oldest first, then by token), the `limit` after position `after` (nil: from the
     /// start). The sweep reads them a page at a time (`DueCursor`). Rows of an environment left
@@ -57,7 +28,7 @@ public final class SweepStore {
     public func duePage(
         atOrBefore cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases,
         after position: DuePosition?, limit: Int
-    ) throws -> [Due] {
+    ) throws -> [DueRegistration] {
         let after = position == nil ? "" : " AND (next_push_at, push_token) > (?3, ?4)"
         let values: [PreparedStatement.Value] =
             [.integer(cutoff), .integer(Int64(limit))]
@@ -70,7 +41,7 @@ public final class SweepStore {
             ORDER BY next_push_at, push_token LIMIT ?2
             """
         ).rows(values) { row in
-            Due(
+            DueRegistration(
                 token: PushToken(trusted: row.text(0) ?? ""),
                 activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
                 environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
@@ -94,12 +65,6 @@ public final class SweepStore {
         return result
     }
 
-    /// Where a page of due rows ends: the next page starts after it.
-    public struct DuePosition: Sendable, Equatable {
-        public var nextPushAt: Int64
-        public var token: PushToken
-    }
-
     /// The SQL that keeps only `environments` (none when all are enabled).
     private static func filter(_ environments: [APNsEnvironment]) -> String {
         if Set(environments) == Set(APNsEnvironment.allCases) { return "" }
@@ -107,36 +72,9 @@ public final class SweepStore {
         return " AND environment IN (\(names.isEmpty ? "''" : names))"
     }
 
-    /// One write the sweep owes the database after an answer. Every write that keeps a row is
-    /// skipped when the row was registered again after it was selected (`selectedRegisteredAt`):
-    /// the new registration is due at once and keeps that.
-    public enum Write: Sendable, Equatable {
-        /// 200: pushed; failures reset.
-        case delivered(PushToken, selectedRegisteredAt: Int64, at: Int64, nextPushAt: Int64)
-        /// Kept after a failure: failures + 1, the reason, and when to try again.
-        case failed(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
-        /// Kept, untried or its answer set aside, while a fault of its environment lasts: the
-        /// reason and when to try again; its failures are its own and stay as they are.
-        case held(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
-        /// Deleted, unless registered again after `registeredAtOrBefore`.
-        case delete(PushToken, registeredAtOrBefore: Int64)
-        /// 410: deleted unless registered again after APNs's timestamp; a row kept that way is
-        /// pushed again one interval later, not every minute, with the reason recorded.
-        case unregistered(PushToken, registeredAtOrBefore: Int64, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
-
-        /// The registration the write is about.
-        public var token: PushToken {
-            switch self {
-            case .delivered(let token, _, _, _), .failed(let token, _, _, _), .held(let token, _, _, _),
-                .delete(let token, _), .unregistered(let token, _, _, _, _):
-                token
-            }
-        }
-    }
-
     /// Applies `writes` in one transaction; returns how many rows were deleted.
     @discardableResult
-    public func apply(_ writes: [Write]) throws -> Int {
+    public func apply(_ writes: [OutcomeWrite]) throws -> Int {
         guard !writes.isEmpty else { return 0 }
         // In key order, so consecutive writes of a batch share B-tree pages.
         let ordered = writes.sorted { $0.token.hex < $1.token.hex }

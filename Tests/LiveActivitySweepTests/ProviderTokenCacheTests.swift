@@ -1,8 +1,9 @@
 import Foundation
+import LiveActivityDomain
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivitySweep
 
 /// The provider token's one renewal rule, and the cache that keeps a token across cron runs.
 @Suite struct ProviderTokenCacheTests {

@@ -9,9 +9,22 @@ public struct MetricsSnapshot: Sendable {
     /// Why pushes failed, over every run ever recorded, by reason in order.
     public var failureReasons: [(reason: String, count: Int64)] = []
     /// The last recorded run.
-    public var lastRun: RunHistory.LastRun?
+    public var lastRun: RecordedRun?
     /// Registrations waiting after failures (back-off), by environment.
     public var backingOff: [(environment: String, count: Int64)] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
     public var faults: [StatsReport.FaultTotals] = []
+
+    public init(
+        groups: [StatsReport.Group] = [], totals: StatsReport.RunTotals = .init(),
+        failureReasons: [(reason: String, count: Int64)] = [], lastRun: RecordedRun? = nil,
+        backingOff: [(environment: String, count: Int64)] = [], faults: [StatsReport.FaultTotals] = []
+    ) {
+        self.groups = groups
+        self.totals = totals
+        self.failureReasons = failureReasons
+        self.lastRun = lastRun
+        self.backingOff = backingOff
+        self.faults = faults
+    }
 }

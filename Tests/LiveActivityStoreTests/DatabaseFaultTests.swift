@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 
 /// Storage's own fault policy: what a failure is, whether it passes, whether to reopen.
 @Suite struct DatabaseFaultTests {

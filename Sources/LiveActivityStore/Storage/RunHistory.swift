@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The recorded sweep runs as `stats` and `/wakeup/metrics` read them (`SweepStore.record` writes
 /// them and keeps 30 days): range reads on the start-time index for recent windows, and the
 /// lifetime totals that triggers keep as runs are recorded, which pruning never lowers.
@@ -30,17 +32,9 @@ public struct RunHistory {
     }
 
     /// The last recorded run.
-    public struct LastRun: Sendable, Equatable {
-        /// Unix ms.
-        public var startedAt: Int64
-        public var durationMilliseconds: Int64
-        /// `ok`, or what stopped it (the summary's outcome).
-        public var outcome: String?
-    }
-
-    public func lastRun() throws(SQLiteError) -> LastRun? {
+    public func lastRun() throws(SQLiteError) -> RecordedRun? {
         try connection.statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY started_at DESC LIMIT 1")
-            .firstRow { row in LastRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
+            .firstRow { row in RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
     }
 
     /// Why pushes failed, over every run ever recorded: each reason with its count, by reason.

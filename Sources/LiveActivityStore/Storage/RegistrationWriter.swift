@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivityDomain
 import Synchronization
 
 /// The responder's one database connection, shared by its worker threads, with group commit:

@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivityDomain
 
 #if canImport(Glibc)
     import Glibc

@@ -95,13 +95,4 @@ public struct Configuration: Sendable {
 
     /// The registration lifetime, in milliseconds.
     public var expiryMilliseconds: Int64 { Int64(expiryHours * 3_600_000) }
-
-    /// The SQLite options these settings ask for.
-    public var sqliteOptions: SQLiteConnection.Options {
-        var options = SQLiteConnection.Options()
-        options.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        options.synchronous = sqliteSynchronous
-        options.maxPageCount = sqliteMaxPages
-        return options
-    }
 }

@@ -5,6 +5,12 @@ public struct StatsReport: Sendable {
         public var activityType: String
         public var environment: String
         public var count: Int64
+
+        public init(activityType: String, environment: String, count: Int64) {
+            self.activityType = activityType
+            self.environment = environment
+            self.count = count
+        }
     }
 
     public struct RunTotals: Sendable, Equatable {
@@ -13,6 +19,15 @@ public struct StatsReport: Sendable {
         public var failed: Int64 = 0
         public var removed: Int64 = 0
         public var expired: Int64 = 0
+
+        public init(runs: Int64 = 0, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, expired: Int64 = 0) {
+            self.runs = runs
+            self.sent = sent
+            self.failed = failed
+            self.removed = removed
+            self.expired = expired
+        }
+
         /// failed / (sent + failed); 0 when nothing was attempted.
         public var errorRate: Double { sent + failed == 0 ? 0 : Double(failed) / Double(sent + failed) }
     }
@@ -50,7 +65,18 @@ public struct StatsReport: Sendable {
         public var pushes: Int64
         /// Start of the last run it stopped, Unix ms.
         public var lastAt: Int64
+
+        public init(environment: String, kind: String, reason: String, runs: Int64, pushes: Int64, lastAt: Int64) {
+            self.environment = environment
+            self.kind = kind
+            self.reason = reason
+            self.runs = runs
+            self.pushes = pushes
+            self.lastAt = lastAt
+        }
     }
+
+    public init() {}
 
     public static let ageLabels = ["<5m", "5-30m", "30m-2h", "2-8h", ">8h"]
 }

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 
 /// Lifetime counters never go down (SPEC 7, issue #8 defect 8): the run history is pruned after
 /// 30 days, but `stats`'s lifetime figure and the Prometheus `_total`s come from totals that

@@ -3,7 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 
 /// The responder's shared writer under real threads: each write gets its own answer exactly once,
 /// in the order its thread wrote, while the turn is handed from thread to thread; a write that

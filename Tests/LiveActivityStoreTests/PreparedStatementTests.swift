@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 
 /// The one way to read rows: bind, step and reset in one call, so no query is left open.
 @Suite struct PreparedStatementTests {
