@@ -9,12 +9,12 @@ enum StatsCommand {
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
         }
-        let connection = try openDatabase(configuration)
+        let store = try openDatabase(configuration)
         let report: StatsReport
         do {
-            report = try StatsReport.gather(connection, now: configuration.clock.now())
+            report = try store.statsReport(now: configuration.clock.now())
         } catch {
-            throw .database("cannot read the statistics: \((error as? SQLiteError)?.message ?? "\(error)")")
+            throw .database("cannot read the statistics: \(DatabaseFault(error)?.message ?? "\(error)")")
         }
         print(json ? report.json : report.text)
     }

@@ -92,6 +92,23 @@ import Testing
         libraries.contains { $0.hasPrefix(name + ".so") }
     }
 
+    /// The features and programs reach the database through the store's public API alone: no
+    /// SQLite type, statement or store connection (the stand-in keeps its own record in SQLite).
+    @Test func theFeaturesAndProgramsNameNoSQLiteType() throws {
+        let forbidden = ["SQLiteConnection", "PreparedStatement", "SQLiteError", "Schema.", ".connection", "import CSQLite"]
+        var checked = 0
+        for target in ["RegistrationService", "LiveActivitySweep", "liveactivity-fcgi", "liveactivity-sweep"] {
+            let folder = packageRoot + "/Sources/" + target
+            let files = try #require(FileManager.default.enumerator(atPath: folder), "\(folder)")
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                for word in forbidden { #expect(!text.contains(word), "\(target)/\(file) names \(word)") }
+                checked += 1
+            }
+        }
+        #expect(checked > 20, "sources found: \(checked)")
+    }
+
     @Test func theResponderLinksNeitherLibcurlNorLibcrypto() throws {
         let libraries = try linkedLibraries("liveactivity-fcgi")
         #expect(links(libraries, "libfcgi") && links(libraries, "libsqlite3"), "\(libraries.sorted())")

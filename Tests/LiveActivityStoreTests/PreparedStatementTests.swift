@@ -46,7 +46,7 @@ import Testing
         // An unfinished statement keeps its read transaction on the WAL, and a TRUNCATE checkpoint
         // from another connection then reports itself blocked (first column 1).
         _ = try connection.statement("SELECT n FROM t ORDER BY n").firstRow { $0.int(0) }
-        var options = SQLiteConnection.Options()
+        var options = DatabaseOptions()
         options.busyTimeoutMilliseconds = 0
         let other = try SQLiteConnection(path: folder.file("db.sqlite"), options: options)
         #expect(try other.statement("PRAGMA wal_checkpoint(TRUNCATE)").firstRow { $0.int(0) } == 0)

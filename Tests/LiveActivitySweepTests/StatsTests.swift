@@ -16,7 +16,7 @@ import Testing
 
     @Test func theReportCountsByTypeEnvironmentAndAge() throws {
         let store = try populatedStore()
-        let report = try StatsReport.gather(store.connection, now: now)
+        let report = try store.statsReport(now: now)
         #expect(report.active == 4)
         #expect(
             report.byTypeAndEnvironment.map { "\($0.activityType)/\($0.environment)=\($0.count)" }
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func faultsAndBackOffShowInTextAndJSON() throws {
-        let report = try StatsReport.gather(try populatedStore().connection, now: now)
+        let report = try populatedStore().statsReport(now: now)
         #expect(report.text.contains("Waiting after failures (back-off): production 0, sandbox 1"))
         #expect(report.text.contains("  sandbox: configuration BadEnvironmentKeyInToken in 1 runs (40 pushes), last 10 min ago"))
         #expect(report.json.contains(#""backingOff":{"production":0,"sandbox":1}"#))
@@ -49,12 +49,12 @@ import Testing
             report.json.contains(
                 #""faults24h":[{"environment":"sandbox","kind":"configuration","reason":"BadEnvironmentKeyInToken","runs":1,"pushes":40,"lastAt":1799999400000}]"#
             ))
-        let quiet = try StatsReport.gather(try populatedStore().connection, now: now + 2 * 86_400_000)
+        let quiet = try populatedStore().statsReport(now: now + 2 * 86_400_000)
         #expect(quiet.text.contains("Faults over 24 h: none") && quiet.json.contains(#""faults24h":[]"#))
     }
 
     @Test func theTextAndJSONShowTheFiguresButNoFullToken() throws {
-        let report = try StatsReport.gather(try populatedStore().connection, now: now)
+        let report = try populatedStore().statsReport(now: now)
         #expect(report.text.contains("Active registrations: 4"))
         #expect(report.text.contains("debug / sandbox: 1"))
         #expect(report.text.contains("error rate 10.0%"))
@@ -70,7 +70,7 @@ import Testing
 
     @Test func anEmptyDatabaseReportsZeros() throws {
         let store = try RegistrationStore(path: folder.file("empty.sqlite"))
-        let report = try StatsReport.gather(store.connection, now: now)
+        let report = try store.statsReport(now: now)
         #expect(report.active == 0 && report.oldestRegisteredAt == nil && report.lastRunAt == nil)
         #expect(report.text.contains("Last sweep: none recorded"))
         #expect(report.json.contains("\"lastRunAt\":null"))

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func metricsAreInPrometheusTextFormat() throws {
-        let text = PrometheusMetrics.render(try MetricsSnapshot.gather(try populatedStore().connection))
+        let text = PrometheusMetrics.render(try populatedStore().metricsSnapshot())
         #expect(text.contains("# TYPE liveactivity_registrations gauge\n"))
         #expect(text.contains("liveactivity_registrations{activity_type=\"charging\",environment=\"production\"} 2\n"))
         #expect(text.contains("liveactivity_registrations{activity_type=\"debug\",environment=\"production\"} 0\n"))
@@ -55,7 +55,7 @@ import Testing
         ]
         try sweeps.record(later)
         #expect(try store.connection.statement("SELECT count(*) FROM sweep_faults").scalarInt() == 1, "the older one was pruned")
-        let text = PrometheusMetrics.render(try MetricsSnapshot.gather(store.connection))
+        let text = PrometheusMetrics.render(try store.metricsSnapshot())
         let labels = #"environment="sandbox",kind="configuration",reason="BadEnvironmentKeyInToken""#
         #expect(text.contains("liveactivity_sweep_faults_total{\(labels)} 2\n"))
         #expect(text.contains("liveactivity_sweep_fault_pushes_total{\(labels)} 42\n"))

@@ -2,8 +2,8 @@ import LiveActivityDomain
 
 extension Configuration {
     /// The SQLite options these settings ask for.
-    public var sqliteOptions: SQLiteConnection.Options {
-        var options = SQLiteConnection.Options()
+    public var sqliteOptions: DatabaseOptions {
+        var options = DatabaseOptions()
         options.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         options.synchronous = sqliteSynchronous
         options.maxPageCount = sqliteMaxPages

@@ -26,7 +26,9 @@ public struct DatabaseFault: Sendable, Equatable {
     }
 
     public let kind: Kind
-    /// What the library said, with its code: for the operator's log, never for a client.
+    /// What the library said: for the operator's log, never for a client.
+    public let message: String
+    /// The message with its code.
     public let detail: String
 
     /// The fault `error` is; nil when it is no database failure.
@@ -34,9 +36,11 @@ public struct DatabaseFault: Sendable, Equatable {
         switch error {
         case let error as SQLiteError:
             kind = Self.kind(primaryCode: error.primaryCode)
+            message = error.message
             detail = "\(error.message) (code \(error.code))"
         case let error as SchemaTooNewError:
             kind = .schemaTooNew
+            message = error.description
             detail = error.description
         default:
             return nil

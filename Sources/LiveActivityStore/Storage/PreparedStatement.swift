@@ -3,7 +3,7 @@ import CSQLite
 /// One compiled SQL statement, prepared once and reused, finalized in `deinit`. A query is read
 /// through `rows` or `firstRow`, which bind, step and reset it in one call, so no statement is
 /// left holding a read snapshot or lock; a statement without rows is `run`.
-public final class PreparedStatement {
+package final class PreparedStatement {
     let handle: OpaquePointer
     let sql: String
     private unowned let connection: SQLiteConnection
@@ -23,7 +23,7 @@ public final class PreparedStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// A value that can be bound to a `?` parameter.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         case integer(Int64)
         case text(String)
         case null
@@ -32,14 +32,14 @@ public final class PreparedStatement {
     // MARK: - Running
 
     /// Runs a statement that returns no rows (or ignores them) with `values` bound.
-    public func run(_ values: [Value] = []) throws(SQLiteError) {
+    package func run(_ values: [Value] = []) throws(SQLiteError) {
         try bind(values)
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Runs the query with `values` bound and returns `read` of each row, in order.
-    public func rows<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(SQLiteError) -> [T] {
+    package func rows<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(SQLiteError) -> [T] {
         try bind(values)
         defer { sqlite3_reset(handle) }
         var rows: [T] = []
@@ -48,14 +48,14 @@ public final class PreparedStatement {
     }
 
     /// Runs the query with `values` bound and returns `read` of its first row (nil when none).
-    public func firstRow<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(SQLiteError) -> T? {
+    package func firstRow<T>(_ values: [Value] = [], _ read: (Row) -> T) throws(SQLiteError) -> T? {
         try bind(values)
         defer { sqlite3_reset(handle) }
         return try step() ? read(Row(handle: handle)) : nil
     }
 
     /// Column 0 of the first row as an integer (nil when there is no row or it is NULL).
-    public func scalarInt(_ values: [Value] = []) throws(SQLiteError) -> Int64? {
+    package func scalarInt(_ values: [Value] = []) throws(SQLiteError) -> Int64? {
         try firstRow(values) { $0.optionalInt(0) } ?? nil
     }
 
@@ -89,13 +89,13 @@ public final class PreparedStatement {
 
 /// The current row of a query, for the `read` closure of `rows` and `firstRow` only: it reads the
 /// statement in place (no copy of the row), so it must not be kept beyond that call.
-public struct Row {
+package struct Row {
     fileprivate let handle: OpaquePointer
 
-    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-    public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
-    public func text(_ column: Int32) -> String? {
+    package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+    package func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: bytes)
     }

@@ -3,15 +3,16 @@ import LiveActivityDomain
 /// The registrations table as the API sees it: register (or refresh), unregister, count.
 ///
 /// Not thread-safe: one thread at a time uses a store (the responder shares one through
-/// `RegistrationWriter`). It owns its connection and prepared statements.
+/// `RegistrationWriter`). It owns its connection and prepared statements; the connection is
+/// `package` (the store's tests reach it), never part of the public API.
 public final class RegistrationStore {
-    public let connection: SQLiteConnection
+    package let connection: SQLiteConnection
     /// The file the connection opened (after migration, so it exists); nil if it could not be examined.
     public let openedFile: FileIdentity?
 
     /// Opens (creating if needed) and migrates the database at `path`. Concurrent openers are
     /// safe: each migration step re-checks the version inside its own write transaction.
-    public init(path: String, options: SQLiteConnection.Options = .init()) throws {
+    public init(path: String, options: DatabaseOptions = .init()) throws {
         let connection = try SQLiteConnection(path: path, options: options)
         try Schema.migrate(connection)
         self.connection = connection

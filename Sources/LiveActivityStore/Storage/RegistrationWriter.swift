@@ -13,14 +13,14 @@ import Synchronization
 /// after its own write is committed (or failed), so a 200 always means "on disk".
 public final class RegistrationWriter: @unchecked Sendable {
     private let path: String
-    private let options: SQLiteConnection.Options
+    private let options: DatabaseOptions
     private let turn = CommitTurn<Pending>()
     /// The connection, opened on first use; only the holder of the turn touches it.
     private var store: RegistrationStore?
     /// Files found deleted or replaced under the connection, for the caller to report.
     private let replaced = Mutex<[FileIdentity?]>([])
 
-    public init(path: String, options: SQLiteConnection.Options = .init()) {
+    public init(path: String, options: DatabaseOptions = .init()) {
         self.path = path
         self.options = options
     }

@@ -3,13 +3,13 @@ import LiveActivityDomain
 /// The recorded sweep runs as `stats` and `/wakeup/metrics` read them (`SweepStore.record` writes
 /// them and keeps 30 days): range reads on the start-time index for recent windows, and the
 /// lifetime totals that triggers keep as runs are recorded, which pruning never lowers.
-public struct RunHistory {
+package struct RunHistory {
     private let connection: SQLiteConnection
 
-    public init(_ connection: SQLiteConnection) { self.connection = connection }
+    package init(_ connection: SQLiteConnection) { self.connection = connection }
 
     /// Every run ever recorded in this database: counters that only grow (SPEC 7).
-    public func lifetimeTotals() throws(SQLiteError) -> StatsReport.RunTotals {
+    package func lifetimeTotals() throws(SQLiteError) -> StatsReport.RunTotals {
         try connection.statement("SELECT runs, sent, failed, removed, expired FROM sweep_totals WHERE id = 1")
             .firstRow { row in
                 StatsReport.RunTotals(
@@ -18,7 +18,7 @@ public struct RunHistory {
     }
 
     /// Sums over the kept runs started at or after `since` (Unix ms).
-    public func totals(since: Int64) throws(SQLiteError) -> StatsReport.RunTotals {
+    package func totals(since: Int64) throws(SQLiteError) -> StatsReport.RunTotals {
         try connection.statement(
             """
             SELECT count(*), coalesce(sum(sent), 0), coalesce(sum(failed), 0), coalesce(sum(removed), 0),
@@ -32,20 +32,20 @@ public struct RunHistory {
     }
 
     /// The last recorded run.
-    public func lastRun() throws(SQLiteError) -> RecordedRun? {
+    package func lastRun() throws(SQLiteError) -> RecordedRun? {
         try connection.statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY started_at DESC LIMIT 1")
             .firstRow { row in RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
     }
 
     /// Why pushes failed, over every run ever recorded: each reason with its count, by reason.
-    public func failureReasons() throws(SQLiteError) -> [(reason: String, count: Int64)] {
+    package func failureReasons() throws(SQLiteError) -> [(reason: String, count: Int64)] {
         try connection.statement("SELECT reason, count FROM sweep_reason_totals WHERE kind = ? ORDER BY reason")
             .rows([.text("failed")]) { row in (row.text(0) ?? "", row.int(1)) }
     }
 
     /// The faults of the runs started at or after `since`, by environment, kind and reason
     /// (sweep_faults holds at most one per environment and kind in a run).
-    public func faults(since: Int64) throws(SQLiteError) -> [StatsReport.FaultTotals] {
+    package func faults(since: Int64) throws(SQLiteError) -> [StatsReport.FaultTotals] {
         try connection.statement(
             """
             SELECT f.environment, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at)
@@ -61,7 +61,7 @@ public struct RunHistory {
 
     /// Every fault ever recorded, by environment, kind and reason: lifetime totals kept by a
     /// trigger (schema step 5 → 6), so pruning the history never lowers them.
-    public func lifetimeFaults() throws(SQLiteError) -> [StatsReport.FaultTotals] {
+    package func lifetimeFaults() throws(SQLiteError) -> [StatsReport.FaultTotals] {
         try connection.statement(
             "SELECT environment, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3"
         ).rows { row in

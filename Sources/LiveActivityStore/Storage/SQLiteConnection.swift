@@ -7,26 +7,14 @@ import CSQLite
 /// One connection to a SQLite database file, used from one thread at a time.
 ///
 /// Opening sets the pragmas SPEC section 4 requires (WAL, busy timeout, synchronous) once.
-public final class SQLiteConnection {
+/// `package`, like the statements and their errors: the stores' tests and the stand-in's own record
+/// use it, and no SQLite type is part of the store's public API.
+package final class SQLiteConnection {
     let handle: OpaquePointer
-    public let path: String
+    package let path: String
     private var statements: [String: PreparedStatement] = [:]
 
-    /// Options applied on open.
-    public struct Options: Sendable {
-        public var busyTimeoutMilliseconds: Int32 = 5000
-        /// `PRAGMA synchronous`: NORMAL is durable across application crashes in WAL mode and
-        /// loses at most the last transactions on power loss (https://sqlite.org/pragma.html#pragma_synchronous).
-        public var synchronous: String = "NORMAL"
-        public var readOnly = false
-        /// `PRAGMA max_page_count`: a ceiling on the database's size in pages, past which writes
-        /// fail as on a full disk (`LIVEACTIVITY_SQLITE_MAX_PAGES`). It is per connection, so
-        /// every connection applies it on open. nil: SQLite's own (practically unlimited).
-        public var maxPageCount: Int?
-        public init() {}
-    }
-
-    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+    package init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(SQLiteError) {
         if !options.readOnly { Self.createSharedFile(path) }
         var db: OpaquePointer?
         let flags =
@@ -52,6 +40,9 @@ public final class SQLiteConnection {
         if let pages = options.maxPageCount {
             try execute("PRAGMA max_page_count=\(pages)")
         }
+        if let kibibytes = options.cacheKibibytes {
+            try execute("PRAGMA cache_size=-\(kibibytes)")
+        }
     }
 
     /// Makes a database file that does not exist yet 0660, whatever the umask. The responder (web
@@ -73,7 +64,7 @@ public final class SQLiteConnection {
     }
 
     /// Runs one or more statements without parameters (DDL, pragmas).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -84,7 +75,7 @@ public final class SQLiteConnection {
     }
 
     /// The statement for `sql`, compiled on first use and cached for the life of the connection.
-    public func statement(_ sql: String) throws(SQLiteError) -> PreparedStatement {
+    package func statement(_ sql: String) throws(SQLiteError) -> PreparedStatement {
         if let cached = statements[sql] { return cached }
         let statement = try PreparedStatement(connection: self, sql: sql)
         statements[sql] = statement
@@ -92,13 +83,13 @@ public final class SQLiteConnection {
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when
     /// it throws. IMMEDIATE takes the write lock up front, so a busy database fails at BEGIN
     /// (after the busy timeout) rather than midway.
     /// The three statements are prepared once: `sqlite3_exec` would parse them on every call.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try statement("BEGIN IMMEDIATE").run()
         do {
             let result = try body()
@@ -116,13 +107,13 @@ public final class SQLiteConnection {
     /// on close, the last connection checkpoints and unlinks `<path>-wal` and `<path>-shm`, which
     /// by then belong to the new database at the same path
     /// (https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntlpersistwal).
-    public func keepWALFilesOnClose() {
+    package func keepWALFilesOnClose() {
         var persist: Int32 = 1
         _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
     }
 
     /// `PRAGMA user_version`, the schema version.
-    public var userVersion: Int64 {
+    package var userVersion: Int64 {
         get throws(SQLiteError) { try statement("PRAGMA user_version").scalarInt() ?? 0 }
     }
 

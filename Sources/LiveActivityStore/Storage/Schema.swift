@@ -1,6 +1,6 @@
 /// The database layout, versioned by `PRAGMA user_version` and migrated forward on open
 /// (SPEC section 4). Each step runs in its own transaction; a step is never edited once shipped.
-public enum Schema {
+package enum Schema {
     /// Migration `n` takes a database from version `n` to `n + 1`.
     static let migrations: [String] = [
         // 0 → 1: the registration table as the original DynamoDB item had it, and sweep bookkeeping.
@@ -109,10 +109,10 @@ public enum Schema {
     static let registrationCountSQL = "SELECT coalesce(sum(n), 0) FROM registration_groups"
 
     /// The version this build writes.
-    public static var currentVersion: Int64 { Int64(migrations.count) }
+    package static var currentVersion: Int64 { Int64(migrations.count) }
 
     /// Brings `connection` up to `currentVersion`; refuses a database from a newer build.
-    public static func migrate(_ connection: SQLiteConnection, upTo target: Int64 = currentVersion) throws {
+    package static func migrate(_ connection: SQLiteConnection, upTo target: Int64 = currentVersion) throws {
         var version = try connection.userVersion
         if version > currentVersion { throw SchemaTooNewError(found: version, supported: currentVersion) }
         while version < target {

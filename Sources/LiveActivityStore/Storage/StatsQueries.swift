@@ -6,7 +6,7 @@ import LiveActivityDomain
 /// partial indexes, and the run history.
 extension StatsReport {
     /// Reads the report from `connection` as of `now` (ms).
-    public static func gather(_ connection: SQLiteConnection, now: Int64) throws -> StatsReport {
+    static func gather(_ connection: SQLiteConnection, now: Int64) throws -> StatsReport {
         var report = StatsReport()
         report.generatedAt = now
         report.byTypeAndEnvironment = try groups(connection)
@@ -71,11 +71,24 @@ extension StatsReport {
 
 extension MetricsSnapshot {
     /// Reads the snapshot from `connection`: a scrape never scans the registrations.
-    public static func gather(_ connection: SQLiteConnection) throws -> MetricsSnapshot {
+    static func gather(_ connection: SQLiteConnection) throws -> MetricsSnapshot {
         let history = RunHistory(connection)
         return MetricsSnapshot(
             groups: try StatsReport.groups(connection), totals: try history.lifetimeTotals(),
             failureReasons: try history.failureReasons(), lastRun: try history.lastRun(),
             backingOff: try StatsReport.backingOff(connection), faults: try history.lifetimeFaults())
     }
+}
+
+extension RegistrationStore {
+    /// The figures of `GET /wakeup/metrics`.
+    public func metricsSnapshot() throws -> MetricsSnapshot { try MetricsSnapshot.gather(connection) }
+
+    /// The operator's report as of `now` (ms).
+    public func statsReport(now: Int64) throws -> StatsReport { try StatsReport.gather(connection, now: now) }
+}
+
+extension SweepStore {
+    /// The operator's report as of `now` (ms), for `liveactivity-sweep stats`.
+    public func statsReport(now: Int64) throws -> StatsReport { try StatsReport.gather(connection, now: now) }
 }

@@ -3,10 +3,19 @@ import LiveActivityDomain
 /// The sweep's side of the database: expiry, due selection, outcome writes and run history.
 /// The database is migrated once per run, by whoever opens it first (`Schema.migrate`), not here.
 public final class SweepStore {
-    public let connection: SQLiteConnection
+    /// `package`: the store's tests reach it; the sweep speaks only the methods below.
+    package let connection: SQLiteConnection
 
-    public init(connection: SQLiteConnection) {
+    package init(connection: SQLiteConnection) {
         self.connection = connection
+    }
+
+    /// Opens the database at `path`; with `migrating`, brings its schema up to date first (the
+    /// one migration of a run, on the connection the sweep opens first).
+    public convenience init(path: String, options: DatabaseOptions = .init(), migrating: Bool = false) throws {
+        let connection = try SQLiteConnection(path: path, options: options)
+        if migrating { try Schema.migrate(connection) }
+        self.init(connection: connection)
     }
 
     /// Deletes registrations made at or before `cutoff` (ms); returns how many.

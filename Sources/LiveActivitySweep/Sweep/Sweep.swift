@@ -67,7 +67,7 @@ public final class Sweep {
                 sender: sender,
                 tokens: tokens, clock: clock,
                 sendUntil: started + .seconds(budget.seconds), stopRequested: stopRequested, log: log)
-            let writer = try OutcomeWriter(path: store.connection.path, options: configuration.sqliteOptions)
+            let writer = try OutcomeWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
             // On every way out, the thread ends and the batches already queued are written.
             var finished = false
             defer { if !finished { _ = try? writer.finish() } }

@@ -142,7 +142,7 @@ public final class RegistrationAPI: HTTPResponder {
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = PrometheusMetrics.render(try writer.read { try MetricsSnapshot.gather($0.connection) })
+        let text = PrometheusMetrics.render(try writer.read { try $0.metricsSnapshot() })
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
