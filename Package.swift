@@ -42,7 +42,8 @@ let package = Package(
         // The registrations' database: the only target that writes their SQL. Its stores take and
         // return domain values; the SQLite types inside serve the stores and their tests.
         .target(name: "LiveActivityStore", dependencies: ["CSQLite", "LiveActivityDomain"]),
-        // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies.
+        // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
+        // libcrypto's handles stay inside.
         .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),
         // The APNs client over libcurl's HTTP/2; only the sweep (and its tests) link libcurl. It sends
         // the provider token it is given and never signs one, so it needs no libcrypto of its own.
@@ -56,11 +57,9 @@ let package = Package(
         .target(
             name: "LiveActivitySweep",
             dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2"]),
-        // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS; its
-        // token verifier lives here because nothing else verifies.
-        .target(
-            name: "APNsStandIn",
-            dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityStore", "APNsJWT", "COpenSSL"]),
+        // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS. It
+        // verifies tokens through APNsJWT's public verifier, so it names no libcrypto type.
+        .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityStore", "APNsJWT"]),
 
         // MARK: - Executables (a page of wiring each)
         .executableTarget(

@@ -1,3 +1,4 @@
+import APNsJWT
 import FastCGIWire
 import Foundation
 import LiveActivityDomain

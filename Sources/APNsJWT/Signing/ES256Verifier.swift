@@ -1,8 +1,8 @@
-import APNsJWT
 import COpenSSL
 
 /// Verifies raw r||s ES256 signatures with a P-256 public key; the local APNs stand-in checks
-/// provider tokens with it.
+/// provider tokens with it. It lives beside the signer so libcrypto's handles stay inside this
+/// target: a caller gives bytes and gets a yes or no.
 public final class ES256Verifier {
     private let key: EVPKey
 
