@@ -34,6 +34,10 @@ let package = Package(
         // due registration and the outcome write, the sweep's summary and faults, the figures'
         // values, and the settings (plain text in, values out). Everything above shares it.
         .target(name: "LiveActivityDomain"),
+        // The figures (stats, metrics, the status page to come): their typed values and every
+        // rendering of them (text, JSON, Prometheus), in one place over the domain alone, so both
+        // programs render with it and neither links a C library for it. The store fills the values.
+        .target(name: "LiveActivityFigures", dependencies: ["LiveActivityDomain"]),
 
         // MARK: - One layer per C library
         // The HTTP model and the FastCGI/CGI wire. It knows nothing of the domain, so the responder
@@ -41,7 +45,7 @@ let package = Package(
         .target(name: "FastCGIWire", dependencies: ["CFastCGI"]),
         // The registrations' database: the only target that writes their SQL. Its stores take and
         // return domain values; the SQLite types inside serve the stores and their tests.
-        .target(name: "LiveActivityStore", dependencies: ["CSQLite", "LiveActivityDomain"]),
+        .target(name: "LiveActivityStore", dependencies: ["CSQLite", "LiveActivityDomain", "LiveActivityFigures"]),
         // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
         // libcrypto's handles stay inside.
         .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),
@@ -52,8 +56,9 @@ let package = Package(
         // MARK: - Features
         // The JSON API of SPEC section 3 as a plain function from request to response.
         .target(
-            name: "RegistrationService", dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityStore"]),
-        // The sweep of SPEC section 5 and the `stats` report of section 7.
+            name: "RegistrationService",
+            dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore"]),
+        // The sweep of SPEC section 5.
         .target(
             name: "LiveActivitySweep",
             dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2"]),
@@ -66,7 +71,8 @@ let package = Package(
             name: "liveactivity-fcgi",
             dependencies: ["FastCGIWire", "RegistrationService", "LiveActivityDomain", "LiveActivityStore"]),
         .executableTarget(
-            name: "liveactivity-sweep", dependencies: ["LiveActivitySweep", "LiveActivityDomain", "LiveActivityStore"]),
+            name: "liveactivity-sweep",
+            dependencies: ["LiveActivitySweep", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore"]),
         .executableTarget(
             name: "liveactivity-apns-standin", dependencies: ["APNsStandIn", "FastCGIWire", "LiveActivityDomain"]),
 
@@ -80,12 +86,19 @@ let package = Package(
         .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire", "TestSupport"]),
         .testTarget(name: "LiveActivityDomainTests", dependencies: ["LiveActivityDomain", "TestSupport"]),
         .testTarget(
-            name: "LiveActivityStoreTests", dependencies: ["LiveActivityStore", "LiveActivityDomain", "TestSupport"]),
+            name: "LiveActivityFiguresTests",
+            dependencies: ["LiveActivityFigures", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),
+        .testTarget(
+            name: "LiveActivityStoreTests",
+            dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "TestSupport"]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
         .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
-            dependencies: ["RegistrationService", "FastCGIWire", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),
+            dependencies: [
+                "RegistrationService", "FastCGIWire", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "LiveActivitySweepTests",
             dependencies: ["LiveActivitySweep", "APNsHTTP2", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),

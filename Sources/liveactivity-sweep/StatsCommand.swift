@@ -1,7 +1,7 @@
 import Foundation
 import LiveActivityDomain
+import LiveActivityFigures
 import LiveActivityStore
-import LiveActivitySweep
 
 /// `liveactivity-sweep stats [--json]`: the operator's snapshot of SPEC section 7.
 enum StatsCommand {

@@ -49,6 +49,7 @@ import Testing
         #expect(cModules.isSuperset(of: ["CSQLite", "COpenSSL", "CCurl", "CFastCGI"]), "\(cModules.sorted())")
         #expect(targets["LiveActivityDomain"] != nil)
         #expect(reach("LiveActivityDomain", in: targets) == ["LiveActivityDomain"])
+        #expect(reach("LiveActivityFigures", in: targets) == ["LiveActivityFigures", "LiveActivityDomain"])
         for layer in ["APNsJWT", "APNsHTTP2"] {
             let reached = reach(layer, in: targets)
             #expect(reached.contains("LiveActivityDomain"), "\(layer): \(reached.sorted())")

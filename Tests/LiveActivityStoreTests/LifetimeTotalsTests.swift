@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivityFigures
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import LiveActivityDomain
+import LiveActivityFigures
 
 /// The recorded sweep runs as `stats` and `/wakeup/metrics` read them (`SweepStore.record` writes
 /// them and keeps 30 days): range reads on the start-time index for recent windows, and the

@@ -1,4 +1,5 @@
 import LiveActivityDomain
+import LiveActivityFigures
 
 /// The reads behind `stats` (SPEC section 7) and `GET /wakeup/metrics`, without reading the
 /// registrations themselves, so they stay fast on a table of a million rows: trigger-kept counters

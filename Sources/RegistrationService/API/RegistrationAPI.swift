@@ -1,5 +1,6 @@
 import FastCGIWire
 import LiveActivityDomain
+import LiveActivityFigures
 import LiveActivityStore
 
 /// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,

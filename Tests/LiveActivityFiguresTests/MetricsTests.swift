@@ -1,10 +1,10 @@
-import FastCGIWire
 import LiveActivityDomain
+import LiveActivityFigures
 import LiveActivityStore
-import RegistrationService
 import TestSupport
 import Testing
 
+/// `GET /wakeup/metrics`'s figures, read from a real database and rendered for Prometheus.
 @Suite struct MetricsTests {
     let folder = TemporaryDirectory("metrics")
     let now: Int64 = 1_800_000_000_000
@@ -31,18 +31,6 @@ import Testing
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             #expect(line.split(separator: " ").count == 2, "\(line)")
         }
-    }
-
-    @Test func theMetricsRouteAnswersGetOnly() throws {
-        var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
-        _ = try populatedStore()
-        let api = RegistrationAPI(configuration: configuration, log: { _ in })
-        let response = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/metrics"))
-        #expect(response.status == 200)
-        #expect(response.header("Content-Type") == PrometheusMetrics.contentType)
-        #expect(response.bodyText.contains("liveactivity_sweep_runs_total 2"))
-        #expect(api.respond(to: HTTPRequest(method: "POST", path: "/wakeup/metrics")).status == 405)
     }
 
     @Test func faultCountersNeverGoDownWhenTheHistoryIsPruned() throws {

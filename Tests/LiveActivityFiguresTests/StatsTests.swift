@@ -2,8 +2,8 @@ import TestSupport
 import Testing
 
 @testable import LiveActivityDomain
+@testable import LiveActivityFigures
 @testable import LiveActivityStore
-@testable import LiveActivitySweep
 
 @Suite struct StatsTests {
     let folder = TemporaryDirectory("stats")
