@@ -140,3 +140,19 @@ import Testing
         }
     }
 }
+
+/// One parser for a comma list of environments, whichever setting it is.
+@Suite struct EnvironmentListTests {
+    @Test func everyListSettingReadsTheSameWay() throws {
+        for name in ["APNS_ENVIRONMENTS", "STANDIN_KEY_ENVIRONMENTS"] {
+            #expect(try Settings(values: [:]).environments(name) == nil)
+            #expect(
+                try Settings(values: [name: " sandbox, development ,production"]).environments(name) == [.production, .sandbox])
+            for bad in ["production,,sandbox", "production,", "mars"] {
+                #expect(throws: ConfigurationError.malformed(name: name, expected: "a comma list of production and sandbox")) {
+                    try Settings(values: [name: bad]).environments(name)
+                }
+            }
+        }
+    }
+}

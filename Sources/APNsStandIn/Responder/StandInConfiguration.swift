@@ -46,15 +46,7 @@ public struct StandInConfiguration: Sendable {
         } else {
             throw ConfigurationError.missing(name: "STANDIN_PUBLIC_KEY_PATH or APNS_KEY_PATH")
         }
-        var keyEnvironments = APNsEnvironment.allCases
-        if let list = settings.text("STANDIN_KEY_ENVIRONMENTS") {
-            keyEnvironments = try list.split(separator: ",").map { name throws(ConfigurationError) in
-                guard let environment = APNsEnvironment(name: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw .malformed(name: "STANDIN_KEY_ENVIRONMENTS", expected: "a comma list of production and sandbox")
-                }
-                return environment
-            }
-        }
+        let keyEnvironments = try settings.environments("STANDIN_KEY_ENVIRONMENTS") ?? APNsEnvironment.allCases
         return StandInConfiguration(
             keyID: try settings.required("APNS_KEY_ID"),
             teamID: try settings.required("APNS_TEAM_ID"),

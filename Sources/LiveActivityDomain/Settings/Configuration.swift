@@ -1,9 +1,10 @@
 import Foundation
 
 /// The settings of SPEC section 6 that the responder and the sweep share: the database and
-/// SQLite, registration lifetime, push intervals, the cap, the default environment and the clock.
-/// The APNs settings (key, ids, host, trust, concurrency, timeout) are read by the programs that
-/// use them, from the same `Settings`, so the responder holds none of them.
+/// SQLite, registration lifetime, the cap, the environments and the clock. The push intervals
+/// are the sweep's alone (`readPushIntervals`), and the APNs settings (key, ids, host, trust,
+/// concurrency, timeout) are read by the programs that use them, from the same `Settings`, so the
+/// responder holds none of them.
 public struct Configuration: Sendable {
     public var databasePath = "./var/liveactivity.sqlite"
     public var defaultEnvironment = APNsEnvironment.production
@@ -45,17 +46,7 @@ public struct Configuration: Sendable {
             }
             defaultEnvironment = environment
         }
-        if let list = settings.text("APNS_ENVIRONMENTS") {
-            var enabled: [APNsEnvironment] = []
-            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-                let trimmed = name.trimmingCharacters(in: .whitespaces)
-                guard let environment = APNsEnvironment(name: trimmed) else {
-                    throw .malformed(name: "APNS_ENVIRONMENTS", expected: "a comma list of production and sandbox")
-                }
-                if !enabled.contains(environment) { enabled.append(environment) }
-            }
-            enabledEnvironments = APNsEnvironment.allCases.filter(enabled.contains)
-        }
+        if let enabled = try settings.environments("APNS_ENVIRONMENTS") { enabledEnvironments = enabled }
         guard enabledEnvironments.contains(defaultEnvironment) else {
             throw .malformed(
                 name: "APNS_ENVIRONMENT",

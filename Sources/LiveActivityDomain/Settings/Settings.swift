@@ -60,6 +60,22 @@ public struct Settings: Sendable {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 
+    /// A comma list of APNs environment names (`production, sandbox`; `development` is sandbox),
+    /// nil when unset: each named once, in `APNsEnvironment.allCases` order. An empty item or an
+    /// unknown name is malformed. The one parser of this format (`APNS_ENVIRONMENTS`, the
+    /// stand-in's `STANDIN_KEY_ENVIRONMENTS`).
+    public func environments(_ name: String) throws(ConfigurationError) -> [APNsEnvironment]? {
+        guard let list = text(name) else { return nil }
+        var named: [APNsEnvironment] = []
+        for item in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let environment = APNsEnvironment(name: item.trimmingCharacters(in: .whitespaces)) else {
+                throw .malformed(name: name, expected: "a comma list of production and sandbox")
+            }
+            named.append(environment)
+        }
+        return APNsEnvironment.allCases.filter(named.contains)
+    }
+
     /// A whole number in `range`, nil when unset; anything else is malformed.
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
         guard let value = text(name) else { return nil }

@@ -54,6 +54,22 @@ package final class PreparedStatement {
         return try step() ? read(Row(handle: handle)) : nil
     }
 
+    /// `rows` with a reader that may refuse a row (a stored value this build does not know).
+    package func rows<T>(_ values: [Value] = [], refusing read: (Row) throws(StoredValueError) -> T) throws -> [T] {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var rows: [T] = []
+        while try step() { rows.append(try read(Row(handle: handle))) }
+        return rows
+    }
+
+    /// `firstRow` with a reader that may refuse the row.
+    package func firstRow<T>(_ values: [Value] = [], refusing read: (Row) throws(StoredValueError) -> T) throws -> T? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        return try step() ? try read(Row(handle: handle)) : nil
+    }
+
     /// Column 0 of the first row as an integer (nil when there is no row or it is NULL).
     package func scalarInt(_ values: [Value] = []) throws(SQLiteError) -> Int64? {
         try firstRow(values) { $0.optionalInt(0) } ?? nil

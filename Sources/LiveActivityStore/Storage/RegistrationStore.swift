@@ -95,17 +95,16 @@ public final class RegistrationStore {
                    last_push_at, wakeup_count, consecutive_failures, last_error
             FROM registrations WHERE push_token = ?
             """
-        ).firstRow([.text(token.hex)], Registration.init(row:))
+        ).firstRow([.text(token.hex)], refusing: Registration.init(row:))
     }
 }
 
 extension Registration {
     /// Reads a row whose columns are in the order `registration(_:)` selects them.
-    init(row: Row) {
+    init(row: Row) throws(StoredValueError) {
         self.init(
-            token: PushToken(trusted: row.text(0) ?? ""),
-            activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
-            environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
+            token: PushToken(trusted: row.text(0) ?? ""), activityType: try row.activityType(1),
+            environment: try row.environment(2),
             registeredAt: row.int(3), expiresAt: row.int(4), nextPushAt: row.int(5),
             lastPushAt: row.optionalInt(6), wakeupCount: row.int(7), consecutiveFailures: row.int(8),
             lastError: row.text(9))

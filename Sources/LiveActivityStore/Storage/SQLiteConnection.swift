@@ -55,16 +55,27 @@ package final class SQLiteConnection {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o660)
         guard descriptor >= 0 else { return }
         fchmod(descriptor, 0o660)
-        close(descriptor)
+        Glibc.close(descriptor)
     }
 
-    deinit {
+    /// Whether `close()` has run.
+    package private(set) var isClosed = false
+
+    /// Finalizes the statements and closes the file now, not whenever the last reference goes
+    /// (the WAL's checkpoint and its `-wal`/`-shm` cleanup happen here). Later use throws
+    /// SQLITE_MISUSE; closing twice does nothing.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
 
+    deinit { close() }
+
     /// Runs one or more statements without parameters (DDL, pragmas).
     package func execute(_ sql: String) throws(SQLiteError) {
+        try checkOpen(sql)
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -76,6 +87,7 @@ package final class SQLiteConnection {
 
     /// The statement for `sql`, compiled on first use and cached for the life of the connection.
     package func statement(_ sql: String) throws(SQLiteError) -> PreparedStatement {
+        try checkOpen(sql)
         if let cached = statements[sql] { return cached }
         let statement = try PreparedStatement(connection: self, sql: sql)
         statements[sql] = statement
@@ -115,6 +127,10 @@ package final class SQLiteConnection {
     /// `PRAGMA user_version`, the schema version.
     package var userVersion: Int64 {
         get throws(SQLiteError) { try statement("PRAGMA user_version").scalarInt() ?? 0 }
+    }
+
+    private func checkOpen(_ sql: String) throws(SQLiteError) {
+        if isClosed { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed: \(path)", sql: sql) }
     }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {

@@ -97,11 +97,10 @@ package enum Schema {
         DROP TRIGGER registrations_counted_delete;
         DROP TABLE registration_count;
         """,
-        // Steps of issue #8, each a named constant (Schema+HostLife.swift).
-        dropProviderTokens,
-        lifetimeTotals,
-        // Issue #9's (Schema+Faults.swift).
-        faultsStep,
+        // Later steps, each a constant named by the version it makes, in Schema+Version<n>.swift.
+        toVersion4,
+        toVersion5,
+        toVersion6,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most

@@ -50,7 +50,7 @@ extension StatsReport {
     }
 
     /// Registrations waiting after failures, per environment (every environment listed), from the
-    /// partial index that holds only them (schema step 3 → 4): no row is read.
+    /// partial index that holds only them (schema step 5 → 6): no row is read.
     static func backingOff(_ connection: SQLiteConnection) throws(SQLiteError) -> [(environment: String, count: Int64)] {
         let counts = try connection.statement(
             "SELECT environment, count(*) FROM registrations WHERE consecutive_failures > 0 GROUP BY environment"

@@ -49,11 +49,10 @@ public final class SweepStore {
             FROM registrations WHERE next_push_at <= ?1\(after)\(Self.filter(environments))
             ORDER BY next_push_at, push_token LIMIT ?2
             """
-        ).rows(values) { row in
+        ).rows(values) { (row) throws(StoredValueError) in
             DueRegistration(
-                token: PushToken(trusted: row.text(0) ?? ""),
-                activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
-                environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
+                token: PushToken(trusted: row.text(0) ?? ""), activityType: try row.activityType(1),
+                environment: try row.environment(2),
                 registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)), nextPushAt: row.int(6))
         }
     }

@@ -1,11 +1,11 @@
-/// The schema step of issue #9 (APNs faults), appended to `Schema.migrations` after issue #8's.
+/// Schema step 5 → 6, appended to `Schema.migrations` after step 5.
 extension Schema {
     /// 5 → 6: what `stats` and `/wakeup/metrics` show of faults and back-off. The registrations
     /// waiting after failures, by environment, from a covering partial index that holds only them
     /// (a 200 on a row that never failed leaves it untouched, so the happy path pays nothing);
     /// each sweep's faults (at most one per environment and kind), pruned with the run history;
-    /// and their lifetime totals, kept by a trigger like issue #8's, which never go down.
-    static let faultsStep = """
+    /// and their lifetime totals, kept by a trigger like step 5's, which never go down.
+    static let toVersion6 = """
         CREATE INDEX registrations_backing_off ON registrations(environment, consecutive_failures)
             WHERE consecutive_failures > 0;
         CREATE TABLE sweep_faults (

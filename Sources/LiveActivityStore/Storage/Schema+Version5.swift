@@ -1,15 +1,9 @@
-/// Schema steps of issue #8 ("a real host's life"), appended to `Schema.migrations` in order.
+/// Schema step 4 → 5, appended to `Schema.migrations` after step 4.
 extension Schema {
-    /// 3 → 4: the cached provider token leaves the database. The web user reads and writes this
-    /// database, and a token sends pushes for the whole team for an hour (SPEC 5): it now lives
-    /// in a 0600 file of the sweep's user beside the database (`ProviderTokenCache`). The next
-    /// sweep signs a fresh token into the file.
-    static let dropProviderTokens = "DROP TABLE provider_tokens;"
-
     /// 4 → 5: lifetime counters that never go down (SPEC 7). The run history is pruned after 30
     /// days, so sums over it fell; these totals are seeded from the history kept so far and
     /// grow with every run recorded, by triggers in the same transaction as the run's insert.
-    static let lifetimeTotals = """
+    static let toVersion5 = """
         CREATE TABLE sweep_totals (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             runs INTEGER NOT NULL,
