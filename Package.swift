@@ -5,9 +5,11 @@
 // Targets are layers, so the compiler holds them apart: a target sees only what it depends on, and
 // an executable links only the C libraries beneath what it uses.
 // - At the bottom, the domain: plain values with no C module beneath them. What the programs share
-//   (a token, an environment, a due registration and the write it is owed, the figures) is defined
-//   once here, so a layer that needs one meaning of a token does not inherit a C library for it.
-// - Over it, one target per C library: the wire (libfcgi), the store (SQLite), the provider token
+//   (a token, an environment, a due registration and the write it is owed) is defined once
+//   here, so a layer that needs one meaning of a token does not inherit a C library for it.
+// - Beside it, the figures (stats, metrics): values and renderings, no C either, so both programs
+//   render them and neither links a library for it.
+// - Over those, one target per C library: the wire (libfcgi), the store (SQLite), the provider token
 //   (libcrypto), the APNs client (libcurl). Each speaks domain values at its edge and keeps its C
 //   types inside, so which C library a program links follows from which of these it uses.
 // - Then the features, and the executables (a page of wiring each).
@@ -31,8 +33,8 @@ let package = Package(
 
         // MARK: - The domain, over no C library
         // Tokens, environments, activity types, the provider token, the clock, registrations, the
-        // due registration and the outcome write, the sweep's summary and faults, the figures'
-        // values, and the settings (plain text in, values out). Everything above shares it.
+        // due registration and the outcome write, the sweep's summary and faults, and the settings
+        // (plain text in, values out). Everything above shares it.
         .target(name: "LiveActivityDomain"),
         // The figures (stats, metrics, the status page to come): their typed values and every
         // rendering of them (text, JSON, Prometheus), in one place over the domain alone, so both

@@ -93,6 +93,33 @@ import Testing
         libraries.contains { $0.hasPrefix(name + ".so") }
     }
 
+    /// docs/ARCHITECTURE.md's table of the layers is the manifest's: every library and executable
+    /// target listed once, with exactly its dependencies.
+    @Test func theArchitectureTableIsTheManifest() throws {
+        let targets = try manifestTargets()
+        let text = try String(contentsOfFile: packageRoot + "/docs/ARCHITECTURE.md", encoding: .utf8)
+        var listed: [String: Set<String>] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2 else { continue }
+            let names = { (cell: String) in
+                Set(
+                    cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+                        String($0.element)
+                    })
+            }
+            guard let name = names(cells[0]).first, targets[name] != nil else { continue }
+            #expect(listed[name] == nil, "\(name) listed twice")
+            listed[name] = names(cells[1])
+        }
+        for (name, target) in targets where target.type == "regular" || target.type == "executable" {
+            guard name != "TestSupport" else { continue }
+            #expect(
+                listed[name] == Set(target.dependencies),
+                "\(name): documented \(listed[name]?.sorted() ?? []), declared \(target.dependencies.sorted())")
+        }
+    }
+
     /// The features and programs reach the database through the store's public API alone: no
     /// SQLite type, statement or store connection (the stand-in keeps its own record in SQLite).
     @Test func theFeaturesAndProgramsNameNoSQLiteType() throws {

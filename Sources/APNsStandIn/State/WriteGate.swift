@@ -1,15 +1,14 @@
-import Foundation
+import Synchronization
 
 /// Serializes the writers of one process: threads queue on a mutex instead of contending for
-/// SQLite's lock through `busy_timeout`, whose handler sleeps and collapses throughput.
+/// SQLite's lock through `busy_timeout`, whose handler sleeps and collapses throughput. A `Mutex`
+/// guarding nothing but the turn (the locking rule in docs/ARCHITECTURE.md).
 public final class WriteGate: Sendable {
-    private let lock = NSLock()
+    private let turn = Mutex(())
 
     public init() {}
 
     public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try turn.withLock { _ in try body() }
     }
 }
