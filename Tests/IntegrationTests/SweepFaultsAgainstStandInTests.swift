@@ -70,6 +70,21 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.received().count == 20)
     }
 
+    @Test func junkInAQuietSandboxThatOnceDeliveredIsDeleted() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1], environment: .sandbox)
+        #expect(try fixture.sweep().status == 0)
+        // A minute later the real device is not due; fifty junk tokens are.
+        try fixture.register(1001...1050, environment: .sandbox)
+        try fixture.standIn.state().script(tokens: (1001...1050).map(sampleToken), status: 400, reason: "BadDeviceToken")
+        let result = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "60"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(SweepFixture.field("removed", in: result.stdout) == "50", "\(result.stdout)")
+        #expect(SweepFixture.field("faults", in: result.stdout) == nil)
+        #expect(try fixture.count() == 1 && fixture.provenCount() == 1)
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test func failuresBackOffOverSeveralSweeps() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])

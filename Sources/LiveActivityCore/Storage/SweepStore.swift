@@ -94,6 +94,12 @@ public final class SweepStore {
         return result
     }
 
+    /// The environments in which a push was ever answered 200 in this database (SPEC 5's guard).
+    public func environmentsEverDelivered() throws -> Set<APNsEnvironment> {
+        let names = try connection.statement("SELECT environment FROM delivered_environments").rows([]) { $0.text(0) ?? "" }
+        return Set(names.compactMap(APNsEnvironment.init(name:)))
+    }
+
     /// Where a page of due rows ends: the next page starts after it.
     public struct DuePosition: Sendable, Equatable {
         public var nextPushAt: Int64

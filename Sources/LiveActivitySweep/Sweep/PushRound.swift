@@ -36,7 +36,7 @@ final class PushRound {
     private var nextID = 0
     private var allRead = false
     private var pending: [SweepStore.Write] = []
-    private var deletionGuard = MassDeletionGuard()
+    private var deletionGuard: MassDeletionGuard
     private var faults: [APNsEnvironment: SweepFault] = [:]
     private var retried = Set<Int>()
     /// Pushes not sent (budget, SIGTERM): due at the next run, unless a fault holds their environment.
@@ -44,14 +44,15 @@ final class PushRound {
     private var renewedToken = false
 
     init(
-        source: DueCursor, dueCounts: [APNsEnvironment: Int], lookahead: Int, rules: OutcomeRules, sender: PushSender,
-        tokens: ProviderTokenCache, clock: Clock,
+        source: DueCursor, dueCounts: [APNsEnvironment: Int], lookahead: Int, rules: OutcomeRules,
+        deletionGuard: MassDeletionGuard, sender: PushSender, tokens: ProviderTokenCache, clock: Clock,
         sendUntil: ContinuousClock.Instant, stopRequested: @escaping () -> Bool, log: @escaping (String) -> Void
     ) {
         self.source = source
         self.dueCounts = dueCounts
         self.lookahead = max(1, lookahead)
         self.rules = rules
+        self.deletionGuard = deletionGuard
         self.sender = sender
         self.tokens = tokens
         self.clock = clock

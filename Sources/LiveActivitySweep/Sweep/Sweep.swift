@@ -63,7 +63,7 @@ public final class Sweep {
                 store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize)
             let round = PushRound(
                 source: source, dueCounts: dueCounts, lookahead: lookahead, rules: OutcomeRules(configuration: configuration),
-                sender: sender,
+                deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), sender: sender,
                 tokens: tokens, clock: clock,
                 sendUntil: started + .seconds(budget.seconds), stopRequested: stopRequested, log: log)
             let writer = try OutcomeWriter(path: store.connection.path, options: configuration.sqliteOptions)
