@@ -160,7 +160,10 @@ import Testing
                 answers.withLock { $0[index] = "failed" }
             }
         }
-        #expect(answers.withLock { $0 } == [0: "failed", 1: "committed", 2: "committed", 3: "committed", 4: "committed", 5: "committed"])
+        #expect(
+            answers.withLock { $0 } == [
+                0: "failed", 1: "committed", 2: "committed", 3: "committed", 4: "committed", 5: "committed",
+            ])
         #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1 + writes, "the batch, then each alone")
         #expect(try writer.read { try $0.count() } == writes - 1)
     }
