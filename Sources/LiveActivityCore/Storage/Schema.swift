@@ -102,6 +102,7 @@ public enum Schema {
         lifetimeTotals,
         // Issue #9's (Schema+Faults.swift).
         faultsStep,
+        version7,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most
