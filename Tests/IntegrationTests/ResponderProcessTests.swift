@@ -114,10 +114,7 @@ struct ResponderProcessTests {
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
         process.signal(signal)
-        #expect(waitUntil(timeout: 3) { !process.isRunning })
-        process.process.waitUntilExit()
-        #expect(process.process.terminationReason == .exit)
-        #expect(process.process.terminationStatus == 0)
+        #expect(process.waitForExit(timeout: 30) == .exited(0))
         #expect(!FileManager.default.fileExists(atPath: socketPath))
         #expect(process.output.contains("stopped on signal"))
         _ = idle

@@ -204,9 +204,9 @@ struct SweepAgainstStandInTests {
         let sweep = try ChildProcess(
             product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
         #expect(waitUntil(timeout: 30) { ((try? fixture.received().count) ?? 0) >= 300 })
+        // Deliberately SIGKILL: a crash or a power cut in the middle of a run.
         sweep.signal(SIGKILL)
-        sweep.process.waitUntilExit()
-        #expect(sweep.process.terminationReason == .uncaughtSignal)
+        #expect(sweep.waitForExit(timeout: 30) == .signalled(SIGKILL))
 
         let connection = try SQLiteConnection(path: fixture.databasePath)
         #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")

@@ -39,8 +39,7 @@ struct SweepStopsAgainstStandInTests {
         let sweep = try fixture.startSweep(["LIVEACTIVITY_APNS_CONCURRENCY": "20"])
         #expect(waitUntil(timeout: 20) { ((try? fixture.received().count) ?? 0) >= 50 })
         sweep.signal(SIGTERM)
-        #expect(waitUntil(timeout: 10) { !sweep.isRunning })
-        #expect(sweep.process.terminationReason == .exit && sweep.process.terminationStatus == 0, "\(sweep.output)")
+        #expect(sweep.waitForExit(timeout: 60) == .exited(0), "\(sweep.output)")
         let sent = Int(SweepFixture.field("sent", in: sweep.output) ?? "") ?? -1
         #expect(sent >= 50 && sent < 1000, "\(sweep.output)")
         #expect(sweep.output.contains("a stop was requested (SIGTERM)"))
