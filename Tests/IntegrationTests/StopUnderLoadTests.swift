@@ -6,7 +6,8 @@ import Testing
 
 /// SPEC 7: every serving program exits 0 on SIGTERM or SIGINT, whatever it was doing - here in
 /// the middle of a stream of requests, each stop started afresh. `STOP_STORM_ROUNDS` raises the
-/// count (`scripts/stop-storm` runs 200 of each); the suite runs 20.
+/// count (`scripts/stop-storm` runs 200 of each); the suite runs 20. `STOP_STORM_PRODUCTS` names
+/// another build's products folder, to measure that build's programs the same way.
 @Suite("Stops under load")
 struct StopUnderLoadTests {
     enum Program: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -16,6 +17,7 @@ struct StopUnderLoadTests {
     }
 
     static let rounds = Int(ProcessInfo.processInfo.environment["STOP_STORM_ROUNDS"] ?? "") ?? 20
+    static let products = ProcessInfo.processInfo.environment["STOP_STORM_PRODUCTS"] ?? productsDirectory
 
     @Test(arguments: Program.allCases)
     func everySigtermUnderLoadExitsZero(_ program: Program) throws {
@@ -99,8 +101,8 @@ struct StopBench {
     func stopUnderLoad(signal: Int32, round: Int) throws -> (ProcessEnd, LoadCounts) {
         let socketPath = folder.file("serve.sock")
         let process = try ChildProcess(
-            product(program.rawValue), ["--socket", socketPath, "--workers", "32"], environment: environment,
-            outputPath: folder.file("\(program.rawValue).log"))
+            StopUnderLoadTests.products + "/" + program.rawValue, ["--socket", socketPath, "--workers", "32"],
+            environment: environment, outputPath: folder.file("\(program.rawValue).log"))
         guard waitUntil(timeout: 30, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !process.isRunning })
         else {
             throw SocketError("\(program.rawValue) did not start listening: \(process.output.suffix(1000))")
