@@ -173,13 +173,14 @@ import Testing
         let standIn = try StandInStack(workers: 8, maxConcurrentStreams: 4)
         let state = try standIn.state()
         for number in 0..<8 {
-            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 5000)
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 15000)
         }
         let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
         client.submit(contentsOf: pushes(0..<8))
-        // Every answer is held 5 s: until then, only the server's 4 streams reach the stand-in.
+        // Every answer is held 15 s (a margin no stall of a loaded machine comes near): until
+        // then, only the server's 4 streams reach the stand-in.
         var early: [APNsCompletion] = []
-        let arrived = waitUntil(timeout: 10) {
+        let arrived = waitUntil(timeout: 60) {
             early += (try? client.poll(timeoutMilliseconds: 50)) ?? []
             return ((try? state.received().count) ?? 0) >= 4
         }

@@ -14,7 +14,7 @@ struct ResponderProcessTests {
             binary, arguments, environment: ["LIVEACTIVITY_DB": folder.file("db.sqlite")],
             outputPath: folder.file("responder.log"))
         if let socketPath {
-            #expect(waitUntil(timeout: 10) { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil }, "\(process.output)")
+            #expect(waitUntil(timeout: 60) { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil }, "\(process.output)")
         }
         return process
     }
