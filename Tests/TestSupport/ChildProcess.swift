@@ -5,7 +5,8 @@ import Testing
 /// then SIGKILL to the group, each wait bounded; reaped here with `waitpid`. How it ended is
 /// judged: a signal the test did not send, a stop that needed SIGKILL, or an exit status after
 /// SIGTERM/SIGINT outside `stopsWith` records a test failure (also when only `deinit` stops it),
-/// so a crash on the way out fails the test that caused it.
+/// so a crash on the way out fails the test that caused it. Dying of the SIGTERM itself is
+/// such a failure too unless `stopsWith` says so: this project's programs exit 0 (SPEC 7).
 public final class ChildProcess: @unchecked Sendable {
     public let pid: Int32
     public let outputPath: String?
@@ -110,14 +111,15 @@ public final class ChildProcess: @unchecked Sendable {
             return (!judged, sentSignals, neededKill)
         }
         guard first else { return }
-        let stopped = sent.contains(SIGTERM) || sent.contains(SIGINT)
+        // A SIGKILL the test sent itself ends any judgement of the stop: it was not given one.
+        let stopped = (sent.contains(SIGTERM) || sent.contains(SIGINT)) && (killed || !sent.contains(SIGKILL))
         var problem: String?
         if killed {
             problem = "did not end on SIGTERM within its bound and was killed"
+        } else if stopped, !stopsWith.contains(end) {
+            problem = "\(end) after SIGTERM/SIGINT, expected \(stopsWith.map(\.description).sorted().joined(separator: " or "))"
         } else if case .signalled(let number) = end, !sent.contains(number) {
             problem = "crashed: \(end), a signal the test did not send"
-        } else if case .exited = end, stopped, !stopsWith.contains(end) {
-            problem = "\(end) after SIGTERM/SIGINT, expected \(stopsWith.map(\.description).sorted().joined(separator: " or "))"
         }
         if let problem {
             Issue.record("\(name) (pid \(pid)) \(problem); its output ends: \(output.suffix(1500))")
