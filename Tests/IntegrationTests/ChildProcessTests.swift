@@ -59,7 +59,8 @@ struct ChildProcessTests {
             #expect(waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: pidFile) })
             #expect(child.stop(timeout: 1) == .signalled(SIGKILL))
         }
-        let grandchild = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let written = try String(contentsOfFile: pidFile, encoding: .utf8)
+        let grandchild = try #require(Int32(written.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(waitUntil(timeout: 60) { isGone(grandchild) }, "the group's SIGKILL reached the grandchild")
     }
 
