@@ -34,6 +34,42 @@ struct StopUnderLoadTests {
         #expect(ends[.exited(0)] == Self.rounds, "\(summary)")
     }
 
+    /// What a client of nginx sees while the responder stops and after: an answer every time,
+    /// 503 with Retry-After at worst (nginx's answer once the socket is gone), never a reset.
+    @Test func throughNginxEveryRequestDuringAStopIsAnswered() throws {
+        let stack = try LiveStack(label: "stop-nginx")
+        let results = LockedBox<[Int: Int]>([:])
+        let failures = LockedBox<[String]>([])
+        let running = LockedBox(true)
+        let clients = DispatchGroup()
+        for client in 0..<4 {
+            clients.enter()
+            Thread.detachNewThread {
+                defer { clients.leave() }
+                var seed = 0
+                while running.get() {
+                    seed += 1
+                    do {
+                        let result = try stack.request("POST", "/wakeup", body: registerBody(testToken(client * 100_000 + seed)))
+                        results.update { $0[result.status, default: 0] += 1 }
+                        if result.status != 200 && !(result.status == 503 && result.header("Retry-After") != nil) {
+                            failures.update { $0.append("\(result.status) \(result.text)") }
+                        }
+                    } catch {
+                        failures.update { $0.append("\(error)") }
+                    }
+                }
+            }
+        }
+        #expect(waitUntil(timeout: 60) { results.get()[200, default: 0] >= 50 }, "no load got through")
+        #expect(stack.responder.stop(timeout: 30) == .exited(0))
+        // Go on a little while nothing serves: nginx answers for it.
+        #expect(waitUntil(timeout: 60) { results.get()[503, default: 0] >= 20 }, "\(results.get())")
+        running.set(false)
+        #expect(clients.wait(timeout: .now() + 60) == .success, "the clients did not finish")
+        #expect(failures.get().isEmpty, "\(failures.get().prefix(5)) of \(results.get())")
+    }
+
     @Test(arguments: Program.allCases)
     func aSigintUnderLoadExitsZero(_ program: Program) throws {
         let bench = try StopBench(program)
