@@ -175,7 +175,10 @@ import Testing
         for number in 0..<8 {
             try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 15000)
         }
-        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        var options = standIn.clientOptions()
+        // The last four wait for a stream and then their own answer: 30 s, libcurl's wait included.
+        options.requestTimeout = 120
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
         client.submit(contentsOf: pushes(0..<8))
         // Every answer is held 15 s (a margin no stall of a loaded machine comes near): until
         // then, only the server's 4 streams reach the stand-in.

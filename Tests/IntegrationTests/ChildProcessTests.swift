@@ -105,6 +105,11 @@ struct ChildProcessTests {
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "300000")
         #expect(result.stderr == "oops\n")
     }
+
+    @Test func aChildThatReadsNoInputCostsTheRunnerNothing() throws {
+        let result = try runCommand(shell, ["-c", "exit 0"], input: Array(repeating: 0, count: 1 << 20))
+        #expect(result.end == .exited(0))
+    }
 }
 
 /// `pid` has ended: no such process, or a zombie its new parent has yet to reap.
