@@ -58,9 +58,10 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Stops the process: SIGTERM to its group, up to `timeout` seconds, then SIGKILL to the group.
-    /// Returns how it ended (judged as the type's comment says).
+    /// Returns how it ended (judged as the type's comment says). The default
+    /// bound is above the serving programs' own 10 s grace for requests in flight.
     @discardableResult
-    public func stop(timeout: TimeInterval = 10) -> ProcessEnd {
+    public func stop(timeout: TimeInterval = 30) -> ProcessEnd {
         if poll() == nil {
             lock.withLock {
                 sentSignals.insert(SIGTERM)
