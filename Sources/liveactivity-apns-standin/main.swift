@@ -67,7 +67,8 @@ final class StandInHTTPResponder: HTTPResponder {
 
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 let gate = WriteGate()
-exit(
+// No exit handler may run while a worker thread still uses a library: see ProcessExit.
+ProcessExit.now(
     FastCGIServer.run(
         options,
         startupMessage:

@@ -34,7 +34,8 @@ let startup =
     "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue), "
     + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
-exit(
+// No exit handler may run while a worker thread still uses a library: see ProcessExit.
+ProcessExit.now(
     FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
         RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)
     })

@@ -37,8 +37,10 @@ import Testing
                 contentsOf: (0..<count).map { APNsPush(id: $0, token: PushToken(trusted: testToken($0)), expiration: 1) })
             let started = Date()
             var succeeded = 0
+            var deepest = 0
             var others: [String: Int] = [:]
             while let completion = try client.next() {
+                deepest = max(deepest, client.inFlightCount)
                 if completion.answer.status == 200 {
                     succeeded += 1
                 } else {
@@ -48,7 +50,8 @@ import Testing
             let seconds = Date().timeIntervalSince(started)
             print(
                 "window \(window): \(succeeded)/\(count) in \(String(format: "%.2f", seconds)) s = "
-                    + "\(Int(Double(succeeded) / seconds)) pushes/s, peak RSS \(peakResidentKilobytes()) kB")
+                    + "\(Int(Double(succeeded) / seconds)) pushes/s, deepest in flight \(deepest) "
+                    + "(covering depth \(client.coveringDepth)), peak RSS \(peakResidentKilobytes()) kB")
             #expect(succeeded == count, "\(others)")
         }
     }

@@ -104,7 +104,7 @@ final class InProcessServer: Sendable {
     @Test func whenNoWorkerCanMakeItsResponderThePoolSaysSoAndGivesUp() throws {
         struct Refused: Error, CustomStringConvertible { var description: String { "no database" } }
         let server = try InProcessServer(workers: 2) { _ in throw Refused() }
-        #expect(waitUntil(timeout: 5) { server.allFailed.get() })
+        #expect(waitUntil(timeout: 60) { server.allFailed.get() })
         #expect(server.logged.get().sorted() == ["worker 0 cannot start: no database", "worker 1 cannot start: no database"])
     }
 

@@ -121,7 +121,7 @@ struct ReliabilityTests {
         let stack = try LiveStack(options)
         let supervisor = stack.responder.pid
         var firstChild: Int32?
-        waitUntil(timeout: 10) {
+        waitUntil(timeout: 60) {
             firstChild = childProcesses(of: supervisor).first
             return firstChild != nil
         }
@@ -144,13 +144,14 @@ struct ReliabilityTests {
         }
         defer {
             stop.set(true)
-            clients.wait()
+            // Each request has a socket timeout, so the clients end; the bound is for a bug here.
+            #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
         }
 
         #expect(waitUntil(timeout: 30) { acknowledged.get().count >= 100 })
         kill(killed, SIGKILL)
         var restarted: Int32?
-        let back = waitUntil(timeout: 20) {
+        let back = waitUntil(timeout: 60) {
             restarted = childProcesses(of: supervisor).first { $0 != killed }
             return restarted != nil && (try? stack.request("GET", "/wakeup/health"))?.status == 200
         }
@@ -158,7 +159,7 @@ struct ReliabilityTests {
         let atRestart = acknowledged.get().count
         #expect(waitUntil(timeout: 30) { acknowledged.get().count >= atRestart + 50 }, "no registration after the restart")
         stop.set(true)
-        clients.wait()
+        #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
 
         try expectIntact(stack.databasePath, holding: acknowledged.get())
         #expect(stack.responderLog.contains("child \(killed) was killed by signal 9; restarting it"))

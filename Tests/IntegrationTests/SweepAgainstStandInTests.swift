@@ -187,7 +187,8 @@ struct SweepAgainstStandInTests {
                 group.leave()
             }
         }
-        group.wait()
+        // Each sweep is killed after runCommand's 60 s; the bound is for a bug here.
+        #expect(group.wait(timeout: .now() + 180) == .success, "the sweeps did not finish")
         #expect(results.get().count == 2)
         #expect(results.get().allSatisfy { $0.status == 0 })
         let received = try fixture.received()
@@ -205,9 +206,9 @@ struct SweepAgainstStandInTests {
         let sweep = try ChildProcess(
             product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
         #expect(waitUntil(timeout: 30) { ((try? fixture.received().count) ?? 0) >= 300 })
+        // Deliberately SIGKILL: a crash or a power cut in the middle of a run.
         sweep.signal(SIGKILL)
-        sweep.process.waitUntilExit()
-        #expect(sweep.process.terminationReason == .uncaughtSignal)
+        #expect(sweep.waitForExit(timeout: 30) == .signalled(SIGKILL))
 
         let connection = try SQLiteConnection(path: fixture.databasePath)
         #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")
@@ -244,9 +245,8 @@ struct SweepAgainstStandInTests {
         let fixture = try SweepFixture()
         try fixture.register([1])
         try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 5000)
-        let start = Date()
+        // The answer comes after 5 s; a timeout, not the answer, ended it (how soon is the bench's).
         let result = try fixture.sweep(["LIVEACTIVITY_APNS_TIMEOUT": "1"])
-        #expect(Date().timeIntervalSince(start) < 4.5)
         #expect(result.status == 0)
         #expect(result.stdout.contains("failed=1 "), "\(result.stdout)")
         #expect(try fixture.row(1)?.lastError == "CURLE_OPERATION_TIMEDOUT")

@@ -70,6 +70,21 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.received().count == 20)
     }
 
+    @Test func junkInAQuietSandboxThatOnceDeliveredIsDeleted() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1], environment: .sandbox)
+        #expect(try fixture.sweep().status == 0)
+        // A minute later the real device is not due; fifty junk tokens are.
+        try fixture.register(1001...1050, environment: .sandbox)
+        try fixture.standIn.state().script(tokens: (1001...1050).map(sampleToken), status: 400, reason: "BadDeviceToken")
+        let result = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "60"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(SweepFixture.field("removed", in: result.stdout) == "50", "\(result.stdout)")
+        #expect(SweepFixture.field("faults", in: result.stdout) == nil)
+        #expect(try fixture.count() == 1 && fixture.provenCount() == 1)
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test func failuresBackOffOverSeveralSweeps() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
@@ -98,6 +113,25 @@ struct SweepFaultsAgainstStandInTests {
         #expect(SweepFixture.field("faults", in: result.stdout) == "production:BadPriority:10000")
         #expect(SweepFixture.field("held", in: result.stdout) == "10000")
         #expect(try fixture.count() == 10_000)
+    }
+
+    @Test(arguments: [(400, "BadPriority"), (429, "TooManyProviderTokenUpdates")])
+    func aProviderFaultsUnsentAndUnreadRowsWaitOneIntervalToo(status: Int, reason: String) throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...200)
+        try fixture.standIn.state().script(token: "*", status: status, reason: reason, count: 400)
+        // Pages of 20 and 10 pushes queued: the fault stops production before most rows are read.
+        let first = try fixture.standIn.sweepInProcess(
+            database: fixture.databasePath, extra: ["LIVEACTIVITY_APNS_CONCURRENCY": "5"], duePageSize: 20, lookahead: 10)
+        #expect(first.faults.map(\.reason) == [reason] && first.faults.first?.pushes == 200, "\(first.line)")
+        #expect(first.held == 200 && first.sent == 0 && first.deferred == 0)
+        #expect(try fixture.received().count < 200, "some rows were never sent")
+        #expect(try (1...200).allSatisfy { try fixture.row($0)?.lastError == reason })
+        // cron's next minute, as a process: nothing is due.
+        let minuteLater = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "60"])
+        #expect(minuteLater.status == 0, "\(minuteLater.stderr)")
+        #expect(SweepFixture.field("sent", in: minuteLater.stdout) == "0", "\(minuteLater.stdout)")
+        #expect(SweepFixture.field("skipped", in: minuteLater.stdout) == "200")
     }
 
     @Test func aHostWithoutHTTP2IsNotAPNsAndAConfigurationFault() throws {

@@ -8,7 +8,8 @@ import Testing
 
 /// The responder's shared writer under real threads: each write gets its own answer exactly once,
 /// in the order its thread wrote, while the turn is handed from thread to thread; a write that
-/// fails fails alone; readers get the connection between batches.
+/// fails on its own row fails alone, while a fault of the database answers a whole batch at once;
+/// readers get the connection between batches.
 @Suite struct RegistrationWriterTests {
     let folder = TemporaryDirectory("writer")
     var path: String { folder.file("db.sqlite") }
@@ -109,6 +110,65 @@ import Testing
         #expect(try writer.read { try $0.count() } == threads * 27)
     }
 
+    @Test func aBatchFacingABusyDatabaseIsAnsweredBusyAtOnceNotRetriedOneByOne() throws {
+        var options = DatabaseOptions()
+        options.busyTimeoutMilliseconds = 100
+        let writer = RegistrationWriter(path: path, options: options)
+        #expect(try writer.read { try $0.count() } == 0, "the writer's connection is open before the lock is taken")
+        // Another process's `sqlite3` shell in BEGIN IMMEDIATE: the write lock is held throughout.
+        let shell = try SQLiteConnection(path: path)
+        try shell.execute("BEGIN IMMEDIATE")
+        defer { try? shell.execute("ROLLBACK") }
+
+        let writes = 12
+        let answers = Mutex<[String]>([])
+        let started = writer.transactionAttempts.load(ordering: .relaxed)
+        holdTheTurnUntilQueued(writes, writer)
+        onThreads(writes) { index in
+            do {
+                _ = try writer.perform(try register(index))
+                answers.withLock { $0.append("committed") }
+            } catch {
+                answers.withLock { $0.append(DatabaseFault(error)?.cause ?? "\(error)") }
+            }
+        }
+        #expect(answers.withLock { $0 } == Array(repeating: "busy", count: writes))
+        // Before: one failed batch and then a busy wait for each write alone (writes + 1).
+        #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1, "one busy wait for the whole batch")
+    }
+
+    @Test func aRowLevelFailureStillFallsBackToOneWriteAtATime() throws {
+        do {
+            let store = try RegistrationStore(path: path)
+            try store.connection.execute(
+                """
+                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
+                BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
+                """)
+        }
+        let writer = RegistrationWriter(path: path)
+        #expect(try writer.read { try $0.count() } == 0)
+        let writes = 6
+        let answers = Mutex<[Int: String]>([:])
+        let started = writer.transactionAttempts.load(ordering: .relaxed)
+        holdTheTurnUntilQueued(writes, writer)
+        onThreads(writes) { index in
+            let seed = index == 0 ? 0x1_0000 + 0xdead : index
+            do {
+                _ = try writer.perform(try register(seed))
+                answers.withLock { $0[index] = "committed" }
+            } catch {
+                answers.withLock { $0[index] = "failed" }
+            }
+        }
+        #expect(
+            answers.withLock { $0 } == [
+                0: "failed", 1: "committed", 2: "committed", 3: "committed", 4: "committed", 5: "committed",
+            ])
+        #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1 + writes, "the batch, then each alone")
+        #expect(try writer.read { try $0.count() } == writes - 1)
+    }
+
     @Test func readersTakeTheTurnBetweenBatchesAndSeeOnlyCommittedWrites() throws {
         let writer = RegistrationWriter(path: path)
         let wrong = Mutex<[String]>([])
@@ -136,6 +196,19 @@ import Testing
         #expect(wrong.withLock { $0 } == [])
         #expect(try writer.read { try $0.count() } == writers * perWriter)
     }
+}
+
+/// Holds the writer's turn as a reader, on a thread of its own, until `count` writes are queued
+/// (10 s at most), so that they form one batch when it is handed over.
+private func holdTheTurnUntilQueued(_ count: Int, _ writer: RegistrationWriter) {
+    let holding = DispatchSemaphore(value: 0)
+    Thread {
+        _ = try? writer.read { _ in
+            holding.signal()
+            for _ in 0..<10_000 where writer.queuedWrites < count { usleep(1000) }
+        }
+    }.start()
+    holding.wait()
 }
 
 /// Runs `body(index)` on `count` threads of their own (not a pool that a 2-core machine would

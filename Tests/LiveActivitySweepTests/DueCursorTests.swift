@@ -7,7 +7,8 @@ import Testing
 @testable import LiveActivitySweep
 
 /// Due rows read a page at a time: every due row once, in the due order, while the sweep's own
-/// writes move rows around behind and ahead of the cursor.
+/// writes move rows around behind and ahead of the cursor; an environment a fault stopped is
+/// skipped, and what it left unread is held by one statement.
 @Suite struct DueCursorTests {
     let folder = TemporaryDirectory("due-cursor")
     var configuration = Configuration()
@@ -44,6 +45,43 @@ import Testing
         let expected = (1...7).reversed().map { sampleToken($0) } + (8...10).map { sampleToken($0) }.sorted()
         #expect(seen == expected)
         #expect(try cursor.next() == nil, "stays at the end")
+    }
+
+    @Test func aSkippedEnvironmentIsNotReadAnyMoreInThisPageOrLaterOnes() throws {
+        for seed in 1...20 { try register([seed], seed.isMultiple(of: 2) ? .sandbox : .production, at: t0 + Int64(seed)) }
+        let store = try store()
+        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 4)
+        #expect(try cursor.next()?.token.hex == sampleToken(1))
+        cursor.skip(.production)
+        var rest: [String] = []
+        while let row = try cursor.next() { rest.append(row.token.hex) }
+        #expect(rest == stride(from: 2, through: 20, by: 2).map { sampleToken($0) })
+        let none = DueCursor(store: store, cutoff: t0 + 30_000, environments: [.sandbox], pageSize: 4)
+        none.skip(.sandbox)
+        #expect(try none.next() == nil)
+    }
+
+    @Test func holdingWhatAFaultLeftSparesTheDeliveredTheReRegisteredAndTheOtherEnvironment() throws {
+        for seed in 1...6 { try register([seed], at: t0) }
+        try register([7], .sandbox, at: t0)
+        let store = try store()
+        let token = { (seed: Int) in PushToken(trusted: sampleToken(seed)) }
+        // 1 got a 200 this sweep with a 1 s interval (still inside the cutoff); 2 registered again
+        // during the sweep; 3 backs off past the cutoff.
+        try store.apply([.delivered(token(1), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
+        try register([2], at: t0 + 200)
+        try store.apply([.failed(token(3), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
+        let held = try store.holdUnreached(
+            in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, reason: "BadPriority",
+            nextPushAt: [.charging: t0 + 300_000, .debug: t0 + 60_000])
+        #expect(held == 3, "4, 5 and 6, never reached")
+        let registrations = try RegistrationStore(path: configuration.databasePath)
+        func row(_ seed: Int) throws -> Registration { try #require(try registrations.registration(token(seed))) }
+        #expect(try row(4).nextPushAt == t0 + 300_000 && row(4).lastError == "BadPriority" && row(4).consecutiveFailures == 0)
+        #expect(try row(1).nextPushAt == t0 + 1100 && row(1).lastError == nil)
+        #expect(try row(2).nextPushAt == t0 + 200, "the new registration stays due")
+        #expect(try row(3).nextPushAt == t0 + 60_100 && row(3).lastError == "ServiceUnavailable")
+        #expect(try row(7).nextPushAt == t0 && row(7).lastError == nil, "sandbox is not production's")
     }
 
     @Test func aRowMovedAheadOfTheCursorIsNotReturnedAgain() throws {

@@ -25,9 +25,10 @@ import Testing
     /// A guard that saw `rejected` BadDeviceToken answers and `delivered` 200s from `environment`.
     func guardAfter(
         rejected: Int, delivered: Int, _ environment: APNsEnvironment = .sandbox, provenRejected: Bool = false,
-        provenDelivered: Bool = true, seed: Int = 0, reason: String = "BadDeviceToken"
+        provenDelivered: Bool = true, seed: Int = 0, reason: String = "BadDeviceToken",
+        everDelivered: Set<APNsEnvironment> = []
     ) -> MassDeletionGuard {
-        var deletionGuard = MassDeletionGuard()
+        var deletionGuard = MassDeletionGuard(everDelivered: everDelivered)
         for index in 0..<rejected {
             let row = row(seed + index, environment, proven: provenRejected)
             deletionGuard.observe(.status(400, reason), for: row)
@@ -76,6 +77,22 @@ import Testing
         #expect(ruling.writes == (0..<10).map { held($0) })
         // One 200 anywhere in the environment: the rejected ones are junk after all.
         #expect(rule(guardAfter(rejected: 10, delivered: 1, provenDelivered: false)).faults.isEmpty)
+    }
+
+    @Test func junkInAnEnvironmentThatOnceDeliveredIsDeletedWithNo200ThisSweep() {
+        // A quiet sandbox: its one real device is not due, fifty junk tokens are.
+        let ruling = rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.sandbox]))
+        #expect(ruling.faults.isEmpty)
+        #expect(ruling.writes == (0..<50).map(deletion))
+        #expect(ruling.tally == SweepTally(removalReasons: ["BadDeviceToken": 50]))
+        // Production's history says nothing about sandbox.
+        #expect(rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.production])).faults.map(\.kind) == [.guarded])
+    }
+
+    @Test func theHistoryLeavesTheProvenRuleAsItIs() throws {
+        let ruling = rule(guardAfter(rejected: 12, delivered: 0, provenRejected: true, everDelivered: [.sandbox]))
+        #expect(try #require(ruling.faults.first).advice.hasPrefix("12 of 12 proven tokens were rejected"))
+        #expect(ruling.writes == (0..<12).map { held($0) })
     }
 
     @Test func deviceTokenNotForTopicCountsLikeBadDeviceToken() throws {

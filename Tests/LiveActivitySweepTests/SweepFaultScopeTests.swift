@@ -29,7 +29,7 @@ import Testing
 
     func sweep(
         at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil,
-        stopRequested: @escaping () -> Bool = { false },
+        stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
         log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
         var configuration = configuration ?? self.configuration
@@ -41,7 +41,7 @@ import Testing
         }
         return try Sweep(
             configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens,
-            stopRequested: stopRequested, log: log
+            stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()
     }
 
@@ -172,6 +172,68 @@ import Testing
         #expect(summary.deferred == 20 && summary.sent == 0, "production, unfaulted, is due next run")
         #expect(try (1...20).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
         #expect(try (101...120).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1)) < 1000 })
+    }
+
+    @Test(arguments: [(400, "BadPriority"), (429, "TooManyProviderTokenUpdates")])
+    func aProviderFaultHoldsEveryDueRowOneIntervalAlsoThoseNeverRead(status: Int, reason: String) throws {
+        try register(1...200, at: t0)
+        let sender = ScriptedSender()
+        sender.environmentScript[.production] = Array(repeating: .status(status, reason), count: 200)
+        // Pages of 25 and 10 queued: the fault stops production with most rows never read.
+        let summary = try sweep(at: t0 + 1000, sender, duePageSize: 25, lookahead: 10)
+        #expect(sender.sent.count == 7, "one batch was sent, the rest cancelled or never read")
+        #expect(summary.faults.map(\.pushes) == [200] && summary.held == 200 && summary.deferred == 0)
+        #expect(try (1...200).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try (1...200).allSatisfy { try row($0)?.lastError == reason && row($0)?.consecutiveFailures == 0 })
+        let minuteLater = ScriptedSender()
+        #expect(try sweep(at: t0 + 61_000, minuteLater).sent == 0 && minuteLater.sent.isEmpty, "they wait one interval")
+    }
+
+    @Test func aRegistrationMadeDuringAFaultedSweepIsPushedAtTheNextSweep() throws {
+        try register(1...200, at: t0)
+        let sender = ScriptedSender()
+        sender.environmentScript[.production] = Array(repeating: .status(400, "BadPriority"), count: 200)
+        // While the first pushes are in flight, the app registers two of the rows not yet read again.
+        var reregistered = false
+        sender.beforeBatch = { [self] in
+            guard !reregistered else { return }
+            reregistered = true
+            try? register([150, 151], at: t0 + 1500)
+        }
+        let summary = try sweep(at: t0 + 1000, sender, duePageSize: 25, lookahead: 10)
+        #expect(summary.faults.first?.reason == "BadPriority")
+        for seed in [150, 151] {
+            let registration = try #require(try row(seed))
+            #expect(registration.nextPushAt == t0 + 1500 && registration.lastError == nil, "still due, as it registered")
+        }
+        #expect(try (1...149).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        let minuteLater = ScriptedSender()
+        #expect(try sweep(at: t0 + 61_000, minuteLater).sent == 2)
+        #expect(Set(minuteLater.sent.map(\.push.token.hex)) == [sampleToken(150), sampleToken(151)])
+    }
+
+    @Test func stoppedAfterAFaultTheFaultedRowsWaitAndTheOthersStayDue() throws {
+        try register(1...100, .production, at: t0)
+        try register(101...200, .sandbox, at: t0 + 1)
+        let sender = ScriptedSender()
+        sender.batch = 10
+        sender.environmentScript[.production] = Array(repeating: .status(400, "BadPriority"), count: 100)
+        var polls = 0
+        let summary = try sweep(
+            at: t0 + 1000, sender,
+            stopRequested: {
+                polls += 1
+                return polls > 3
+            }, duePageSize: 25, lookahead: 20)
+        #expect(summary.faults.map(\.environment) == [.production] && summary.faults.first?.pushes == 100)
+        #expect(summary.held == 100)
+        #expect(try (1...100).allSatisfy { abs(try #require(try row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        let sandbox = try (101...200).compactMap { try row($0) }
+        let pushed = sandbox.filter { $0.wakeupCount == 1 }
+        let untouched = sandbox.filter { $0.wakeupCount == 0 }
+        #expect(pushed.count == summary.sent && untouched.count == summary.deferred && pushed.count + untouched.count == 100)
+        #expect(untouched.allSatisfy { $0.nextPushAt == t0 + 1 && $0.lastError == nil }, "due at the next run")
+        #expect(try sweep(at: t0 + 61_000, ScriptedSender()).sent == untouched.count)
     }
 
     @Test func rowsOfAnEnvironmentNoLongerEnabledAreNotPushedAndExpire() throws {

@@ -140,6 +140,31 @@ import Testing
         #expect(try row(1)?.consecutiveFailures == 0)
     }
 
+    @Test func junkInAQuietEnvironmentThatOnceDeliveredIsDeletedAtItsFirstPush() throws {
+        try register(1, .charging, .sandbox, at: t0)
+        #expect(try sweep(at: t0 + 1000, ScriptedSender()).sent == 1)
+        // The real device is not due again for five minutes; fifty junk tokens are due now.
+        for seed in 100..<150 { try register(seed, .charging, .sandbox, at: t0 + minute) }
+        let sender = ScriptedSender()
+        for seed in 100..<150 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+        let summary = try sweep(at: t0 + 2 * minute, sender)
+        #expect(sender.sent.count == 50)
+        #expect(summary.faults.isEmpty && !summary.failsTheRun, "\(summary.faults)")
+        #expect(summary.removed == 50 && summary.held == 0)
+        #expect(try row(100) == nil && row(1) != nil)
+    }
+
+    @Test func aFreshEnvironmentStillHoldsItsRejectionsWhileAnotherHasDelivered() throws {
+        try register(1, .charging, .production, at: t0)
+        #expect(try sweep(at: t0 + 1000, ScriptedSender()).sent == 1)
+        for seed in 100..<120 { try register(seed, .charging, .sandbox, at: t0 + minute) }
+        let sender = ScriptedSender()
+        for seed in 100..<120 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+        let summary = try sweep(at: t0 + 2 * minute, sender)
+        #expect(summary.faults.map(\.kind) == [.guarded] && summary.faults.first?.environment == .sandbox)
+        #expect(summary.removed == 0 && summary.held == 20)
+    }
+
     @Test func anExpiredProviderTokenIsRenewedAndThePushRetriedOnce() throws {
         try register(1, at: t0)
         try register(2, at: t0)

@@ -1,49 +1,84 @@
 import Foundation
+import Testing
 
-/// A process a test started, stopped by its own PID when released (SIGTERM, then SIGKILL).
+/// A process a test started, in a process group of its own: stopped by SIGTERM to the group,
+/// then SIGKILL to the group, each wait bounded; reaped here with `waitpid`. How it ended is
+/// judged: a signal the test did not send, a stop that needed SIGKILL, or an exit status after
+/// SIGTERM/SIGINT outside `stopsWith` records a test failure (also when only `deinit` stops it),
+/// so a crash on the way out fails the test that caused it. Dying of the SIGTERM itself is
+/// such a failure too unless `stopsWith` says so: this project's programs exit 0 (SPEC 7).
 public final class ChildProcess: @unchecked Sendable {
-    public let process: Process
+    public let pid: Int32
     public let outputPath: String?
+    /// The ways a stop (SIGTERM or SIGINT) may legitimately end it.
+    private let stopsWith: Set<ProcessEnd>
+    private let name: String
+    private let lock = NSLock()
+    private var ended: ProcessEnd?
+    private var sentSignals: Set<Int32> = []
+    private var neededKill = false
+    private var judged = false
 
     /// Starts `executable` with `arguments`; stdout and stderr go to `outputPath` when given.
+    /// `stopsWith`: how SIGTERM/SIGINT may end it (`.exited(0)`, as SPEC 7 asks of this
+    /// project's programs; another program may legitimately exit otherwise).
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-        outputPath: String? = nil, standardInput: FileHandle? = nil
+        outputPath: String? = nil, standardInput: FileHandle? = nil, stopsWith: Set<ProcessEnd> = [.exited(0)]
     ) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
         self.outputPath = outputPath
-        if let outputPath {
-            _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-            process.standardOutput = handle
-            process.standardError = handle
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-        }
-        process.standardInput = standardInput ?? FileHandle.nullDevice
-        try withUnblockedSignals { try process.run() }
+        self.stopsWith = stopsWith
+        name = URL(fileURLWithPath: executable).lastPathComponent
+        var redirections = SpawnRedirections()
+        redirections.standardInput = standardInput.map { .descriptor($0.fileDescriptor) } ?? .null
+        redirections.output = outputPath.map { .file($0) } ?? .null
+        pid = try spawnInOwnGroup(executable, arguments, environment: environment, redirections)
     }
 
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    /// `true` until the process has ended (it is reaped here as soon as that is seen).
+    public var isRunning: Bool { poll() == nil }
 
-    /// Sends `signal` to the process.
-    public func signal(_ signal: Int32) { kill(pid, signal) }
+    /// How it ended, nil while it runs.
+    public var end: ProcessEnd? { poll() }
 
-    /// Stops the process: SIGTERM, up to two seconds, then SIGKILL.
-    public func stop() {
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
+    /// Sends `signal` to the process itself (not its group).
+    public func signal(_ signal: Int32) {
+        lock.withLock {
+            guard ended == nil else { return }
+            sentSignals.insert(signal)
+            kill(pid, signal)
         }
+    }
+
+    /// Waits up to `timeout` seconds for the process to end on its own; nil if it still runs.
+    @discardableResult
+    public func waitForExit(timeout: TimeInterval = 10) -> ProcessEnd? {
+        waitUntil(timeout: timeout) { poll() != nil }
+        return poll()
+    }
+
+    /// Stops the process: SIGTERM to its group, up to `timeout` seconds, then SIGKILL to the group.
+    /// Returns how it ended (judged as the type's comment says). The default
+    /// bound is above the serving programs' own 10 s grace for requests in flight.
+    @discardableResult
+    public func stop(timeout: TimeInterval = 30) -> ProcessEnd {
+        if poll() == nil {
+            lock.withLock {
+                sentSignals.insert(SIGTERM)
+                kill(-pid, SIGTERM)
+            }
+            if waitForExit(timeout: timeout) == nil {
+                lock.withLock {
+                    neededKill = true
+                    sentSignals.insert(SIGKILL)
+                    kill(-pid, SIGKILL)
+                }
+            }
+        }
+        // SIGKILL cannot be refused; the bound only guards against a process stuck in the kernel.
+        let end = waitForExit(timeout: 30) ?? .signalled(SIGKILL)
+        judge(end)
+        return end
     }
 
     /// What the process wrote so far, when its output goes to a file.
@@ -53,94 +88,67 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit { stop() }
-}
 
-/// The result of running a command to completion.
-public struct CommandResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
-}
-
-/// Runs `executable` to completion with optional standard input; kills it after `timeout` seconds.
-public func runCommand(
-    _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-    input: [UInt8]? = nil, timeout: TimeInterval = 60
-) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    let inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inPipe
-    try withUnblockedSignals { try process.run() }
-    // Read both pipes on other threads so a chatty child never blocks on a full pipe.
-    let outData = LockedBox(Data())
-    let errData = LockedBox(Data())
-    let group = DispatchGroup()
-    for (pipe, box) in [(out, outData), (err, errData)] {
-        group.enter()
-        DispatchQueue.global().async {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            box.set(data)
-            group.leave()
+    /// Reaps the process if it has ended. The group's other members (a crash's `swift-backtrace`,
+    /// an orphaned grandchild) are killed first, while the unreaped leader still holds the
+    /// group's id, so the kill cannot reach an unrelated process.
+    private func poll() -> ProcessEnd? {
+        lock.withLock {
+            if let ended { return ended }
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid
+            else { return nil }
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ended = ProcessEnd(waitStatus: status)
+            return ended
         }
     }
-    // A child may exit without reading its input: that must be EPIPE here, not a SIGPIPE that
-    // kills the test runner.
-    signal(SIGPIPE, SIG_IGN)
-    if let input { try? inPipe.fileHandleForWriting.write(contentsOf: Data(input)) }
-    try? inPipe.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(5_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    group.wait()
-    return CommandResult(
-        status: process.terminationStatus,
-        stdout: String(decoding: outData.get(), as: UTF8.self),
-        stderr: String(decoding: errData.get(), as: UTF8.self))
-}
 
-/// A value shared between threads behind a lock.
-public final class LockedBox<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    public init(_ value: Value) { self.value = value }
-    public func get() -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-    public func set(_ newValue: Value) {
-        lock.lock()
-        value = newValue
-        lock.unlock()
-    }
-    public func update<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
+    private func judge(_ end: ProcessEnd) {
+        let (first, sent, killed) = lock.withLock {
+            defer { judged = true }
+            return (!judged, sentSignals, neededKill)
+        }
+        guard first else { return }
+        // A SIGKILL the test sent itself ends any judgement of the stop: it was not given one.
+        let stopped = (sent.contains(SIGTERM) || sent.contains(SIGINT)) && (killed || !sent.contains(SIGKILL))
+        var problem: String?
+        if killed {
+            problem = "did not end on SIGTERM within its bound and was killed"
+        } else if stopped, !stopsWith.contains(end) {
+            problem = "\(end) after SIGTERM/SIGINT, expected \(stopsWith.map(\.description).sorted().joined(separator: " or "))"
+        } else if case .signalled(let number) = end, !sent.contains(number) {
+            problem = "crashed: \(end), a signal the test did not send"
+        }
+        if let problem {
+            Issue.record("\(name) (pid \(pid)) \(problem); its output ends: \(output.suffix(1500))")
+        }
     }
 }
 
-/// Runs `body` (a spawn) with no signal but SIGCHLD blocked on this thread. A child inherits its
-/// spawner's signal mask, and the test runner's threads block nearly every signal: a child
-/// spawned from one would ignore SIGTERM and only die by SIGKILL, two seconds later.
-/// SIGCHLD stays blocked: Foundation learns that a child exited through a signalfd, which sees
-/// only blocked signals. A SIGCHLD that arrived while this thread let it through would be
-/// discarded (its default action), so that child's Process would never be seen to end, and a
-/// test waiting for it would hang for good.
-func withUnblockedSignals<T>(_ body: () throws -> T) rethrows -> T {
-    var onlyChildExits = sigset_t()
-    var previous = sigset_t()
-    sigemptyset(&onlyChildExits)
-    sigaddset(&onlyChildExits, SIGCHLD)
-    pthread_sigmask(SIG_SETMASK, &onlyChildExits, &previous)
-    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-    return try body()
+/// How a process ended, from its wait status.
+public enum ProcessEnd: Hashable, Sendable, CustomStringConvertible {
+    case exited(Int32)
+    case signalled(Int32)
+
+    init(waitStatus status: Int32) {
+        self = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+    }
+
+    /// The shell's number for it: the exit status, or 128 + the signal.
+    public var status: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signalled(let number): 128 + number
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "exited with status \(code)"
+        case .signalled(let number): "killed by signal \(number) (\(String(cString: strsignal(number))))"
+        }
+    }
 }

@@ -73,7 +73,7 @@ public final class LiveStack: @unchecked Sendable {
         let responder = self.responder
         let socketPath = self.socketPath
         // Connectable, not merely present: bind(2) creates the file before listen(2).
-        guard waitUntil(timeout: 10, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !responder.isRunning }),
+        guard waitUntil(timeout: 60, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !responder.isRunning }),
             responder.isRunning
         else {
             responder.stop()
@@ -104,7 +104,7 @@ public final class LiveStack: @unchecked Sendable {
         nginx = started.process
 
         let ready =
-            !options.waitForHealthy || waitUntil(timeout: 10) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
+            !options.waitForHealthy || waitUntil(timeout: 60) { (try? self.request("GET", "/wakeup/health"))?.status == 200 }
         guard ready else {
             let log = responder.output
             nginx.stop()

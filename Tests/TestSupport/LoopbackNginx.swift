@@ -18,8 +18,8 @@ public enum LoopbackNginx {
                 outputPath: outputPath)
             // nginx writes its pid file only once its port is bound: a connect alone could reach
             // another test's nginx on the same port while this one still retries bind(2).
-            if waitUntil(timeout: 5, { !process.isRunning || FileManager.default.fileExists(atPath: pidFile) }),
-                process.isRunning, waitUntil(timeout: 2, { (try? RawSocket(port: candidate, timeout: 1)) != nil })
+            if waitUntil(timeout: 60, { !process.isRunning || FileManager.default.fileExists(atPath: pidFile) }),
+                process.isRunning, waitUntil(timeout: 60, { (try? RawSocket(port: candidate, timeout: 1)) != nil })
             {
                 return (candidate, process)
             }

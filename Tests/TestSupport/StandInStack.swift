@@ -58,7 +58,7 @@ public final class StandInStack: @unchecked Sendable {
             ["--socket", socketPath, "--workers", String(workers), "--backlog", "1024"],
             environment: settings, outputPath: folder.file("standin.log"))
         self.responder = responder
-        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: socketPath) || !responder.isRunning }),
+        guard waitUntil(timeout: 60, { FileManager.default.fileExists(atPath: socketPath) || !responder.isRunning }),
             responder.isRunning
         else { throw SocketError("the stand-in did not start: \(responder.output)") }
 

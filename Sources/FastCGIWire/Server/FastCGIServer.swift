@@ -12,6 +12,8 @@ public enum FastCGIServer {
     /// (`FCGX_IsCGI() == 0`, spawn-fcgi): serve it. Else, with `GATEWAY_INTERFACE` set: CGI.
     /// `startupMessage` opens the one line logged when FastCGI serving starts (CGI logs none).
     /// With `options.supervise`, this process only supervises a child that does all of that.
+    /// The caller ends the process with `ProcessExit.now(status)`, not `exit`: worker threads
+    /// still live when this returns.
     public static func run(
         _ options: TransportOptions,
         startupMessage: String = "starting",

@@ -50,6 +50,13 @@ final class CommitTurn<Write: TurnWaiting>: @unchecked Sendable {
         return batch
     }
 
+    /// Writes queued and not yet taken by the holder of the turn (tests wait on it).
+    var queuedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return writes.count
+    }
+
     /// Gives up the turn: to a waiting reader first (readers are rare and must not starve under
     /// a stream of writes), else to the first write queued meanwhile, else to nobody. Returns the
     /// waiter to wake with the turn; the caller signals it (outside the lock).

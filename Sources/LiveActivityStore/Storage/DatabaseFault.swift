@@ -78,6 +78,16 @@ public struct DatabaseFault: Sendable, Equatable {
         }
     }
 
+    /// The fault is the database's, not one row's: every write would meet it alike (a lock held
+    /// elsewhere, a full disk, a file that refuses writes or broke). Only `other` (a constraint,
+    /// a row too big, ...) may be one write's alone.
+    public var isDatabaseWide: Bool {
+        switch kind {
+        case .busy, .readOnly, .cannotOpen, .ioError, .full, .corrupt, .notADatabase, .schemaTooNew: true
+        case .other: false
+        }
+    }
+
     /// A few words naming the fault, the same for every occurrence (a log groups lines by it).
     public var cause: String {
         switch kind {

@@ -19,6 +19,10 @@ public final class RegistrationWriter: @unchecked Sendable {
     private var store: RegistrationStore?
     /// Files found deleted or replaced under the connection, for the caller to report.
     private let replaced = Mutex<[FileIdentity?]>([])
+    /// Transactions begun, each of which may wait the whole busy timeout: what tests count.
+    let transactionAttempts = Atomic<Int>(0)
+    /// Writes waiting for the turn (tests wait on it).
+    var queuedWrites: Int { turn.queuedCount }
 
     public init(path: String, options: DatabaseOptions = .init()) {
         self.path = path
@@ -94,11 +98,22 @@ public final class RegistrationWriter: @unchecked Sendable {
             for pending in batch { pending.answer = .failure(error) }
             return
         }
-        if batch.count > 1, Self.commitTogether(batch, opened) { return }
-        // One transaction each: alone, or after a batch failed, so that one write's fault (a full
-        // disk, a busy database) is that write's answer and no other's.
+        if batch.count > 1 {
+            guard let failure = commitTogether(batch, opened) else { return }
+            // A fault of the database itself (busy, full, read-only, I/O, corrupt) would fail each
+            // write alone the same way, a busy one after another whole busy timeout each, with the
+            // turn (health included) held all along: it is every write's answer at once.
+            if let fault = DatabaseFault(failure), fault.isDatabaseWide {
+                for pending in batch { pending.answer = .failure(failure) }
+                dropIfBroken(by: failure)
+                return
+            }
+        }
+        // One transaction each: alone, or after a batch failed on one of its rows (a constraint),
+        // so that one write's failure is that write's answer and no other's.
         for pending in batch {
             do {
+                transactionAttempts.add(1, ordering: .relaxed)
                 pending.answer = .success(try opened.connection.transaction { try pending.write.apply(to: opened) })
             } catch {
                 pending.answer = .failure(error)
@@ -107,13 +122,14 @@ public final class RegistrationWriter: @unchecked Sendable {
         }
     }
 
-    /// All of `batch` in one transaction; `false` (and nothing changed) when the transaction failed.
-    /// A write refused for capacity changed nothing, so the others go on; the count it checked
-    /// includes the writes before it, so the cap stays exact.
-    private static func commitTogether(_ batch: [Pending], _ store: RegistrationStore) -> Bool {
+    /// All of `batch` in one transaction; the error (and nothing changed) when the transaction
+    /// failed, nil when every write is answered. A write refused for capacity changed nothing, so
+    /// the others go on; the count it checked includes the writes before it, so the cap stays exact.
+    private func commitTogether(_ batch: [Pending], _ store: RegistrationStore) -> (any Error)? {
         var answers: [Result<StoreWrite.Outcome, any Error>] = []
         answers.reserveCapacity(batch.count)
         do {
+            transactionAttempts.add(1, ordering: .relaxed)
             try store.connection.transaction {
                 for pending in batch {
                     do {
@@ -124,10 +140,10 @@ public final class RegistrationWriter: @unchecked Sendable {
                 }
             }
         } catch {
-            return false
+            return error
         }
         for (pending, answer) in zip(batch, answers) { pending.answer = answer }
-        return true
+        return nil
     }
 
     /// A queued write and, once committed, its answer. The committing thread sets `answer` before

@@ -101,6 +101,7 @@ package enum Schema {
         toVersion4,
         toVersion5,
         toVersion6,
+        toVersion7,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most

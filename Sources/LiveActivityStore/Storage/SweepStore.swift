@@ -73,6 +73,41 @@ public final class SweepStore {
         return result
     }
 
+    /// Holds in one statement every registration of `environment` that a fault stopped before the
+    /// sweep wrote anything for it: still due at `cutoff`, registered at or before `sweepStart`
+    /// (one registered during the sweep stays due: its first push goes out at the next sweep) and
+    /// not answered 200 since then. Each waits one interval (`nextPushAt`, by type) with `reason`;
+    /// its failures stay as they are. Run after the sweep's own writes; returns how many it held.
+    public func holdUnreached(
+        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore sweepStart: Int64,
+        reason: String, nextPushAt: [ActivityType: Int64]
+    ) throws -> Int {
+        let fallback = nextPushAt[.default] ?? cutoff
+        let types = ActivityType.allCases
+        let cases = types.indices.map { " WHEN '\(types[$0].rawValue)' THEN ?\($0 + 6)" }.joined()
+        let values: [PreparedStatement.Value] =
+            [
+                .text(String(reason.prefix(64))), .text(environment.rawValue), .integer(cutoff), .integer(sweepStart),
+                .integer(fallback),
+            ] + types.map { .integer(nextPushAt[$0] ?? fallback) }
+        return try connection.transaction {
+            try connection.statement(
+                """
+                UPDATE registrations SET last_error = ?1, next_push_at = CASE activity_type\(cases) ELSE ?5 END
+                WHERE next_push_at <= ?3 AND environment = ?2 AND registered_at <= ?4
+                    AND (last_push_at IS NULL OR last_push_at < ?4)
+                """
+            ).run(values)
+            return connection.changes
+        }
+    }
+
+    /// The environments in which a push was ever answered 200 in this database (SPEC 5's guard).
+    public func environmentsEverDelivered() throws -> Set<APNsEnvironment> {
+        let names = try connection.statement("SELECT environment FROM delivered_environments").rows([]) { $0.text(0) ?? "" }
+        return Set(names.compactMap(APNsEnvironment.init(name:)))
+    }
+
     /// The SQL that keeps only `environments` (none when all are enabled).
     private static func filter(_ environments: [APNsEnvironment]) -> String {
         if Set(environments) == Set(APNsEnvironment.allCases) { return "" }

@@ -11,10 +11,13 @@ import LiveActivityStore
 /// the due slack): the cursor remembers a 64-bit hash of every token it returned and skips them,
 /// so each registration is pushed at most once per sweep. A registration made during the sweep
 /// is pushed in it when its place is still ahead, as if it had been there at the start.
+///
+/// An environment a fault stopped is skipped from then on (`skip`): its rows are not read one by
+/// one to be held, one statement holds them at the end (`SweepStore.holdUnreached`).
 final class DueCursor {
     private let store: SweepStore
-    private let cutoff: Int64
-    private let environments: [APNsEnvironment]
+    let cutoff: Int64
+    private var environments: [APNsEnvironment]
     private let pageSize: Int
 
     private var page: [DueRegistration] = []
@@ -30,11 +33,16 @@ final class DueCursor {
         self.pageSize = max(1, pageSize)
     }
 
+    /// Returns no more rows of `environment`, in this page or later ones.
+    func skip(_ environment: APNsEnvironment) {
+        environments.removeAll { $0 == environment }
+    }
+
     /// The next due registration, or nil when none is left.
     func next() throws -> DueRegistration? {
         while true {
             if index == page.count {
-                guard !exhausted else { return nil }
+                guard !exhausted, !environments.isEmpty else { return nil }
                 page = try store.duePage(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
                 index = 0
                 exhausted = page.count < pageSize
@@ -43,6 +51,7 @@ final class DueCursor {
             }
             let row = page[index]
             index += 1
+            guard environments.contains(row.environment) else { continue }
             if returned.insert(row.token.hex.hashValue).inserted { return row }
         }
     }

@@ -6,7 +6,9 @@ import LiveActivityDomain
 /// wipe every registration of that environment. It counts every final answer (a retried push
 /// once), holds the deletions those two reasons ask for, and rules on them once the sweep has
 /// all its answers. It counts *proven* tokens (ones that once got a 200), so junk tokens a
-/// stranger registers cannot trip it: they are deleted while real tokens keep getting 200s.
+/// stranger registers cannot trip it: they are deleted while real tokens keep getting 200s. Its
+/// "fresh deployment" rule asks the database's history, not this sweep alone: an environment
+/// that ever delivered deletes junk even when no real device is due.
 public struct MassDeletionGuard: Sendable {
     /// The guard needs at least this many such answers from one environment before it trips.
     public static let minimumAnswers = 10
@@ -20,8 +22,13 @@ public struct MassDeletionGuard: Sendable {
 
     private var counts: [APNsEnvironment: Counts] = [:]
     private var held: [APNsEnvironment: [(row: DueRegistration, write: OutcomeWrite, reason: String)]] = [:]
+    /// Environments where this database ever had a push answered 200: never a fresh deployment.
+    private let everDelivered: Set<APNsEnvironment>
 
-    public init() {}
+    /// `everDelivered`: the database's history (`SweepStore.environmentsEverDelivered`).
+    public init(everDelivered: Set<APNsEnvironment> = []) {
+        self.everDelivered = everDelivered
+    }
 
     static func isRejection(_ answer: APNsAnswer) -> Bool {
         ["BadDeviceToken", "DeviceTokenNotForTopic"].contains(answer.response?.reason)
@@ -52,8 +59,11 @@ public struct MassDeletionGuard: Sendable {
         if count.provenAnswered >= Self.minimumAnswers && count.provenRejected * 2 > count.provenAnswered {
             return "\(count.provenRejected) of \(count.provenAnswered) proven tokens were rejected"
         }
-        if count.delivered == 0 && count.rejected >= Self.minimumAnswers {
-            return "no push got a 200 and \(count.rejected) tokens were rejected (a fresh deployment pointed at the wrong place?)"
+        // Fresh: no 200 ever, in this sweep or before. An environment that once delivered and has
+        // no real device due this sweep (a quiet sandbox, a production night) deletes its junk.
+        if !everDelivered.contains(environment) && count.delivered == 0 && count.rejected >= Self.minimumAnswers {
+            return "no push got a 200 in this database's history and \(count.rejected) tokens were rejected "
+                + "(a fresh deployment pointed at the wrong place?)"
         }
         return nil
     }

@@ -7,7 +7,10 @@ import LiveActivityDomain
 /// sending at the time budget or on SIGTERM, and lets the guard rule at the end.
 ///
 /// Due rows are read as the sender needs them (`DueCursor`): it keeps `lookahead` pushes queued
-/// beyond those in flight, and only the rows of pushes not yet decided are held (`live`).
+/// beyond those in flight, and only the rows of pushes not yet decided are held (`live`). The
+/// rows of an environment a fault stopped (not an unreachable host) are not read any more: the
+/// sweep holds those left in one statement once every outcome is written (`stoppedFaults`).
+/// A registration made during the sweep is never held by a fault: it stays due for the next.
 final class PushRound {
     /// Outcomes are written at least this often, so a killed sweep loses little bookkeeping.
     static let batchSize = 1000
@@ -22,6 +25,8 @@ final class PushRound {
     private let sender: PushSender
     private let tokens: ProviderTokenCache
     private let clock: Clock
+    /// When the sweep began (Unix ms): a row registered after it is left due.
+    private let startedAt: Int64
     private let stopRequested: () -> Bool
     private let log: (String) -> Void
 
@@ -36,7 +41,7 @@ final class PushRound {
     private var nextID = 0
     private var allRead = false
     private var pending: [OutcomeWrite] = []
-    private var deletionGuard = MassDeletionGuard()
+    private var deletionGuard: MassDeletionGuard
     private var faults: [APNsEnvironment: SweepFault] = [:]
     private var retried = Set<Int>()
     /// Pushes not sent (budget, SIGTERM): due at the next run, unless a fault holds their environment.
@@ -44,17 +49,19 @@ final class PushRound {
     private var renewedToken = false
 
     init(
-        source: DueCursor, dueCounts: [APNsEnvironment: Int], lookahead: Int, rules: OutcomeRules, sender: PushSender,
-        tokens: ProviderTokenCache, clock: Clock,
+        source: DueCursor, dueCounts: [APNsEnvironment: Int], lookahead: Int, rules: OutcomeRules,
+        deletionGuard: MassDeletionGuard, sender: PushSender, tokens: ProviderTokenCache, clock: Clock, startedAt: Int64,
         sendUntil: ContinuousClock.Instant, stopRequested: @escaping () -> Bool, log: @escaping (String) -> Void
     ) {
         self.source = source
         self.dueCounts = dueCounts
         self.lookahead = max(1, lookahead)
         self.rules = rules
+        self.deletionGuard = deletionGuard
         self.sender = sender
         self.tokens = tokens
         self.clock = clock
+        self.startedAt = startedAt
         self.sendUntil = sendUntil
         self.hardStop = sendUntil + .seconds(SweepBudget.drainSeconds)
         self.stopRequested = stopRequested
@@ -79,7 +86,8 @@ final class PushRound {
         }
 
         // Rows of a faulted environment wait as its fault says, even those the budget left unsent
-        // or unread; the others are simply due at the next run.
+        // (the unread ones of a stopped environment: `stoppedFaults`); the others are simply due
+        // at the next run.
         let now = clock.now()
         var unsent = 0
         for id in deferred {
@@ -99,6 +107,12 @@ final class PushRound {
         // host is the only kind it can follow there).
         summary.faults = faults.values.sorted { $0.environment.rawValue < $1.environment.rawValue } + ruling.faults
         try writer.submit(pending + ruling.writes)
+    }
+
+    /// The faults that stopped an environment (not an unreachable host, whose rows back off one
+    /// by one): the sweep holds their rows the round never reached, and adds them to `pushes`.
+    var stoppedFaults: [SweepFault] {
+        faults.values.filter { $0.kind != .unreachable }.sorted { $0.environment.rawValue < $1.environment.rawValue }
     }
 
     // MARK: - Reading
@@ -186,6 +200,7 @@ final class PushRound {
             let current = faults[row.environment] ?? fault
             if faults[row.environment] == nil {
                 faults[row.environment] = fault
+                if fault.kind != .unreachable { source.skip(row.environment) }
                 for id in sender.cancel(row.environment) {
                     guard let cancelled = forget(id) else { continue }
                     touch(cancelled, by: fault, now: now, summary: &summary)
@@ -202,12 +217,14 @@ final class PushRound {
         return true
     }
 
-    /// Writes what `fault` does to `row` and counts it against the fault.
+    /// Writes what `fault` does to `row` and counts it against the fault; a row registered during
+    /// the sweep is left due (its first push goes out at the next sweep, SPEC 5 step 3).
     private func touch(_ row: DueRegistration, by fault: SweepFault, now: Int64, summary: inout SweepSummary) {
+        faults[row.environment]?.pushes += 1
+        guard row.registeredAt <= startedAt else { return }
         let (write, tally) = rules.touched(row, by: fault, now: now)
         pending.append(write)
         summary.add(tally)
-        faults[row.environment]?.pushes += 1
     }
 
     /// Queues the push for `live[id]`; `apns-expiration` is when the next push replaces it.

@@ -64,8 +64,8 @@ public final class Sweep {
                 store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize)
             let round = PushRound(
                 source: source, dueCounts: dueCounts, lookahead: lookahead, rules: OutcomeRules(configuration: configuration),
-                sender: sender,
-                tokens: tokens, clock: clock,
+                deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), sender: sender,
+                tokens: tokens, clock: clock, startedAt: start,
                 sendUntil: started + .seconds(budget.seconds), stopRequested: stopRequested, log: log)
             let writer = try OutcomeWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
             // On every way out, the thread ends and the batches already queued are written.
@@ -74,6 +74,7 @@ public final class Sweep {
             try round.run(writer: writer, summary: &summary)
             finished = true
             summary.removed += try writer.finish()
+            try holdUnreached(round.stoppedFaults, cutoff: cutoff, start: start, summary: &summary)
             if summary.deferred > 0 {
                 let why =
                     round.stoppedBySignal ? "a stop was requested (SIGTERM)" : "the time budget of \(budget.seconds) s ran out"
@@ -83,5 +84,24 @@ public final class Sweep {
         summary.durationMilliseconds = clock.now() - start
         try store.record(summary)
         return summary
+    }
+
+    /// Holds one interval, in one statement per environment, the rows a fault stopped before the
+    /// round read them (SPEC 5: every due row of a faulted environment that got no 200 waits one
+    /// interval), after every outcome is written; counts them against the fault.
+    private func holdUnreached(_ stopped: [SweepFault], cutoff: Int64, start: Int64, summary: inout SweepSummary) throws {
+        let rules = OutcomeRules(configuration: configuration)
+        for fault in stopped {
+            let now = configuration.clock.now()
+            var nextPushAt: [ActivityType: Int64] = [:]
+            for type in ActivityType.allCases { nextPushAt[type] = now + rules.interval(type) }
+            let held = try store.holdUnreached(
+                in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
+                nextPushAt: nextPushAt)
+            summary.held += held
+            if let index = summary.faults.firstIndex(where: { $0.environment == fault.environment && $0.kind == fault.kind }) {
+                summary.faults[index].pushes += held
+            }
+        }
     }
 }

@@ -49,7 +49,7 @@ struct LogLineTests {
     @Test func aSupervisedRespondersLinesAreStampedThroughARestart() throws {
         let stack = try supervisedStack(label: "stamped")
         stack.responder.signal(SIGHUP)
-        _ = waitUntil(timeout: 10) { stack.responderLog.contains("on SIGHUP") }
+        _ = waitUntil(timeout: 60) { stack.responderLog.contains("on SIGHUP") }
         expectStamped(stack.responderLog, "the supervised responder")
     }
 }

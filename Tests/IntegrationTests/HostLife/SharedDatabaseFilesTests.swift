@@ -25,7 +25,7 @@ struct SharedDatabaseFilesTests {
         let responder = try ChildProcess(
             "/bin/sh", ["-c", "umask 022; exec \"$0\" --socket \"$1\" --workers 1", product("liveactivity-fcgi"), socketPath],
             environment: ["LIVEACTIVITY_DB": database, "PATH": "/usr/bin:/bin"], outputPath: folder.file("responder.log"))
-        #expect(waitUntil(timeout: 10) { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil }, "\(responder.output)")
+        #expect(waitUntil(timeout: 60) { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil }, "\(responder.output)")
         let answer = try FastCGIClient.request(
             over: RawSocket(unixPath: socketPath),
             parameters: ["REQUEST_METHOD": "POST", "DOCUMENT_URI": "/wakeup", "CONTENT_TYPE": "application/json"],

@@ -17,6 +17,15 @@ extension OperatorHost {
             if block.text.contains("sites-available/liveactivity") { try installSiteCertificate() }
             try run(block, text: try text(of: block))
             if block.text.contains("liveactivity.env <<") { try pointConfigurationAtStandIn() }
+            if block.text.contains("nginx -s reload") { try waitForTheSite() }
+        }
+    }
+
+    /// `nginx -s reload` returns once it has signalled the master, before the master has read the
+    /// new site and bound port 443; an operator types step 6 later than a test does. Bounded.
+    private func waitForTheSite() throws {
+        guard waitUntil(timeout: 20, { (try? RawSocket(port: 443, timeout: 1)) != nil }) else {
+            throw SocketError("nginx did not listen on port 443 within 20 s of step 5's reload")
         }
     }
 
