@@ -1,7 +1,8 @@
 import LiveActivityDomain
 
 /// The sweep's side of the database: expiry, due selection, outcome writes and run history.
-/// The database is migrated once per run, by whoever opens it first (`Schema.migrate`), not here.
+/// The database is migrated once per run, on the connection the sweep opens first
+/// (`migrating: true`); the outcome writer's own connection does not migrate.
 public final class SweepStore {
     /// `package`: the store's tests reach it; the sweep speaks only the methods below.
     package let connection: SQLiteConnection
