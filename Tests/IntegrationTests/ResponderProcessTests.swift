@@ -123,6 +123,33 @@ struct ResponderProcessTests {
         _ = idle
     }
 
+    /// A successor bound the same path (libfcgi unlinks and rebinds): the first one's stop must
+    /// leave the successor's socket file where nginx finds it.
+    @Test func stoppingLeavesASuccessorsSocketInPlace() throws {
+        let folder = TemporaryDirectory("successor")
+        let socketPath = folder.file("fcgi.sock")
+        let first = try start(["--socket", socketPath], in: folder, socketPath: socketPath)
+        let successorFolder = TemporaryDirectory("successor-next")
+        let successor = try ChildProcess(
+            binary, ["--socket", socketPath], environment: ["LIVEACTIVITY_DB": successorFolder.file("db.sqlite")],
+            outputPath: successorFolder.file("responder.log"))
+        #expect(waitUntil(timeout: 10) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
+        #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
+
+        first.signal(SIGTERM)
+        #expect(waitUntil(timeout: 5) { !first.isRunning })
+        first.process.waitUntilExit()
+        #expect(first.process.terminationReason == .exit && first.process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+        #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
+
+        successor.signal(SIGTERM)
+        #expect(waitUntil(timeout: 5) { !successor.isRunning })
+        successor.process.waitUntilExit()
+        #expect(successor.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socketPath))
+    }
+
     @Test func spawnFCGICanStartItWithTheSocketOnStdin() throws {
         var options = LiveStack.Options()
         options.launcher = .spawnFCGI
