@@ -30,7 +30,10 @@ struct ResponderProcessTests {
         #expect(run.stdout.contains("--workers"))
     }
 
-    @Test(arguments: [["--workers", "0"], ["--workers"], ["--socket-mode", "999", "--socket", "/tmp/x"], ["--frobnicate"]])
+    @Test(arguments: [
+        ["--workers", "0"], ["--workers"], ["--socket-mode", "999", "--socket", "/tmp/x"], ["--frobnicate"],
+        ["--socket", "0.0.0.0:9000"], ["--socket", "*:9000"],
+    ])
     func aBadCommandLineIsOneLineAndExitTwo(_ arguments: [String]) throws {
         let run = try runCommand(binary, arguments, environment: [:])
         #expect(run.status == 2)
@@ -102,6 +105,25 @@ struct ResponderProcessTests {
         #expect(
             try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: testToken(400)))?.environment
                 == .production)
+    }
+
+    /// `--socket :PORT` binds 127.0.0.1 (SPEC 7), as the kernel's own table of listening sockets
+    /// shows: libfcgi alone would bind every interface (0.0.0.0) for an empty host.
+    @Test func aPortWithoutAHostListensOnLoopbackOnly() throws {
+        let folder = TemporaryDirectory("tcp-loopback")
+        let port = freePort()
+        let process = try start(["--socket", ":\(port)"], in: folder)
+        #expect(waitUntil { (try? RawSocket(port: port, timeout: 1)) != nil }, "\(process.output)")
+        let hexPort = String(format: "%04X", port)
+        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        var listening: [String] = []
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            // local_address is field 1, st is field 3 (0A: LISTEN).
+            if fields.count > 3, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" { listening.append(fields[1]) }
+        }
+        #expect(listening == ["0100007F:\(hexPort)"], "\(listening)")
+        #expect(process.output.contains("serving FastCGI on 127.0.0.1:\(port)"), "\(process.output)")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
