@@ -27,7 +27,7 @@ enum SweepCommand {
             }
             lock = taken
         } catch let fault as SweepFolder.Fault {
-            throw .fault(fault.description)
+            throw fault.isForeign ? .fault(fault.description) : .database(fault.description)
         } catch let fault as SweepLock.Fault {
             throw .fault(fault.description)
         } catch {

@@ -17,6 +17,10 @@ public struct SweepFolder: Sendable {
     /// The folder is unusable: one line for the operator.
     public struct Fault: Error, CustomStringConvertible {
         public let description: String
+        /// True when the folder is there but not the sweep's own (a link, another user's, open to
+        /// others): someone meddled. False when it cannot be made or read (the database's folder
+        /// is missing or read-only), a fault of the place like the database's own.
+        public var isForeign = true
     }
 
     /// The folder for the database at `databasePath`.
@@ -39,7 +43,8 @@ public struct SweepFolder: Sendable {
             // In the setgid database folder a new folder inherits the setgid bit: plain 0700.
             chmod(path, 0o700)
         } else if errno != EEXIST {
-            throw Fault(description: "cannot create the sweep's folder \(path): \(String(cString: strerror(errno)))")
+            throw Fault(
+                description: "cannot create the sweep's folder \(path): \(String(cString: strerror(errno)))", isForeign: false)
         }
         // O_NOFOLLOW: a link planted at the path is refused, never followed to its target.
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -50,7 +55,8 @@ public struct SweepFolder: Sendable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw Fault(description: "cannot examine the sweep's folder \(path): \(String(cString: strerror(errno)))")
+            throw Fault(
+                description: "cannot examine the sweep's folder \(path): \(String(cString: strerror(errno)))", isForeign: false)
         }
         guard info.st_uid == geteuid() else {
             throw Fault(
