@@ -115,7 +115,10 @@ struct ClientKeyThroughNginxTests {
         var generator = SystemRandomNumberGenerator()
         while cases.count < 215 {
             var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            for group in 0..<8 where Bool.random(using: &generator) { bytes[2 * group] = 0; bytes[2 * group + 1] = 0 }
+            for group in 0..<8 where Bool.random(using: &generator) {
+                bytes[2 * group] = 0
+                bytes[2 * group + 1] = 0
+            }
             let address = Self.text(of: bytes)
             // The ::/96 forms glibc writes with a dotted quad; nginx does not (and they are no clients).
             guard !address.contains("."), let key = Self.expectedKey(address) else { continue }

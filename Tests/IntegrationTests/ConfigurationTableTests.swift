@@ -11,7 +11,8 @@ struct ConfigurationTableTests {
     /// (names, read by) per row of the table under "## Configuration".
     static func rows() throws -> [(names: [String], readBy: String)] {
         let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "## Configuration\n"), let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)
+        guard let start = readme.range(of: "## Configuration\n"),
+            let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)
         else { throw SocketError("README has no Configuration section") }
         let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n")
         guard let header = lines.first(where: { $0.hasPrefix("| name |") }) else { throw SocketError("no table") }
@@ -32,7 +33,8 @@ struct ConfigurationTableTests {
             product("liveactivity-fcgi"), [],
             environment: [
                 "GATEWAY_INTERFACE": "CGI/1.1", "SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "GET",
-                "SCRIPT_NAME": "/wakeup/health", "LIVEACTIVITY_DB": folder.file("db.sqlite"), "PATH": "/usr/bin:/bin", name: value,
+                "SCRIPT_NAME": "/wakeup/health", "LIVEACTIVITY_DB": folder.file("db.sqlite"), "PATH": "/usr/bin:/bin",
+                name: value,
             ], timeout: 10)
     }
 
@@ -48,9 +50,12 @@ struct ConfigurationTableTests {
             for name in row.names where name != "LIVEACTIVITY_DB" {
                 let run = try responderOnce(name, "nan")
                 if row.readBy == "sweep" {
-                    #expect(run.status == 0, "the responder refused \(name), which the table says only the sweep reads: \(run.stderr)")
+                    #expect(
+                        run.status == 0, "the responder refused \(name), which the table says only the sweep reads: \(run.stderr)"
+                    )
                 } else {
-                    #expect(run.status == 2 && run.stderr.contains(name), "the responder ignored a malformed \(name): \(run.stderr)")
+                    #expect(
+                        run.status == 2 && run.stderr.contains(name), "the responder ignored a malformed \(name): \(run.stderr)")
                 }
             }
         }

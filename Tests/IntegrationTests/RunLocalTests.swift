@@ -16,7 +16,8 @@ struct RunLocalTests {
             "LIVEACTIVITY_LOCAL_STATE": state.path, "LIVEACTIVITY_LOCAL_BIN": binaries,
             "LIVEACTIVITY_LOCAL_PORT": "\(freePort())", "LIVEACTIVITY_LOCAL_APNS_PORT": "\(freePort())",
         ]) { _, new in new }
-        let run = try runCommand("/bin/bash", [packageRoot + "/scripts/run-local", "--once"], environment: environment, timeout: 120)
+        let run = try runCommand(
+            "/bin/bash", [packageRoot + "/scripts/run-local", "--once"], environment: environment, timeout: 120)
         #expect(run.status == 0, "run-local --once exited \(run.status): \(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         guard let shown = lines.firstIndex(of: "-- the stand-in received:") else {

@@ -44,7 +44,9 @@ import Testing
         #expect(post(minuteLater, 600) == 503)
         let refusals = lines(containing: "registration refused")
         #expect(refusals.count == 2)
-        #expect(refusals.last?.hasSuffix("(LIVEACTIVITY_MAX_REGISTRATIONS) (and 399 more since the last line)") == true, "\(refusals)")
+        #expect(
+            refusals.last?.hasSuffix("(LIVEACTIVITY_MAX_REGISTRATIONS) (and 399 more since the last line)") == true, "\(refusals)"
+        )
     }
 
     @Test func aBadEnvironmentParameterIsOneLineAMinute() {

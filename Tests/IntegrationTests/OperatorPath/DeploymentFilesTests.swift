@@ -64,7 +64,8 @@ struct DeploymentFilesTests {
         let hourly = try SystemCrontab(path: packageRoot + "/cron/liveactivity.crontab").entries.filter {
             $0.user == "root" && $0.command.contains("/usr/sbin/logrotate /etc/logrotate.d/liveactivity")
         }
-        #expect(hourly.count == 1 && hourly.first.map { $0.schedule.hasSuffix(" * * * *") && !$0.schedule.hasPrefix("*") } == true)
+        #expect(
+            hourly.count == 1 && hourly.first.map { $0.schedule.hasSuffix(" * * * *") && !$0.schedule.hasPrefix("*") } == true)
     }
 
     /// The shipped rotation run by the real logrotate on files of a test folder, a day after
