@@ -13,11 +13,11 @@ enum LockHolders {
     static func of(device: UInt64, inode: UInt64) -> [Holder] {
         guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
         // /proc/locks names the device as hex major:minor (glibc's encoding of st_dev).
-        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
-        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & 0xffff_f000)
+        let minor = (device & 0xff) | ((device >> 12) & 0xffff_ff00)
         let file = String(format: "%02x:%02x:%llu", major, minor, inode)
         var holders: [Holder] = []
-        // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; a waiter's line has "->" after the number.
+        // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; a waiter's line has "->" before FLOCK.
         for line in locks.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]),
