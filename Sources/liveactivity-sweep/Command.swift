@@ -37,7 +37,8 @@ struct CommandFailure: Error {
     var message: String?
     var exitCode: Int32
 
-    /// APNs reported a configuration or provider fault, or the guard held deletions (exit 1).
+    /// APNs reported a configuration or provider fault, the guard held deletions, or the sweep's
+    /// folder or lock is not its own (exit 1).
     static func fault(_ message: String?) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// A setting is missing or malformed, or the command line is wrong (exit 2).
     static func configuration(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }

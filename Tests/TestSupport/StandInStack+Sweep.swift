@@ -19,7 +19,7 @@ extension StandInStack {
         let credentials = try SweepCredentials(settings: settings)
         let store = try SweepStore(path: database, options: configuration.sqliteOptions, migrating: true)
         let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(forDatabase: database), cacheKey: credentials.tokenCacheKey
+            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: database)), cacheKey: credentials.tokenCacheKey
         ) { seconds in
             try credentials.issueToken(at: seconds)
         }
