@@ -155,17 +155,11 @@ struct ResponderProcessTests {
         #expect(waitUntil(timeout: 10) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
-        first.signal(SIGTERM)
-        #expect(waitUntil(timeout: 5) { !first.isRunning })
-        first.process.waitUntilExit()
-        #expect(first.process.terminationReason == .exit && first.process.terminationStatus == 0)
+        #expect(first.stop() == .exited(0))
         #expect(FileManager.default.fileExists(atPath: socketPath))
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
-        successor.signal(SIGTERM)
-        #expect(waitUntil(timeout: 5) { !successor.isRunning })
-        successor.process.waitUntilExit()
-        #expect(successor.process.terminationStatus == 0)
+        #expect(successor.stop() == .exited(0))
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 

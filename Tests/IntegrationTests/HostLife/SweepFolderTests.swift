@@ -21,15 +21,14 @@ struct SweepFolderTests {
             time.sleep(600)
             """
         let holder = try ChildProcess(
-            "/usr/bin/python3", ["-c", script, path], outputPath: fixture.folder.file("holder.log"))
+            "/usr/bin/python3", ["-c", script, path], outputPath: fixture.folder.file("holder.log"),
+            stopsWith: [.signalled(SIGTERM)])
         #expect(waitUntil(timeout: 10) { holder.output.contains("held") }, "the holder never held \(path): \(holder.output)")
         return holder
     }
 
     func stopHolder(_ holder: ChildProcess) {
-        holder.signal(SIGTERM)
-        holder.process.waitUntilExit()
-        #expect(holder.process.terminationReason == .uncaughtSignal && holder.process.terminationStatus == SIGTERM)
+        #expect(holder.stop() == .signalled(SIGTERM), "the holder ended as python ends on SIGTERM")
     }
 
     func errorLines(_ run: CommandResult) -> [Substring] { run.stderr.split(separator: "\n") }

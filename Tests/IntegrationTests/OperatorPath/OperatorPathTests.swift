@@ -103,7 +103,7 @@ struct OperatorPathTests {
             [
                 "--reuid=\(web.pointee.pw_uid)", "--regid=\(web.pointee.pw_gid)", "--init-groups", "/usr/bin/flock", "-F",
                 oldLock, "/bin/sleep", "600",
-            ])
+            ], stopsWith: [.signalled(SIGTERM)])
         let held = waitUntil(timeout: 10) {
             let probe = open(oldLock, O_RDONLY | O_NOFOLLOW)
             defer { if probe >= 0 { close(probe) } }
@@ -115,9 +115,7 @@ struct OperatorPathTests {
 
         #expect(host.registerNewToken().status == 200)
         let sweep = try host.sweepAsCron()
-        holder.signal(SIGTERM)
-        holder.process.waitUntilExit()
-        #expect(holder.process.terminationReason == .uncaughtSignal && holder.process.terminationStatus == SIGTERM)
+        #expect(holder.stop() == .signalled(SIGTERM), "the web user's holder ended as a sleep ends on SIGTERM")
         #expect(
             sweep.status == 0,
             "with \(HostClaim.webUser) holding \(oldLock) the sweep exited \(sweep.status): \(OperatorHost.tail(host.log(OperatorHost.sweepLog), lines: 2))"
