@@ -156,15 +156,11 @@ struct ResponderProcessTests {
         #expect(waitUntil(timeout: 10) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
-        first.signal(SIGTERM)
-        #expect(waitUntil(timeout: 5) { !first.isRunning })
-        #expect(first.waitForExit(timeout: 60) == .exited(0))
+        #expect(first.stop() == .exited(0))
         #expect(FileManager.default.fileExists(atPath: socketPath))
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
-        successor.signal(SIGTERM)
-        #expect(waitUntil(timeout: 5) { !successor.isRunning })
-        #expect(successor.waitForExit(timeout: 60) == .exited(0))
+        #expect(successor.stop() == .exited(0))
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 

@@ -28,7 +28,7 @@ struct SweepFolderTests {
     }
 
     func stopHolder(_ holder: ChildProcess) {
-        #expect(holder.stop() == .signalled(SIGTERM))
+        #expect(holder.stop() == .signalled(SIGTERM), "the holder ended as python ends on SIGTERM")
     }
 
     func errorLines(_ run: CommandResult) -> [Substring] { run.stderr.split(separator: "\n") }

@@ -115,7 +115,7 @@ struct OperatorPathTests {
 
         #expect(host.registerNewToken().status == 200)
         let sweep = try host.sweepAsCron()
-        #expect(holder.stop() == .signalled(SIGTERM))
+        #expect(holder.stop() == .signalled(SIGTERM), "the web user's holder ended as a sleep ends on SIGTERM")
         #expect(
             sweep.status == 0,
             "with \(HostClaim.webUser) holding \(oldLock) the sweep exited \(sweep.status): \(OperatorHost.tail(host.log(OperatorHost.sweepLog), lines: 2))"
