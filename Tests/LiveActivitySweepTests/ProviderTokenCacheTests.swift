@@ -5,19 +5,10 @@ import Testing
 
 @testable import LiveActivitySweep
 
-/// The provider token's one renewal rule, and the cache that keeps a token across cron runs.
+/// The cache that keeps a provider token across cron runs (its renewal rule: LiveActivityDomainTests).
 @Suite struct ProviderTokenCacheTests {
     let folder = TemporaryDirectory("tokens")
     let minute: Int64 = 60_000
-
-    @Test func aTokenIsRenewedAtFiftyMinutesOrWhenIssuedMoreThanAMinuteAhead() {
-        let token = ProviderToken(jwt: "x", issuedAt: 10_000)
-        let issued: Int64 = 10_000_000
-        #expect(!token.needsRenewal(atMilliseconds: issued + 50 * minute - 1))
-        #expect(token.needsRenewal(atMilliseconds: issued + 50 * minute))
-        #expect(!token.needsRenewal(atMilliseconds: issued - minute), "a minute of clock skew is tolerated")
-        #expect(token.needsRenewal(atMilliseconds: issued - minute - 1), "the clock went back: renew")
-    }
 
     @Test func aCachedTokenOutlivesItsConnectionUntilTheRuleRenewsIt() throws {
         let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: folder.file("db.sqlite")))
