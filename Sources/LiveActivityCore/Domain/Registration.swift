@@ -10,4 +10,6 @@ public struct Registration: Equatable, Sendable {
     public var wakeupCount: Int64
     public var consecutiveFailures: Int64
     public var lastError: String?
+    /// The seconds the app asked for (SPEC 3 `interval`), nil for none.
+    public var requestedInterval: Int? = nil
 }

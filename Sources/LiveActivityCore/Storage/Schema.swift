@@ -103,6 +103,8 @@ public enum Schema {
         // Issue #9's (Schema+Faults.swift).
         faultsStep,
         version7,
+        // Issue #16's (Schema+Version8.swift).
+        version8,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most

@@ -32,10 +32,15 @@ public final class SweepStore {
         public var failures: Int
         /// When it was due: with the token, its place in the due order.
         public var nextPushAt: Int64
+        /// The seconds the app asked for (SPEC 3 `interval`), nil for none.
+        public var requestedInterval: Int?
+        /// Its last 200 before this sweep (the hourly figures count registration-hours by it).
+        public var lastPushAt: Int64?
 
         public init(
             token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
-            proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0
+            proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0, requestedInterval: Int? = nil,
+            lastPushAt: Int64? = nil
         ) {
             self.token = token
             self.activityType = activityType
@@ -44,6 +49,8 @@ public final class SweepStore {
             self.proven = proven
             self.failures = failures
             self.nextPushAt = nextPushAt
+            self.requestedInterval = requestedInterval
+            self.lastPushAt = lastPushAt
         }
 
         /// Its place in the due order.
@@ -65,7 +72,7 @@ public final class SweepStore {
         return try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at, last_push_at IS NOT NULL,
-                consecutive_failures, next_push_at
+                consecutive_failures, next_push_at, requested_interval, last_push_at
             FROM registrations WHERE next_push_at <= ?1\(after)\(Self.filter(environments))
             ORDER BY next_push_at, push_token LIMIT ?2
             """
@@ -74,7 +81,8 @@ public final class SweepStore {
                 token: PushToken(trusted: row.text(0) ?? ""),
                 activityType: ActivityType(rawValue: row.text(1) ?? "") ?? .default,
                 environment: APNsEnvironment(name: row.text(2) ?? "") ?? .production,
-                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)), nextPushAt: row.int(6))
+                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)), nextPushAt: row.int(6),
+                requestedInterval: row.optionalInt(7).map { Int($0) }, lastPushAt: row.optionalInt(8))
         }
     }
 
@@ -97,24 +105,27 @@ public final class SweepStore {
     /// Holds in one statement every registration of `environment` that a fault stopped before the
     /// sweep wrote anything for it: still due at `cutoff`, registered at or before `sweepStart`
     /// (one registered during the sweep stays due: its first push goes out at the next sweep) and
-    /// not answered 200 since then. Each waits one interval (`nextPushAt`, by type) with `reason`;
-    /// its failures stay as they are. Run after the sweep's own writes; returns how many it held.
+    /// not answered 200 since then. Each waits its own effective interval from `now` (the app's,
+    /// clamped by `policy`, else its type's) with `reason`; its failures stay as they are. Run
+    /// after the sweep's own writes; returns how many it held.
     public func holdUnreached(
         in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore sweepStart: Int64,
-        reason: String, nextPushAt: [ActivityType: Int64]
+        reason: String, now: Int64, policy: IntervalPolicy
     ) throws -> Int {
-        let fallback = nextPushAt[.default] ?? cutoff
         let types = ActivityType.allCases
-        let cases = types.indices.map { " WHEN '\(types[$0].rawValue)' THEN ?\($0 + 6)" }.joined()
+        let cases = types.indices.map { " WHEN '\(types[$0].rawValue)' THEN ?\($0 + 8)" }.joined()
         let values: [PreparedStatement.Value] =
             [
                 .text(String(reason.prefix(64))), .text(environment.rawValue), .integer(cutoff), .integer(sweepStart),
-                .integer(fallback),
-            ] + types.map { .integer(nextPushAt[$0] ?? fallback) }
+                .integer(Int64(policy.seconds(.default))), .integer(now), .integer(Int64(policy.maximumSeconds)),
+            ] + types.map { .integer(Int64(policy.seconds($0))) }
+        // IntervalPolicy.effectiveSeconds in SQL: max(type, min(asked, maximum)), else the type's.
+        let typeSeconds = "CASE activity_type\(cases) ELSE ?5 END"
         return try connection.transaction {
             try connection.statement(
                 """
-                UPDATE registrations SET last_error = ?1, next_push_at = CASE activity_type\(cases) ELSE ?5 END
+                UPDATE registrations SET last_error = ?1, next_push_at = ?6 + 1000 * CASE WHEN requested_interval IS NULL
+                    THEN \(typeSeconds) ELSE max(\(typeSeconds), min(requested_interval, ?7)) END
                 WHERE next_push_at <= ?3 AND environment = ?2 AND registered_at <= ?4
                     AND (last_push_at IS NULL OR last_push_at < ?4)
                 """
@@ -169,10 +180,11 @@ public final class SweepStore {
         }
     }
 
-    /// Applies `writes` in one transaction; returns how many rows were deleted.
+    /// Applies `writes` in one transaction, then records `answered` (the attempts and the hourly
+    /// figures, SweepStore+Attempts) in it; returns how many rows were deleted.
     @discardableResult
-    public func apply(_ writes: [Write]) throws -> Int {
-        guard !writes.isEmpty else { return 0 }
+    public func apply(_ writes: [Write], answered: [AnsweredPush] = []) throws -> Int {
+        guard !writes.isEmpty || !answered.isEmpty else { return 0 }
         // In key order, so consecutive writes of a batch share B-tree pages.
         let ordered = writes.sorted { $0.token.hex < $1.token.hex }
         return try connection.transaction {
@@ -201,6 +213,7 @@ public final class SweepStore {
                     }
                 }
             }
+            try recordAnswered(answered)
             return deleted
         }
     }
@@ -259,6 +272,7 @@ public final class SweepStore {
             try connection.statement("DELETE FROM sweep_faults WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
                 .run([.integer(monthAgo)])
             try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([.integer(monthAgo)])
+            try pruneDeliveryFigures(now: summary.startedAt)
         }
     }
 }

@@ -1,0 +1,63 @@
+/// `POST /wakeup/ack` (SPEC 3) in the responder's store: an ack matches the registration's
+/// latest push answered 200 when that push has no ack yet and was answered at most two of its
+/// effective intervals ago. A match marks the push (its ack time and delay) and adds to the
+/// figures of the hour the push was answered in; every ack counts by outcome in its own hour and
+/// in the lifetime totals. Nothing else changes, and nothing of the request but the time is kept.
+extension RegistrationStore {
+    /// The ack of `token` at `now` (ms), inside the transaction the caller holds.
+    func acknowledgeInTransaction(_ token: PushToken, now: Int64, policy: IntervalPolicy) throws -> AckOutcome {
+        let (outcome, delay) = try match(token, now: now, policy: policy)
+        try connection.statement(
+            """
+            INSERT INTO ack_hours (hour, outcome, count) VALUES (?, ?, 1)
+            ON CONFLICT (hour, outcome) DO UPDATE SET count = count + 1
+            """
+        ).run([.integer(DeliveryHour.of(now)), .text(outcome.rawValue)])
+        try connection.statement(
+            """
+            INSERT INTO ack_totals (outcome, count, delay_sum_ms) VALUES (?, 1, ?)
+            ON CONFLICT (outcome) DO UPDATE SET count = count + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms
+            """
+        ).run([.text(outcome.rawValue), .integer(delay ?? 0)])
+        return outcome
+    }
+
+    /// Finds and, when it matches, marks the push the ack is for; the delay (ms) of a match.
+    private func match(_ token: PushToken, now: Int64, policy: IntervalPolicy) throws -> (AckOutcome, Int64?) {
+        guard
+            let registration = try connection.statement(
+                "SELECT activity_type, environment, requested_interval FROM registrations WHERE push_token = ?"
+            ).firstRow([.text(token.hex)], { row in (row.text(0) ?? "", row.text(1) ?? "", row.optionalInt(2)) })
+        else { return (.unmatched, nil) }
+        // Newest first within the token's own key range: at most 20 entries.
+        guard
+            let push = try connection.statement(
+                """
+                SELECT seq, answered_at, acked_at FROM push_attempts WHERE push_token = ? AND status = 200
+                ORDER BY seq DESC LIMIT 1
+                """
+            ).firstRow([.text(token.hex)], { row in (seq: row.int(0), answeredAt: row.int(1), ackedAt: row.optionalInt(2)) })
+        else { return (.unmatched, nil) }
+        if push.ackedAt != nil { return (.duplicate, nil) }
+        let type = ActivityType(rawValue: registration.0) ?? .default
+        let interval = policy.effectiveMilliseconds(type, requested: registration.2.map { Int($0) })
+        guard now - push.answeredAt <= 2 * interval else { return (.unmatched, nil) }
+
+        let delay = max(0, now - push.answeredAt)
+        try connection.statement("UPDATE push_attempts SET acked_at = ?3, ack_delay_ms = ?4 WHERE push_token = ?1 AND seq = ?2")
+            .run([.text(token.hex), .integer(push.seq), .integer(now), .integer(delay)])
+        let bucket = AckDelayBuckets.index(ofMilliseconds: delay)
+        // The column of the delay's bucket (d0 ... d10, schema step 7 → 8): a statement per bucket, each prepared once.
+        try connection.statement(
+            """
+            INSERT INTO delivery_hours (hour, activity_type, environment, acked, delay_sum_ms, d\(bucket)) VALUES (?, ?, ?, 1, ?, 1)
+            ON CONFLICT (hour, activity_type, environment) DO UPDATE SET
+                acked = acked + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = d\(bucket) + 1
+            """
+        ).run([.integer(DeliveryHour.of(push.answeredAt)), .text(type.rawValue), .text(registration.1), .integer(delay)])
+        try connection.statement(
+            "INSERT INTO ack_delay_totals (bucket, count) VALUES (?, 1) ON CONFLICT (bucket) DO UPDATE SET count = count + 1"
+        ).run([.integer(Int64(bucket))])
+        return (.matched, delay)
+    }
+}

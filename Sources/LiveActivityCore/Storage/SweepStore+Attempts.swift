@@ -1,0 +1,81 @@
+/// The sweep's writes of the attempt history and the hourly delivery figures (SPEC 4), made in
+/// the same transaction as the batch of outcomes they belong to (`SweepStore.apply`).
+extension SweepStore {
+    /// A final answer to a push, with what the figures need of its registration.
+    public struct AnsweredPush: Sendable, Equatable {
+        public var attempt: PushAttempt
+        public var activityType: ActivityType
+        public var environment: APNsEnvironment
+        /// The registration's last 200 before this push (nil: none). A 200 is its first of an
+        /// hour when that one fell in an earlier hour: how registration-hours are counted.
+        public var previousDeliveryAt: Int64?
+
+        public init(attempt: PushAttempt, activityType: ActivityType, environment: APNsEnvironment, previousDeliveryAt: Int64?) {
+            self.attempt = attempt
+            self.activityType = activityType
+            self.environment = environment
+            self.previousDeliveryAt = previousDeliveryAt
+        }
+    }
+
+    /// Inside the caller's transaction, after the batch's outcomes: each answer appended to its
+    /// registration's attempts (when the registration still exists) and the oldest beyond 20
+    /// dropped, by the token's own key range; the 200s added to their hour's figures, one
+    /// statement per hour, type and environment of the batch.
+    func recordAnswered(_ pushes: [AnsweredPush]) throws(SQLiteError) {
+        guard !pushes.isEmpty else { return }
+        let insert = try connection.statement(
+            """
+            INSERT INTO push_attempts (push_token, seq, sent_at, answered_at, status, reason, apns_id)
+            SELECT ?1, coalesce((SELECT seq FROM push_attempts WHERE push_token = ?1 ORDER BY seq DESC LIMIT 1), 0) + 1,
+                ?2, ?3, ?4, ?5, ?6
+            WHERE EXISTS (SELECT 1 FROM registrations WHERE push_token = ?1)
+            RETURNING seq
+            """)
+        let prune = try connection.statement("DELETE FROM push_attempts WHERE push_token = ? AND seq <= ?")
+        var figures: [FigureKey: (registrations: Int64, delivered: Int64)] = [:]
+        for push in pushes.sorted(by: { $0.attempt.token.hex < $1.attempt.token.hex }) {
+            let attempt = push.attempt
+            let hex = attempt.token.hex
+            let seq = try insert.firstRow([
+                .text(hex), .integer(attempt.sentAt), .integer(attempt.answeredAt),
+                attempt.status.map { .integer(Int64($0)) } ?? .null, attempt.reason.map { .text(String($0.prefix(64))) } ?? .null,
+                attempt.apnsID.map { .text(String($0.prefix(64))) } ?? .null,
+            ]) { $0.int(0) }
+            if let seq, seq > Int64(PushAttempt.kept) {
+                try prune.run([.text(hex), .integer(seq - Int64(PushAttempt.kept))])
+            }
+            guard attempt.status == 200 else { continue }
+            let hour = DeliveryHour.of(attempt.answeredAt)
+            let key = FigureKey(hour: hour, activityType: push.activityType, environment: push.environment)
+            let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
+            figures[key, default: (0, 0)].delivered += 1
+            if firstOfHour { figures[key, default: (0, 0)].registrations += 1 }
+        }
+        let add = try connection.statement(
+            """
+            INSERT INTO delivery_hours (hour, activity_type, environment, registrations, delivered) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (hour, activity_type, environment) DO UPDATE SET
+                registrations = registrations + excluded.registrations, delivered = delivered + excluded.delivered
+            """)
+        for (key, counts) in figures {
+            try add.run([
+                .integer(key.hour), .text(key.activityType.rawValue), .text(key.environment.rawValue),
+                .integer(counts.registrations), .integer(counts.delivered),
+            ])
+        }
+    }
+
+    /// Drops the hourly figures older than 7 days before `now` (with the run history's pruning).
+    func pruneDeliveryFigures(now: Int64) throws(SQLiteError) {
+        let oldest = DeliveryHour.of(now) - DeliveryHour.kept
+        try connection.statement("DELETE FROM delivery_hours WHERE hour < ?").run([.integer(oldest)])
+        try connection.statement("DELETE FROM ack_hours WHERE hour < ?").run([.integer(oldest)])
+    }
+
+    private struct FigureKey: Hashable {
+        var hour: Int64
+        var activityType: ActivityType
+        var environment: APNsEnvironment
+    }
+}
