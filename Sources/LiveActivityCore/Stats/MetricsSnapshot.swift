@@ -14,4 +14,9 @@ public struct MetricsSnapshot: Sendable {
     public var backingOff: [(environment: String, count: Int64)] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
     public var faults: [StatsReport.FaultTotals] = []
+    /// Acks by outcome, lifetime totals.
+    public var acks: [AckOutcome: Int64] = [:]
+    /// Matched acks by delay (`AckDelayBuckets`, not cumulative), lifetime, and their sum in ms.
+    public var ackDelayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+    public var ackDelaySumMilliseconds: Int64 = 0
 }
