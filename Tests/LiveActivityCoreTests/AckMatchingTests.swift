@@ -120,11 +120,12 @@ import Testing
 
     @Test func theDelayQuantilesComeFromTheBuckets() {
         #expect(AckDelayBuckets.index(ofMilliseconds: 0) == 0)
-        #expect(AckDelayBuckets.index(ofMilliseconds: 1000) == 0)
-        #expect(AckDelayBuckets.index(ofMilliseconds: 1001) == 1)
+        #expect(AckDelayBuckets.index(ofMilliseconds: 500) == 0)
+        #expect(AckDelayBuckets.index(ofMilliseconds: 1000) == 1)
+        #expect(AckDelayBuckets.index(ofMilliseconds: 1001) == 2)
         #expect(AckDelayBuckets.index(ofMilliseconds: 10_000_000) == AckDelayBuckets.count - 1)
         var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-        buckets[2] = 10  // (2 s, 5 s]
+        buckets[3] = 10  // (2 s, 5 s]
         #expect(AckDelayBuckets.quantile(0.5, of: buckets) == 3.5)
         #expect(AckDelayBuckets.quantile(0.5, of: [Int64](repeating: 0, count: AckDelayBuckets.count)) == nil)
         buckets[AckDelayBuckets.count - 1] = 90

@@ -17,7 +17,7 @@ import Testing
         #expect(text.contains("liveactivity_acks_total{outcome=\"duplicate\"} 1\n"))
         #expect(text.contains("liveactivity_acks_total{outcome=\"unmatched\"} 1\n"))
         #expect(text.contains("# TYPE liveactivity_wake_ack_delay_seconds histogram\n"))
-        for (bound, count) in [("1", 1), ("2", 3), ("5", 6), ("10", 7), ("30", 8), ("3600", 8), ("+Inf", 8)] {
+        for (bound, count) in [("0.5", 1), ("1", 1), ("2", 3), ("5", 6), ("10", 7), ("30", 8), ("3600", 8), ("+Inf", 8)] {
             #expect(text.contains("liveactivity_wake_ack_delay_seconds_bucket{le=\"\(bound)\"} \(count)\n"), "le=\(bound)")
         }
         #expect(text.contains("liveactivity_wake_ack_delay_seconds_sum 40.5\n"))

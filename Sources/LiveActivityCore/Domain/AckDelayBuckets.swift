@@ -4,7 +4,8 @@
 /// percentile are read from it by interpolation inside a bucket.
 public enum AckDelayBuckets {
     /// Upper bounds of the finite buckets, in seconds; one more bucket holds the rest.
-    public static let upperBoundsSeconds: [Double] = [1, 2, 5, 10, 30, 60, 120, 300, 900, 3600]
+    /// Finer below a few seconds, where a woken phone answers; up to the longest interval by default.
+    public static let upperBoundsSeconds: [Double] = [0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600]
     /// Buckets in all (the last one unbounded); the schema has a column per bucket (`d0`...).
     public static var count: Int { upperBoundsSeconds.count + 1 }
 
