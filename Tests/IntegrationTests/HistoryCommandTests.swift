@@ -38,7 +38,8 @@ struct HistoryCommandTests {
                 answered: [
                     SweepStore.AnsweredPush(
                         attempt: PushAttempt(
-                            token: try PushToken(validating: first), sentAt: at - 5, answeredAt: at, status: status, reason: reason,
+                            token: try PushToken(validating: first), sentAt: at - 5, answeredAt: at, status: status,
+                            reason: reason,
                             apnsID: id),
                         activityType: .charging, environment: .production, previousDeliveryAt: nil)
                 ])

@@ -34,7 +34,9 @@ struct WakeAckEndToEndTests {
         #expect(history.status == 0, "\(history.stderr)")
         let story = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
         #expect(story["token"] as? String == String(token.prefix(8)))
-        #expect(story["interval"] as? Int == 900 && story["intervalAsked"] as? Int == 900 && story["environment"] as? String == "sandbox")
+        #expect(
+            story["interval"] as? Int == 900 && story["intervalAsked"] as? Int == 900
+                && story["environment"] as? String == "sandbox")
         let attempts = try #require(story["attempts"] as? [[String: Any]])
         #expect(attempts.count == 1)
         #expect(attempts.first?["status"] as? Int == 200)

@@ -40,7 +40,8 @@ import Testing
         let api = api()
         #expect(post(api, registerBody(sampleToken(1), interval: 30)).bodyText == #"{"success":true,"interval":300}"#)
         #expect(try asked(1) == 30, "what the app asked for is kept; the bounds apply when used")
-        #expect(post(api, registerBody(sampleToken(2), type: "debug", interval: 1)).bodyText == #"{"success":true,"interval":60}"#)
+        #expect(
+            post(api, registerBody(sampleToken(2), type: "debug", interval: 1)).bodyText == #"{"success":true,"interval":60}"#)
         #expect(post(api, registerBody(sampleToken(3), interval: 86_400)).bodyText == #"{"success":true,"interval":3600}"#)
         let longer = self.api(maximum: 7200)
         #expect(post(longer, registerBody(sampleToken(4), interval: 86_400)).bodyText == #"{"success":true,"interval":7200}"#)

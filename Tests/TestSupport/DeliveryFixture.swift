@@ -15,13 +15,15 @@ public func populatedDeliveryStore(at path: String, now: Int64) throws -> Regist
         try store.register(token, type: type, environment: .production, now: answeredAt - 1000, expiresAt: now, cap: 100)
         answered.append(
             SweepStore.AnsweredPush(
-                attempt: PushAttempt(token: token, sentAt: answeredAt - 50, answeredAt: answeredAt, status: 200, reason: nil, apnsID: "ID-\(seed)"),
+                attempt: PushAttempt(
+                    token: token, sentAt: answeredAt - 50, answeredAt: answeredAt, status: 200, reason: nil, apnsID: "ID-\(seed)"),
                 activityType: type, environment: .production, previousDeliveryAt: nil))
     }
     try SweepStore(connection: store.connection).apply([], answered: answered)
     let writer = RegistrationWriter(path: path)
     for (seed, delay) in zip(1..., deliveryFixtureDelays) {
-        _ = try writer.perform(.acknowledge(try PushToken(validating: sampleToken(seed)), now: answeredAt + delay, policy: IntervalPolicy()))
+        _ = try writer.perform(
+            .acknowledge(try PushToken(validating: sampleToken(seed)), now: answeredAt + delay, policy: IntervalPolicy()))
     }
     _ = try writer.perform(.acknowledge(try PushToken(validating: sampleToken(1)), now: now, policy: IntervalPolicy()))
     _ = try writer.perform(.acknowledge(try PushToken(validating: sampleToken(99)), now: now, policy: IntervalPolicy()))

@@ -31,7 +31,9 @@ extension DeliveryReport {
             window.delayBuckets = (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 5)) }
             return window
         }
-        let known = ActivityType.allCases.map { type in found.first { $0.activityType == type.rawValue } ?? Window(activityType: type.rawValue) }
+        let known = ActivityType.allCases.map { type in
+            found.first { $0.activityType == type.rawValue } ?? Window(activityType: type.rawValue)
+        }
         return known + found.filter { window in !ActivityType.allCases.contains { $0.rawValue == window.activityType } }
     }
 
@@ -43,7 +45,8 @@ extension DeliveryReport {
 
     /// Every ack ever counted, by outcome: totals that never go down (SPEC 7).
     static func lifetimeAcks(_ connection: SQLiteConnection) throws(SQLiteError) -> [AckOutcome: Int64] {
-        outcomes(try connection.statement("SELECT outcome, count FROM ack_totals").rows { row in (row.text(0) ?? "", row.int(1)) })
+        outcomes(
+            try connection.statement("SELECT outcome, count FROM ack_totals").rows { row in (row.text(0) ?? "", row.int(1)) })
     }
 
     /// Every outcome listed, 0 when none was counted.
@@ -58,7 +61,9 @@ extension MetricsSnapshot {
     /// The lifetime ack delay histogram (non-cumulative, `AckDelayBuckets`) and its sum in ms.
     static func ackDelays(_ connection: SQLiteConnection) throws(SQLiteError) -> (buckets: [Int64], sumMilliseconds: Int64) {
         var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-        let counted = try connection.statement("SELECT bucket, count FROM ack_delay_totals").rows { row in (row.int(0), row.int(1)) }
+        let counted = try connection.statement("SELECT bucket, count FROM ack_delay_totals").rows { row in
+            (row.int(0), row.int(1))
+        }
         for (bucket, count) in counted where bucket >= 0 && bucket < Int64(buckets.count) { buckets[Int(bucket)] = count }
         let sum = try connection.statement("SELECT delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").scalarInt() ?? 0
         return (buckets, sum)

@@ -37,9 +37,10 @@ public struct DeviceHistory: Sendable, Equatable {
         ).rows(range) { $0.text(0) ?? "" }
         guard let token = tokens.first else { return .notRegistered }
         guard tokens.count == 1 else {
-            let count = try connection.statement(
-                "SELECT count(*) FROM registrations WHERE push_token >= ?1 AND push_token < ?2"
-            ).scalarInt(range) ?? 2
+            let count =
+                try connection.statement(
+                    "SELECT count(*) FROM registrations WHERE push_token >= ?1 AND push_token < ?2"
+                ).scalarInt(range) ?? 2
             return .ambiguous(count: Int(count))
         }
         guard

@@ -11,7 +11,8 @@ public struct RegistrationBody: Equatable, Sendable {
 
     /// The 400 for an `interval` that is not whole seconds in range.
     static let badInterval = APIError.badRequest(
-        "interval must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)")
+        "interval must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)"
+    )
 
     /// Parses and validates a registration; every failure is a 400 whose message names the field.
     /// An environment that is not one of `environments` (APNS_ENVIRONMENTS) is refused with the
