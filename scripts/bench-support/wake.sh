@@ -19,7 +19,7 @@ wake_run() {
   for round in $(seq "$rounds"); do
     run_wrk wake.register /wakeup "$duration" "$connections" "$((round + 700))"
     # A push answered 200 a minute ago for every registration, as a sweep would have written it.
-    sqlite3 "$work/wake.sqlite" "PRAGMA busy_timeout=5000; INSERT OR IGNORE INTO push_attempts (push_token, seq, sent_at, answered_at, status, apns_id)
+    sqlite3 -cmd ".timeout 5000" "$work/wake.sqlite" "INSERT OR IGNORE INTO push_attempts (push_token, seq, sent_at, answered_at, status, apns_id)
       SELECT push_token, 1, $(($(date +%s) * 1000 - 60000)), $(($(date +%s) * 1000 - 60000)), 200, 'bench' FROM registrations"
     run_wrk wake.ack /wakeup/ack "$duration" "$connections" "$((round + 700))"
     log "  round $round: register $(latest wake.register.rps) req/s (errors $(latest wake.register.errors)), ack $(latest wake.ack.rps) req/s (errors $(latest wake.ack.errors))"
