@@ -64,7 +64,8 @@ struct CommandFailure: Error {
     var message: String?
     var exitCode: Int32
 
-    /// APNs reported a configuration or provider fault, or the guard held deletions (exit 1).
+    /// APNs reported a configuration or provider fault, the guard held deletions, or the sweep's
+    /// folder or lock is not its own (exit 1).
     static func fault(_ message: String?) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// No single registration was found (`history`: none, or several for a prefix) (exit 1).
     static func notFound(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }

@@ -15,21 +15,30 @@ enum SweepCommand {
         } catch {
             throw .configuration(error.description)
         }
+        // The lock and the token live where the web user cannot reach (SPEC 7); a folder or lock
+        // that is not this user's own is a fault, never "another sweep is running".
+        let folder: SweepFolder
         let lock: SweepLock
         do {
-            guard let taken = try SweepLock(databasePath: configuration.databasePath) else {
+            folder = try SweepFolder(databasePath: configuration.databasePath)
+            guard let taken = try SweepLock(in: folder) else {
                 printResult("another sweep is running (lock held); nothing to do")
                 return
             }
             lock = taken
+        } catch let fault as SweepFolder.Fault {
+            throw fault.isForeign ? .fault(fault.description) : .database(fault.description)
+        } catch let fault as SweepLock.Fault {
+            throw .fault(fault.description)
         } catch {
-            throw .database(error.description)
+            throw .fault("\(error)")
         }
+        SweepFolder.removeOldFiles(forDatabase: configuration.databasePath)
         let connection = try openDatabase(configuration)
         let summary: SweepSummary
         do {
             let tokens = ProviderTokenCache(
-                path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: credentials.tokenCacheKey
+                path: ProviderTokenCache.path(in: folder), cacheKey: credentials.tokenCacheKey
             ) { seconds in
                 try credentials.issueToken(at: seconds)
             }

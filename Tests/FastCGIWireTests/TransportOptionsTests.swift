@@ -50,9 +50,42 @@ import Testing
 
     @Test func socketValuesAreTCPOnlyWhenTheyEndInAPortAndAreNoPath() {
         #expect(ListenAddress.parse("127.0.0.1:9000", unixMode: 0o660) == .tcp(hostAndPort: "127.0.0.1:9000"))
-        #expect(ListenAddress.parse("localhost:9000", unixMode: 0o660) == .tcp(hostAndPort: "localhost:9000"))
+        #expect(ListenAddress.parse("localhost:9000", unixMode: 0o660) == .tcp(hostAndPort: "127.0.0.1:9000"))
         #expect(ListenAddress.parse("/run/a:9000", unixMode: 0o660) == .unix(path: "/run/a:9000", mode: 0o660))
         #expect(ListenAddress.parse("host:99999", unixMode: 0o640) == .unix(path: "host:99999", mode: 0o640))
         #expect(ListenAddress.parse("", unixMode: 0o660) == nil)
+    }
+
+    /// A port alone is a loopback socket (SPEC 7): libfcgi would bind every interface for it.
+    @Test(arguments: [":9000", "9000", "localhost:9000", "127.0.0.1:9000"])
+    func aPortWithoutAHostListensOnLoopback(_ text: String) throws {
+        guard case .serve(let options) = try parse(["--socket", text]) else {
+            Issue.record("not serve")
+            return
+        }
+        #expect(options.address == .tcp(hostAndPort: "127.0.0.1:9000"))
+        #expect(options.address?.reachesBeyondLoopback == false)
+    }
+
+    @Test func otherLoopbackAddressesAreKept() throws {
+        guard case .serve(let options) = try parse(["--socket", "127.0.0.2:9000"]) else {
+            Issue.record("not serve")
+            return
+        }
+        #expect(options.address == .tcp(hostAndPort: "127.0.0.2:9000") && options.address?.reachesBeyondLoopback == false)
+    }
+
+    @Test(arguments: ["0.0.0.0:9000", "*:9000", "192.0.2.7:9000", "example.com:9000", "127.0.0.1.example.com:9000"])
+    func aHostBeyondLoopbackNeedsTheFlagSaidInSoManyWords(_ text: String) throws {
+        #expect(
+            throws: TransportUsageError(
+                "--socket \(text) listens beyond loopback, where anyone who reaches the port picks the environment and skips nginx's limits; add --listen-beyond-loopback to mean it"
+            )
+        ) { try parse(["--socket", text]) }
+        guard case .serve(let options) = try parse(["--socket", text, "--listen-beyond-loopback"]) else {
+            Issue.record("not serve")
+            return
+        }
+        #expect(options.address == .tcp(hostAndPort: text) && options.address?.reachesBeyondLoopback == true)
     }
 }

@@ -49,6 +49,23 @@ struct ErrorsThroughNginxTests {
         #expect(stack.responderLog.contains("LIVEACTIVITY_MAX_REGISTRATIONS"))
     }
 
+    /// 400 refusals at the cap through nginx and FastCGI: the responder's log grows by a line a
+    /// minute, not a line a request (SPEC 7). The bound follows the time the requests took, so a
+    /// slow machine is no failure.
+    @Test func refusalsAtTheCapLogALineAMinuteNotALineARequest() throws {
+        let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"], workers: 4))
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(120))).status == 200)
+        let started = Date()
+        var statuses: [Int: Int] = [:]
+        for index in 0..<400 {
+            statuses[try stack.request("POST", "/wakeup", body: registerBody(testToken(1000 + index))).status, default: 0] += 1
+        }
+        let minutes = Int(Date().timeIntervalSince(started) / 60)
+        #expect(statuses == [503: 400])
+        let refusals = stack.responderLog.split(separator: "\n").filter { $0.contains("registration refused") }
+        #expect(refusals.count >= 1 && refusals.count <= 1 + minutes, "\(refusals.count) lines for 400 refusals")
+    }
+
     @Test func aClientOverItsRateIsAnswered429WhileOthersAreServed() throws {
         let stack = try LiveStack(with([:], rate: "1r/m"))
         var statuses: [Int] = []

@@ -30,7 +30,10 @@ struct ResponderProcessTests {
         #expect(run.stdout.contains("--workers"))
     }
 
-    @Test(arguments: [["--workers", "0"], ["--workers"], ["--socket-mode", "999", "--socket", "/tmp/x"], ["--frobnicate"]])
+    @Test(arguments: [
+        ["--workers", "0"], ["--workers"], ["--socket-mode", "999", "--socket", "/tmp/x"], ["--frobnicate"],
+        ["--socket", "0.0.0.0:9000"], ["--socket", "*:9000"],
+    ])
     func aBadCommandLineIsOneLineAndExitTwo(_ arguments: [String]) throws {
         let run = try runCommand(binary, arguments, environment: [:])
         #expect(run.status == 2)
@@ -104,6 +107,25 @@ struct ResponderProcessTests {
                 == .production)
     }
 
+    /// `--socket :PORT` binds 127.0.0.1 (SPEC 7), as the kernel's own table of listening sockets
+    /// shows: libfcgi alone would bind every interface (0.0.0.0) for an empty host.
+    @Test func aPortWithoutAHostListensOnLoopbackOnly() throws {
+        let folder = TemporaryDirectory("tcp-loopback")
+        let port = freePort()
+        let process = try start(["--socket", ":\(port)"], in: folder)
+        #expect(waitUntil { (try? RawSocket(port: port, timeout: 1)) != nil }, "\(process.output)")
+        let hexPort = String(format: "%04X", port)
+        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        var listening: [String] = []
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            // local_address is field 1, st is field 3 (0A: LISTEN).
+            if fields.count > 3, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" { listening.append(fields[1]) }
+        }
+        #expect(listening == ["0100007F:\(hexPort)"], "\(listening)")
+        #expect(process.output.contains("serving FastCGI on 127.0.0.1:\(port)"), "\(process.output)")
+    }
+
     @Test(arguments: [SIGTERM, SIGINT])
     func aStopSignalEndsItCleanlyAndRemovesTheSocket(_ signal: Int32) throws {
         let folder = TemporaryDirectory("signal")
@@ -118,6 +140,27 @@ struct ResponderProcessTests {
         #expect(!FileManager.default.fileExists(atPath: socketPath))
         #expect(process.output.contains("stopped on signal"))
         _ = idle
+    }
+
+    /// A successor bound the same path (libfcgi unlinks and rebinds): the first one's stop must
+    /// leave the successor's socket file where nginx finds it.
+    @Test func stoppingLeavesASuccessorsSocketInPlace() throws {
+        let folder = TemporaryDirectory("successor")
+        let socketPath = folder.file("fcgi.sock")
+        let first = try start(["--socket", socketPath], in: folder, socketPath: socketPath)
+        let successorFolder = TemporaryDirectory("successor-next")
+        let successor = try ChildProcess(
+            binary, ["--socket", socketPath], environment: ["LIVEACTIVITY_DB": successorFolder.file("db.sqlite")],
+            outputPath: successorFolder.file("responder.log"))
+        #expect(waitUntil(timeout: 10) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
+        #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
+
+        #expect(first.stop() == .exited(0))
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+        #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
+
+        #expect(successor.stop() == .exited(0))
+        #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 
     @Test func spawnFCGICanStartItWithTheSocketOnStdin() throws {

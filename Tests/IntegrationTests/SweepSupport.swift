@@ -68,10 +68,10 @@ final class SweepFixture: @unchecked Sendable {
         try standIn.state().received(token: seed.map(sampleToken))
     }
 
-    /// The cached provider token: the file beside the database (`v1 key issued-at-seconds jwt`),
+    /// The cached provider token: the file in the sweep's folder beside the database (`v1 key issued-at-seconds jwt`),
     /// with the issue time in milliseconds.
     func cachedToken() throws -> (token: String, issuedAt: Int64)? {
-        let path = ProviderTokenCache.path(forDatabase: databasePath)
+        let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: databasePath))
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
         guard fields.count == 4, let seconds = Int64(fields[2]) else { return nil }

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aCachedTokenOutlivesItsConnectionUntilTheRuleRenewsIt() throws {
-        let path = ProviderTokenCache.path(forDatabase: folder.file("db.sqlite"))
+        let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: folder.file("db.sqlite")))
         let signed = LockedBox(0)
         func cache(_ key: String = "key") throws -> ProviderTokenCache {
             ProviderTokenCache(path: path, cacheKey: key) { seconds in
@@ -44,7 +44,7 @@ import Testing
     /// SPEC 5: a credential, the sweep's user's alone - a file 0600, and a file
     /// another user could read (or a link planted in its place) is not trusted but replaced.
     @Test func theTokenFileIsPrivateAndAnUntrustworthyOneIsReplaced() throws {
-        let path = ProviderTokenCache.path(forDatabase: folder.file("db.sqlite"))
+        let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: folder.file("db.sqlite")))
         let signed = LockedBox(0)
         let cache = ProviderTokenCache(path: path, cacheKey: "key") { seconds in
             let count = signed.update {

@@ -128,8 +128,9 @@ import Testing
         configuration.intervals[.charging] = 1  // a written row would be due again within the slack
         configuration.clock = Clock(offsetMilliseconds: t0 + 1000 - Clock().now())
         let store = try store()
-        let tokens = ProviderTokenCache(path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test")
-        {
+        let tokens = ProviderTokenCache(
+            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
+        ) {
             ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
         }
         let sender = ScriptedSender()

@@ -34,8 +34,9 @@ import Testing
         var configuration = configuration ?? self.configuration
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let connection = try SQLiteConnection(path: configuration.databasePath)
-        let tokens = ProviderTokenCache(path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test")
-        {
+        let tokens = ProviderTokenCache(
+            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
+        ) {
             ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
         }
         return try Sweep(

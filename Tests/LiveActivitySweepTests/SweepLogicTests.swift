@@ -35,7 +35,7 @@ import Testing
         let connection = try SQLiteConnection(path: configuration.databasePath)
         let store = SweepStore(connection: connection)
         let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(forDatabase: configuration.databasePath), cacheKey: "test"
+            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
         ) { seconds in
             let count = issued.update {
                 $0 += 1

@@ -9,7 +9,7 @@ import Testing
         #expect(faults.failed(cause: "disk full", line: "full", now: 0) == "full")
         #expect(faults.failed(cause: "disk full", line: "full", now: 1_000) == nil)
         #expect(faults.failed(cause: "disk full", line: "full", now: 59_999) == nil)
-        #expect(faults.failed(cause: "disk full", line: "full", now: 60_000) == "full (and 2 more failures since the last line)")
+        #expect(faults.failed(cause: "disk full", line: "full", now: 60_000) == "full (and 2 more since the last line)")
     }
 
     @Test func anotherCauseIsSaidAtOnce() {

@@ -19,7 +19,7 @@ extension StandInStack {
         let connection = try SQLiteConnection(path: database, options: configuration.sqliteOptions)
         try Schema.migrate(connection)
         let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(forDatabase: database), cacheKey: credentials.tokenCacheKey
+            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: database)), cacheKey: credentials.tokenCacheKey
         ) { seconds in
             try credentials.issueToken(at: seconds)
         }

@@ -10,8 +10,9 @@ final class ListeningSocket: Sendable {
     let descriptor: Int32
     /// Handed down by spawn-fcgi or systemd: the next process serves the same socket.
     let isInherited: Bool
-    /// The unix socket file this process created, removed again on shutdown.
-    private let createdPath: String?
+    /// The unix socket file this process created, removed again on shutdown if the path still
+    /// names it.
+    private let createdFile: CreatedSocketFile?
 
     /// `FCGX_Init` has run, once per process (it is not thread-safe, fcgiapp.h; a static is
     /// initialised exactly once).
@@ -24,12 +25,12 @@ final class ListeningSocket: Sendable {
         case .inherited:
             descriptor = 0
             isInherited = true
-            createdPath = nil
+            createdFile = nil
         case .tcp(let hostAndPort):
             isInherited = false
             // "host:port" binds that address; FCGX_OpenSocket resolves the host.
             descriptor = FCGX_OpenSocket(hostAndPort, backlog)
-            createdPath = nil
+            createdFile = nil
             guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(hostAndPort): \(Self.lastError)") }
         case .unix(let path, let mode):
             isInherited = false
@@ -39,8 +40,12 @@ final class ListeningSocket: Sendable {
             let previousMask = umask(~mode & 0o777)
             descriptor = FCGX_OpenSocket(path, backlog)
             umask(previousMask)
-            createdPath = path
             guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(path): \(Self.lastError)") }
+            // Right after bind the path names this socket's file: remember which file that is.
+            guard let file = CreatedSocketFile(path) else {
+                throw TransportStartError("cannot stat \(path) after binding it: \(Self.lastError)")
+            }
+            createdFile = file
             // The web server runs as another user: the group (or everyone) must be able to connect.
             // Explicit too, in case the process umask had bits the mask above could not clear.
             guard chmod(path, mode) == 0 else {
@@ -58,7 +63,7 @@ final class ListeningSocket: Sendable {
     func shutDownIfOwned() {
         guard !isInherited else { return }
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
-        if let createdPath { _ = unlink(createdPath) }
+        createdFile?.removeIfStillThere()
     }
 
     private static var lastError: String { String(cString: strerror(errno)) }

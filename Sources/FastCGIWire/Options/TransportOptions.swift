@@ -35,6 +35,7 @@ public struct TransportOptions: Equatable, Sendable {
         var options = TransportOptions(maximumBodySize: maximumBodySize)
         var socket: String?
         var mode: mode_t = 0o660
+        var beyondLoopback = false
         var rest = arguments[...]
         func value(_ flag: String) throws(TransportUsageError) -> String {
             guard let next = rest.popFirst() else { throw TransportUsageError("\(flag) needs a value") }
@@ -48,6 +49,8 @@ public struct TransportOptions: Equatable, Sendable {
                 socket = try value(argument)
             case "--supervise":
                 options.supervise = true
+            case "--listen-beyond-loopback":
+                beyondLoopback = true
             case "--socket-mode":
                 let text = try value(argument)
                 guard let parsed = mode_t(text, radix: 8), parsed <= 0o777 else {
@@ -72,6 +75,11 @@ public struct TransportOptions: Equatable, Sendable {
             guard let address = ListenAddress.parse(socket, unixMode: mode) else {
                 throw TransportUsageError("--socket needs a unix socket path or 127.0.0.1:PORT")
             }
+            guard !address.reachesBeyondLoopback || beyondLoopback else {
+                throw TransportUsageError(
+                    "--socket \(socket.prefix(64)) listens beyond loopback, where anyone who reaches the port picks the environment and skips nginx's limits; add --listen-beyond-loopback to mean it"
+                )
+            }
             options.address = address
         }
         return .serve(options)
@@ -79,9 +87,14 @@ public struct TransportOptions: Equatable, Sendable {
 
     /// The flags' help text, for an executable's `--help`.
     public static let usage = """
-          --socket PATH|HOST:PORT  open this FastCGI socket (a unix path, or e.g. 127.0.0.1:9000);
-                                   without it, serve the listening socket on stdin (spawn-fcgi)
-                                   or, when stdin is no socket, answer one CGI request
+          --socket PATH|[HOST:]PORT
+                                   open this FastCGI socket (a unix path, or e.g. 127.0.0.1:9000;
+                                   a port alone or :PORT is 127.0.0.1); without it, serve the
+                                   listening socket on stdin (spawn-fcgi) or, when stdin is no
+                                   socket, answer one CGI request
+          --listen-beyond-loopback allow a TCP host other than 127.x.x.x (0.0.0.0, *, a name):
+                                   FastCGI checks no peer, so anyone reaching the port skips
+                                   nginx's limits and picks the environment; firewall it
           --socket-mode OCTAL      permissions of a unix socket (default 0660: owner and group)
           --workers N              worker threads, one request each at a time (default 64)
           --backlog N              listen backlog of an opened socket (default 128)

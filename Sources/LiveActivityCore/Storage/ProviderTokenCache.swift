@@ -9,12 +9,13 @@ import Foundation
 /// (`ProviderToken.needsRenewal`); this type only keeps and signs.
 ///
 /// A token sends pushes for the whole team for up to an hour, so it is a credential: it lives in a
-/// file of its own beside the database, mode 0600 and owned by the sweep's user, never in the
-/// database the web user shares. A file another user owns or could read is not trusted (a stale
-/// or leaked token): it is replaced.
+/// file of its own in the sweep's folder (`SweepFolder`), mode 0600 and owned by the sweep's user,
+/// never in the database or the folder the web user shares (it could delete it and force a new
+/// token every run, which APNs answers with 429). A file that is a link, another user's or
+/// readable by others is not trusted (a stale or leaked token): it is replaced.
 public final class ProviderTokenCache {
-    /// The cache file for the database at `databasePath`.
-    public static func path(forDatabase databasePath: String) -> String { databasePath + ".provider-token" }
+    /// The cache file in the sweep's own folder, where the web user cannot delete or replace it.
+    public static func path(in folder: SweepFolder) -> String { folder.file("provider-token") }
 
     /// The file could not be written (a missing or read-only folder).
     public struct WriteError: Error, CustomStringConvertible {

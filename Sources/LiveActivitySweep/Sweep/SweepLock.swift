@@ -1,31 +1,55 @@
 import Foundation
+import LiveActivityCore
 
-/// The exclusive, non-blocking lock next to the database that keeps overlapping cron runs from
-/// pushing twice (SPEC section 5 step 1). `flock` is released by the kernel when the process dies,
-/// so a killed sweep never leaves a stale lock behind.
+/// The exclusive, non-blocking lock in the sweep's own folder that keeps overlapping cron runs
+/// from pushing twice (SPEC section 5 step 1). `flock` is released by the kernel when the process
+/// dies, so a killed sweep never leaves a stale lock behind.
+///
+/// Only the sweep's user can reach the folder (`SweepFolder`), and the file is opened without
+/// following a link and checked to be that user's own. When the lock is held, the holder says
+/// which case it is: a process of this user is another sweep (nothing to do); any other holder
+/// is a fault, since it would stop every sweep (SPEC 7).
 public final class SweepLock {
     private let descriptor: Int32
     public let path: String
 
-    /// The lock file could not be opened (a missing or read-only folder, permissions).
-    public struct OpenError: Error, CustomStringConvertible {
-        public let path: String
-        /// `strerror` of the failed open(2).
-        public let reason: String
-
-        public var description: String { "cannot open the sweep lock \(path): \(reason)" }
+    /// The lock could not be taken or trusted: one line for the operator.
+    public struct Fault: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    /// Takes the lock, or returns nil when another process holds it.
-    public init?(databasePath: String) throws(OpenError) {
-        path = databasePath + ".sweep-lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o660)
-        guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            return nil
+    /// Takes the lock in `folder`, or returns nil when another sweep of this user holds it.
+    public init?(in folder: SweepFolder) throws(Fault) {
+        path = folder.file("lock")
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw Fault(description: "cannot open the sweep lock \(path): \(String(cString: strerror(errno)))")
         }
-        descriptor = fd
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            close(fd)
+            throw Fault(
+                description: "the sweep lock \(path) is not a file of this sweep's user (uid \(geteuid())); remove it")
+        }
+        // A holder that was just finishing gets one more try before it is asked who it is.
+        for attempt in 0..<2 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                descriptor = fd
+                return
+            }
+            if attempt == 0 { usleep(50_000) }
+        }
+        let holders = LockHolders.of(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        close(fd)
+        if !holders.isEmpty, holders.allSatisfy({ $0.uid == geteuid() }) { return nil }
+        let who =
+            holders.isEmpty
+            ? "a process this sweep cannot identify"
+            : holders.map { "pid \($0.pid) of uid \($0.uid.map(String.init) ?? "?")" }.joined(separator: ", ")
+        throw Fault(
+            description:
+                "the sweep lock \(path) is held by \(who), not a sweep of this user (uid \(geteuid())): no push goes out until it lets go"
+        )
     }
 
     deinit {

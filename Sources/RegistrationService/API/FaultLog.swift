@@ -1,22 +1,37 @@
 import LiveActivityCore
 import Synchronization
 
-/// What the responder tells operators about database faults, shared by its workers: one line
-/// when a fault starts, at most one a minute while it lasts (saying how many requests it cost),
-/// and one when it is over. A full disk must not be filled further by a line per refused request.
+/// What the responder tells operators about conditions that repeat per request, shared by its
+/// workers, so that log volume follows time, not traffic (SPEC 7). Any repeated condition (the
+/// cap reached, a refused environment parameter, an internal error) is one line when first seen
+/// and at most one a minute after that, saying how many were not written. A database fault
+/// also gets one line when it is over. A full disk must not be filled further by a line per
+/// refused request, nor a flood of refusals fill it.
 ///
 /// It decides what to say; the caller writes it (so this stays `Sendable` without a closure).
 public final class FaultLog: Sendable {
     private struct State {
-        /// The fault now on, if any.
+        /// The database fault now on, if any.
         var cause: String?
         /// Requests failed since the fault began.
         var failedInFault = 0
-        /// Per cause: when its line was last written, and how many failures were not written.
+        /// Per condition: when its line was last written, and how many were not written since.
         var lastLineAt: [String: Int64] = [:]
         var unwritten: [String: Int] = [:]
         var lastAllClearAt: Int64?
         var reportedReplacedFiles: Set<FileIdentity> = []
+
+        /// The line for one more occurrence of `condition`, or nil when it was said recently.
+        mutating func limited(_ condition: String, line: String, now: Int64, every period: Int64) -> String? {
+            if let last = lastLineAt[condition], now - last < period {
+                unwritten[condition, default: 0] += 1
+                return nil
+            }
+            let skipped = unwritten[condition] ?? 0
+            lastLineAt[condition] = now
+            unwritten[condition] = 0
+            return skipped > 0 ? "\(line) (and \(skipped) more since the last line)" : line
+        }
     }
 
     private let state = Mutex(State())
@@ -28,20 +43,20 @@ public final class FaultLog: Sendable {
         repeatMilliseconds = Int64(repeatSeconds) * 1000
     }
 
-    /// A request failed for `cause`; returns the line to log, or nil when it was said recently.
+    /// A request failed for the database fault `cause`; returns the line to log, or nil when it
+    /// was said recently.
     public func failed(cause: String, line: String, now: Int64) -> String? {
         state.withLock { state in
             state.cause = cause
             state.failedInFault += 1
-            if let last = state.lastLineAt[cause], now - last < repeatMilliseconds {
-                state.unwritten[cause, default: 0] += 1
-                return nil
-            }
-            let unwritten = state.unwritten[cause] ?? 0
-            state.lastLineAt[cause] = now
-            state.unwritten[cause] = 0
-            return unwritten > 0 ? "\(line) (and \(unwritten) more failures since the last line)" : line
+            return state.limited("database: " + cause, line: line, now: now, every: repeatMilliseconds)
         }
+    }
+
+    /// `condition` (a fixed name, never request text) happened once more; returns `line` to log,
+    /// or nil when this condition was logged less than a period ago.
+    public func repeated(_ condition: String, line: String, now: Int64) -> String? {
+        state.withLock { $0.limited(condition, line: line, now: now, every: repeatMilliseconds) }
     }
 
     /// A request used the database successfully; returns the all-clear line when a fault was on

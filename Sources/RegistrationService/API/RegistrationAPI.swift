@@ -16,7 +16,8 @@ public final class RegistrationAPI: HTTPResponder {
     private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
     private let log: (String) -> Void
-    /// Shared by the workers of a process, so a lasting fault is one line, not one per request.
+    /// Shared by the workers of a process, so a lasting fault or a repeated refusal is a line a
+    /// minute, not one per request.
     private let faults: FaultLog
 
     /// `writer` and `faults`: the process's shared ones; by default new ones for this API alone.
@@ -124,7 +125,9 @@ public final class RegistrationAPI: HTTPResponder {
         var environment = body.environment ?? configuration.defaultEnvironment
         if body.environment == nil, let parameter, !parameter.isEmpty {
             guard let fromLocation = APNsEnvironment(name: parameter) else {
-                log("\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
+                say(
+                    "bad environment parameter",
+                    "\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
                 throw APIError.internalError
             }
             // An nginx location of an environment the operator turned off (APNS_ENVIRONMENTS).
@@ -141,7 +144,7 @@ public final class RegistrationAPI: HTTPResponder {
                     now: now, expiresAt: now + configuration.expiryMilliseconds,
                     cap: configuration.maxRegistrations, interval: body.interval))
         } catch StoreError.capacityReached(let limit) {
-            log("registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
+            say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
         }
     }
@@ -165,7 +168,7 @@ public final class RegistrationAPI: HTTPResponder {
     /// anything else is an internal error.
     private func failure(_ error: any Error) -> APIError {
         guard let fault = DatabaseFault(error) else {
-            log("internal error: \(error)")
+            say("internal error", "internal error: \(error)")
             return .internalError
         }
         let answer = Self.answer(to: fault)
@@ -175,6 +178,12 @@ public final class RegistrationAPI: HTTPResponder {
             + "requests answer \(answer.status) until \(fault.passes ? "it passes" : "it is fixed")"
         if let text = faults.failed(cause: fault.cause, line: line, now: configuration.clock.now()) { log(text) }
         return answer
+    }
+
+    /// Logs `line` for a condition that may repeat per request: at most once a minute for the
+    /// whole process, with the count of those not written (`FaultLog`).
+    private func say(_ condition: String, _ line: String) {
+        if let text = faults.repeated(condition, line: line, now: configuration.clock.now()) { log(text) }
     }
 
     /// Every database fault is a 503 (SPEC section 3): the service is unavailable, not broken by

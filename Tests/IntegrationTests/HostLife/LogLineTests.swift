@@ -26,11 +26,14 @@ struct LogLineTests {
 
     @Test func theLockHeldLineIsStamped() throws {
         let fixture = try SweepFixture()
-        let lock = open(fixture.databasePath + ".sweep-lock", O_RDWR | O_CREAT, 0o660)
+        // This user's own process holds it: another sweep, nothing to do.
+        #expect(try fixture.sweep().status == 0)
+        let lock = open(fixture.databasePath + ".sweep/lock", O_RDWR | O_NOFOLLOW)
         defer { close(lock) }
         #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
         let run = try fixture.sweep()
         #expect(run.status == 0)
+        #expect(run.stdout.contains("another sweep is running (lock held); nothing to do"), "\(run.stdout)\(run.stderr)")
         expectStamped(run.stdout + run.stderr, "a sweep finding the lock held")
     }
 

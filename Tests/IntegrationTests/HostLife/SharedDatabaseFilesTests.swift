@@ -4,8 +4,8 @@ import Testing
 
 /// The database is shared by two users through their group (README step 2): whichever program
 /// creates it, its files come out group-writable and private to others (issue #8 defect 0), and
-/// the cached provider token lives beside it where only the sweep's user can read it (SPEC 5,
-/// defect 5a).
+/// the cached provider token lives in the sweep's folder beside it, where only the sweep's user
+/// can read it (SPEC 5, defect 5a; SPEC 7).
 @Suite("Shared database files")
 struct SharedDatabaseFilesTests {
     func mode(_ path: String) -> Int? {
@@ -44,8 +44,9 @@ struct SharedDatabaseFilesTests {
             environment: standIn.sweepEnvironment(database: database))
         #expect(run.status == 0, "sweep: \(run.stderr)")
         #expect(mode(database) == 0o660, "the sweep's new database is \(modes(database)), not 660")
-        let lock = mode(database + ".sweep-lock")
-        #expect(lock.map { $0 & 0o007 == 0 } == true, "the sweep lock is \(lock.map { String($0, radix: 8) } ?? "none")")
+        let lock = mode(database + ".sweep/lock")
+        #expect(lock.map { $0 & 0o077 == 0 } == true, "the sweep lock is \(lock.map { String($0, radix: 8) } ?? "none")")
+        #expect(mode(database + ".sweep") == 0o700, "the sweep's folder is open to others")
     }
 
     @Test func theProviderTokenIsCachedInAFileOnlyTheSweepsUserReads() throws {
@@ -53,7 +54,7 @@ struct SharedDatabaseFilesTests {
         try fixture.register([1])
         let run = try fixture.sweep()
         #expect(run.status == 0, "sweep: \(run.stderr)")
-        let tokenFile = fixture.databasePath + ".provider-token"
+        let tokenFile = fixture.databasePath + ".sweep/provider-token"
         #expect(
             mode(tokenFile) == 0o600, "the provider token file is \(mode(tokenFile).map { String($0, radix: 8) } ?? "missing")")
         let tables = try runCommand(
@@ -71,7 +72,7 @@ struct SharedDatabaseFilesTests {
         let fixture = try SweepFixture()
         try fixture.register([1])
         #expect(try fixture.sweep().status == 0)
-        let tokenFile = fixture.databasePath + ".provider-token"
+        let tokenFile = fixture.databasePath + ".sweep/provider-token"
         chmod(tokenFile, 0o644)
         try fixture.register([2])
         // Whether APNs takes the replacement at once (its 20-minute rule) is not the point here.

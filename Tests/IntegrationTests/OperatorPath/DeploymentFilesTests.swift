@@ -55,6 +55,46 @@ struct DeploymentFilesTests {
         #expect(result.output.contains("SocketMod"), "a mistyped key went unnoticed: \(result.output)")
     }
 
+    /// Log volume has a bound (SPEC 7): a size cap beside the daily rotation, and a crontab line
+    /// that checks it every hour, since the distribution runs logrotate once a day.
+    @Test func theLogsAreCappedBySizeAndTheCapIsCheckedHourly() throws {
+        let rotation = try String(contentsOfFile: packageRoot + "/cron/liveactivity.logrotate", encoding: .utf8)
+        let directives = Set(rotation.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(directives.isSuperset(of: ["daily", "rotate 7", "maxsize 10M"]), "\(rotation)")
+        let hourly = try SystemCrontab(path: packageRoot + "/cron/liveactivity.crontab").entries.filter {
+            $0.user == "root" && $0.command.contains("/usr/sbin/logrotate /etc/logrotate.d/liveactivity")
+        }
+        #expect(
+            hourly.count == 1 && hourly.first.map { $0.schedule.hasSuffix(" * * * *") && !$0.schedule.hasPrefix("*") } == true)
+    }
+
+    /// The shipped rotation run by the real logrotate on files of a test folder, a day after
+    /// both were rotated: the one over 10 MB is rotated now, the small one waits for its day.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/logrotate"), "logrotate is not installed"))
+    func logrotateRotatesAFileOverTheCapWithinTheDay() throws {
+        let folder = TemporaryDirectory("logrotate")
+        let shipped = try String(contentsOfFile: packageRoot + "/cron/liveactivity.logrotate", encoding: .utf8)
+        let config = folder.file("liveactivity.logrotate")
+        try shipped.replacingOccurrences(of: "/var/log/liveactivity", with: folder.path).write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let big = folder.file("fcgi.log")
+        let small = folder.file("sweep.log")
+        try Data(repeating: 0x61, count: 11 * 1024 * 1024).write(to: URL(fileURLWithPath: big))
+        try Data("a line\n".utf8).write(to: URL(fileURLWithPath: small))
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-M-d-H:m:s"
+        let now = formatter.string(from: Date())
+        let state = folder.file("status")
+        try "logrotate state -- version 2\n\"\(big)\" \(now)\n\"\(small)\" \(now)\n".write(
+            toFile: state, atomically: true, encoding: .utf8)
+        let run = try runCommand("/usr/sbin/logrotate", ["--state", state, config])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: big + ".1"), "a file over the cap was not rotated: \(run.stderr)")
+        let left = try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int
+        #expect(left == 0)
+        #expect(!FileManager.default.fileExists(atPath: small + ".1"), "a small file was rotated before its day")
+    }
+
     /// The socket: one path in all three files, directly in /run (which exists at boot, so no
     /// folder of ours has to be made again: issue #8, defect 3), with the same owner and mode.
     @Test func theResponderSocketIsTheSameInEveryShippedFile() throws {

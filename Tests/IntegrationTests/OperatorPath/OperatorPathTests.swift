@@ -40,6 +40,7 @@ struct OperatorPathTests {
 
         try firstRegistrationsArePushed(on: host)
         expectSeparatedUsers(on: host)
+        try theWebUserCannotHoldUpTheSweep(on: host)
 
         host.survive("SIGHUP to the supervisor", logs: ["on SIGHUP", "serving FastCGI"]) { try host.hangUpSupervisor() }
         host.survive("SIGKILL of the responder", logs: ["killed by signal 9", "serving FastCGI"]) { try host.killResponder() }
@@ -88,6 +89,43 @@ struct OperatorPathTests {
         #expect(missing.isEmpty, "the stand-in received no push for \(missing.count) of the \(host.acknowledged.count) tokens")
     }
 
+    /// The web user holds the lock file an earlier build kept beside the database (it may create
+    /// files in that folder) and cannot reach the sweep's own: the next sweep still pushes
+    /// (SPEC 7, issue 18 point 6).
+    func theWebUserCannotHoldUpTheSweep(on host: OperatorHost) throws {
+        guard let web = getpwnam(HostClaim.webUser) else {
+            Issue.record("no user \(HostClaim.webUser)")
+            return
+        }
+        let oldLock = host.databasePath + ".sweep-lock"
+        let holder = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(web.pointee.pw_uid)", "--regid=\(web.pointee.pw_gid)", "--init-groups", "/usr/bin/flock", "-F",
+                oldLock, "/bin/sleep", "600",
+            ], stopsWith: [.signalled(SIGTERM)])
+        let held = waitUntil(timeout: 10) {
+            let probe = open(oldLock, O_RDONLY | O_NOFOLLOW)
+            defer { if probe >= 0 { close(probe) } }
+            return probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) != 0
+        }
+        #expect(held, "\(HostClaim.webUser) could not hold \(oldLock)")
+        let sweepLock = host.databasePath + ".sweep/lock"
+        #expect(!host.canRead(sweepLock, as: HostClaim.webUser), "\(HostClaim.webUser) can open the sweep's lock \(sweepLock)")
+
+        #expect(host.registerNewToken().status == 200)
+        let sweep = try host.sweepAsCron()
+        #expect(holder.stop() == .signalled(SIGTERM), "the web user's holder ended as a sleep ends on SIGTERM")
+        #expect(
+            sweep.status == 0,
+            "with \(HostClaim.webUser) holding \(oldLock) the sweep exited \(sweep.status): \(OperatorHost.tail(host.log(OperatorHost.sweepLog), lines: 2))"
+        )
+        #expect(!host.log(OperatorHost.sweepLog).contains("another sweep is running"), "the web user's lock stopped the sweep")
+        let pushed = Set(try host.standIn.state().received().map(\.deviceToken))
+        let missing = host.acknowledged.filter { !pushed.contains($0) }
+        #expect(missing.isEmpty, "with the old lock held, \(missing.count) tokens were not pushed")
+    }
+
     /// Who may read and write what (README step 2, docs/SECURITY.md, SPEC 2 and 5).
     func expectSeparatedUsers(on host: OperatorHost) {
         let user = HostClaim.user
@@ -99,7 +137,9 @@ struct OperatorPathTests {
         host.expectFile(key, owner: user, group: user, mode: 0o400, why: "only the sweep reads the key")
         #expect(!host.canRead(key, as: HostClaim.webUser), "www-data can read the APNs key \(key)")
 
-        let tokenFile = host.databasePath + ".provider-token"
+        let sweepFolder = host.databasePath + ".sweep"
+        host.expectFile(sweepFolder, owner: user, group: user, mode: 0o700, why: "the sweep's lock and token are its alone")
+        let tokenFile = sweepFolder + "/provider-token"
         host.expectFile(tokenFile, owner: user, group: user, mode: 0o600, why: "the cached provider token is the sweep's alone")
         #expect(!host.canRead(tokenFile, as: HostClaim.webUser), "www-data can read the cached provider token \(tokenFile)")
         let tables = try? host.query(

@@ -1,0 +1,33 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `scripts/run-local --once`, as a newcomer runs it, on free ports and a state folder of the
+/// test's own, with the binaries this build made (issue 18 point 7): what it prints as received by
+/// the stand-in is the one push, not its own readiness probe (a `405 MethodNotAllowed` line).
+@Suite("run-local")
+struct RunLocalTests {
+    @Test(.enabled(if: systemTool("nginx") != nil && systemTool("curl") != nil, "run-local needs nginx and curl"))
+    func theStandInShowsThePushAndNothingElse() throws {
+        let state = TemporaryDirectory("runlocal")
+        let binaries = URL(fileURLWithPath: product("liveactivity-fcgi")).deletingLastPathComponent().path
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key == "PATH" || $0.key == "HOME" }
+        environment.merge([
+            "LIVEACTIVITY_LOCAL_STATE": state.path, "LIVEACTIVITY_LOCAL_BIN": binaries,
+            "LIVEACTIVITY_LOCAL_PORT": "\(freePort())", "LIVEACTIVITY_LOCAL_APNS_PORT": "\(freePort())",
+        ]) { _, new in new }
+        let run = try runCommand(
+            "/bin/bash", [packageRoot + "/scripts/run-local", "--once"], environment: environment, timeout: 120)
+        #expect(run.status == 0, "run-local --once exited \(run.status): \(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        guard let shown = lines.firstIndex(of: "-- the stand-in received:") else {
+            Issue.record("no stand-in section: \(run.stdout)")
+            return
+        }
+        let received = lines[(shown + 1)...].prefix { !$0.hasPrefix("run-local:") }
+        #expect(received.count == 1, "the stand-in shows \(received.count) lines: \(received)")
+        #expect(received.first?.contains(" 200 HTTP/2.0 ") == true, "\(received)")
+        #expect(!run.stdout.contains("MethodNotAllowed") && !run.stdout.contains(" 405 "), "\(run.stdout)")
+        #expect(lines.last == "run-local: the push arrived; stopping.")
+    }
+}
