@@ -15,21 +15,18 @@ public func registerBody(_ token: String, type: String = "charging", interval: I
 /// The body of `POST /wakeup/unregister` and `POST /wakeup/ack`.
 public func unregisterBody(_ token: String) -> String { "{\"pushToken\":\"\(token)\"}" }
 
-/// Every stored registration as comparable text, in token order, then every push attempt and
-/// every ack counted (none until a sweep pushes or an ack is counted): to prove that nothing changed.
+/// Every stored registration as comparable text (its attempt history in hex), in token order,
+/// then every ack counted (none until one is): to prove that nothing changed.
 public func storedRows(_ databasePath: String) throws -> [String] {
     let connection = try SQLiteConnection(path: databasePath)
     let registrations = try connection.statement(
         """
         SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at,
-               wakeup_count, consecutive_failures, last_error, requested_interval
+               wakeup_count, consecutive_failures, last_error, requested_interval, hex(attempts)
         FROM registrations ORDER BY push_token
         """
-    ).rows { row in (0..<11).map { row.text(Int32($0)) ?? "-" }.joined(separator: "|") }
-    let attempts = try connection.statement(
-        "SELECT push_token, seq, status, reason, acked_at FROM push_attempts ORDER BY push_token, seq"
-    ).rows { row in "attempt " + (0..<5).map { row.text(Int32($0)) ?? "-" }.joined(separator: "|") }
+    ).rows { row in (0..<12).map { row.text(Int32($0)) ?? "-" }.joined(separator: "|") }
     let acks = try connection.statement("SELECT outcome, count FROM ack_totals ORDER BY outcome")
         .rows { row in "acks \(row.text(0) ?? "-") \(row.int(1))" }
-    return registrations + attempts + acks
+    return registrations + acks
 }

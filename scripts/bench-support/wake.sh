@@ -6,11 +6,30 @@
 #     acked again, when wrk sends more acks than there were registrations, is a duplicate or
 #     unmatched: the same work, one transaction in the group commit each);
 #   - `liveactivity-sweep history PREFIX` with BENCH_WAKE_ROWS registrations (100000), the
-#     device holding 20 attempts: the whole command, process start included (< 50 ms);
+#     device holding 20 attempts (AttemptRing's bytes, made by wake_ring): the whole command, process start included (< 50 ms);
 #   - `liveactivity-sweep stats` with the same registrations and 7 days of hourly delivery
 #     figures (every hour, type and environment) and acks (< 1 s).
 
 wake_rows=${BENCH_WAKE_ROWS:-100000}
+
+# wake_ring NOW COUNT: the hex of COUNT attempts as the sweep stores them on the row
+# (AttemptRing), newest first, five minutes apart: 200s with an apns-id and acked after 1.46 s,
+# every fifth a 503 ServiceUnavailable.
+wake_ring() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys, uuid
+now, count = int(sys.argv[1]), int(sys.argv[2])
+out = b""
+for i in range(count):
+    at = now - i * 300000
+    failed = i % 5 == 4
+    out += struct.pack("<qIHI", at, 40, 503 if failed else 200, 0xFFFFFFFF if failed else 1460)
+    out += b"\x01" + uuid.uuid4().bytes
+    reason = b"ServiceUnavailable" if failed else b""
+    out += bytes([len(reason)]) + reason
+print(out.hex().upper())
+PY
+}
 
 wake_run() {
   log "5/5 wake: ack vs register ($rounds rounds of ${duration}s), history and stats with $wake_rows registrations"
@@ -19,8 +38,8 @@ wake_run() {
   for round in $(seq "$rounds"); do
     run_wrk wake.register /wakeup "$duration" "$connections" "$((round + 700))"
     # A push answered 200 a minute ago for every registration, as a sweep would have written it.
-    sqlite3 -cmd ".timeout 5000" "$work/wake.sqlite" "INSERT OR IGNORE INTO push_attempts (push_token, seq, sent_at, answered_at, status, apns_id)
-      SELECT push_token, 1, $(($(date +%s) * 1000 - 60000)), $(($(date +%s) * 1000 - 60000)), 200, 'bench' FROM registrations"
+    sqlite3 -cmd ".timeout 5000" "$work/wake.sqlite" \
+      "UPDATE registrations SET attempts = X'$(wake_ring "$(($(date +%s) * 1000 - 60000))" 1)' WHERE attempts IS NULL"
     run_wrk wake.ack /wakeup/ack "$duration" "$connections" "$((round + 700))"
     log "  round $round: register $(latest wake.register.rps) req/s (errors $(latest wake.register.errors)), ack $(latest wake.ack.rps) req/s (errors $(latest wake.ack.errors))"
   done
@@ -32,11 +51,7 @@ wake_run() {
   now=$(($(date +%s) * 1000)); hour=$((now / 3600000))
   sqlite3 "$work/wake-scale.sqlite" <<SQL
 BEGIN;
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
-INSERT INTO push_attempts (push_token, seq, sent_at, answered_at, status, reason, apns_id, acked_at, ack_delay_ms)
-SELECT '$token', i, $now - (21 - i) * 300000, $now - (21 - i) * 300000 + 40, CASE WHEN i % 5 THEN 200 ELSE 503 END,
-       CASE WHEN i % 5 THEN NULL ELSE 'ServiceUnavailable' END, printf('%08X-0000-0000-0000-%012X', i, i),
-       CASE WHEN i % 5 THEN $now - (21 - i) * 300000 + 1500 END, CASE WHEN i % 5 THEN 1460 END FROM n;
+UPDATE registrations SET attempts = X'$(wake_ring "$now" 20)' WHERE push_token = '$token';
 WITH RECURSIVE h(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM h WHERE i < 167)
 INSERT INTO delivery_hours (hour, activity_type, environment, registrations, delivered, acked, delay_sum_ms, d0, d1, d2, d3, d4)
 SELECT $hour - i, t.name, e.name, 9000, 108000, 90000, 150000000, 20000, 30000, 25000, 10000, 5000

@@ -44,25 +44,15 @@ public struct DeviceHistory: Sendable, Equatable {
             return .ambiguous(count: Int(count))
         }
         guard
-            let registration = try connection.statement(
+            let (registration, ring) = try connection.statement(
                 """
                 SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at,
-                       last_push_at, wakeup_count, consecutive_failures, last_error, requested_interval
+                       last_push_at, wakeup_count, consecutive_failures, last_error, requested_interval, attempts
                 FROM registrations WHERE push_token = ?
                 """
-            ).firstRow([.text(token)], Registration.init(row:))
+            ).firstRow([.text(token)], { row in (Registration(row: row), row.blob(11)) })
         else { return .notRegistered }
-        let attempts = try connection.statement(
-            """
-            SELECT sent_at, answered_at, status, reason, apns_id, acked_at, ack_delay_ms
-            FROM push_attempts WHERE push_token = ? ORDER BY seq DESC LIMIT ?
-            """
-        ).rows([.text(token), .integer(Int64(PushAttempt.kept))]) { row in
-            PushAttempt(
-                token: PushToken(trusted: token), sentAt: row.int(0), answeredAt: row.int(1),
-                status: row.optionalInt(2).map { Int($0) }, reason: row.text(3), apnsID: row.text(4),
-                ackedAt: row.optionalInt(5), ackDelayMilliseconds: row.optionalInt(6))
-        }
+        let attempts = AttemptRing.decode(ring ?? [], token: registration.token)
         return .found(DeviceHistory(registration: registration, attempts: attempts))
     }
 }

@@ -26,26 +26,22 @@ extension RegistrationStore {
     private func match(_ token: PushToken, now: Int64, policy: IntervalPolicy) throws -> (AckOutcome, Int64?) {
         guard
             let registration = try connection.statement(
-                "SELECT activity_type, environment, requested_interval FROM registrations WHERE push_token = ?"
-            ).firstRow([.text(token.hex)], { row in (row.text(0) ?? "", row.text(1) ?? "", row.optionalInt(2)) })
+                "SELECT activity_type, environment, requested_interval, attempts FROM registrations WHERE push_token = ?"
+            ).firstRow([.text(token.hex)], { row in (row.text(0) ?? "", row.text(1) ?? "", row.optionalInt(2), row.blob(3)) })
         else { return (.unmatched, nil) }
-        // Newest first within the token's own key range: at most 20 entries.
-        guard
-            let push = try connection.statement(
-                """
-                SELECT seq, answered_at, acked_at FROM push_attempts WHERE push_token = ? AND status = 200
-                ORDER BY seq DESC LIMIT 1
-                """
-            ).firstRow([.text(token.hex)], { row in (seq: row.int(0), answeredAt: row.int(1), ackedAt: row.optionalInt(2)) })
-        else { return (.unmatched, nil) }
+        var attempts = AttemptRing.decode(registration.3 ?? [], token: token)
+        guard let latest = attempts.firstIndex(where: { $0.status == 200 }) else { return (.unmatched, nil) }
+        let push = attempts[latest]
         if push.ackedAt != nil { return (.duplicate, nil) }
         let type = ActivityType(rawValue: registration.0) ?? .default
         let interval = policy.effectiveMilliseconds(type, requested: registration.2.map { Int($0) })
         guard now - push.answeredAt <= 2 * interval else { return (.unmatched, nil) }
 
         let delay = max(0, now - push.answeredAt)
-        try connection.statement("UPDATE push_attempts SET acked_at = ?3, ack_delay_ms = ?4 WHERE push_token = ?1 AND seq = ?2")
-            .run([.text(token.hex), .integer(push.seq), .integer(now), .integer(delay)])
+        attempts[latest].ackedAt = push.answeredAt + delay
+        attempts[latest].ackDelayMilliseconds = delay
+        try connection.statement("UPDATE registrations SET attempts = ?2 WHERE push_token = ?1")
+            .run([.text(token.hex), .blob(AttemptRing.encode(attempts))])
         let bucket = AckDelayBuckets.index(ofMilliseconds: delay)
         // The column of the delay's bucket (d0 ... d10, schema step 7 → 8): a statement per bucket, each prepared once.
         try connection.statement(

@@ -4,11 +4,9 @@ extension Schema {
     /// - `registrations.requested_interval`: the seconds the app asked for, NULL for none. The
     ///   bounds are applied where it is used (`IntervalPolicy`), so an operator who changes them
     ///   changes every registration at the next sweep.
-    /// - `push_attempts`: a registration's last 20 final answers, keyed by token and a sequence
-    ///   number (WITHOUT ROWID: one B-tree insert per attempt, and a device's attempts share a
-    ///   page, so the prune after each insert and `history` read one page). Deleted with the
-    ///   registration by a trigger, not a foreign key: foreign keys are off per connection by
-    ///   default, and an attempt is only written while its registration exists.
+    /// - `registrations.attempts`: the last 20 final answers to its pushes, newest first, as the
+    ///   bytes of `AttemptRing`: on the row the sweep rewrites for each answer anyway (no page
+    ///   more per push, where a table keyed by token cost one), and gone with the row.
     /// - `delivery_hours`: per hour, type and environment, the pushes answered 200, the
     ///   registrations they reached, the acks matched and their delays (sum and a fixed
     ///   histogram, `AckDelayBuckets`), apart from the registrations so that deleting or expiring
@@ -17,21 +15,7 @@ extension Schema {
     ///   that never go down; `ack_delay_totals`: the lifetime histogram `/wakeup/metrics` shows.
     static let version8 = """
         ALTER TABLE registrations ADD COLUMN requested_interval INTEGER;
-        CREATE TABLE push_attempts (
-            push_token TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            sent_at INTEGER NOT NULL,
-            answered_at INTEGER NOT NULL,
-            status INTEGER,
-            reason TEXT,
-            apns_id TEXT,
-            acked_at INTEGER,
-            ack_delay_ms INTEGER,
-            PRIMARY KEY (push_token, seq)
-        ) WITHOUT ROWID;
-        CREATE TRIGGER registrations_attempts_deleted AFTER DELETE ON registrations BEGIN
-            DELETE FROM push_attempts WHERE push_token = old.push_token;
-        END;
+        ALTER TABLE registrations ADD COLUMN attempts BLOB;
         CREATE TABLE delivery_hours (
             hour INTEGER NOT NULL,
             activity_type TEXT NOT NULL,

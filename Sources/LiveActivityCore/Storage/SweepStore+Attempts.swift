@@ -18,32 +18,20 @@ extension SweepStore {
         }
     }
 
-    /// Inside the caller's transaction, after the batch's outcomes: each answer appended to its
-    /// registration's attempts (when the registration still exists) and the oldest beyond 20
-    /// dropped, by the token's own key range; the 200s added to their hour's figures, one
-    /// statement per hour, type and environment of the batch.
+    /// Inside the caller's transaction, after the batch's outcomes: each answer put first in its
+    /// registration's attempts (`AttemptRing`, on the row the outcome just rewrote, so its page is
+    /// at hand; a registration already gone keeps nothing), the oldest beyond 20 dropped; the
+    /// 200s added to their hour's figures, one statement per hour, type and environment of the batch.
     func recordAnswered(_ pushes: [AnsweredPush]) throws(SQLiteError) {
         guard !pushes.isEmpty else { return }
-        let insert = try connection.statement(
-            """
-            INSERT INTO push_attempts (push_token, seq, sent_at, answered_at, status, reason, apns_id)
-            SELECT ?1, coalesce((SELECT seq FROM push_attempts WHERE push_token = ?1 ORDER BY seq DESC LIMIT 1), 0) + 1,
-                ?2, ?3, ?4, ?5, ?6
-            WHERE EXISTS (SELECT 1 FROM registrations WHERE push_token = ?1)
-            RETURNING seq
-            """)
-        let prune = try connection.statement("DELETE FROM push_attempts WHERE push_token = ? AND seq <= ?")
+        let read = try connection.statement("SELECT attempts FROM registrations WHERE push_token = ?")
+        let write = try connection.statement("UPDATE registrations SET attempts = ?2 WHERE push_token = ?1")
         var figures: [FigureKey: (registrations: Int64, delivered: Int64)] = [:]
         for push in pushes.sorted(by: { $0.attempt.token.hex < $1.attempt.token.hex }) {
             let attempt = push.attempt
             let hex = attempt.token.hex
-            let seq = try insert.firstRow([
-                .text(hex), .integer(attempt.sentAt), .integer(attempt.answeredAt),
-                attempt.status.map { .integer(Int64($0)) } ?? .null, attempt.reason.map { .text(String($0.prefix(64))) } ?? .null,
-                attempt.apnsID.map { .text(String($0.prefix(64))) } ?? .null,
-            ]) { $0.int(0) }
-            if let seq, seq > Int64(PushAttempt.kept) {
-                try prune.run([.text(hex), .integer(seq - Int64(PushAttempt.kept))])
+            if let ring = try read.firstRow([.text(hex)], { $0.blob(0) }) {
+                try write.run([.text(hex), .blob(AttemptRing.prepending(attempt, to: ring))])
             }
             guard attempt.status == 200 else { continue }
             let hour = DeliveryHour.of(attempt.answeredAt)
