@@ -1,5 +1,7 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
 import LiveActivitySweep
 
 /// `liveactivity-sweep history TOKEN [--json]`: one device's story (SPEC 7).
@@ -8,12 +10,12 @@ enum HistoryCommand {
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
         }
-        let connection = try openDatabase(configuration)
+        let store = try openDatabase(configuration)
         let found: DeviceHistory.Lookup
         do {
-            found = try DeviceHistory.lookup(prefix, in: connection)
+            found = try store.history(prefix)
         } catch {
-            throw .database("cannot read the history: \(error.message)")
+            throw .database("cannot read the history: \(DatabaseFault(error)?.message ?? "\(error)")")
         }
         // The operator typed the prefix; echo no more of it than a log would show.
         let shown = String(prefix.prefix(8)) + "…"

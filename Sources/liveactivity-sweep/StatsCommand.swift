@@ -1,6 +1,7 @@
 import Foundation
-import LiveActivityCore
-import LiveActivitySweep
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
 
 /// `liveactivity-sweep stats [--json]`: the operator's snapshot of SPEC section 7.
 enum StatsCommand {
@@ -8,12 +9,12 @@ enum StatsCommand {
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
         }
-        let connection = try openDatabase(configuration)
+        let store = try openDatabase(configuration)
         let report: StatsReport
         do {
-            report = try StatsReport.gather(connection, now: configuration.clock.now())
+            report = try store.statsReport(now: configuration.clock.now())
         } catch {
-            throw .database("cannot read the statistics: \((error as? SQLiteError)?.message ?? "\(error)")")
+            throw .database("cannot read the statistics: \(DatabaseFault(error)?.message ?? "\(error)")")
         }
         print(json ? report.json : report.text)
     }

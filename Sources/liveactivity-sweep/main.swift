@@ -7,7 +7,7 @@
 // `history`'s TOKEN is not 8+ hex digits); 3 the database is unusable. `history` exits 1 when no
 // registration, or more than one, matches its TOKEN.
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 
 // The responder (web user) and the sweep (key owner) share the database through their group:

@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import TestSupport
 import Testing
 
@@ -36,7 +37,7 @@ struct HistoryCommandTests {
             try SweepStore(connection: store.connection).apply(
                 [],
                 answered: [
-                    SweepStore.AnsweredPush(
+                    AnsweredPush(
                         attempt: PushAttempt(
                             token: try PushToken(validating: first), sentAt: at - 5, answeredAt: at, status: status,
                             reason: reason,

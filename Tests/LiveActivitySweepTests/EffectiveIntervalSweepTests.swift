@@ -2,7 +2,8 @@ import APNsHTTP2
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import LiveActivitySweep
 
 /// The sweep obeys each registration's effective interval (SPEC 5.3, issue 16): its timing,

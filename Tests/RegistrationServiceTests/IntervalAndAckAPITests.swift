@@ -2,7 +2,8 @@ import FastCGIWire
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import RegistrationService
 
 /// An app's `interval` and `POST /wakeup/ack` through the API function (SPEC 3, issue 16); the

@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// A database with known delivery figures, as of `now` (issue 16): ten charging registrations
 /// and one debug one answered 200 ten minutes ago; eight of the charging pushes acked, after
@@ -8,13 +9,13 @@ import LiveActivityCore
 public func populatedDeliveryStore(at path: String, now: Int64) throws -> RegistrationStore {
     let store = try RegistrationStore(path: path)
     let answeredAt = now - 10 * 60_000
-    var answered: [SweepStore.AnsweredPush] = []
+    var answered: [AnsweredPush] = []
     for seed in 1...11 {
         let type: ActivityType = seed == 11 ? .debug : .charging
         let token = try PushToken(validating: sampleToken(seed))
         try store.register(token, type: type, environment: .production, now: answeredAt - 1000, expiresAt: now, cap: 100)
         answered.append(
-            SweepStore.AnsweredPush(
+            AnsweredPush(
                 attempt: PushAttempt(
                     token: token, sentAt: answeredAt - 50, answeredAt: answeredAt, status: 200, reason: nil, apnsID: "ID-\(seed)"),
                 activityType: type, environment: .production, previousDeliveryAt: nil))

@@ -1,5 +1,7 @@
 import FastCGIWire
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
 
 /// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,
 /// so tests call it directly and the FastCGI and CGI front ends share it.
@@ -156,7 +158,7 @@ public final class RegistrationAPI: HTTPResponder {
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = PrometheusMetrics.render(try writer.read { try MetricsSnapshot.gather($0.connection) })
+        let text = PrometheusMetrics.render(try writer.read { try $0.metricsSnapshot() })
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],

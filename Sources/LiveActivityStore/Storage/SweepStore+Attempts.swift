@@ -1,0 +1,55 @@
+import LiveActivityDomain
+import LiveActivityFigures
+
+/// The sweep's writes of the attempt history and the hourly delivery figures (SPEC 4), made in
+/// the same transaction as the batch of outcomes they belong to (`SweepStore.apply`).
+extension SweepStore {
+    /// Inside the caller's transaction, after the batch's outcomes: each answer put first in its
+    /// registration's attempts (`AttemptRing`, on the row the outcome just rewrote, so its page is
+    /// at hand; a registration already gone keeps nothing), the oldest beyond 20 dropped; the
+    /// 200s added to their hour's figures, one statement per hour, type and environment of the batch.
+    func recordAnswered(_ pushes: [AnsweredPush]) throws(SQLiteError) {
+        guard !pushes.isEmpty else { return }
+        let read = try connection.statement("SELECT attempts FROM registrations WHERE push_token = ?")
+        let write = try connection.statement("UPDATE registrations SET attempts = ?2 WHERE push_token = ?1")
+        var figures: [FigureKey: (registrations: Int64, delivered: Int64)] = [:]
+        for push in pushes.sorted(by: { $0.attempt.token.hex < $1.attempt.token.hex }) {
+            let attempt = push.attempt
+            let hex = attempt.token.hex
+            if let ring = try read.firstRow([.text(hex)], { $0.blob(0) }) {
+                try write.run([.text(hex), .blob(AttemptRing.prepending(attempt, to: ring))])
+            }
+            guard attempt.status == 200 else { continue }
+            let hour = DeliveryHour.of(attempt.answeredAt)
+            let key = FigureKey(hour: hour, activityType: push.activityType, environment: push.environment)
+            let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
+            figures[key, default: (0, 0)].delivered += 1
+            if firstOfHour { figures[key, default: (0, 0)].registrations += 1 }
+        }
+        let add = try connection.statement(
+            """
+            INSERT INTO delivery_hours (hour, activity_type, environment, registrations, delivered) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (hour, activity_type, environment) DO UPDATE SET
+                registrations = registrations + excluded.registrations, delivered = delivered + excluded.delivered
+            """)
+        for (key, counts) in figures {
+            try add.run([
+                .integer(key.hour), .text(key.activityType.rawValue), .text(key.environment.rawValue),
+                .integer(counts.registrations), .integer(counts.delivered),
+            ])
+        }
+    }
+
+    /// Drops the hourly figures older than 7 days before `now` (with the run history's pruning).
+    func pruneDeliveryFigures(now: Int64) throws(SQLiteError) {
+        let oldest = DeliveryHour.of(now) - DeliveryHour.kept
+        try connection.statement("DELETE FROM delivery_hours WHERE hour < ?").run([.integer(oldest)])
+        try connection.statement("DELETE FROM ack_hours WHERE hour < ?").run([.integer(oldest)])
+    }
+
+    private struct FigureKey: Hashable {
+        var hour: Int64
+        var activityType: ActivityType
+        var environment: APNsEnvironment
+    }
+}
