@@ -14,9 +14,21 @@ public enum AttemptRing {
 
     /// `attempt` put first in `ring` (stored bytes, nil for none), the oldest beyond 20 dropped.
     public static func prepending(_ attempt: PushAttempt, to ring: [UInt8]?) -> [UInt8] {
+        prepending(entry: entry(attempt), to: ring)
+    }
+
+    /// The bytes of one entry, for `prepending(entry:to:)`.
+    public static func entry(_ attempt: PushAttempt) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity((ring?.count ?? 0) + 64)
         append(attempt, to: &out)
+        return out
+    }
+
+    /// One entry's bytes (from `entry(_:)`) put first in `ring`, the oldest beyond 20 dropped.
+    public static func prepending<Entry: Collection<UInt8>>(entry: Entry, to ring: [UInt8]?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity((ring?.count ?? 0) + entry.count)
+        out += entry
         var kept = 1
         forEachEntry(ring ?? []) { range in
             guard kept < PushAttempt.kept else { return false }

@@ -4,21 +4,20 @@ import LiveActivityFigures
 /// The sweep's writes of the attempt history and the hourly delivery figures (SPEC 4), made in
 /// the same transaction as the batch of outcomes they belong to (`SweepStore.apply`).
 extension SweepStore {
-    /// Inside the caller's transaction, after the batch's outcomes: each answer put first in its
-    /// registration's attempts (`AttemptRing`, on the row the outcome just rewrote, so its page is
-    /// at hand; a registration already gone keeps nothing), the oldest beyond 20 dropped; the
-    /// 200s added to their hour's figures, one statement per hour, type and environment of the batch.
-    func recordAnswered(_ pushes: [AnsweredPush]) throws(SQLiteError) {
+    /// Inside the caller's transaction, after the batch's outcomes: each answer the outcomes did
+    /// not already put on its row (`placed`: most are, in the UPDATE of the outcome itself) put
+    /// first in its registration's attempts (`AttemptRing`; a registration already gone keeps
+    /// nothing), the oldest beyond 20 dropped; the 200s added to their hour's figures, one
+    /// statement per hour, type and environment of the batch.
+    func recordAnswered(_ pushes: [AnsweredPush], placed: Set<String> = []) throws(SQLiteError) {
         guard !pushes.isEmpty else { return }
-        let read = try connection.statement("SELECT attempts FROM registrations WHERE push_token = ?")
-        let write = try connection.statement("UPDATE registrations SET attempts = ?2 WHERE push_token = ?1")
+        let write = try connection.statement(
+            "UPDATE registrations SET attempts = \(SQLiteConnection.prependAttemptFunction)(?2, attempts) WHERE push_token = ?1")
         var figures: [FigureKey: (registrations: Int64, delivered: Int64)] = [:]
         for push in pushes.sorted(by: { $0.attempt.token.hex < $1.attempt.token.hex }) {
             let attempt = push.attempt
             let hex = attempt.token.hex
-            if let ring = try read.firstRow([.text(hex)], { $0.blob(0) }) {
-                try write.run([.text(hex), .blob(AttemptRing.prepending(attempt, to: ring))])
-            }
+            if !placed.contains(hex) { try write.run([.text(hex), .blob(AttemptRing.entry(attempt))]) }
             guard attempt.status == 200 else { continue }
             let hour = DeliveryHour.of(attempt.answeredAt)
             let key = FigureKey(hour: hour, activityType: push.activityType, environment: push.environment)

@@ -9,6 +9,7 @@ public final class SweepStore {
 
     package init(connection: SQLiteConnection) {
         self.connection = connection
+        connection.registerAttemptRingFunction()
     }
 
     /// Opens the database at `path`; with `migrating`, brings its schema up to date first (the
@@ -127,33 +128,50 @@ public final class SweepStore {
         guard !writes.isEmpty || !answered.isEmpty else { return 0 }
         // In key order, so consecutive writes of a batch share B-tree pages.
         let ordered = writes.sorted { $0.token.hex < $1.token.hex }
+        // Each answer goes on its row in the UPDATE of its outcome (SweepStore+Attempts).
+        var entries: [String: [UInt8]] = [:]
+        for push in answered { entries[push.attempt.token.hex] = AttemptRing.entry(push.attempt) }
+        var placed = Set<String>()
         return try connection.transaction {
             var deleted = 0
             for write in ordered {
+                let hex = write.token.hex
+                let entry: PreparedStatement.Value = entries[hex].map { .blob($0) } ?? .null
                 switch write {
                 case .delivered(let token, let registeredAt, let at, let next):
                     try connection.statement(
                         """
                         UPDATE registrations SET last_push_at = ?2, next_push_at = ?3,
-                            wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL
+                            wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL,
+                            attempts = \(SQLiteConnection.prependAttemptFunction)(?5, attempts)
                         WHERE push_token = ?1 AND registered_at = ?4
                         """
-                    ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt)])
+                    ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt), entry])
+                    if connection.changes > 0 { placed.insert(hex) }
                 case .failed(let token, let registeredAt, let reason, let next):
-                    try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true)
+                    if try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true, entry: entry) {
+                        placed.insert(hex)
+                    }
                 case .held(let token, let registeredAt, let reason, let next):
-                    try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: false)
+                    if try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: false, entry: entry)
+                    {
+                        placed.insert(hex)
+                    }
                 case .delete(let token, let cutoff):
                     deleted += try delete(token, registeredAtOrBefore: cutoff)
                 case .unregistered(let token, let cutoff, let registeredAt, let reason, let next):
                     if try delete(token, registeredAtOrBefore: cutoff) == 0 {
-                        try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true)
+                        if try keep(
+                            token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true, entry: entry)
+                        {
+                            placed.insert(hex)
+                        }
                     } else {
                         deleted += 1
                     }
                 }
             }
-            try recordAnswered(answered)
+            try recordAnswered(answered, placed: placed)
             return deleted
         }
     }
@@ -165,17 +183,23 @@ public final class SweepStore {
     }
 
     /// Keeps a row selected at `registeredAt` with `reason`, due again at `next`; a failure
-    /// counts one more in a row.
-    private func keep(_ token: PushToken, registeredAt: Int64, reason: String, nextPushAt next: Int64, failed: Bool) throws {
+    /// counts one more in a row; `entry` (an `AttemptRing` entry, or NULL) goes first in its
+    /// attempts. Whether the row was there to keep.
+    private func keep(
+        _ token: PushToken, registeredAt: Int64, reason: String, nextPushAt next: Int64, failed: Bool,
+        entry: PreparedStatement.Value = .null
+    ) throws -> Bool {
         try connection.statement(
             """
             UPDATE registrations SET consecutive_failures = consecutive_failures + ?5,
-                last_error = ?2, next_push_at = ?3
+                last_error = ?2, next_push_at = ?3, attempts = \(SQLiteConnection.prependAttemptFunction)(?6, attempts)
             WHERE push_token = ?1 AND registered_at = ?4
             """
         ).run([
             .text(token.hex), .text(String(reason.prefix(64))), .integer(next), .integer(registeredAt), .integer(failed ? 1 : 0),
+            entry,
         ])
+        return connection.changes > 0
     }
 
     /// Keeps the run for `stats` and `/wakeup/metrics`; runs older than 30 days are pruned.
