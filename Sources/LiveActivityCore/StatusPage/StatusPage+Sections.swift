@@ -1,0 +1,164 @@
+/// The status page's sections below "Registrations now": the 24-hour charts, the wakes the app
+/// acknowledged, failure reasons, faults per environment and the sweep totals.
+extension StatusPage {
+    // MARK: - 24 hours of sweep runs
+
+    static func lastDay(_ report: StatsReport) -> String {
+        typealias Day = StatsReport.Day
+        let day = report.day
+        let end = day.start + Day.bucketCount * Day.bucketMilliseconds
+        let width = Day.bucketMilliseconds
+        let buckets = day.buckets
+        var out = "<section aria-labelledby=\"day-heading\"><h2 id=\"day-heading\">Last 24 hours, per 10 minutes</h2><div class=\"charts\">"
+
+        let mostActive = buckets.map(\.active).max() ?? 0
+        let latestActive = buckets.last?.active ?? 0
+        var active = SVGChart(
+            id: "active-chart",
+            title:
+                "Registrations active over the last 24 hours, per 10 minutes: \(HTMLText.count(latestActive)) in the latest sweeps, at most \(HTMLText.count(mostActive))",
+            xStart: day.start, xEnd: end, largest: mostActive)
+        active.addLine(buckets.map { ($0.start + width / 2, $0.active) }, maxGap: width, className: "s-active")
+        if buckets.isEmpty { active.addNote("No sweep ran in these 24 hours") }
+        var activeTable = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Sweeps</th>"
+        activeTable += "<th scope=\"col\" class=\"n\">Active</th></tr></thead><tbody>"
+        for bucket in buckets {
+            activeTable += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+            activeTable += numberCell(bucket.runs) + numberCell(bucket.active) + "</tr>"
+        }
+        activeTable += emptyRow(buckets.isEmpty, columns: 3) + "</tbody></table>"
+        out += figure(
+            active, caption: "Registrations active (the most any sweep of the 10 minutes saw).",
+            legend: [("s-active", "active")], table: activeTable)
+
+        let sent = buckets.reduce(0) { $0 + $1.sent }
+        let failed = buckets.reduce(0) { $0 + $1.failed }
+        var pushes = SVGChart(
+            id: "pushes-chart",
+            title:
+                "Pushes over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) answered 200 and \(HTMLText.count(failed)) failed",
+            xStart: day.start, xEnd: end, largest: buckets.map { $0.sent + $0.failed }.max() ?? 0)
+        pushes.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: width, className: "s-sent")
+        pushes.addBars(buckets.map { ($0.start, $0.sent, $0.sent + $0.failed) }, width: width, className: "s-failed")
+        if buckets.isEmpty { pushes.addNote("No sweep ran in these 24 hours") }
+        var pushTable = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Sent (200)</th>"
+        pushTable += "<th scope=\"col\" class=\"n\">Failed</th></tr></thead><tbody>"
+        for bucket in buckets {
+            pushTable += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+            pushTable += numberCell(bucket.sent) + numberCell(bucket.failed) + "</tr>"
+        }
+        pushTable += emptyRow(buckets.isEmpty, columns: 3)
+        pushTable += "</tbody><tfoot><tr><th scope=\"row\">24 h</th>"
+        pushTable += numberCell(sent, figure: "day.sent") + numberCell(failed, figure: "day.failed") + "</tr></tfoot></table>"
+        out += figure(
+            pushes, caption: "Pushes sent and failed.", legend: [("s-sent", "answered 200"), ("s-failed", "failed")],
+            table: pushTable)
+        return out + "</div></section>"
+    }
+
+    // MARK: - Wakes the app acknowledged
+
+    static func wakes(_ report: StatsReport) -> String {
+        typealias Day = StatsReport.Day
+        let hours = report.day.hours
+        let acknowledged = hours.reduce(0) { $0 + ($1.acknowledged ?? 0) }
+        var out = "<section aria-labelledby=\"wakes-heading\"><h2 id=\"wakes-heading\">Wakes acknowledged, per hour</h2>"
+        out += "<p class=\"small\">APNs answers 200 when it accepts a push, not when the phone wakes; the app says it woke "
+        out += "with <code>POST /wakeup/ack</code>. The share is of the pushes answered 200 in that hour.</p>"
+        var table = "<table><thead><tr><th scope=\"col\">Hour (UTC)</th><th scope=\"col\" class=\"n\">Answered 200</th>"
+        table += "<th scope=\"col\" class=\"n\">Acknowledged</th><th scope=\"col\" class=\"n\">Share</th>"
+        table += "<th scope=\"col\" class=\"n\">Delay median</th><th scope=\"col\" class=\"n\">Delay p90</th></tr></thead><tbody>"
+        for hour in hours {
+            table += "<tr data-hour=\"\(hour.start)\"><th scope=\"row\">\(UTCTime(milliseconds: hour.start).clock)</th>"
+            table += numberCell(hour.answered)
+            table += hour.acknowledged.map { numberCell($0) } ?? "<td class=\"n\">–</td>"
+            table += "<td class=\"n\">\(hour.share.map(HTMLText.percent) ?? "–")</td>"
+            table += "<td class=\"n\">\(hour.delayMedianMilliseconds.map(HTMLText.duration) ?? "–")</td>"
+            table += "<td class=\"n\">\(hour.delayP90Milliseconds.map(HTMLText.duration) ?? "–")</td></tr>"
+        }
+        table += emptyRow(hours.isEmpty, columns: 6) + "</tbody></table>"
+        guard acknowledged > 0 else {
+            out += "<p class=\"empty\" data-figure=\"acks\" data-value=\"none\"><strong>No acks yet.</strong> "
+            out += "No push of the last 24 hours was acknowledged by the app; the chart appears once one is.</p>"
+            if !hours.isEmpty { out += "<details><summary>The 200s per hour</summary>" + table + "</details>" }
+            return out + "</section>"
+        }
+        let end = report.day.start + Day.bucketCount * Day.bucketMilliseconds
+        let latest = hours.last?.share.map(HTMLText.percent) ?? "–"
+        var chart = SVGChart(
+            id: "acks-chart",
+            title:
+                "Share of pushes answered 200 that the app acknowledged, per hour, last 24 hours: \(latest) in the latest hour, \(HTMLText.count(acknowledged)) acknowledged in all",
+            xStart: end - 24 * Day.hourMilliseconds, xEnd: end, largest: 100)
+        chart.addBars(
+            hours.map { ($0.start, 0, Int64((($0.share ?? 0) * 100).rounded())) }, width: Day.hourMilliseconds,
+            className: "s-acked")
+        out += "<div class=\"charts\">"
+        out += figure(
+            chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", legend: [("s-acked", "acknowledged")],
+            table: table)
+        return out + "</div></section>"
+    }
+
+    // MARK: - Failure reasons, faults, totals
+
+    static func reasons(_ report: StatsReport) -> String {
+        var out = "<section aria-labelledby=\"reasons-heading\"><h2 id=\"reasons-heading\">Why pushes failed, last 24 hours</h2>"
+        out += "<div class=\"tables\">"
+        for (caption, reasons, name, none) in [
+            ("Failures (kept, tried again)", report.day.failureReasons, "failureReasons", "No push failed."),
+            ("Removals (APNs said the token is gone)", report.day.removalReasons, "removalReasons", "No registration was removed."),
+        ] {
+            out += "<table><caption>\(caption)</caption><thead><tr><th scope=\"col\">Reason</th>"
+            out += "<th scope=\"col\" class=\"n\">Pushes</th></tr></thead><tbody>"
+            for reason in reasons {
+                out += "<tr><td>\(HTMLText.escape(reason.reason))</td>"
+                out += numberCell(reason.count, figure: "day.\(name).\(reason.reason)") + "</tr>"
+            }
+            if reasons.isEmpty { out += "<tr><td colspan=\"2\">\(none)</td></tr>" }
+            out += "</tbody></table>"
+        }
+        return out + "</div></section>"
+    }
+
+    static func faults(_ report: StatsReport) -> String {
+        var out = "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
+        out += "<p class=\"small\">A fault stops a sweep's pushes to one environment; the other goes on.</p>"
+        out += "<table><thead><tr><th scope=\"col\">Environment</th><th scope=\"col\">Fault</th><th scope=\"col\" class=\"n\">Sweeps</th>"
+        out += "<th scope=\"col\" class=\"n\">Pushes</th><th scope=\"col\">Last (UTC)</th></tr></thead><tbody>"
+        var environments = APNsEnvironment.allCases.map(\.rawValue)
+        for fault in report.recentFaults where !environments.contains(fault.environment) { environments.append(fault.environment) }
+        for environment in environments {
+            let faults = report.recentFaults.filter { $0.environment == environment }
+            if faults.isEmpty {
+                out += "<tr><td>\(HTMLText.escape(environment))</td><td colspan=\"4\">none</td></tr>"
+            }
+            for fault in faults {
+                let name = "faults24h.\(fault.environment)/\(fault.kind)/\(fault.reason)"
+                out += "<tr class=\"bad\"><td>\(HTMLText.escape(fault.environment))</td>"
+                out += "<td>\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code></td>"
+                out += numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes")
+                out += "<td>\(UTCTime(milliseconds: fault.lastAt).full)</td></tr>"
+            }
+        }
+        return out + "</tbody></table></section>"
+    }
+
+    static func sweeps(_ report: StatsReport) -> String {
+        var out = "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><table><thead><tr>"
+        out += "<th scope=\"col\">Over</th><th scope=\"col\" class=\"n\">Runs</th><th scope=\"col\" class=\"n\">Sent</th>"
+        out += "<th scope=\"col\" class=\"n\">Failed</th><th scope=\"col\" class=\"n\">Removed</th>"
+        out += "<th scope=\"col\" class=\"n\">Expired</th><th scope=\"col\" class=\"n\">Error rate</th></tr></thead><tbody>"
+        for (label, name, totals) in [("24 h", "sweeps24h", report.lastDay), ("7 d", "sweeps7d", report.lastWeek)] {
+            out += "<tr><th scope=\"row\">\(label)</th>" + numberCell(totals.runs, figure: name + ".runs")
+            out += numberCell(totals.sent, figure: name + ".sent") + numberCell(totals.failed, figure: name + ".failed")
+            out += numberCell(totals.removed, figure: name + ".removed") + numberCell(totals.expired, figure: name + ".expired")
+            out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td></tr>"
+        }
+        return out + "</tbody></table></section>"
+    }
+
+    static func emptyRow(_ empty: Bool, columns: Int) -> String {
+        empty ? "<tr><td colspan=\"\(columns)\">No sweep in these 24 hours.</td></tr>" : ""
+    }
+}
