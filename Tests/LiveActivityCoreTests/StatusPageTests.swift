@@ -66,8 +66,8 @@ import Testing
         #expect(page.contains("Last sweep: none recorded."))
         #expect(page.contains("None registered."))
         #expect(page.contains("No acks yet."))
-        #expect(page.components(separatedBy: "<svg role=\"img\"").count - 1 == 2)
-        #expect(page.components(separatedBy: "No sweep ran in these 24 hours").count - 1 == 2)
+        #expect(page.components(separatedBy: "<svg role=\"img\"").count - 1 == 3)
+        #expect(page.components(separatedBy: "No sweep ran in these 24 hours").count - 1 == 3)
         #expect(figure("active", in: page) == "0")
     }
 
@@ -129,11 +129,11 @@ import Testing
         #expect(figure("faults24h.sandbox/configuration/BadEnvironmentKeyInToken.pushes", in: page) == "40")
         #expect(figure("lastRunAt", in: page) == String(now - 600_000))
         // Each chart: an image with a title, and its numbers in a table.
-        for id in ["active-chart", "pushes-chart"] {
+        for id in ["active-chart", "sent-chart", "failed-chart"] {
             #expect(page.contains("<svg role=\"img\" aria-labelledby=\"\(id)-title\""))
             #expect(page.contains("<title id=\"\(id)-title\">"))
         }
-        #expect(page.components(separatedBy: "<tr data-bucket=\"\(now - 600_000)\">").count - 1 == 2)
+        #expect(page.components(separatedBy: "<tr data-bucket=\"\(now - 600_000)\">").count - 1 == 3)
     }
 
     @Test func acknowledgedWakesAreDrawnOnceThereAreAny() throws {
@@ -160,7 +160,8 @@ import Testing
 
     @Test func numbersAreGroupedAndAxesRoundedUp() {
         #expect(HTMLText.count(100_000) == "100,000" && HTMLText.count(999) == "999" && HTMLText.count(-1234) == "-1,234")
-        #expect(SVGChart.roundedUp(0) == 1 && SVGChart.roundedUp(3) == 5 && SVGChart.roundedUp(101) == 200)
+        #expect(SVGChart.roundedUp(0) == 1 && SVGChart.roundedUp(3) == 3 && SVGChart.roundedUp(9) == 10)
+        #expect(SVGChart.roundedUp(101) == 120 && SVGChart.roundedUp(250) == 250 && SVGChart.roundedUp(2_001) == 2_500)
         #expect(SVGChart.compact(12_000) == "12k" && SVGChart.compact(1_500_000) == "1.5M")
     }
 }

@@ -108,14 +108,19 @@ struct SVGChart {
         return out + "</svg>"
     }
 
-    /// The smallest of 1, 2, 5 times a power of ten at or above `value` (at least 1).
+    /// The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten at or above `value`
+    /// (at least 1): the tallest bar fills most of the chart.
     static func roundedUp(_ value: Int64) -> Int64 {
+        guard value > 1 else { return 1 }
         var scale: Int64 = 1
-        while true {
-            for step in [1, 2, 5] as [Int64] where step * scale >= value { return step * scale }
-            if scale > Int64.max / 100 { return value }
+        while scale <= Int64.max / 1000 {
+            // In tenths, so that 1.2, 1.5 and 2.5 stay whole numbers.
+            for tenths in [10, 12, 15, 20, 25, 30, 40, 50, 60, 80] as [Int64] where tenths * scale >= value * 10 {
+                return tenths * scale / 10
+            }
             scale *= 10
         }
+        return value
     }
 
     /// `950`, `12k`, `1.5M`: an axis label that fits the margin.

@@ -29,30 +29,35 @@ extension StatusPage {
         activeTable += emptyRow(buckets.isEmpty, columns: 3) + "</tbody></table>"
         out += figure(
             active, caption: "Registrations active (the most any sweep of the 10 minutes saw).",
-            legend: [("s-active", "active")], table: activeTable)
+            table: activeTable)
 
-        let sent = buckets.reduce(0) { $0 + $1.sent }
-        let failed = buckets.reduce(0) { $0 + $1.failed }
-        var pushes = SVGChart(
-            id: "pushes-chart",
-            title:
-                "Pushes over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) answered 200 and \(HTMLText.count(failed)) failed",
-            xStart: day.start, xEnd: end, largest: buckets.map { $0.sent + $0.failed }.max() ?? 0)
-        pushes.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: width, className: "s-sent")
-        pushes.addBars(buckets.map { ($0.start, $0.sent, $0.sent + $0.failed) }, width: width, className: "s-failed")
-        if buckets.isEmpty { pushes.addNote("No sweep ran in these 24 hours") }
-        var pushTable = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Sent (200)</th>"
-        pushTable += "<th scope=\"col\" class=\"n\">Failed</th></tr></thead><tbody>"
-        for bucket in buckets {
-            pushTable += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
-            pushTable += numberCell(bucket.sent) + numberCell(bucket.failed) + "</tr>"
+        // Sent and failed on charts of their own: a few failures under thousands of 200s would
+        // not show on one scale.
+        for (id, name, label, className, value) in [
+            ("sent-chart", "sent", "answered 200", "s-sent", \StatsReport.SweepBucket.sent),
+            ("failed-chart", "failed", "failed", "s-failed", \StatsReport.SweepBucket.failed),
+        ] {
+            let total = buckets.reduce(0) { $0 + $1[keyPath: value] }
+            let most = buckets.map { $0[keyPath: value] }.max() ?? 0
+            var chart = SVGChart(
+                id: id,
+                title:
+                    "Pushes \(label) over the last 24 hours, per 10 minutes: \(HTMLText.count(total)) in all, at most \(HTMLText.count(most)) in 10 minutes",
+                xStart: day.start, xEnd: end, largest: most)
+            chart.addBars(buckets.map { ($0.start, 0, $0[keyPath: value]) }, width: width, className: className)
+            if buckets.isEmpty { chart.addNote("No sweep ran in these 24 hours") }
+            var table = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Pushes \(label)</th>"
+            table += "</tr></thead><tbody>"
+            for bucket in buckets {
+                table += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+                table += numberCell(bucket[keyPath: value]) + "</tr>"
+            }
+            table += emptyRow(buckets.isEmpty, columns: 2)
+            table += "</tbody><tfoot><tr><th scope=\"row\">24 h</th>" + numberCell(total, figure: "day.\(name)")
+            table += "</tr></tfoot></table>"
+            out += figure(
+                chart, caption: "Pushes \(label), per 10 minutes.", table: table)
         }
-        pushTable += emptyRow(buckets.isEmpty, columns: 3)
-        pushTable += "</tbody><tfoot><tr><th scope=\"row\">24 h</th>"
-        pushTable += numberCell(sent, figure: "day.sent") + numberCell(failed, figure: "day.failed") + "</tr></tfoot></table>"
-        out += figure(
-            pushes, caption: "Pushes sent and failed.", legend: [("s-sent", "answered 200"), ("s-failed", "failed")],
-            table: pushTable)
         return out + "</div></section>"
     }
 
@@ -95,8 +100,7 @@ extension StatusPage {
             className: "s-acked")
         out += "<div class=\"charts\">"
         out += figure(
-            chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", legend: [("s-acked", "acknowledged")],
-            table: table)
+            chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", table: table)
         return out + "</div></section>"
     }
 
@@ -121,41 +125,47 @@ extension StatusPage {
         return out + "</div></section>"
     }
 
+    /// A group of rows per environment (every known one, "none" when it had no fault), so three
+    /// columns fit a phone.
     static func faults(_ report: StatsReport) -> String {
         var out = "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
         out += "<p class=\"small\">A fault stops a sweep's pushes to one environment; the other goes on.</p>"
-        out += "<table><thead><tr><th scope=\"col\">Environment</th><th scope=\"col\">Fault</th><th scope=\"col\" class=\"n\">Sweeps</th>"
-        out += "<th scope=\"col\" class=\"n\">Pushes</th><th scope=\"col\">Last (UTC)</th></tr></thead><tbody>"
+        out += "<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Fault</th>"
+        out += "<th scope=\"col\" class=\"n\">Sweeps</th><th scope=\"col\" class=\"n\">Pushes</th></tr></thead>"
         var environments = APNsEnvironment.allCases.map(\.rawValue)
         for fault in report.recentFaults where !environments.contains(fault.environment) { environments.append(fault.environment) }
         for environment in environments {
             let faults = report.recentFaults.filter { $0.environment == environment }
-            if faults.isEmpty {
-                out += "<tr><td>\(HTMLText.escape(environment))</td><td colspan=\"4\">none</td></tr>"
-            }
+            out += "<tbody><tr><th scope=\"rowgroup\" colspan=\"3\" class=\"group\">\(HTMLText.escape(environment))"
+            out += faults.isEmpty ? ": none</th></tr>" : "</th></tr>"
             for fault in faults {
                 let name = "faults24h.\(fault.environment)/\(fault.kind)/\(fault.reason)"
-                out += "<tr class=\"bad\"><td>\(HTMLText.escape(fault.environment))</td>"
-                out += "<td>\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code></td>"
-                out += numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes")
-                out += "<td>\(UTCTime(milliseconds: fault.lastAt).full)</td></tr>"
+                out += "<tr class=\"bad\"><td>\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
+                out += "<br><span class=\"small\">last \(UTCTime(milliseconds: fault.lastAt).full)</span></td>"
+                out += numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"
             }
+            out += "</tbody>"
         }
-        return out + "</tbody></table></section>"
+        return out + "</table></div></section>"
     }
 
+    /// The totals of SPEC 7, a row per figure so that two columns fit a phone.
     static func sweeps(_ report: StatsReport) -> String {
-        var out = "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><table><thead><tr>"
-        out += "<th scope=\"col\">Over</th><th scope=\"col\" class=\"n\">Runs</th><th scope=\"col\" class=\"n\">Sent</th>"
-        out += "<th scope=\"col\" class=\"n\">Failed</th><th scope=\"col\" class=\"n\">Removed</th>"
-        out += "<th scope=\"col\" class=\"n\">Expired</th><th scope=\"col\" class=\"n\">Error rate</th></tr></thead><tbody>"
-        for (label, name, totals) in [("24 h", "sweeps24h", report.lastDay), ("7 d", "sweeps7d", report.lastWeek)] {
-            out += "<tr><th scope=\"row\">\(label)</th>" + numberCell(totals.runs, figure: name + ".runs")
-            out += numberCell(totals.sent, figure: name + ".sent") + numberCell(totals.failed, figure: name + ".failed")
-            out += numberCell(totals.removed, figure: name + ".removed") + numberCell(totals.expired, figure: name + ".expired")
-            out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td></tr>"
+        var out = "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table>"
+        out += "<thead><tr><th scope=\"col\"></th><th scope=\"col\" class=\"n\">24 h</th><th scope=\"col\" class=\"n\">7 d</th>"
+        out += "</tr></thead><tbody>"
+        let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]
+        for (label, key, value) in [
+            ("Runs", "runs", \StatsReport.RunTotals.runs), ("Sent (200)", "sent", \.sent), ("Failed", "failed", \.failed),
+            ("Removed", "removed", \.removed), ("Expired", "expired", \.expired),
+        ] {
+            out += "<tr><th scope=\"row\">\(label)</th>"
+            for (name, totals) in periods { out += numberCell(totals[keyPath: value], figure: "\(name).\(key)") }
+            out += "</tr>"
         }
-        return out + "</tbody></table></section>"
+        out += "<tr><th scope=\"row\">Error rate</th>"
+        for (_, totals) in periods { out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td>" }
+        return out + "</tr></tbody></table></div></section>"
     }
 
     static func emptyRow(_ empty: Bool, columns: Int) -> String {

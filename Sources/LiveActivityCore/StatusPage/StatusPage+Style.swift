@@ -1,7 +1,7 @@
 /// The page's one style sheet, inline (the CSP allows nothing else): a single column on a phone,
 /// two charts side by side on a wide screen, the system's fonts, a dark scheme when asked for.
-/// The alarm is red with the word "Alarm" (never colour alone); chart colours are told apart
-/// without red/green (blue and orange).
+/// The alarm is red with the word "Alarm" (never colour alone); each chart has one series, named
+/// by its caption, so no colour needs a legend.
 extension StatusPage {
     static let style = """
         :root{--fg:#1a1d21;--muted:#5b6470;--bg:#fff;--panel:#f4f6f8;--line:#d5dae0;--ok:#13653f;--okbg:#e3f4ea;\
@@ -30,27 +30,26 @@ extension StatusPage {
         .card .value{font-size:1.6rem;font-weight:600;font-variant-numeric:tabular-nums}
         .card.warn .value{color:var(--warn)}
         .tables,.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));gap:.75rem 1.25rem;align-items:start}
-        .charts{grid-template-columns:repeat(auto-fit,minmax(20rem,1fr))}
+        .charts{grid-template-columns:repeat(auto-fit,minmax(18rem,1fr))}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         caption{text-align:left;font-weight:600;padding-bottom:.25rem}
         th,td{text-align:left;padding:.2rem .5rem .2rem 0;border-bottom:1px solid var(--line);vertical-align:top}
         thead th{font-size:.85rem;color:var(--muted);font-weight:600}
         .n{text-align:right}th.n{text-align:right}
-        tr.bad td{color:var(--warn)}
-        section>table{display:block;overflow-x:auto}
+        tr.bad td{color:var(--warn)}th.group{font-weight:600;padding-top:.5rem}td code{overflow-wrap:anywhere}
+        .scroll{overflow-x:auto}th[scope=row]{white-space:nowrap}
         figure{margin:0;min-width:0}
         svg{display:block;width:100%;height:auto;background:var(--bg);border:1px solid var(--line);border-radius:.4rem}
         svg text{font-size:12px;fill:var(--muted)}svg .note{font-size:13px;fill:var(--fg)}
         svg .grid{stroke:var(--line);stroke-width:1}svg .tick{stroke:var(--muted);stroke-width:1}
         .s-active{fill:none;stroke:var(--active);stroke-width:2;stroke-linejoin:round}circle.s-active{fill:var(--active)}
         .s-sent{fill:var(--sent)}.s-failed{fill:var(--failed)}.s-acked{fill:var(--sent)}
-        .key{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;vertical-align:-1px;margin-left:.4rem}
-        .key.s-active{background:var(--active)}.key.s-sent,.key.s-acked{background:var(--sent)}.key.s-failed{background:var(--failed)}
         details{margin-top:.35rem}summary{cursor:pointer;color:var(--muted);font-size:.9rem}
         details table{margin-top:.25rem;font-size:.9rem}
         .empty{padding:.75rem;border:1px dashed var(--line);border-radius:.4rem;background:var(--bg)}
         code{font-size:.9em}
         footer{color:var(--muted);font-size:.85rem}
-        @media (max-width:30rem){body{padding:.5rem}section{padding:.75rem}.card .value{font-size:1.35rem}}
+        @media (max-width:30rem){body{padding:.5rem}section{padding:.75rem}.card .value{font-size:1.35rem}\
+        th,td{padding-right:.35rem}}
         """
 }

@@ -131,12 +131,8 @@ public enum StatusPage {
     }
 
     /// A chart and, under it, its numbers (a person opens them; assistive technology reads them).
-    static func figure(_ chart: SVGChart, caption: String, legend: [(className: String, label: String)], table: String) -> String {
-        var out = "<figure>" + chart.render() + "<figcaption>\(HTMLText.escape(caption))"
-        for (className, label) in legend {
-            out += " <span class=\"key \(className)\" aria-hidden=\"true\"></span> \(HTMLText.escape(label))"
-        }
-        out += "</figcaption><details><summary>The numbers</summary>" + table + "</details></figure>"
-        return out
+    static func figure(_ chart: SVGChart, caption: String, table: String) -> String {
+        "<figure>" + chart.render() + "<figcaption>\(HTMLText.escape(caption))</figcaption>"
+            + "<details><summary>The numbers</summary>" + table + "</details></figure>"
     }
 }
