@@ -151,7 +151,7 @@ extension StatusPage {
 
     /// The totals of SPEC 7, a row per figure so that two columns fit a phone.
     static func sweeps(_ report: StatsReport) -> String {
-        var out = "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table>"
+        var out = "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table class=\"narrow\">"
         out += "<thead><tr><th scope=\"col\"></th><th scope=\"col\" class=\"n\">24 h</th><th scope=\"col\" class=\"n\">7 d</th>"
         out += "</tr></thead><tbody>"
         let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]

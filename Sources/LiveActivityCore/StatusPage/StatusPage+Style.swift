@@ -31,7 +31,7 @@ extension StatusPage {
         .card.warn .value{color:var(--warn)}
         .tables,.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));gap:.75rem 1.25rem;align-items:start}
         .charts{grid-template-columns:repeat(auto-fit,minmax(18rem,1fr))}
-        table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+        table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}table.narrow{max-width:30rem}
         caption{text-align:left;font-weight:600;padding-bottom:.25rem}
         th,td{text-align:left;padding:.2rem .5rem .2rem 0;border-bottom:1px solid var(--line);vertical-align:top}
         thead th{font-size:.85rem;color:var(--muted);font-weight:600}

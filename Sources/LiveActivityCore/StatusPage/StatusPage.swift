@@ -107,11 +107,11 @@ public enum StatusPage {
         }
         out += "</tbody></table></div>"
 
-        out += "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\">\(HTMLText.count(report.activeWakeups))</span>"
+        out += "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\" data-value=\"\(report.activeWakeups)\">\(HTMLText.count(report.activeWakeups))</span>"
         if !report.topWakeups.isEmpty {
             out += "; the most-woken have " + report.topWakeups.map { HTMLText.count($0.count) }.joined(separator: ", ")
         }
-        out += ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\">\(HTMLText.count(report.lifetimeSent))</span>."
+        out += ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"\(report.lifetimeSent)\">\(HTMLText.count(report.lifetimeSent))</span>."
         if let oldest = report.oldestRegisteredAt {
             out += " Oldest registration: \(HTMLText.age(report.generatedAt - oldest)) old."
         }
