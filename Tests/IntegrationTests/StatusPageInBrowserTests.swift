@@ -34,7 +34,9 @@ struct StatusPageInBrowserTests {
             run.active = Int(20 + abs(slot % 72 - 36))
             run.sent = run.active / 3
             run.failed = slot >= 100 && slot < 106 ? 12 : Int(slot % 5 == 0 ? 1 : 0)
-            if run.failed > 0 { run.failureReasons = [slot >= 100 ? "ServiceUnavailable" : "CURLE_OPERATION_TIMEDOUT": run.failed] }
+            if run.failed > 0 {
+                run.failureReasons = [slot >= 100 ? "ServiceUnavailable" : "CURLE_OPERATION_TIMEDOUT": run.failed]
+            }
             try history.record(run)
         }
 
@@ -132,10 +134,13 @@ struct StatusPageInBrowserTests {
         #expect(onPage.count > 20, "\(label): \(onPage.count) figures")
         for (name, value) in onPage where !Self.moving(name) && name != "alarms" {
             let expected = Self.jsonValue(of: name, in: stats)
-            #expect(expected != nil && expected == value, "\(label): \(name) is \(value) on the page, \(expected ?? "absent") in stats --json")
+            #expect(
+                expected != nil && expected == value,
+                "\(label): \(name) is \(value) on the page, \(expected ?? "absent") in stats --json")
         }
         let printed = figures(html.stdout).filter { !Self.moving($0.name) }
-        #expect(printed.map { "\($0.name)=\($0.value)" } == onPage.filter { !Self.moving($0.name) }.map { "\($0.name)=\($0.value)" })
+        #expect(
+            printed.map { "\($0.name)=\($0.value)" } == onPage.filter { !Self.moving($0.name) }.map { "\($0.name)=\($0.value)" })
         return dom
     }
 

@@ -46,7 +46,8 @@ import Testing
         #expect(day.hours.map(\.answered) == [1, 4, 5])
         #expect(day.hours.last?.start == now - now % 3_600_000)
         #expect(day.hours.allSatisfy { $0.acknowledged == nil })
-        #expect(day.failureReasons == [.init(reason: "ServiceUnavailable", count: 2), .init(reason: "TooManyRequests", count: 1)])
+        #expect(
+            day.failureReasons == [.init(reason: "ServiceUnavailable", count: 2), .init(reason: "TooManyRequests", count: 1)])
         #expect(day.lastRunFinishedAt == now - minute)
         #expect(!day.lastRunExitedNonZero)
     }

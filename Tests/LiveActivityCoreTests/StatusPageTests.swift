@@ -140,7 +140,9 @@ import Testing
         var report = try populated()
         let hour = now - now % 3_600_000
         report.day.hours = [
-            .init(start: hour - 3_600_000, answered: 40, acknowledged: 30, delayMedianMilliseconds: 900, delayP90Milliseconds: 4_000),
+            .init(
+                start: hour - 3_600_000, answered: 40, acknowledged: 30, delayMedianMilliseconds: 900, delayP90Milliseconds: 4_000
+            ),
             .init(start: hour, answered: 50, acknowledged: 0),
         ]
         let page = StatusPage.render(report)

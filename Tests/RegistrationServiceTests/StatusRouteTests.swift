@@ -93,6 +93,7 @@ import Testing
         let page = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/status")).bodyText
         #expect(page.contains("data-figure=\"active\" data-value=\"4\""))
         #expect(page.contains("data-figure=\"sweeps24h.sent\" data-value=\"90\""))
-        #expect(page.contains("data-figure=\"faults24h.sandbox/configuration/BadEnvironmentKeyInToken.pushes\" data-value=\"40\""))
+        #expect(
+            page.contains("data-figure=\"faults24h.sandbox/configuration/BadEnvironmentKeyInToken.pushes\" data-value=\"40\""))
     }
 }

@@ -69,7 +69,8 @@ struct SVGChart {
             let top = y(bar.high)
             // A bar of a few pushes under thousands stays visible.
             let bottom = max(y(bar.low), top + 0.8)
-            shapes += "M\(Self.f(x(bar.start)))"
+            shapes +=
+                "M\(Self.f(x(bar.start)))"
                 + " \(Self.f(top))h\(Self.f(barWidth))V\(Self.f(bottom))h-\(Self.f(barWidth))Z"
         }
         shapes += "\"/>"
@@ -99,7 +100,8 @@ struct SVGChart {
         var tick = xStart + (sixHours - ((xStart % sixHours) + sixHours) % sixHours) % sixHours
         while tick <= xEnd {
             let at = Self.f(x(tick))
-            out += "<line class=\"tick\" x1=\"\(at)\" x2=\"\(at)\" y1=\"\(Self.f(Self.bottom))\" y2=\"\(Self.f(Self.bottom + 4))\"/>"
+            out +=
+                "<line class=\"tick\" x1=\"\(at)\" x2=\"\(at)\" y1=\"\(Self.f(Self.bottom))\" y2=\"\(Self.f(Self.bottom + 4))\"/>"
             out +=
                 "<text class=\"axis\" x=\"\(at)\" y=\"\(Self.f(Self.bottom + 16))\" text-anchor=\"middle\">\(UTCTime(milliseconds: tick).clock)</text>"
             tick += sixHours

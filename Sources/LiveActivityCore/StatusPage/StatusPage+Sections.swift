@@ -9,7 +9,8 @@ extension StatusPage {
         let end = day.start + Day.bucketCount * Day.bucketMilliseconds
         let width = Day.bucketMilliseconds
         let buckets = day.buckets
-        var out = "<section aria-labelledby=\"day-heading\"><h2 id=\"day-heading\">Last 24 hours, per 10 minutes</h2><div class=\"charts\">"
+        var out =
+            "<section aria-labelledby=\"day-heading\"><h2 id=\"day-heading\">Last 24 hours, per 10 minutes</h2><div class=\"charts\">"
 
         let mostActive = buckets.map(\.active).max() ?? 0
         let latestActive = buckets.last?.active ?? 0
@@ -23,7 +24,8 @@ extension StatusPage {
         var activeTable = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Sweeps</th>"
         activeTable += "<th scope=\"col\" class=\"n\">Active</th></tr></thead><tbody>"
         for bucket in buckets {
-            activeTable += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+            activeTable +=
+                "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
             activeTable += numberCell(bucket.runs) + numberCell(bucket.active) + "</tr>"
         }
         activeTable += emptyRow(buckets.isEmpty, columns: 3) + "</tbody></table>"
@@ -111,7 +113,10 @@ extension StatusPage {
         out += "<div class=\"tables\">"
         for (caption, reasons, name, none) in [
             ("Failures (kept, tried again)", report.day.failureReasons, "failureReasons", "No push failed."),
-            ("Removals (APNs said the token is gone)", report.day.removalReasons, "removalReasons", "No registration was removed."),
+            (
+                "Removals (APNs said the token is gone)", report.day.removalReasons, "removalReasons",
+                "No registration was removed."
+            ),
         ] {
             out += "<table><caption>\(caption)</caption><thead><tr><th scope=\"col\">Reason</th>"
             out += "<th scope=\"col\" class=\"n\">Pushes</th></tr></thead><tbody>"
@@ -128,12 +133,15 @@ extension StatusPage {
     /// A group of rows per environment (every known one, "none" when it had no fault), so three
     /// columns fit a phone.
     static func faults(_ report: StatsReport) -> String {
-        var out = "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
+        var out =
+            "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
         out += "<p class=\"small\">A fault stops a sweep's pushes to one environment; the other goes on.</p>"
         out += "<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Fault</th>"
         out += "<th scope=\"col\" class=\"n\">Sweeps</th><th scope=\"col\" class=\"n\">Pushes</th></tr></thead>"
         var environments = APNsEnvironment.allCases.map(\.rawValue)
-        for fault in report.recentFaults where !environments.contains(fault.environment) { environments.append(fault.environment) }
+        for fault in report.recentFaults where !environments.contains(fault.environment) {
+            environments.append(fault.environment)
+        }
         for environment in environments {
             let faults = report.recentFaults.filter { $0.environment == environment }
             out += "<tbody><tr><th scope=\"rowgroup\" colspan=\"3\" class=\"group\">\(HTMLText.escape(environment))"
@@ -142,7 +150,8 @@ extension StatusPage {
                 let name = "faults24h.\(fault.environment)/\(fault.kind)/\(fault.reason)"
                 out += "<tr class=\"bad\"><td>\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
                 out += "<br><span class=\"small\">last \(UTCTime(milliseconds: fault.lastAt).full)</span></td>"
-                out += numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"
+                out +=
+                    numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"
             }
             out += "</tbody>"
         }
@@ -151,7 +160,8 @@ extension StatusPage {
 
     /// The totals of SPEC 7, a row per figure so that two columns fit a phone.
     static func sweeps(_ report: StatsReport) -> String {
-        var out = "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table class=\"narrow\">"
+        var out =
+            "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table class=\"narrow\">"
         out += "<thead><tr><th scope=\"col\"></th><th scope=\"col\" class=\"n\">24 h</th><th scope=\"col\" class=\"n\">7 d</th>"
         out += "</tr></thead><tbody>"
         let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]

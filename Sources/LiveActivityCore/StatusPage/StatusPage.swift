@@ -39,17 +39,20 @@ public enum StatusPage {
         var out = "<section id=\"health\" class=\"health \(health.isAlarm ? "alarm" : "ok")\" data-alarm=\"\(health.isAlarm)\""
         out += " aria-labelledby=\"health-heading\">"
         if health.isAlarm {
-            out += "<h2 id=\"health-heading\"><span class=\"sign\" aria-hidden=\"true\">!</span> Alarm: the sweeps need attention</h2><ul>"
+            out +=
+                "<h2 id=\"health-heading\"><span class=\"sign\" aria-hidden=\"true\">!</span> Alarm: the sweeps need attention</h2><ul>"
             for alarm in health.alarms {
                 out += "<li data-figure=\"alarms\" data-value=\"\(alarm.name)\">"
                 switch alarm {
                 case .noSweepRecorded:
-                    out += "No sweep has been recorded in this database. Is cron running <code>liveactivity-sweep</code> every minute, with this <code>LIVEACTIVITY_DB</code>?"
+                    out +=
+                        "No sweep has been recorded in this database. Is cron running <code>liveactivity-sweep</code> every minute, with this <code>LIVEACTIVITY_DB</code>?"
                 case .noSweepFinishedLately(let milliseconds):
                     out += "No sweep finished in the last 3 minutes: the last one finished \(HTMLText.age(milliseconds)) ago. "
                     out += "Is cron running? The sweep's log says why a run stopped before recording itself."
                 case .lastSweepFailed:
-                    out += "The last sweep exited non-zero: a configuration or provider fault, or the mass-deletion guard held deletions. "
+                    out +=
+                        "The last sweep exited non-zero: a configuration or provider fault, or the mass-deletion guard held deletions. "
                     out += "Its log line says what to fix; the faults are listed below."
                 }
                 out += "</li>"
@@ -60,7 +63,8 @@ public enum StatusPage {
         }
         if let startedAt = report.lastRunAt {
             out += "<p>Last sweep: started <time data-figure=\"lastRunAt\" data-value=\"\(startedAt)\">"
-            out += "\(UTCTime(milliseconds: startedAt).full)</time> (\(HTMLText.age(report.generatedAt - startedAt)) before this page)"
+            out +=
+                "\(UTCTime(milliseconds: startedAt).full)</time> (\(HTMLText.age(report.generatedAt - startedAt)) before this page)"
             out += ", took <span data-figure=\"lastRunDurationMs\" data-value=\"\(report.lastRunDurationMilliseconds ?? 0)\">"
             out += "\(HTMLText.duration(report.lastRunDurationMilliseconds ?? 0))</span>"
             out += report.day.lastRunExitedNonZero ? ", exited non-zero" : ", exited 0"
@@ -83,7 +87,8 @@ public enum StatusPage {
         out += "</div>"
 
         out += "<div class=\"tables\"><table><caption>By type and environment</caption>"
-        out += "<thead><tr><th scope=\"col\">Type</th><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        out +=
+            "<thead><tr><th scope=\"col\">Type</th><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
         if report.byTypeAndEnvironment.isEmpty {
             out += "<tr><td colspan=\"3\">None registered.</td></tr>"
         }
@@ -97,21 +102,25 @@ public enum StatusPage {
         out += "<table><caption>Waiting after failures (back-off)</caption>"
         out += "<thead><tr><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
         for (environment, count) in report.backingOff {
-            out += "<tr><td>\(HTMLText.escape(environment))</td>" + numberCell(count, figure: "backingOff.\(environment)") + "</tr>"
+            out +=
+                "<tr><td>\(HTMLText.escape(environment))</td>" + numberCell(count, figure: "backingOff.\(environment)") + "</tr>"
         }
         out += "</tbody></table>"
 
-        out += "<table><caption>By age</caption><thead><tr><th scope=\"col\">Registered</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        out +=
+            "<table><caption>By age</caption><thead><tr><th scope=\"col\">Registered</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
         for (label, count) in report.byAge where label != ">8h" || count > 0 {
             out += "<tr><td>\(HTMLText.escape(label)) ago</td>" + numberCell(count, figure: "byAge.\(label)") + "</tr>"
         }
         out += "</tbody></table></div>"
 
-        out += "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\" data-value=\"\(report.activeWakeups)\">\(HTMLText.count(report.activeWakeups))</span>"
+        out +=
+            "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\" data-value=\"\(report.activeWakeups)\">\(HTMLText.count(report.activeWakeups))</span>"
         if !report.topWakeups.isEmpty {
             out += "; the most-woken have " + report.topWakeups.map { HTMLText.count($0.count) }.joined(separator: ", ")
         }
-        out += ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"\(report.lifetimeSent)\">\(HTMLText.count(report.lifetimeSent))</span>."
+        out +=
+            ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"\(report.lifetimeSent)\">\(HTMLText.count(report.lifetimeSent))</span>."
         if let oldest = report.oldestRegisteredAt {
             out += " Oldest registration: \(HTMLText.age(report.generatedAt - oldest)) old."
         }

@@ -10,7 +10,9 @@ extension StatsReport {
         if health.isAlarm {
             lines.append("ALARM: " + health.alarms.map(\.words).joined(separator: "; "))
         }
-        for (label, reasons) in [("Failure reasons over 24 h", day.failureReasons), ("Removal reasons over 24 h", day.removalReasons)]
+        for (label, reasons) in [
+            ("Failure reasons over 24 h", day.failureReasons), ("Removal reasons over 24 h", day.removalReasons),
+        ]
         where !reasons.isEmpty {
             lines.append("\(label): " + reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", "))
         }
@@ -49,7 +51,8 @@ extension SweepHealth.Alarm {
     var words: String {
         switch self {
         case .noSweepRecorded: "no sweep recorded (is cron running liveactivity-sweep?)"
-        case .noSweepFinishedLately(let milliseconds): "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
+        case .noSweepFinishedLately(let milliseconds):
+            "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
         case .lastSweepFailed: "the last sweep exited non-zero"
         }
     }
