@@ -148,6 +148,8 @@ import Testing
         let page = StatusPage.render(report)
         #expect(!page.contains("No acks yet."))
         #expect(page.contains("<svg role=\"img\" aria-labelledby=\"acks-chart-title\""))
+        #expect(page.contains("<svg role=\"img\" aria-labelledby=\"delay-chart-title\""))
+        #expect(page.contains("<circle class=\"s-p90\""), "one hour with delays: a dot")
         #expect(page.contains("<td class=\"n\">75.0%</td>"))
         #expect(page.contains("<td class=\"n\">900 ms</td><td class=\"n\">4.0 s</td>"))
     }

@@ -29,6 +29,11 @@ extension StatsReport {
 
         public init() {}
 
+        /// The first of the 24 hours for a report made at `now`: on the hour, the current one last.
+        public static func firstHour(now: Int64) -> Int64 {
+            now - ((now % hourMilliseconds) + hourMilliseconds) % hourMilliseconds - 23 * hourMilliseconds
+        }
+
         /// The first bucket's start for a report made at `now`.
         public static func start(now: Int64) -> Int64 {
             let current = now - ((now % bucketMilliseconds) + bucketMilliseconds) % bucketMilliseconds

@@ -17,11 +17,17 @@ struct SVGChart {
     let xEnd: Int64
     /// The top of the value axis: a round number at or above the largest value.
     let yMax: Int64
+    /// Writes a value of the axis (`compact` numbers by default; `50%`, `2.5 s`).
+    let label: @Sendable (Int64) -> String
     private var shapes = ""
 
-    init(id: String, title: String, xStart: Int64, xEnd: Int64, largest: Int64) {
+    init(
+        id: String, title: String, xStart: Int64, xEnd: Int64, largest: Int64,
+        label: @escaping @Sendable (Int64) -> String = SVGChart.compact
+    ) {
         self.id = id
         self.title = title
+        self.label = label
         self.xStart = xStart
         self.xEnd = max(xEnd, xStart + 1)
         yMax = Self.roundedUp(largest)
@@ -94,7 +100,7 @@ struct SVGChart {
             let at = Self.f(y(value))
             out += "<line class=\"grid\" x1=\"\(Self.f(Self.left))\" x2=\"\(Self.f(Self.right))\" y1=\"\(at)\" y2=\"\(at)\"/>"
             out +=
-                "<text class=\"axis\" x=\"\(Self.f(Self.left - 4))\" y=\"\(Self.f(y(value) + 4))\" text-anchor=\"end\">\(Self.compact(value))</text>"
+                "<text class=\"axis\" x=\"\(Self.f(Self.left - 4))\" y=\"\(Self.f(y(value) + 4))\" text-anchor=\"end\">\(HTMLText.escape(label(value)))</text>"
         }
         let sixHours: Int64 = 6 * 3_600_000
         var tick = xStart + (sixHours - ((xStart % sixHours) + sixHours) % sixHours) % sixHours

@@ -90,19 +90,37 @@ extension StatusPage {
             if !hours.isEmpty { out += "<details><summary>The 200s per hour</summary>" + table + "</details>" }
             return out + "</section>"
         }
-        let end = report.day.start + Day.bucketCount * Day.bucketMilliseconds
+        // The 24 hours on the hour, the current one last (the hours' own grid, not the buckets').
+        let firstHour = Day.firstHour(now: report.generatedAt)
         let latest = hours.last?.share.map(HTMLText.percent) ?? "–"
         var chart = SVGChart(
             id: "acks-chart",
             title:
                 "Share of pushes answered 200 that the app acknowledged, per hour, last 24 hours: \(latest) in the latest hour, \(HTMLText.count(acknowledged)) acknowledged in all",
-            xStart: end - 24 * Day.hourMilliseconds, xEnd: end, largest: 100)
+            xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: 100, label: { "\($0)%" })
         chart.addBars(
             hours.map { ($0.start, 0, Int64((($0.share ?? 0) * 100).rounded())) }, width: Day.hourMilliseconds,
             className: "s-acked")
+        // The delay: median and 90th percentile per hour, told apart by the line's dash.
+        let slowest = hours.compactMap(\.delayP90Milliseconds).max() ?? hours.compactMap(\.delayMedianMilliseconds).max() ?? 0
+        var delay = SVGChart(
+            id: "delay-chart",
+            title:
+                "Delay from the 200 to the app's ack, per hour, last 24 hours: median \(hours.last?.delayMedianMilliseconds.map(HTMLText.duration) ?? "–") and 90th percentile \(hours.last?.delayP90Milliseconds.map(HTMLText.duration) ?? "–") in the latest hour",
+            xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: slowest,
+            label: { $0 == 0 ? "0" : HTMLText.duration($0) })
+        let middle = Day.hourMilliseconds / 2
+        delay.addLine(
+            hours.compactMap { hour in hour.delayMedianMilliseconds.map { (hour.start + middle, $0) } },
+            maxGap: Day.hourMilliseconds, className: "s-median")
+        delay.addLine(
+            hours.compactMap { hour in hour.delayP90Milliseconds.map { (hour.start + middle, $0) } },
+            maxGap: Day.hourMilliseconds, className: "s-p90")
         out += "<div class=\"charts\">"
+        out += figure(chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", table: table)
         out += figure(
-            chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", table: table)
+            delay, caption: "Ack delay: median (solid line) and 90th percentile (dashed line).",
+            table: table.replacingOccurrences(of: "<tr data-hour=", with: "<tr data-delay-hour="))
         return out + "</div></section>"
     }
 

@@ -30,7 +30,7 @@ extension StatusPage {
         .card .value{font-size:1.6rem;font-weight:600;font-variant-numeric:tabular-nums}
         .card.warn .value{color:var(--warn)}
         .tables,.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));gap:.75rem 1.25rem;align-items:start}
-        .charts{grid-template-columns:repeat(auto-fit,minmax(18rem,1fr))}
+        .charts{grid-template-columns:repeat(auto-fill,minmax(18rem,1fr))}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}table.narrow{max-width:30rem}
         caption{text-align:left;font-weight:600;padding-bottom:.25rem}
         th,td{text-align:left;padding:.2rem .5rem .2rem 0;border-bottom:1px solid var(--line);vertical-align:top}
@@ -43,6 +43,8 @@ extension StatusPage {
         svg text{font-size:12px;fill:var(--muted)}svg .note{font-size:13px;fill:var(--fg)}
         svg .grid{stroke:var(--line);stroke-width:1}svg .tick{stroke:var(--muted);stroke-width:1}
         .s-active{fill:none;stroke:var(--active);stroke-width:2;stroke-linejoin:round}circle.s-active{fill:var(--active)}
+        .s-median,.s-p90{fill:none;stroke:var(--sent);stroke-width:2}.s-p90{stroke-dasharray:5 3}\
+        circle.s-median,circle.s-p90{fill:var(--sent);stroke:none}
         .s-sent{fill:var(--sent)}.s-failed{fill:var(--failed)}.s-acked{fill:var(--sent)}
         details{margin-top:.35rem}summary{cursor:pointer;color:var(--muted);font-size:.9rem}
         details table{margin-top:.25rem;font-size:.9rem}

@@ -14,7 +14,7 @@ extension StatsReport.Day {
                 start: row.int(0) * bucketMilliseconds, runs: row.int(1), active: row.int(2), sent: row.int(3),
                 failed: row.int(4))
         }
-        let firstHour = now - ((now % hourMilliseconds) + hourMilliseconds) % hourMilliseconds - 23 * hourMilliseconds
+        let firstHour = firstHour(now: now)
         day.hours = try connection.statement(
             "SELECT started_at / ?1, sum(sent) FROM sweep_runs WHERE started_at >= ?2 GROUP BY 1 ORDER BY 1"
         ).rows([.integer(hourMilliseconds), .integer(firstHour)]) { row in
