@@ -2,10 +2,19 @@
 // The Live Activity wake-up backend: a FastCGI registration responder, a cron-run APNs sweep and a
 // local APNs stand-in, all over Debian's C libraries (no outside Swift packages).
 //
-// Targets are layers that follow the C libraries, so the compiler holds them apart: a target sees
-// only what it depends on, and an executable links only the C libraries beneath what it uses.
+// Targets are layers, so the compiler holds them apart: a target sees only what it depends on, and
+// an executable links only the C libraries beneath what it uses.
+// - At the bottom, the domain: plain values with no C module beneath them. What the programs share
+//   (a token, an environment, a due registration and the write it is owed) is defined once
+//   here, so a layer that needs one meaning of a token does not inherit a C library for it.
+// - Beside it, the figures (stats, metrics): values and renderings, no C either, so both programs
+//   render them and neither links a library for it.
+// - Over those, one target per C library: the wire (libfcgi), the store (SQLite), the provider token
+//   (libcrypto), the APNs client (libcurl). Each speaks domain values at its edge and keeps its C
+//   types inside, so which C library a program links follows from which of these it uses.
+// - Then the features, and the executables (a page of wiring each).
 // The web-facing responder therefore links neither libcurl nor libcrypto - it holds no APNs key by
-// construction, not by promise (checked by PackageShapeTests).
+// construction, not by promise - and the APNs layers reach no SQLite (checked by PackageShapeTests).
 import PackageDescription
 
 let package = Package(
@@ -22,54 +31,85 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        // MARK: - Bottom layers, each over one C library
+        // MARK: - The domain, over no C library
+        // Tokens, environments, activity types, the provider token, the clock, registrations, the
+        // due registration and the outcome write, the sweep's summary and faults, and the settings
+        // (plain text in, values out). Everything above shares it.
+        .target(name: "LiveActivityDomain"),
+        // The figures (stats, metrics, the status page to come): their typed values and every
+        // rendering of them (text, JSON, Prometheus), in one place over the domain alone, so both
+        // programs render with it and neither links a C library for it. The store fills the values.
+        .target(name: "LiveActivityFigures", dependencies: ["LiveActivityDomain"]),
+
+        // MARK: - One layer per C library
         // The HTTP model and the FastCGI/CGI wire. It knows nothing of the domain, so the responder
         // and the stand-in share it and a request carries no registration concept down here.
         .target(name: "FastCGIWire", dependencies: ["CFastCGI"]),
-        // Domain values, configuration, and storage: the only target that writes SQL for the
-        // registrations. Below both the API and the sweep, so they share one meaning of a token.
-        .target(name: "LiveActivityCore", dependencies: ["CSQLite"]),
-        // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies.
-        .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityCore"]),
+        // The registrations' database: the only target that writes their SQL. Its stores take and
+        // return domain values; the SQLite types inside serve the stores and their tests.
+        .target(name: "LiveActivityStore", dependencies: ["CSQLite", "LiveActivityDomain", "LiveActivityFigures"]),
+        // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
+        // libcrypto's handles stay inside.
+        .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),
         // The APNs client over libcurl's HTTP/2; only the sweep (and its tests) link libcurl. It sends
         // the provider token it is given and never signs one, so it needs no libcrypto of its own.
-        .target(name: "APNsHTTP2", dependencies: ["CCurl", "LiveActivityCore"]),
+        .target(name: "APNsHTTP2", dependencies: ["CCurl", "LiveActivityDomain"]),
 
         // MARK: - Features
         // The JSON API of SPEC section 3 as a plain function from request to response.
-        .target(name: "RegistrationService", dependencies: ["FastCGIWire", "LiveActivityCore"]),
-        // The sweep of SPEC section 5 and the `stats` report of section 7.
-        .target(name: "LiveActivitySweep", dependencies: ["LiveActivityCore", "APNsJWT", "APNsHTTP2"]),
-        // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS; its
-        // token verifier lives here because nothing else verifies.
-        .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityCore", "APNsJWT", "COpenSSL"]),
+        .target(
+            name: "RegistrationService",
+            dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore"]),
+        // The sweep of SPEC section 5.
+        .target(
+            name: "LiveActivitySweep",
+            dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2"]),
+        // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS. It
+        // verifies tokens through APNsJWT's public verifier, so it names no libcrypto type.
+        .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityStore", "APNsJWT"]),
 
         // MARK: - Executables (a page of wiring each)
         .executableTarget(
-            name: "liveactivity-fcgi", dependencies: ["FastCGIWire", "RegistrationService", "LiveActivityCore"]),
-        .executableTarget(name: "liveactivity-sweep", dependencies: ["LiveActivitySweep", "LiveActivityCore"]),
+            name: "liveactivity-fcgi",
+            dependencies: ["FastCGIWire", "RegistrationService", "LiveActivityDomain", "LiveActivityStore"]),
         .executableTarget(
-            name: "liveactivity-apns-standin", dependencies: ["APNsStandIn", "FastCGIWire", "LiveActivityCore"]),
+            name: "liveactivity-sweep",
+            dependencies: ["LiveActivitySweep", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore"]),
+        .executableTarget(
+            name: "liveactivity-apns-standin", dependencies: ["APNsStandIn", "FastCGIWire", "LiveActivityDomain"]),
 
         // MARK: - Tests (one target per library target, plus the live system)
         .target(
-            name: "TestSupport", dependencies: ["LiveActivityCore", "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn"],
+            name: "TestSupport",
+            dependencies: [
+                "LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn",
+            ],
             path: "Tests/TestSupport"),
         .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire", "TestSupport"]),
-        .testTarget(name: "LiveActivityCoreTests", dependencies: ["LiveActivityCore", "TestSupport"]),
-        .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "TestSupport"]),
-        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityCore", "TestSupport"]),
+        .testTarget(name: "LiveActivityDomainTests", dependencies: ["LiveActivityDomain", "TestSupport"]),
+        .testTarget(
+            name: "LiveActivityFiguresTests",
+            dependencies: ["LiveActivityFigures", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),
+        .testTarget(
+            name: "LiveActivityStoreTests",
+            dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "TestSupport"]),
+        .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
-            dependencies: ["RegistrationService", "FastCGIWire", "LiveActivityCore", "TestSupport"]),
+            dependencies: [
+                "RegistrationService", "FastCGIWire", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "LiveActivitySweepTests",
-            dependencies: ["LiveActivitySweep", "APNsHTTP2", "LiveActivityCore", "TestSupport"]),
+            dependencies: ["LiveActivitySweep", "APNsHTTP2", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),
         .testTarget(
-            name: "APNsStandInTests", dependencies: ["APNsStandIn", "APNsJWT", "FastCGIWire", "LiveActivityCore", "TestSupport"]),
+            name: "APNsStandInTests",
+            dependencies: ["APNsStandIn", "APNsJWT", "FastCGIWire", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["LiveActivityCore", "APNsStandIn", "TestSupport"]),
+            dependencies: ["LiveActivityDomain", "LiveActivityStore", "LiveActivitySweep", "APNsStandIn", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@
 import APNsStandIn
 import FastCGIWire
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 
 let program = "liveactivity-apns-standin"
 

@@ -2,7 +2,8 @@
 // socket, or one CGI request. It reads no APNs key: the web-facing process holds no secret.
 import FastCGIWire
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import RegistrationService
 
 let program = "liveactivity-fcgi"

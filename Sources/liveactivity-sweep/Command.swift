@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// What the command line asks for.
 enum Command: Equatable {
@@ -46,14 +47,11 @@ struct CommandFailure: Error {
 }
 
 /// Opens and migrates the database: the one migration of a run.
-func openDatabase(_ configuration: Configuration) throws(CommandFailure) -> SQLiteConnection {
+func openDatabase(_ configuration: Configuration) throws(CommandFailure) -> SweepStore {
     do {
-        let connection = try SQLiteConnection(path: configuration.databasePath, options: configuration.sqliteOptions)
-        try Schema.migrate(connection)
-        return connection
+        return try SweepStore(path: configuration.databasePath, options: configuration.sqliteOptions, migrating: true)
     } catch {
-        throw .database(
-            "cannot use the database \(configuration.databasePath): \((error as? SQLiteError)?.message ?? "\(error)")")
+        throw .database("cannot use the database \(configuration.databasePath): \(DatabaseFault(error)?.message ?? "\(error)")")
     }
 }
 

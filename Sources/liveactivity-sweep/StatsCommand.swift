@@ -1,6 +1,7 @@
 import Foundation
-import LiveActivityCore
-import LiveActivitySweep
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
 
 /// `liveactivity-sweep stats [--json|--html]`: the operator's snapshot of SPEC section 7, and
 /// the status page of section 3 from the same figures.
@@ -9,12 +10,12 @@ enum StatsCommand {
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
         }
-        let connection = try openDatabase(configuration)
+        let store = try openDatabase(configuration)
         let report: StatsReport
         do {
-            report = try StatsReport.gather(connection, now: configuration.clock.now())
+            report = try store.statsReport(now: configuration.clock.now())
         } catch {
-            throw .database("cannot read the statistics: \((error as? SQLiteError)?.message ?? "\(error)")")
+            throw .database("cannot read the statistics: \(DatabaseFault(error)?.message ?? "\(error)")")
         }
         switch format {
         case .text: print(report.text)

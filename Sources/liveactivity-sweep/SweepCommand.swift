@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import LiveActivitySweep
 
 /// One cron run (SPEC section 5): the APNs settings, the lock, the database, the sweep, its
@@ -34,7 +35,7 @@ enum SweepCommand {
             throw .fault("\(error)")
         }
         SweepFolder.removeOldFiles(forDatabase: configuration.databasePath)
-        let connection = try openDatabase(configuration)
+        let store = try openDatabase(configuration)
         let summary: SweepSummary
         do {
             let tokens = ProviderTokenCache(
@@ -43,14 +44,12 @@ enum SweepCommand {
                 try credentials.issueToken(at: seconds)
             }
             let sweep = Sweep(
-                configuration: configuration, store: SweepStore(connection: connection),
+                configuration: configuration, store: store,
                 sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, budget: budget,
                 stopRequested: { StopRequest.isRequested }, log: printError)
             summary = try sweep.run()
-        } catch let error as SQLiteError {
-            throw .database("database error: \(error.message) (code \(error.code))")
         } catch {
-            throw .database("\(error)")
+            throw .database(DatabaseFault(error).map { "database error: \($0.detail)" } ?? "\(error)")
         }
         printResult(summary.line)
         withExtendedLifetime(lock) {}

@@ -6,7 +6,7 @@
 // is not its own (another user made or holds it); 2 a setting is missing or malformed; 3 the
 // database is unusable.
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 
 // The responder (web user) and the sweep (key owner) share the database through their group:

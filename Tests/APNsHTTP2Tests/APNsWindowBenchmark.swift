@@ -1,6 +1,6 @@
 import APNsHTTP2
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 import TestSupport
 import Testing
 

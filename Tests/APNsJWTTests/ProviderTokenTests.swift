@@ -1,7 +1,7 @@
 import APNsJWT
 import APNsStandIn
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import TestSupport
 import Testing
 

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
 
 /// The stand-in judges pushes as APNs does; each check is exercised directly here, and over real
 /// HTTP/2 + TLS in the integration suite.

@@ -1,5 +1,5 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import TestSupport
 import Testing
 

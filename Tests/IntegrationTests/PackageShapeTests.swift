@@ -2,11 +2,82 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The layers hold at link time: each built executable loads only the C libraries of the targets
-/// it uses. The web-facing responder links neither libcurl nor libcrypto, so it cannot sign or
-/// send a push even if it were compromised; the sweep links both (the control that shows the
-/// check can fail).
+/// The layers hold in the manifest, in the sources and at link time. The domain has no C module
+/// beneath it, and the APNs layers reach no SQLite; a source imports only targets its own target
+/// declares (SwiftPM would let an undeclared import of an already built module through). Each built
+/// executable loads only the C libraries of the targets it uses: the web-facing responder links
+/// neither libcurl nor libcrypto, so it cannot sign or send a push even if it were compromised;
+/// the sweep links both (the control that shows the check can fail).
 @Suite struct PackageShapeTests {
+    /// The manifest's targets: each one's type (`system` for a C library) and direct dependencies.
+    func manifestTargets() throws -> [String: (type: String, dependencies: [String])] {
+        let swift = try #require(
+            ["/usr/bin/swift", "/opt/swift/usr/bin/swift"].first(where: FileManager.default.isExecutableFile)
+                ?? systemTool("swift"), "swift is not installed")
+        // A scratch folder of its own: the running `swift test` holds the package's `.build`.
+        let scratch = TemporaryDirectory("manifest")
+        let result = try runCommand(
+            swift, ["package", "--package-path", packageRoot, "--scratch-path", scratch.path, "dump-package"], timeout: 300)
+        try #require(result.status == 0, "dump-package: \(result.stderr)")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "not a JSON object")
+        var targets: [String: (type: String, dependencies: [String])] = [:]
+        for target in manifest["targets"] as? [[String: Any]] ?? [] {
+            let name = try #require(target["name"] as? String)
+            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
+            }
+            targets[name] = (target["type"] as? String ?? "", dependencies)
+        }
+        return targets
+    }
+
+    /// `name` and every target beneath it.
+    func reach(_ name: String, in targets: [String: (type: String, dependencies: [String])]) -> Set<String> {
+        var reached: Set<String> = []
+        var queue = [name]
+        while let next = queue.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            queue += targets[next]?.dependencies ?? []
+        }
+        return reached
+    }
+
+    @Test func theDomainHasNoCModuleBeneathItAndTheAPNsLayersReachNoSQLite() throws {
+        let targets = try manifestTargets()
+        let cModules = Set(targets.filter { $0.value.type == "system" }.keys)
+        #expect(cModules.isSuperset(of: ["CSQLite", "COpenSSL", "CCurl", "CFastCGI"]), "\(cModules.sorted())")
+        #expect(targets["LiveActivityDomain"] != nil)
+        #expect(reach("LiveActivityDomain", in: targets) == ["LiveActivityDomain"])
+        #expect(reach("LiveActivityFigures", in: targets) == ["LiveActivityFigures", "LiveActivityDomain"])
+        for layer in ["APNsJWT", "APNsHTTP2"] {
+            let reached = reach(layer, in: targets)
+            #expect(reached.contains("LiveActivityDomain"), "\(layer): \(reached.sorted())")
+            #expect(!reached.contains("CSQLite") && !reached.contains("LiveActivityStore"), "\(layer): \(reached.sorted())")
+        }
+        #expect(!reach("liveactivity-fcgi", in: targets).contains { ["CCurl", "COpenSSL", "APNsJWT", "APNsHTTP2"].contains($0) })
+    }
+
+    @Test func everySourceImportsOnlyTheTargetsItsTargetDependsOn() throws {
+        let targets = try manifestTargets()
+        let sources = URL(fileURLWithPath: packageRoot + "/Sources")
+        var checked = 0
+        for name in targets.keys where targets[name]?.type == "regular" || targets[name]?.type == "executable" {
+            let reached = Set(targets[name]?.dependencies ?? [])
+            let folder = sources.appendingPathComponent(name)
+            guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                    let module = String(line.split(separator: " ").last ?? "")
+                    if targets[module] != nil { #expect(reached.contains(module), "\(name)/\(file) imports \(module)") }
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 50, "sources found: \(checked)")
+    }
+
     /// The shared libraries `ldd` resolves for a built executable, by file name (`libcurl.so.4`).
     func linkedLibraries(_ executable: String) throws -> Set<String> {
         let ldd = try #require(systemTool("ldd"), "ldd is not installed")
@@ -20,6 +91,50 @@ import Testing
 
     func links(_ libraries: Set<String>, _ name: String) -> Bool {
         libraries.contains { $0.hasPrefix(name + ".so") }
+    }
+
+    /// docs/ARCHITECTURE.md's table of the layers is the manifest's: every library and executable
+    /// target listed once, with exactly its dependencies.
+    @Test func theArchitectureTableIsTheManifest() throws {
+        let targets = try manifestTargets()
+        let text = try String(contentsOfFile: packageRoot + "/docs/ARCHITECTURE.md", encoding: .utf8)
+        var listed: [String: Set<String>] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2 else { continue }
+            let names = { (cell: String) in
+                Set(
+                    cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+                        String($0.element)
+                    })
+            }
+            guard let name = names(cells[0]).first, targets[name] != nil else { continue }
+            #expect(listed[name] == nil, "\(name) listed twice")
+            listed[name] = names(cells[1])
+        }
+        for (name, target) in targets where target.type == "regular" || target.type == "executable" {
+            guard name != "TestSupport" else { continue }
+            #expect(
+                listed[name] == Set(target.dependencies),
+                "\(name): documented \(listed[name]?.sorted() ?? []), declared \(target.dependencies.sorted())")
+        }
+    }
+
+    /// The features and programs reach the database through the store's public API alone: no
+    /// SQLite type, statement or store connection (the stand-in keeps its own record in SQLite).
+    @Test func theFeaturesAndProgramsNameNoSQLiteType() throws {
+        let forbidden = ["SQLiteConnection", "PreparedStatement", "SQLiteError", "Schema.", ".connection", "import CSQLite"]
+        var checked = 0
+        for target in ["RegistrationService", "LiveActivitySweep", "liveactivity-fcgi", "liveactivity-sweep"] {
+            let folder = packageRoot + "/Sources/" + target
+            let files = try #require(FileManager.default.enumerator(atPath: folder), "\(folder)")
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                for word in forbidden { #expect(!text.contains(word), "\(target)/\(file) names \(word)") }
+                checked += 1
+            }
+        }
+        #expect(checked > 20, "sources found: \(checked)")
     }
 
     @Test func theResponderLinksNeitherLibcurlNorLibcrypto() throws {

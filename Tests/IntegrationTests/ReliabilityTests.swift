@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityStore
 import TestSupport
 import Testing
 

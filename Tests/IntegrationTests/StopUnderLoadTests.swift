@@ -1,6 +1,6 @@
 import APNsJWT
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import TestSupport
 
 /// The stored row for `token`, read through a connection of the test's own.

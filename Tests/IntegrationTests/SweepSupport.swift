@@ -1,6 +1,8 @@
 import APNsStandIn
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
+import LiveActivitySweep
 import TestSupport
 
 /// A sweep's database with registrations put in directly, and the sweep run as cron runs it:

@@ -2,7 +2,8 @@ import APNsHTTP2
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import LiveActivitySweep
 
 /// Due rows read a page at a time: every due row once, in the due order, while the sweep's own

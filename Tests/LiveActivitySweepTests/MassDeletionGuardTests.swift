@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 import TestSupport
 import Testing
@@ -10,15 +10,15 @@ import Testing
     let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
     let now: Int64 = 1_800_000_000_000
 
-    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false) -> SweepStore.Due {
-        SweepStore.Due(
+    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false) -> DueRegistration {
+        DueRegistration(
             token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
             proven: proven)
     }
 
-    func deletion(_ seed: Int) -> SweepStore.Write { .delete(PushToken(trusted: sampleToken(seed)), registeredAtOrBefore: 7) }
+    func deletion(_ seed: Int) -> OutcomeWrite { .delete(PushToken(trusted: sampleToken(seed)), registeredAtOrBefore: 7) }
 
-    func held(_ seed: Int, _ reason: String = "BadDeviceToken") -> SweepStore.Write {
+    func held(_ seed: Int, _ reason: String = "BadDeviceToken") -> OutcomeWrite {
         .held(PushToken(trusted: sampleToken(seed)), selectedRegisteredAt: 7, reason: reason, nextPushAt: now + 300_000)
     }
 

@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 import TestSupport
 import Testing
@@ -9,7 +9,7 @@ import Testing
 @Suite struct OutcomeRulesTests {
     let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
     let now: Int64 = 1_800_000_000_000
-    let row = SweepStore.Due(
+    let row = DueRegistration(
         token: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .sandbox,
         registeredAt: 1_799_999_000_000)
 

@@ -1,7 +1,8 @@
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import LiveActivitySweep
 
 /// The sweep's background writer: batches land in order, and a failed batch stops the sweep.
@@ -19,7 +20,7 @@ import Testing
         return store
     }
 
-    func delivered(_ seed: Int) -> SweepStore.Write {
+    func delivered(_ seed: Int) -> OutcomeWrite {
         .delivered(PushToken(trusted: sampleToken(seed)), selectedRegisteredAt: 1, at: 10, nextPushAt: 20)
     }
 

@@ -1,6 +1,7 @@
 import TestSupport
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 
 /// Registers the sample tokens of `seeds` (charging) in `environment` at `time`, as the API does,
 /// in the database of `configuration`.

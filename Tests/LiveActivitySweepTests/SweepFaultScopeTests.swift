@@ -2,7 +2,8 @@ import APNsHTTP2
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import LiveActivitySweep
 
 /// Faults scoped to their environment, the guard on proven tokens, re-registrations during a

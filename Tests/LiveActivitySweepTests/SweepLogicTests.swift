@@ -2,7 +2,8 @@ import APNsHTTP2
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import LiveActivitySweep
 
 /// The sweep's bookkeeping against a scripted sender: what each outcome does to the database.

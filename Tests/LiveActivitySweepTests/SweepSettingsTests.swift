@@ -1,7 +1,7 @@
 import APNsHTTP2
 import APNsJWT
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 import TestSupport
 import Testing

@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import RegistrationService
 
 /// How the API answers storage's faults: a status without internals, and one line that says why.

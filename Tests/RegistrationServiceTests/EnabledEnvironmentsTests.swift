@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
 @testable import RegistrationService
 
 /// APNS_ENVIRONMENTS at the API (SPEC 3, 6), and an unregistration that ignores all but its token.

@@ -2,7 +2,7 @@ import FastCGIWire
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
 @testable import RegistrationService
 
 /// SPEC section 3's error table (`ErrorRow.all`, shared with the run through nginx) against the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
 @testable import RegistrationService
 
 /// The strict JSON reader behind the request bodies: what it accepts, what it refuses, and

@@ -1,8 +1,9 @@
 import FastCGIWire
+import LiveActivityDomain
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityStore
 @testable import RegistrationService
 
 /// SPEC section 3 through the API function itself (no transport): what succeeds, and the errors
@@ -37,7 +38,7 @@ import Testing
         let store = try RegistrationStore(path: api.configuration.databasePath)
         return try store.connection.statement(
             "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error FROM registrations ORDER BY push_token"
-        ).rows { Registration(row: $0) }
+        ).rows(refusing: Registration.init(row:))
     }
 
     func expectError(

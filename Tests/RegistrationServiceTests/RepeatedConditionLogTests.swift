@@ -2,7 +2,7 @@ import FastCGIWire
 import TestSupport
 import Testing
 
-@testable import LiveActivityCore
+@testable import LiveActivityDomain
 @testable import RegistrationService
 
 /// A condition that repeats per request logs at most one line a minute with a count (SPEC 7,

@@ -1,6 +1,8 @@
 import FastCGIWire
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// The registration service as it runs for real: `liveactivity-fcgi` on a unix socket in a
 /// folder of its own, and nginx from `nginx/local.conf.template` (with the shipped locations)

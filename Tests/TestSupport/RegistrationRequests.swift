@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// The body the iOS app sends to `POST /wakeup` (SPEC section 3).
 public func registerBody(_ token: String, type: String = "charging", environment: String? = nil) -> String {

@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 import LiveActivitySweep
 
 /// A `PushSender` that answers from a script instead of a network, for sweep logic tests.

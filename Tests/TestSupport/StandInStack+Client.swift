@@ -1,6 +1,6 @@
 import APNsHTTP2
 import APNsJWT
-import LiveActivityCore
+import LiveActivityDomain
 
 /// What an `APNsClient` needs to push to the stand-in directly.
 extension StandInStack {

@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import LiveActivitySweep
 
 /// A sweep run in the test's own process against the stand-in, over the real libcurl sender:
@@ -16,8 +17,7 @@ extension StandInStack {
         var configuration = try Configuration(settings: settings)
         try configuration.readPushIntervals(settings)
         let credentials = try SweepCredentials(settings: settings)
-        let connection = try SQLiteConnection(path: database, options: configuration.sqliteOptions)
-        try Schema.migrate(connection)
+        let store = try SweepStore(path: database, options: configuration.sqliteOptions, migrating: true)
         let tokens = ProviderTokenCache(
             path: ProviderTokenCache.path(in: try SweepFolder(databasePath: database)), cacheKey: credentials.tokenCacheKey
         ) { seconds in
@@ -25,7 +25,7 @@ extension StandInStack {
         }
         let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings), topic: credentials.bundleID)
         return try Sweep(
-            configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens,
+            configuration: configuration, store: store, sender: sender, tokens: tokens,
             duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()
     }

@@ -1,6 +1,6 @@
 import APNsStandIn
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The local APNs stand-in as the sweep meets it: nginx terminating TLS + HTTP/2 on a free
 /// loopback port with a self-signed certificate made for the test, in front of

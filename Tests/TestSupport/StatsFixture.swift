@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// A database for the stats and metrics tests, as of `now`: four registrations of known ages,
 /// types and environments (two pushed, one waiting after two failures), and two recorded sweeps

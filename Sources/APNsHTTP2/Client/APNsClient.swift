@@ -1,5 +1,5 @@
 import CCurl
-import LiveActivityCore
+import LiveActivityDomain
 
 /// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: multiplexed
 /// connections to the host (one for a small run, a few for a large backlog, SPEC section 5.4),

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// How an `APNsClient` connects: which host, which topic, trust, timeouts and the in-flight window.
 public struct APNsClientOptions: Sendable, Equatable {

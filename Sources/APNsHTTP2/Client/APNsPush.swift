@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// One push to send: the caller's id for it (an index into its own rows), the device token and
 /// the `apns-expiration` time.

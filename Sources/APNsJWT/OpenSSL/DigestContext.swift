@@ -1,10 +1,10 @@
 import COpenSSL
 
 /// An `EVP_MD_CTX` for one sign or verify operation, freed in `deinit`.
-package final class DigestContext {
-    package let pointer: OpaquePointer
+final class DigestContext {
+    let pointer: OpaquePointer
 
-    package init() throws(OpenSSLError) {
+    init() throws(OpenSSLError) {
         guard let context = EVP_MD_CTX_new() else { throw .drain("EVP_MD_CTX_new") }
         pointer = context
     }

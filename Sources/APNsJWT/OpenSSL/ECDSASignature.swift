@@ -2,8 +2,8 @@ import COpenSSL
 
 /// An `ECDSA_SIG` (the pair r, s), converting between OpenSSL's DER encoding and JOSE's
 /// fixed-width r||s (RFC 7518 section 3.4), which is what an APNs JWT carries.
-package final class ECDSASignature {
-    package let pointer: OpaquePointer
+final class ECDSASignature {
+    let pointer: OpaquePointer
 
     /// Bytes per half for P-256.
     static let halfLength = 32
@@ -19,7 +19,7 @@ package final class ECDSASignature {
     }
 
     /// Builds the pair from raw r||s (64 bytes for P-256).
-    package init(raw: [UInt8]) throws(OpenSSLError) {
+    init(raw: [UInt8]) throws(OpenSSLError) {
         let half = Self.halfLength
         guard raw.count == 2 * half else {
             throw OpenSSLError(operation: "ECDSA_SIG_set0", message: "a raw ES256 signature is 64 bytes, not \(raw.count)")
@@ -57,7 +57,7 @@ package final class ECDSASignature {
     }
 
     /// The DER encoding `EVP_DigestVerify` expects.
-    package func der() throws(OpenSSLError) -> [UInt8] {
+    func der() throws(OpenSSLError) -> [UInt8] {
         let length = i2d_ECDSA_SIG(pointer, nil)
         guard length > 0 else { throw .drain("i2d_ECDSA_SIG") }
         var out = [UInt8](repeating: 0, count: Int(length))

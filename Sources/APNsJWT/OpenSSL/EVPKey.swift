@@ -1,17 +1,17 @@
 import COpenSSL
 
 /// An `EVP_PKEY` known to be an EC key on P-256, freed in `deinit`.
-package final class EVPKey {
-    package let pointer: OpaquePointer
+final class EVPKey {
+    let pointer: OpaquePointer
 
     /// Which half of the key pair a PEM text must hold.
-    package enum Kind {
+    enum Kind {
         case privateKey
         case publicKey
     }
 
     /// Parses `pem` and checks that it is a P-256 EC key.
-    package init(pem: String, kind: Kind) throws(ES256KeyError) {
+    init(pem: String, kind: Kind) throws(ES256KeyError) {
         OpenSSLError.drainQueue()
         let bio: MemoryBIO
         do { bio = try MemoryBIO(reading: pem) } catch { throw .openSSL(error) }

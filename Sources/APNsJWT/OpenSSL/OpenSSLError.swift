@@ -13,14 +13,14 @@ public struct OpenSSLError: Error, CustomStringConvertible, Sendable, Equatable 
     }
 
     /// Builds the error for `operation` from the thread's OpenSSL error queue, emptying it.
-    package static func drain(_ operation: String) -> OpenSSLError {
+    static func drain(_ operation: String) -> OpenSSLError {
         OpenSSLError(operation: operation, message: drainQueue())
     }
 
     /// Empties the thread's error queue and returns its messages, so a later failure reports
     /// only its own causes.
     @discardableResult
-    package static func drainQueue() -> String {
+    static func drainQueue() -> String {
         var messages: [String] = []
         while case let code = ERR_get_error(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 extension ProviderToken {
     /// Signs a new token for `keyID` and `teamID`, issued at `issuedAt` (Unix seconds): header

@@ -1,5 +1,5 @@
 import APNsJWT
-import LiveActivityCore
+import LiveActivityDomain
 
 /// What the stand-in checks against: the same key id, team id and bundle id the sweep uses, and
 /// the public half of its key. Read from the same names as the sweep (`APNS_KEY_ID`, ...), plus
@@ -46,15 +46,7 @@ public struct StandInConfiguration: Sendable {
         } else {
             throw ConfigurationError.missing(name: "STANDIN_PUBLIC_KEY_PATH or APNS_KEY_PATH")
         }
-        var keyEnvironments = APNsEnvironment.allCases
-        if let list = settings.text("STANDIN_KEY_ENVIRONMENTS") {
-            keyEnvironments = try list.split(separator: ",").map { name throws(ConfigurationError) in
-                guard let environment = APNsEnvironment(name: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw .malformed(name: "STANDIN_KEY_ENVIRONMENTS", expected: "a comma list of production and sandbox")
-                }
-                return environment
-            }
-        }
+        let keyEnvironments = try settings.environments("STANDIN_KEY_ENVIRONMENTS") ?? APNsEnvironment.allCases
         return StandInConfiguration(
             keyID: try settings.required("APNS_KEY_ID"),
             teamID: try settings.required("APNS_TEAM_ID"),

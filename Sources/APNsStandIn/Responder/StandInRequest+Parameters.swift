@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// Rebuilding the HTTP/2 request from the FastCGI parameters nginx sends.
 extension StandInRequest {

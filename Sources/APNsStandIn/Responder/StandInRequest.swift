@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// A request as it reached the stand-in through nginx's HTTP/2 + TLS front: nginx hands every
 /// request header over as an `HTTP_*` FastCGI parameter, which the executable maps back here.

@@ -1,6 +1,7 @@
+import APNsJWT
 import FastCGIWire
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 
 /// Answers a push the way APNs does (APNS.md sections 2-5): checks the provider token's signature,
 /// key id, team and age, the refresh rate, the headers and the payload; then answers a scripted

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// Answers scripted for tests, per token and optionally per environment, used up in order.
 extension StandInState {

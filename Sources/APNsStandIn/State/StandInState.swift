@@ -1,9 +1,10 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// The stand-in's own SQLite file: what it received (so a person or a test can see deliveries),
 /// the answers scripted per token for tests, and the provider token in use (for the refresh rule).
 public final class StandInState {
-    public let connection: SQLiteConnection
+    package let connection: SQLiteConnection
 
     static let schema = """
         CREATE TABLE IF NOT EXISTS received (
@@ -45,7 +46,7 @@ public final class StandInState {
         """
 
     public init(path: String) throws {
-        var options = SQLiteConnection.Options()
+        var options = DatabaseOptions()
         options.busyTimeoutMilliseconds = 10_000
         connection = try SQLiteConnection(path: path, options: options)
         try connection.execute(Self.schema)

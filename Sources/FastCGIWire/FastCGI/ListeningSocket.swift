@@ -59,7 +59,7 @@ final class ListeningSocket: Sendable {
     /// `FCGX_Accept_r` returns -1 in each worker. An inherited socket is never shut down (SPEC 7):
     /// the shutdown would act on the socket itself, shared with the process that serves it next
     /// (spawn-fcgi's supervisor child, systemd's next start), whose every accept would then fail.
-    /// Its workers are woken by `WorkerPool` instead; this process's descriptor ends with it.
+    /// Its workers waiting in accept are left there (`WorkerPool.stop`) and end with the process.
     func shutDownIfOwned() {
         guard !isInherited else { return }
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))

@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 
 /// How the sweep reaches APNs (SPEC 6): `APNS_HOST` is where pushes go instead of Apple's hosts
 /// (they still name Apple's hosts: the stand-in tells the environments apart by them), `APNS_CA_FILE` adds a

@@ -1,9 +1,10 @@
 import APNsHTTP2
 import APNsJWT
-import LiveActivityCore
+import LiveActivityDomain
 
-/// The sweep's real sender: one `APNsClient` (one multiplexed HTTP/2 connection) per APNs
-/// environment that has pushes this sweep, created on first use.
+/// The sweep's real sender: one `APNsClient` per APNs environment that has pushes this sweep,
+/// created on first use; each multiplexes its pushes over one HTTP/2 connection for a small run
+/// and a few for a large backlog (`APNsClient`).
 public final class CurlPushSender: PushSender {
     private let settings: APNsClientSettings
     private let topic: String

@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 
 /// What sends pushes for a sweep: the libcurl HTTP/2 client, or a scripted one in tests. Both
 /// answer with the client's own `APNsCompletion`, which the sweep decides on as it is.

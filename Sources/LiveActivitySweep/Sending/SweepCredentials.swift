@@ -1,5 +1,5 @@
 import APNsJWT
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The settings a sweep cannot run without (SPEC 6): key id, team id, bundle id and the key,
 /// from `APNS_KEY` or the file `APNS_KEY_PATH` names.

@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// The registrations due this sweep, read from the database a page at a time, so a sweep of
 /// 100,000 holds a few thousand rows, not all of them (their tokens alone were 11 MB).
@@ -19,9 +20,9 @@ final class DueCursor {
     private var environments: [APNsEnvironment]
     private let pageSize: Int
 
-    private var page: [SweepStore.Due] = []
+    private var page: [DueRegistration] = []
     private var index = 0
-    private var position: SweepStore.DuePosition?
+    private var position: DuePosition?
     private var exhausted = false
     private var returned = Set<Int>()
 
@@ -38,7 +39,7 @@ final class DueCursor {
     }
 
     /// The next due registration, or nil when none is left.
-    func next() throws -> SweepStore.Due? {
+    func next() throws -> DueRegistration? {
         while true {
             if index == page.count {
                 guard !exhausted, !environments.isEmpty else { return nil }

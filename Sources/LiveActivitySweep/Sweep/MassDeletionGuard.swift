@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The mass-deletion guard (SPEC section 5): BadDeviceToken and DeviceTokenNotForTopic from most
 /// of an environment mean a wrong host, key or bundle id, not dead tokens, and deleting would
@@ -21,7 +21,7 @@ public struct MassDeletionGuard: Sendable {
     }
 
     private var counts: [APNsEnvironment: Counts] = [:]
-    private var held: [APNsEnvironment: [(row: SweepStore.Due, write: SweepStore.Write, reason: String)]] = [:]
+    private var held: [APNsEnvironment: [(row: DueRegistration, write: OutcomeWrite, reason: String)]] = [:]
     /// Environments where this database ever had a push answered 200: never a fresh deployment.
     private let everDelivered: Set<APNsEnvironment>
 
@@ -35,7 +35,7 @@ public struct MassDeletionGuard: Sendable {
     }
 
     /// Counts the final answer to the push for `row` (not one that is about to be retried).
-    public mutating func observe(_ answer: APNsAnswer, for row: SweepStore.Due) {
+    public mutating func observe(_ answer: APNsAnswer, for row: DueRegistration) {
         guard let response = answer.response else { return }
         var count = counts[row.environment, default: Counts()]
         let rejected = Self.isRejection(answer)
@@ -49,7 +49,7 @@ public struct MassDeletionGuard: Sendable {
     }
 
     /// Holds the deletion `write` of `row`, asked for by `reason`.
-    public mutating func hold(_ write: SweepStore.Write, reason: String, row: SweepStore.Due) {
+    public mutating func hold(_ write: OutcomeWrite, reason: String, row: DueRegistration) {
         held[row.environment, default: []].append((row, write, reason))
     }
 
@@ -71,7 +71,7 @@ public struct MassDeletionGuard: Sendable {
     /// The ruling on the held deletions.
     public struct Ruling: Equatable, Sendable {
         /// Deletions let through, or holds written instead of them.
-        public var writes: [SweepStore.Write] = []
+        public var writes: [OutcomeWrite] = []
         public var tally = SweepTally()
         /// The guard's own faults, one per environment where it tripped.
         public var faults: [SweepFault] = []

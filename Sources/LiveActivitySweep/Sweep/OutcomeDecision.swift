@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// What one answer comes to for its registration (SPEC section 5 step 6): what the sweep does
 /// next and what it counts. Made by `OutcomeRules`. No answer earns a log line of its own: the
@@ -7,9 +7,9 @@ public struct OutcomeDecision: Equatable, Sendable {
     /// What the sweep does with the answer.
     public enum Action: Equatable, Sendable {
         /// Write this in the next batch.
-        case write(SweepStore.Write)
+        case write(OutcomeWrite)
         /// A deletion for `reason` that the mass-deletion guard rules on when the sweep ends.
-        case deleteUnlessGuarded(SweepStore.Write, reason: String)
+        case deleteUnlessGuarded(OutcomeWrite, reason: String)
         /// Sign a new provider token and send the push again.
         case retryWithNewToken
         /// The answer is the same for every push to this environment: stop sending to it this

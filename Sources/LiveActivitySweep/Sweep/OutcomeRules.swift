@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 
 /// SPEC section 5 step 6's outcome table as a pure function: a due registration, the answer to
 /// its push, whether that push was already a retry, and the time -> what the sweep does, writes
@@ -21,7 +21,7 @@ public struct OutcomeRules: Sendable {
     public func interval(_ type: ActivityType) -> Int64 { intervals[type] ?? 300_000 }
 
     /// What `answer` to the push for `row` means at `now` (Unix milliseconds).
-    public func decide(_ answer: APNsAnswer, for row: SweepStore.Due, isRetry: Bool, now: Int64) -> OutcomeDecision {
+    public func decide(_ answer: APNsAnswer, for row: DueRegistration, isRetry: Bool, now: Int64) -> OutcomeDecision {
         let reason = answer.reason
         let environment = row.environment
         switch answer {
@@ -37,23 +37,23 @@ public struct OutcomeRules: Sendable {
     }
 
     private func decide(
-        status: Int, reason: String, timestamp: Int64?, _ row: SweepStore.Due, _ isRetry: Bool, _ now: Int64
+        status: Int, reason: String, timestamp: Int64?, _ row: DueRegistration, _ isRetry: Bool, _ now: Int64
     ) -> OutcomeDecision {
         let nextInterval = now + interval(row.activityType)
         switch (status, reason) {
         case (200, _):
-            let write = SweepStore.Write.delivered(
+            let write = OutcomeWrite.delivered(
                 row.token, selectedRegisteredAt: row.registeredAt, at: now, nextPushAt: nextInterval)
             return OutcomeDecision(.write(write), tally: .delivered)
         case (410, _):
             // Deleted unless registered again after APNs learned the token was gone.
-            let write = SweepStore.Write.unregistered(
+            let write = OutcomeWrite.unregistered(
                 row.token, registeredAtOrBefore: timestamp ?? row.registeredAt, selectedRegisteredAt: row.registeredAt,
                 reason: reason, nextPushAt: nextInterval)
             return OutcomeDecision(.write(write), tally: .removed(reason))
         case (_, "BadDeviceToken"), (_, "DeviceTokenNotForTopic"):
             // Also what a wrong host, key or bundle id looks like: the guard has the last word.
-            let write = SweepStore.Write.delete(row.token, registeredAtOrBefore: row.registeredAt)
+            let write = OutcomeWrite.delete(row.token, registeredAtOrBefore: row.registeredAt)
             return OutcomeDecision(.deleteUnlessGuarded(write, reason: reason))
         case (_, "ExpiredProviderToken"):
             // Once: a token signed a moment ago and still expired means our clock is wrong.
@@ -69,7 +69,7 @@ public struct OutcomeRules: Sendable {
             return backOff(row, reason, now: now)
         default:
             // Any other answer: kept, tried again one interval later, the reason recorded.
-            let write = SweepStore.Write.failed(
+            let write = OutcomeWrite.failed(
                 row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: nextInterval)
             return OutcomeDecision(.write(write), tally: .failed(reason))
         }
@@ -78,22 +78,22 @@ public struct OutcomeRules: Sendable {
     /// What a fault of `row`'s environment does to `row`, which got no 200 this sweep (its push was
     /// not sent, or answered with the fault): an unreachable host backs off like any connection
     /// failure; any other fault holds the row one interval, never every minute.
-    public func touched(_ row: SweepStore.Due, by fault: SweepFault, now: Int64) -> (write: SweepStore.Write, tally: SweepTally) {
+    public func touched(_ row: DueRegistration, by fault: SweepFault, now: Int64) -> (write: OutcomeWrite, tally: SweepTally) {
         guard fault.kind != .unreachable else {
             let decision = backOff(row, fault.reason, now: now)
             guard case .write(let write) = decision.action else { preconditionFailure("a back-off is a write") }
             return (write, decision.tally)
         }
-        let write = SweepStore.Write.held(
+        let write = OutcomeWrite.held(
             row.token, selectedRegisteredAt: row.registeredAt, reason: fault.reason,
             nextPushAt: now + interval(row.activityType))
         return (write, .held)
     }
 
     /// Kept, failures + 1, tried again after the back-off: server trouble, timeouts, no connection.
-    private func backOff(_ row: SweepStore.Due, _ reason: String, now: Int64) -> OutcomeDecision {
+    private func backOff(_ row: DueRegistration, _ reason: String, now: Int64) -> OutcomeDecision {
         let delay = BackOff.delay(afterFailures: row.failures + 1, interval: interval(row.activityType))
-        let write = SweepStore.Write.failed(
+        let write = OutcomeWrite.failed(
             row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)
         return OutcomeDecision(.write(write), tally: .failed(reason))
     }

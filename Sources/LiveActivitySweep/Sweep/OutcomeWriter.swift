@@ -1,5 +1,6 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// Writes the sweep's outcome batches on a thread of its own, over a connection of its own, so
 /// pushes keep flowing while a batch is committed: at 100,000 registrations the writes, done
@@ -10,7 +11,7 @@ import LiveActivityCore
 final class OutcomeWriter: @unchecked Sendable {
     // State shared with the thread, guarded by `condition`.
     private let condition = NSCondition()
-    private var queue: [[SweepStore.Write]] = []
+    private var queue: [[OutcomeWrite]] = []
     private var closing = false
     private var done = false
     private var deleted = 0
@@ -18,22 +19,22 @@ final class OutcomeWriter: @unchecked Sendable {
 
     /// Opens the connection (to a database the sweep already migrated) and starts the thread.
     /// The store is used by that thread alone.
-    init(path: String, options: SQLiteConnection.Options) throws {
-        let connection = try SQLiteConnection(path: path, options: options)
+    init(path: String, options: DatabaseOptions) throws {
+        var options = options
         // Outcomes update rows all over the table (tokens are random): with SQLite's default
         // 2 MiB page cache each batch re-read the same interior pages once the table outgrew
         // it, and the push rate fell with N. 4 MiB holds the B-tree levels above the leaves of
         // a few hundred thousand registrations; 16 MiB was no faster at 100,000 and held 12 MB
         // more for the whole run. Only this connection needs it.
-        try connection.execute("PRAGMA cache_size=-4096")
-        let store = ThreadOwned(SweepStore(connection: connection))
+        options.cacheKibibytes = 4096
+        let store = ThreadOwned(try SweepStore(path: path, options: options))
         let thread = Thread { [self] in run(store.value) }
         thread.name = "sweep-outcome-writer"
         thread.start()
     }
 
     /// Queues `writes`; throws the error of an earlier batch, which stops the sweep.
-    func submit(_ writes: [SweepStore.Write]) throws {
+    func submit(_ writes: [OutcomeWrite]) throws {
         condition.lock()
         defer { condition.unlock() }
         if let failure { throw failure }

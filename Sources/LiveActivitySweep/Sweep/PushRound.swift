@@ -1,5 +1,5 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The sending part of one sweep: queues a push per due registration, decides on each answer
 /// (`OutcomeRules`), hands writes to the `OutcomeWriter` in batches, stops an environment at its
@@ -37,10 +37,10 @@ final class PushRound {
     private(set) var stoppedBySignal = false
 
     /// Rows of the pushes queued or in flight (or deferred), by push id.
-    private var live: [Int: SweepStore.Due] = [:]
+    private var live: [Int: DueRegistration] = [:]
     private var nextID = 0
     private var allRead = false
-    private var pending: [SweepStore.Write] = []
+    private var pending: [OutcomeWrite] = []
     private var deletionGuard: MassDeletionGuard
     private var faults: [APNsEnvironment: SweepFault] = [:]
     private var retried = Set<Int>()
@@ -211,7 +211,7 @@ final class PushRound {
     }
 
     /// When a fault holds `row`'s environment, writes what it does to the row and returns true.
-    private func holdIfFaulted(_ row: SweepStore.Due, now: Int64, summary: inout SweepSummary) -> Bool {
+    private func holdIfFaulted(_ row: DueRegistration, now: Int64, summary: inout SweepSummary) -> Bool {
         guard let fault = faults[row.environment] else { return false }
         touch(row, by: fault, now: now, summary: &summary)
         return true
@@ -219,7 +219,7 @@ final class PushRound {
 
     /// Writes what `fault` does to `row` and counts it against the fault; a row registered during
     /// the sweep is left due (its first push goes out at the next sweep, SPEC 5 step 3).
-    private func touch(_ row: SweepStore.Due, by fault: SweepFault, now: Int64, summary: inout SweepSummary) {
+    private func touch(_ row: DueRegistration, by fault: SweepFault, now: Int64, summary: inout SweepSummary) {
         faults[row.environment]?.pushes += 1
         guard row.registeredAt <= startedAt else { return }
         let (write, tally) = rules.touched(row, by: fault, now: now)
@@ -236,7 +236,7 @@ final class PushRound {
 
     /// Drops what is held for push `id`, decided now; returns its row.
     @discardableResult
-    private func forget(_ id: Int) -> SweepStore.Due? {
+    private func forget(_ id: Int) -> DueRegistration? {
         retried.remove(id)
         return live.removeValue(forKey: id)
     }

@@ -1,5 +1,6 @@
 import APNsHTTP2
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 
 /// One run of SPEC section 5: expiry, due selection, concurrent pushes, outcomes written in
 /// batches, scoped faults, the mass-deletion guard, the time budget, the run recorded. The caller
@@ -66,7 +67,7 @@ public final class Sweep {
                 deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), sender: sender,
                 tokens: tokens, clock: clock, startedAt: start,
                 sendUntil: started + .seconds(budget.seconds), stopRequested: stopRequested, log: log)
-            let writer = try OutcomeWriter(path: store.connection.path, options: configuration.sqliteOptions)
+            let writer = try OutcomeWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
             // On every way out, the thread ends and the batches already queued are written.
             var finished = false
             defer { if !finished { _ = try? writer.finish() } }

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The time a sweep may take (SPEC 5, `LIVEACTIVITY_SWEEP_BUDGET`): past `seconds` nothing new is
 /// sent, and pushes in flight get `drainSeconds` more to finish, so with cron starting a sweep

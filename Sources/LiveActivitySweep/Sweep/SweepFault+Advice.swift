@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The faults `OutcomeRules` and the guard raise, each with what the operator should check.
 extension SweepFault {

@@ -1,5 +1,5 @@
 import Foundation
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The exclusive, non-blocking lock in the sweep's own folder that keeps overlapping cron runs
 /// from pushing twice (SPEC section 5 step 1). `flock` is released by the kernel when the process

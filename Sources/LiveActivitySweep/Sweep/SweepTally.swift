@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// What answers add to a sweep's counts: pushes delivered, failed and held by a fault, and why
 /// pushes failed or registrations were removed. One value, added to the summary as each decision

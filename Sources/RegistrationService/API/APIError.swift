@@ -1,5 +1,5 @@
 import FastCGIWire
-import LiveActivityCore
+import LiveActivityDomain
 
 /// An error the API answers with: a status and `{"error": "..."}` (SPEC section 3's table).
 /// Any other error becomes a generic 500 so internals never reach a client.

@@ -1,4 +1,5 @@
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityStore
 import Synchronization
 
 /// What the responder tells operators about conditions that repeat per request, shared by its

@@ -1,5 +1,5 @@
 import FastCGIWire
-import LiveActivityCore
+import LiveActivityFigures
 
 extension HTTPResponse {
     /// The status page's answer (SPEC 3): never cached, nothing loaded or run beyond the page

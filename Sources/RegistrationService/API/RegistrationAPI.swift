@@ -1,5 +1,7 @@
 import FastCGIWire
-import LiveActivityCore
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
 
 /// The JSON API of SPEC section 3 as a plain function from request to response: no transport in it,
 /// so tests call it directly and the FastCGI and CGI front ends share it.
@@ -150,7 +152,7 @@ public final class RegistrationAPI: HTTPResponder {
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = PrometheusMetrics.render(try writer.read { try MetricsSnapshot.gather($0.connection) })
+        let text = PrometheusMetrics.render(try writer.read { try $0.metricsSnapshot() })
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
@@ -161,7 +163,7 @@ public final class RegistrationAPI: HTTPResponder {
     /// connection's turn, rendered after it. A database fault is a short HTML page, not JSON.
     private func status() -> HTTPResponse {
         do {
-            let report = try writer.read { try StatsReport.gather($0.connection, now: configuration.clock.now()) }
+            let report = try writer.read { try $0.statsReport(now: configuration.clock.now()) }
             return .html(200, StatusPage.render(report))
         } catch {
             let answer = failure(error)

@@ -1,4 +1,4 @@
-import LiveActivityCore
+import LiveActivityDomain
 
 /// The JSON body of `POST /wakeup` and `POST /wakeup/unregister`, validated (SPEC section 3).
 public struct RegistrationBody: Equatable, Sendable {

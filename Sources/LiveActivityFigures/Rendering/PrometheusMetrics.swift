@@ -1,0 +1,84 @@
+import Foundation
+import LiveActivityDomain
+
+/// `GET /wakeup/metrics` in the Prometheus text exposition format (version 0.0.4): gauges of the
+/// registrations, and counters over every sweep run the database has recorded, which never go
+/// down (pruning the 30-day run history leaves them).
+public enum PrometheusMetrics {
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    public static func render(_ snapshot: MetricsSnapshot) -> String {
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+
+        family("liveactivity_registrations", "gauge", "Stored registrations by activity type and APNs environment.")
+        var seen = Set<String>()
+        for group in snapshot.groups {
+            seen.insert(group.activityType + "/" + group.environment)
+            out +=
+                "liveactivity_registrations{activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"} \(group.count)\n"
+        }
+        // Zero series for the combinations not present keep dashboards and alerts continuous.
+        for type in ActivityType.allCases {
+            for environment in APNsEnvironment.allCases where !seen.contains(type.rawValue + "/" + environment.rawValue) {
+                out +=
+                    "liveactivity_registrations{activity_type=\"\(type.rawValue)\",environment=\"\(environment.rawValue)\"} 0\n"
+            }
+        }
+
+        family(
+            "liveactivity_registrations_backing_off", "gauge",
+            "Registrations waiting after failures in a row (back-off), by APNs environment.")
+        for (environment, count) in snapshot.backingOff {
+            out += "liveactivity_registrations_backing_off{environment=\"\(label(environment))\"} \(count)\n"
+        }
+
+        let totals = snapshot.totals
+        family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
+        out += "liveactivity_sweep_runs_total \(totals.runs)\n"
+        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200).")
+        out += "liveactivity_pushes_sent_total \(totals.sent)\n"
+        family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by reason.")
+        out += "liveactivity_pushes_failed_total \(totals.failed)\n"
+        for (reason, count) in snapshot.failureReasons {
+            out += "liveactivity_pushes_failed_by_reason_total{reason=\"\(label(reason))\"} \(count)\n"
+        }
+        family(
+            "liveactivity_registrations_removed_total", "counter", "Registrations removed on APNs's answer (410, BadDeviceToken)."
+        )
+        out += "liveactivity_registrations_removed_total \(totals.removed)\n"
+        family("liveactivity_registrations_expired_total", "counter", "Registrations removed by the expiry.")
+        out += "liveactivity_registrations_expired_total \(totals.expired)\n"
+
+        family(
+            "liveactivity_sweep_faults_total", "counter",
+            "Sweep runs in which a fault stopped sending to an environment, over the recorded runs.")
+        for fault in snapshot.faults {
+            out += "liveactivity_sweep_faults_total{\(faultLabels(fault))} \(fault.runs)\n"
+        }
+        family("liveactivity_sweep_fault_pushes_total", "counter", "Pushes held or backed off by those faults.")
+        for fault in snapshot.faults {
+            out += "liveactivity_sweep_fault_pushes_total{\(faultLabels(fault))} \(fault.pushes)\n"
+        }
+
+        if let last = snapshot.lastRun {
+            family("liveactivity_last_sweep_timestamp_seconds", "gauge", "Start of the last recorded sweep, Unix seconds.")
+            out += "liveactivity_last_sweep_timestamp_seconds \(Double(last.startedAt) / 1000)\n"
+            family("liveactivity_last_sweep_duration_seconds", "gauge", "Duration of the last recorded sweep.")
+            out += "liveactivity_last_sweep_duration_seconds \(Double(last.durationMilliseconds) / 1000)\n"
+        }
+        return out
+    }
+
+    static func faultLabels(_ fault: StatsReport.FaultTotals) -> String {
+        "environment=\"\(label(fault.environment))\",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\""
+    }
+
+    /// Escapes a label value (backslash, quote, newline).
+    static func label(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

@@ -1,0 +1,30 @@
+/// The figures `GET /wakeup/metrics` exposes (read by `MetricsSnapshot.gather` in Storage/): the
+/// registrations per group and waiting after failures, lifetime totals, failure reasons and faults
+/// (counters that never go down, though the run history itself keeps 30 days), and the last run.
+public struct MetricsSnapshot: Sendable {
+    /// Groups holding registrations, by type and environment.
+    public var groups: [StatsReport.Group] = []
+    /// Every run ever recorded in the database.
+    public var totals = StatsReport.RunTotals()
+    /// Why pushes failed, over every run ever recorded, by reason in order.
+    public var failureReasons: [(reason: String, count: Int64)] = []
+    /// The last recorded run.
+    public var lastRun: RecordedRun?
+    /// Registrations waiting after failures (back-off), by environment.
+    public var backingOff: [(environment: String, count: Int64)] = []
+    /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
+    public var faults: [StatsReport.FaultTotals] = []
+
+    public init(
+        groups: [StatsReport.Group] = [], totals: StatsReport.RunTotals = .init(),
+        failureReasons: [(reason: String, count: Int64)] = [], lastRun: RecordedRun? = nil,
+        backingOff: [(environment: String, count: Int64)] = [], faults: [StatsReport.FaultTotals] = []
+    ) {
+        self.groups = groups
+        self.totals = totals
+        self.failureReasons = failureReasons
+        self.lastRun = lastRun
+        self.backingOff = backingOff
+        self.faults = faults
+    }
+}

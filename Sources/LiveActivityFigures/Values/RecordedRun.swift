@@ -1,0 +1,14 @@
+/// A sweep run as the run history keeps it: the figures' "last run".
+public struct RecordedRun: Sendable, Equatable {
+    /// Unix ms.
+    public var startedAt: Int64
+    public var durationMilliseconds: Int64
+    /// `ok`, or what stopped it (the summary's outcome).
+    public var outcome: String?
+
+    public init(startedAt: Int64, durationMilliseconds: Int64, outcome: String?) {
+        self.startedAt = startedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.outcome = outcome
+    }
+}

@@ -1,0 +1,51 @@
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
+import TestSupport
+import Testing
+
+/// `GET /wakeup/metrics`'s figures, read from a real database and rendered for Prometheus.
+@Suite struct MetricsTests {
+    let folder = TemporaryDirectory("metrics")
+    let now: Int64 = 1_800_000_000_000
+
+    func populatedStore() throws -> RegistrationStore {
+        try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
+    }
+
+    @Test func metricsAreInPrometheusTextFormat() throws {
+        let text = PrometheusMetrics.render(try populatedStore().metricsSnapshot())
+        #expect(text.contains("# TYPE liveactivity_registrations gauge\n"))
+        #expect(text.contains("liveactivity_registrations{activity_type=\"charging\",environment=\"production\"} 2\n"))
+        #expect(text.contains("liveactivity_registrations{activity_type=\"debug\",environment=\"production\"} 0\n"))
+        #expect(text.contains("liveactivity_pushes_sent_total 190\n"))
+        #expect(text.contains("liveactivity_pushes_failed_by_reason_total{reason=\"ServiceUnavailable\"} 10\n"))
+        #expect(text.contains("liveactivity_registrations_removed_total 3\n"))
+        #expect(text.contains("liveactivity_last_sweep_duration_seconds 1.234\n"))
+        #expect(text.contains("liveactivity_registrations_backing_off{environment=\"production\"} 0\n"))
+        #expect(text.contains("liveactivity_registrations_backing_off{environment=\"sandbox\"} 1\n"))
+        let labels = #"environment="sandbox",kind="configuration",reason="BadEnvironmentKeyInToken""#
+        #expect(text.contains("liveactivity_sweep_faults_total{\(labels)} 1\n"))
+        #expect(text.contains("liveactivity_sweep_fault_pushes_total{\(labels)} 40\n"))
+        // Every sample line is `name{labels} value`.
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.split(separator: " ").count == 2, "\(line)")
+        }
+    }
+
+    @Test func faultCountersNeverGoDownWhenTheHistoryIsPruned() throws {
+        let store = try populatedStore()
+        let sweeps = SweepStore(connection: store.connection)
+        var later = SweepSummary()
+        later.startedAt = now + 32 * 86_400_000
+        later.faults = [
+            SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 2, advice: "")
+        ]
+        try sweeps.record(later)
+        #expect(try store.connection.statement("SELECT count(*) FROM sweep_faults").scalarInt() == 1, "the older one was pruned")
+        let text = PrometheusMetrics.render(try store.metricsSnapshot())
+        let labels = #"environment="sandbox",kind="configuration",reason="BadEnvironmentKeyInToken""#
+        #expect(text.contains("liveactivity_sweep_faults_total{\(labels)} 2\n"))
+        #expect(text.contains("liveactivity_sweep_fault_pushes_total{\(labels)} 42\n"))
+    }
+}

@@ -1,0 +1,78 @@
+import TestSupport
+import Testing
+
+@testable import LiveActivityDomain
+@testable import LiveActivityFigures
+@testable import LiveActivityStore
+
+@Suite struct StatsTests {
+    let folder = TemporaryDirectory("stats")
+    let now: Int64 = 1_800_000_000_000
+    let minute: Int64 = 60_000
+
+    func populatedStore() throws -> RegistrationStore {
+        try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
+    }
+
+    @Test func theReportCountsByTypeEnvironmentAndAge() throws {
+        let store = try populatedStore()
+        let report = try store.statsReport(now: now)
+        #expect(report.active == 4)
+        #expect(
+            report.byTypeAndEnvironment.map { "\($0.activityType)/\($0.environment)=\($0.count)" }
+                == ["charging/production=2", "charging/sandbox=1", "debug/sandbox=1"])
+        #expect(report.byAge.map(\.count) == [1, 1, 1, 1, 0])
+        #expect(report.oldestRegisteredAt == now - 180 * minute)
+        #expect(report.activeWakeups == 9)
+        #expect(report.topWakeups.map(\.count) == [7, 2])
+        #expect(report.topWakeups.first?.token == String(sampleToken(3).prefix(8)) + "…")
+        #expect(report.lastDay.runs == 1 && report.lastDay.sent == 90 && report.lastDay.failed == 10)
+        #expect(report.lastDay.errorRate == 0.1)
+        #expect(report.lastWeek.runs == 2 && report.lastWeek.sent == 190)
+        #expect(report.lifetimeSent == 190)
+        #expect(report.lastRunDurationMilliseconds == 1234)
+        #expect(report.backingOff.map { "\($0.environment)=\($0.count)" } == ["production=0", "sandbox=1"])
+        #expect(
+            report.recentFaults == [
+                .init(
+                    environment: "sandbox", kind: "configuration", reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
+                    lastAt: now - 10 * minute)
+            ])
+    }
+
+    @Test func faultsAndBackOffShowInTextAndJSON() throws {
+        let report = try populatedStore().statsReport(now: now)
+        #expect(report.text.contains("Waiting after failures (back-off): production 0, sandbox 1"))
+        #expect(report.text.contains("  sandbox: configuration BadEnvironmentKeyInToken in 1 runs (40 pushes), last 10 min ago"))
+        #expect(report.json.contains(#""backingOff":{"production":0,"sandbox":1}"#))
+        #expect(
+            report.json.contains(
+                #""faults24h":[{"environment":"sandbox","kind":"configuration","reason":"BadEnvironmentKeyInToken","runs":1,"pushes":40,"lastAt":1799999400000}]"#
+            ))
+        let quiet = try populatedStore().statsReport(now: now + 2 * 86_400_000)
+        #expect(quiet.text.contains("Faults over 24 h: none") && quiet.json.contains(#""faults24h":[]"#))
+    }
+
+    @Test func theTextAndJSONShowTheFiguresButNoFullToken() throws {
+        let report = try populatedStore().statsReport(now: now)
+        #expect(report.text.contains("Active registrations: 4"))
+        #expect(report.text.contains("debug / sandbox: 1"))
+        #expect(report.text.contains("error rate 10.0%"))
+        #expect(report.json.contains("\"active\":4"))
+        #expect(
+            report.json.contains(
+                "\"sweeps24h\":{\"runs\":1,\"sent\":90,\"failed\":10,\"removed\":3,\"expired\":0,\"errorRate\":0.1000}"))
+        for seed in 1...4 {
+            #expect(!report.text.contains(sampleToken(seed)))
+            #expect(!report.json.contains(sampleToken(seed)))
+        }
+    }
+
+    @Test func anEmptyDatabaseReportsZeros() throws {
+        let store = try RegistrationStore(path: folder.file("empty.sqlite"))
+        let report = try store.statsReport(now: now)
+        #expect(report.active == 0 && report.oldestRegisteredAt == nil && report.lastRunAt == nil)
+        #expect(report.text.contains("Last sweep: none recorded"))
+        #expect(report.json.contains("\"lastRunAt\":null"))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
+
+/// The responder's shared writer under real threads: each write gets its own answer exactly once,
+/// in the order its thread wrote, while the turn is handed from thread to thread; a write that
+/// fails on its own row fails alone, while a fault of the database answers a whole batch at once;
+/// readers get the connection between batches.
+@Suite struct RegistrationWriterTests {
+    let folder = TemporaryDirectory("writer")
+    var path: String { folder.file("db.sqlite") }
+    let threads = 16
+
+    private func register(_ seed: Int, cap: Int = 1_000_000) throws -> StoreWrite {
+        .register(
+            try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1,
+            expiresAt: 2, cap: cap)
+    }
+
+    @Test func everyWriteGetsItsOwnAnswerInTheOrderItsThreadWrote() throws {
+        let writer = RegistrationWriter(path: path)
+        let wrong = Mutex<[String]>([])
+        let cycle: [(String, StoreWrite.Outcome)] = [
+            ("register", .registered(.created)), ("register", .registered(.refreshed)),
+            ("unregister", .unregistered(found: true)), ("unregister", .unregistered(found: false)),
+        ]
+        onThreads(threads) { thread in
+            for round in 0..<40 {
+                // Half the threads keep one token, half take a new one each round.
+                let seed = thread.isMultiple(of: 2) ? thread : 1000 * (thread + 1) + round
+                for (step, (kind, expected)) in cycle.enumerated() {
+                    do {
+                        let token = try PushToken(validating: sampleToken(seed))
+                        let write: StoreWrite =
+                            kind == "register"
+                            ? .register(token, type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 1_000_000)
+                            : .unregister(token)
+                        let answer = try writer.perform(write)
+                        if answer != expected {
+                            wrong.withLock { $0.append("thread \(thread) round \(round) step \(step): \(answer)") }
+                        }
+                    } catch {
+                        wrong.withLock { $0.append("thread \(thread) round \(round) step \(step): \(error)") }
+                    }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 } == [])
+        #expect(try writer.read { try $0.count() } == 0)
+    }
+
+    @Test func theCapHoldsExactlyWhenManyThreadsRegisterAtOnce() throws {
+        let writer = RegistrationWriter(path: path)
+        let created = Atomic<Int>(0)
+        let refused = Atomic<Int>(0)
+        let other = Mutex<[String]>([])
+        onThreads(threads) { thread in
+            for index in 0..<10 {
+                do {
+                    let write = try register(thread * 100 + index, cap: 50)
+                    if try writer.perform(write) == .registered(.created) { created.add(1, ordering: .relaxed) }
+                } catch StoreError.capacityReached(limit: 50) {
+                    refused.add(1, ordering: .relaxed)
+                } catch {
+                    other.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(created.load(ordering: .relaxed) == 50)
+        #expect(refused.load(ordering: .relaxed) == threads * 10 - 50)
+        #expect(other.withLock { $0 } == [])
+        #expect(try writer.read { try $0.count() } == 50)
+    }
+
+    @Test func aWriteThatFailsFailsAloneAndTheOthersInItsBatchAreCommitted() throws {
+        // A real SQLite failure for chosen tokens: a trigger aborts their insert.
+        do {
+            let store = try RegistrationStore(path: path)
+            try store.connection.execute(
+                """
+                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
+                BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
+                """)
+        }
+        let writer = RegistrationWriter(path: path)
+        let wrong = Mutex<[String]>([])
+        let failed = Atomic<Int>(0)
+        onThreads(threads) { thread in
+            for index in 0..<30 {
+                let poisoned = index % 10 == 3
+                let seed = poisoned ? (thread * 100 + index) * 0x1_0000 + 0xdead : thread * 100 + index
+                do {
+                    let answer = try writer.perform(try register(seed))
+                    if poisoned || answer != .registered(.created) {
+                        wrong.withLock { $0.append("seed \(seed): \(answer)") }
+                    }
+                } catch let error as SQLiteError where poisoned && error.message.contains("poisoned token") {
+                    failed.add(1, ordering: .relaxed)
+                } catch {
+                    wrong.withLock { $0.append("seed \(seed): \(error)") }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 } == [])
+        #expect(failed.load(ordering: .relaxed) == threads * 3)
+        #expect(try writer.read { try $0.count() } == threads * 27)
+    }
+
+    @Test func aBatchFacingABusyDatabaseIsAnsweredBusyAtOnceNotRetriedOneByOne() throws {
+        var options = DatabaseOptions()
+        options.busyTimeoutMilliseconds = 100
+        let writer = RegistrationWriter(path: path, options: options)
+        #expect(try writer.read { try $0.count() } == 0, "the writer's connection is open before the lock is taken")
+        // Another process's `sqlite3` shell in BEGIN IMMEDIATE: the write lock is held throughout.
+        let shell = try SQLiteConnection(path: path)
+        try shell.execute("BEGIN IMMEDIATE")
+        defer { try? shell.execute("ROLLBACK") }
+
+        let writes = 12
+        let answers = Mutex<[String]>([])
+        let started = writer.transactionAttempts.load(ordering: .relaxed)
+        holdTheTurnUntilQueued(writes, writer)
+        onThreads(writes) { index in
+            do {
+                _ = try writer.perform(try register(index))
+                answers.withLock { $0.append("committed") }
+            } catch {
+                answers.withLock { $0.append(DatabaseFault(error)?.cause ?? "\(error)") }
+            }
+        }
+        #expect(answers.withLock { $0 } == Array(repeating: "busy", count: writes))
+        // Before: one failed batch and then a busy wait for each write alone (writes + 1).
+        #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1, "one busy wait for the whole batch")
+    }
+
+    @Test func aRowLevelFailureStillFallsBackToOneWriteAtATime() throws {
+        do {
+            let store = try RegistrationStore(path: path)
+            try store.connection.execute(
+                """
+                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
+                BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
+                """)
+        }
+        let writer = RegistrationWriter(path: path)
+        #expect(try writer.read { try $0.count() } == 0)
+        let writes = 6
+        let answers = Mutex<[Int: String]>([:])
+        let started = writer.transactionAttempts.load(ordering: .relaxed)
+        holdTheTurnUntilQueued(writes, writer)
+        onThreads(writes) { index in
+            let seed = index == 0 ? 0x1_0000 + 0xdead : index
+            do {
+                _ = try writer.perform(try register(seed))
+                answers.withLock { $0[index] = "committed" }
+            } catch {
+                answers.withLock { $0[index] = "failed" }
+            }
+        }
+        #expect(
+            answers.withLock { $0 } == [
+                0: "failed", 1: "committed", 2: "committed", 3: "committed", 4: "committed", 5: "committed",
+            ])
+        #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1 + writes, "the batch, then each alone")
+        #expect(try writer.read { try $0.count() } == writes - 1)
+    }
+
+    @Test func readersTakeTheTurnBetweenBatchesAndSeeOnlyCommittedWrites() throws {
+        let writer = RegistrationWriter(path: path)
+        let wrong = Mutex<[String]>([])
+        let writers = threads - 2
+        let perWriter = 60
+        onThreads(threads) { thread in
+            do {
+                if thread < writers {
+                    for index in 0..<perWriter { _ = try writer.perform(try register(thread * 1000 + index)) }
+                } else {
+                    // Counts only grow (nothing is removed) and never exceed what was written.
+                    var last = 0
+                    for _ in 0..<200 {
+                        let count = try writer.read { try $0.count() }
+                        if count < last || count > writers * perWriter {
+                            wrong.withLock { $0.append("count \(count) after \(last)") }
+                        }
+                        last = count
+                    }
+                }
+            } catch {
+                wrong.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(wrong.withLock { $0 } == [])
+        #expect(try writer.read { try $0.count() } == writers * perWriter)
+    }
+}
+
+/// Holds the writer's turn as a reader, on a thread of its own, until `count` writes are queued
+/// (10 s at most), so that they form one batch when it is handed over.
+private func holdTheTurnUntilQueued(_ count: Int, _ writer: RegistrationWriter) {
+    let holding = DispatchSemaphore(value: 0)
+    Thread {
+        _ = try? writer.read { _ in
+            holding.signal()
+            for _ in 0..<10_000 where writer.queuedWrites < count { usleep(1000) }
+        }
+    }.start()
+    holding.wait()
+}
+
+/// Runs `body(index)` on `count` threads of their own (not a pool that a 2-core machine would
+/// size at two), and returns when every one has finished. A thread still waiting after a minute
+/// is a lost answer or a turn never handed over: the test fails instead of hanging the run.
+private func onThreads(
+    _ count: Int, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable (Int) -> Void
+) {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    if group.wait(timeout: .now() + 60) == .timedOut {
+        Issue.record("a writer thread never got its answer or the turn", sourceLocation: sourceLocation)
+    }
+}

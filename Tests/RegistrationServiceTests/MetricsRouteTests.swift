@@ -1,0 +1,24 @@
+import FastCGIWire
+import LiveActivityDomain
+import LiveActivityFigures
+import RegistrationService
+import TestSupport
+import Testing
+
+/// The metrics route of the API (the figures themselves: LiveActivityFiguresTests).
+@Suite struct MetricsRouteTests {
+    let folder = TemporaryDirectory("metrics")
+    let now: Int64 = 1_800_000_000_000
+
+    @Test func theMetricsRouteAnswersGetOnly() throws {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        _ = try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
+        let api = RegistrationAPI(configuration: configuration, log: { _ in })
+        let response = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/metrics"))
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == PrometheusMetrics.contentType)
+        #expect(response.bodyText.contains("liveactivity_sweep_runs_total 2"))
+        #expect(api.respond(to: HTTPRequest(method: "POST", path: "/wakeup/metrics")).status == 405)
+    }
+}
