@@ -7,14 +7,14 @@ enum Command: Equatable {
     case help
     /// One sweep, as cron runs it.
     case sweep
-    /// The operator's snapshot, as text or `--json`.
-    case stats(json: Bool)
+    /// The operator's snapshot, as text, `--json` or `--html` (the status page).
+    case stats(StatsFormat)
 
     static let program = "liveactivity-sweep"
 
     static let usage = """
         usage: \(program)              run one sweep (cron runs it every minute)
-               \(program) stats [--json]   registrations and sweep history
+               \(program) stats [--json|--html]   registrations and sweep history (--html: the status page)
         Settings come from the environment and the file named by LIVEACTIVITY_CONFIG.
         """
 
@@ -25,7 +25,7 @@ enum Command: Equatable {
         }
         switch arguments.first {
         case nil: self = .sweep
-        case "stats": self = .stats(json: arguments.contains("--json"))
+        case "stats": self = .stats(try StatsFormat(arguments: Array(arguments.dropFirst())))
         case let other?: throw .configuration("unknown command \(other.prefix(40)); try --help")
         }
     }

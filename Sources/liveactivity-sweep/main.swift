@@ -36,7 +36,7 @@ do {
     case .sweep:
         StopRequest.install()
         try SweepCommand.run(settings, configuration)
-    case .stats(let json): try StatsCommand.run(configuration, json: json)
+    case .stats(let format): try StatsCommand.run(configuration, format: format)
     }
 } catch let failure as CommandFailure {
     if let message = failure.message { printError(message) }

@@ -29,5 +29,8 @@ struct RunLocalTests {
         #expect(received.first?.contains(" 200 HTTP/2.0 ") == true, "\(received)")
         #expect(!run.stdout.contains("MethodNotAllowed") && !run.stdout.contains(" 405 "), "\(run.stdout)")
         #expect(lines.last == "run-local: the push arrived; stopping.")
+        #expect(
+            run.stdout.contains(
+                "== the status page: http://127.0.0.1:\(environment["LIVEACTIVITY_LOCAL_PORT"] ?? "")/wakeup/status"))
     }
 }

@@ -46,6 +46,7 @@ extension StatsReport {
         report.lastRunAt = last?.startedAt
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
         report.lastRunOutcome = last?.outcome
+        report.day = try Day.gather(connection, now: now)
         return report
     }
 
