@@ -7,8 +7,8 @@ enum Command: Equatable {
     case help
     /// One sweep, as cron runs it.
     case sweep
-    /// The operator's snapshot, as text or `--json`.
-    case stats(json: Bool)
+    /// The operator's snapshot, as text, `--json` or `--html` (the status page).
+    case stats(StatsFormat)
     /// One device's story: its registration and last attempts, by a token or a prefix of it.
     case history(prefix: String, json: Bool)
 
@@ -25,7 +25,8 @@ enum Command: Equatable {
 
     static let usage = """
         usage: \(program)              run one sweep (cron runs it every minute)
-               \(program) stats [--json]   registrations, sweep history and delivery (acked wake-ups)
+               \(program) stats [--json|--html]   registrations, sweep history, delivery (acked wake-ups);
+                                     --html: the status page
                \(program) history TOKEN [--json]
                                      one device: its registration and last 20 pushes, newest first,
                                      with APNs's answer, apns-id and when the app acknowledged it.
@@ -42,7 +43,7 @@ enum Command: Equatable {
         }
         switch arguments.first {
         case nil: self = .sweep
-        case "stats": self = .stats(json: arguments.contains("--json"))
+        case "stats": self = .stats(try StatsFormat(arguments: Array(arguments.dropFirst())))
         case "history":
             let operands = arguments.dropFirst().filter { $0 != "--json" }
             guard operands.count == 1, let token = operands.first else {

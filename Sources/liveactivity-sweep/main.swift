@@ -37,7 +37,7 @@ do {
     case .sweep:
         StopRequest.install()
         try SweepCommand.run(settings, configuration)
-    case .stats(let json): try StatsCommand.run(configuration, json: json)
+    case .stats(let format): try StatsCommand.run(configuration, format: format)
     case .history(let prefix, let json): try HistoryCommand.run(configuration, prefix: prefix, json: json)
     }
 } catch let failure as CommandFailure {

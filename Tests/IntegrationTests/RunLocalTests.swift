@@ -33,5 +33,8 @@ struct RunLocalTests {
         #expect(lines.contains { $0.contains("  200  apns-id ") && $0.contains("  acked ") }, "history: \(run.stdout)")
         #expect(lines.contains { $0.hasPrefix("Delivery over 24 h, debug: 1 answered 200, 1 acked (100.0%)") }, "\(run.stdout)")
         #expect(lines.last == "run-local: the push arrived and the ack matched it; stopping.")
+        #expect(
+            run.stdout.contains(
+                "== the status page: http://127.0.0.1:\(environment["LIVEACTIVITY_LOCAL_PORT"] ?? "")/wakeup/status"))
     }
 }

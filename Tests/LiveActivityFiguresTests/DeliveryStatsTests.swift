@@ -46,6 +46,19 @@ import Testing
         #expect((delivery["advisedPerHour"] as? [Int]) == [2, 3])
     }
 
+    @Test func theStatusPagesWakeHoursCarryTheAcks() throws {
+        let store = try populatedDeliveryStore(at: folder.file("db.sqlite"), now: now)
+        #expect(try StatsReport.gather(store.connection, now: now).day.hours.allSatisfy { $0.acknowledged == nil })
+        var run = SweepSummary()
+        run.startedAt = now - 10 * 60_000
+        run.sent = 11
+        try SweepStore(connection: store.connection).record(run)
+        let hours = try StatsReport.gather(store.connection, now: now).day.hours
+        let hour = try #require(hours.last)
+        #expect(hour.answered == 11 && hour.acknowledged == 8)
+        #expect(hour.delayMedianMilliseconds == 3000 && hour.delayP90Milliseconds == 14_000)
+    }
+
     @Test func anHourOlderThanADayLeavesThe24HourWindowAndStaysInTheWeek() throws {
         let store = try populatedDeliveryStore(at: folder.file("db.sqlite"), now: now)
         let report = try StatsReport.gather(store.connection, now: now + 24 * 3_600_000)

@@ -141,6 +141,9 @@ extension ErrorRow {
             ErrorRow(
                 name: "POST on health", path: "/wakeup/health", body: "{}", status: 405, error: "Method not allowed; use GET",
                 allow: "GET"),
+            ErrorRow(
+                name: "POST on status", path: "/wakeup/status", body: "{}", status: 405,
+                error: "Method not allowed; use GET, HEAD", allow: "GET, HEAD"),
         ]
 
     /// A body over 4096 bytes (413); a Content-Type present and not JSON (415).

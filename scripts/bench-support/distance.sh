@@ -91,7 +91,7 @@ distance_run() {
   cp "$work/distance.sqlite" "$work/run.sqlite"
   sqlite3 "$work/run.sqlite" "DELETE FROM registrations WHERE push_token NOT IN (SELECT push_token FROM registrations LIMIT 1)"
   sweep "$work/run.sqlite" "$bin/liveactivity-sweep" >/dev/null
-  jwt=$(awk '{ print $4 }' "$work/run.sqlite.sweep/provider-token")  # "v1 key iat jwt", issue #8; in the sweep folder since issue 18
+  jwt=$(awk '{ print $4 }' "$work/run.sqlite.sweep/provider-token")  # "v1 key iat jwt", in the sweep's folder
 
   for round in $(seq "$rtt_rounds"); do
     distance_h2load dist.direct "$endpoint_port"

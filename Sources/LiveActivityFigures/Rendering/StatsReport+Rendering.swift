@@ -44,6 +44,7 @@ extension StatsReport {
         } else {
             lines.append("Last sweep: none recorded")
         }
+        lines += dayText
         return lines.joined(separator: "\n")
     }
 
@@ -80,6 +81,7 @@ extension StatsReport {
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))
         parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map(JSONText.string) ?? "null"))
+        parts += dayJSON
         return "{" + parts.joined(separator: ",") + "}"
     }
 

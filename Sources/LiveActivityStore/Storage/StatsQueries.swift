@@ -47,6 +47,7 @@ extension StatsReport {
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
         report.lastRunOutcome = last?.outcome
         report.delivery = try DeliveryReport.gather(connection, now: now)
+        report.day = try Day.gather(connection, now: now)
         return report
     }
 

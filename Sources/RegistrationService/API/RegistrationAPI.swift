@@ -55,7 +55,7 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    private enum Route { case register, unregister, ack, health, metrics }
+    private enum Route { case register, unregister, ack, health, metrics, status }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = request.path
@@ -68,18 +68,24 @@ public final class RegistrationAPI: HTTPResponder {
             route = .health
         } else if path.hasSuffix("/wakeup/metrics") {
             route = .metrics
+        } else if path.hasSuffix("/wakeup/status") {
+            route = .status
         } else if path.hasSuffix("/wakeup") {
             route = .register
         } else {
             throw APIError.notFound
         }
 
-        if route == .health || route == .metrics {
+        if route == .health || route == .metrics || route == .status {
             // Reads only: a read-only or full database still answers them, so they clear no fault.
             guard request.method == "GET" || request.method == "HEAD" else {
-                throw APIError.methodNotAllowed(allow: "GET")
+                throw APIError.methodNotAllowed(allow: route == .status ? "GET, HEAD" : "GET")
             }
-            return route == .health ? try health() : try metrics()
+            switch route {
+            case .health: return try health()
+            case .metrics: return try metrics()
+            default: return status()
+            }
         }
         guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
         guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
@@ -103,7 +109,7 @@ public final class RegistrationAPI: HTTPResponder {
             // The same answer whatever the outcome: an ack tells a stranger nothing (no oracle).
             let token = try RegistrationBody.unregistration(request.body)
             _ = try writer.perform(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
-        case .health, .metrics: break
+        case .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
         return .json(200, answer)
@@ -163,6 +169,18 @@ public final class RegistrationAPI: HTTPResponder {
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
             body: Array(text.utf8))
+    }
+
+    /// The operator's page (SPEC 3), from the figures `stats --json` prints; gathered under the
+    /// connection's turn, rendered after it. A database fault is a short HTML page, not JSON.
+    private func status() -> HTTPResponse {
+        do {
+            let report = try writer.read { try $0.statsReport(now: configuration.clock.now()) }
+            return .html(200, StatusPage.render(report))
+        } catch {
+            let answer = failure(error)
+            return .html(answer.status, StatusPage.unavailable)
+        }
     }
 
     /// A failure below the API: a database fault is logged in one line naming its cause and what
