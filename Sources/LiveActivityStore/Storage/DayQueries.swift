@@ -23,6 +23,7 @@ extension StatsReport.Day {
         ).rows([.integer(hourMilliseconds), .integer(firstHour)]) { row in
             StatsReport.WakeHour(start: row.int(0) * hourMilliseconds, answered: row.int(1))
         }
+        try addAcks(to: &day.hours, connection)
         let reasons = try connection.statement(
             """
             SELECT s.kind, s.reason, sum(s.count) FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id

@@ -41,6 +41,10 @@ final class PushRound {
     private var nextID = 0
     private var allRead = false
     private var pending: [OutcomeWrite] = []
+    /// The final answers since the last batch, for the attempt history and the hourly figures.
+    private var answered: [AnsweredPush] = []
+    /// When each push queued or in flight was handed to the sender (Unix ms), by push id.
+    private var sentAt: [Int: Int64] = [:]
     private var deletionGuard: MassDeletionGuard
     private var faults: [APNsEnvironment: SweepFault] = [:]
     private var retried = Set<Int>()
@@ -106,7 +110,7 @@ final class PushRound {
         // The guard's own faults come after the one that stopped an environment (an unreachable
         // host is the only kind it can follow there).
         summary.faults = faults.values.sorted { $0.environment.rawValue < $1.environment.rawValue } + ruling.faults
-        try writer.submit(pending + ruling.writes)
+        try writer.submit(pending + ruling.writes, answered: answered)
     }
 
     /// The faults that stopped an environment (not an unreachable host, whose rows back off one
@@ -138,9 +142,10 @@ final class PushRound {
     }
 
     private func flushIfFull(_ writer: OutcomeWriter) throws {
-        guard pending.count >= Self.batchSize else { return }
-        try writer.submit(pending)
+        guard pending.count >= Self.batchSize || answered.count >= Self.batchSize else { return }
+        try writer.submit(pending, answered: answered)
         pending.removeAll(keepingCapacity: true)
+        answered.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Time
@@ -172,6 +177,8 @@ final class PushRound {
         let decision = rules.decide(completion.answer, for: row, isRetry: retried.contains(completion.id), now: now)
         if decision.action != .retryWithNewToken {
             deletionGuard.observe(completion.answer, for: row)
+            answered.append(
+                AttemptRecord.answered(completion.answer, for: row, sentAt: sentAt[completion.id] ?? now, answeredAt: now))
             forget(completion.id)
         }
         switch decision.action {
@@ -230,7 +237,8 @@ final class PushRound {
     /// Queues the push for `live[id]`; `apns-expiration` is when the next push replaces it.
     private func enqueue(_ id: Int, now: Int64) {
         guard let row = live[id] else { return }
-        let expiration = (now + rules.interval(row.activityType)) / 1000
+        let expiration = (now + rules.interval(row)) / 1000
+        sentAt[id] = now
         sender.enqueue(APNsPush(id: id, token: row.token, expiration: expiration), to: row.environment)
     }
 
@@ -238,6 +246,7 @@ final class PushRound {
     @discardableResult
     private func forget(_ id: Int) -> DueRegistration? {
         retried.remove(id)
+        sentAt.removeValue(forKey: id)
         return live.removeValue(forKey: id)
     }
 }

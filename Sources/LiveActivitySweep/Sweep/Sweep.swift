@@ -90,14 +90,10 @@ public final class Sweep {
     /// round read them (SPEC 5: every due row of a faulted environment that got no 200 waits one
     /// interval), after every outcome is written; counts them against the fault.
     private func holdUnreached(_ stopped: [SweepFault], cutoff: Int64, start: Int64, summary: inout SweepSummary) throws {
-        let rules = OutcomeRules(configuration: configuration)
         for fault in stopped {
-            let now = configuration.clock.now()
-            var nextPushAt: [ActivityType: Int64] = [:]
-            for type in ActivityType.allCases { nextPushAt[type] = now + rules.interval(type) }
             let held = try store.holdUnreached(
                 in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
-                nextPushAt: nextPushAt)
+                now: configuration.clock.now(), policy: configuration.intervalPolicy)
             summary.held += held
             if let index = summary.faults.firstIndex(where: { $0.environment == fault.environment && $0.kind == fault.kind }) {
                 summary.faults[index].pushes += held

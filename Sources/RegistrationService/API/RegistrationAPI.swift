@@ -55,13 +55,15 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    private enum Route { case register, unregister, health, metrics, status }
+    private enum Route { case register, unregister, ack, health, metrics, status }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = request.path
         let route: Route
         if path.hasSuffix("/wakeup/unregister") {
             route = .unregister
+        } else if path.hasSuffix("/wakeup/ack") {
+            route = .ack
         } else if path.hasSuffix("/wakeup/health") {
             route = .health
         } else if path.hasSuffix("/wakeup/metrics") {
@@ -92,15 +94,25 @@ public final class RegistrationAPI: HTTPResponder {
         if let contentType = request.contentType, !Self.isJSON(contentType) {
             throw APIError.unsupportedMediaType
         }
+        var answer = "{\"success\":true}"
         switch route {
         case .register:
             let body = try RegistrationBody.parse(request.body, environments: configuration.enabledEnvironments)
             try register(body, parameter: request.parameters[Self.environmentParameter])
+            // Only an app that asked hears what applies (SPEC 3); older builds get the old answer.
+            if let asked = body.interval {
+                let effective = configuration.intervalPolicy.effectiveSeconds(body.activityType, requested: asked)
+                answer = "{\"success\":true,\"interval\":\(effective)}"
+            }
         case .unregister: _ = try writer.perform(.unregister(try RegistrationBody.unregistration(request.body)))
+        case .ack:
+            // The same answer whatever the outcome: an ack tells a stranger nothing (no oracle).
+            let token = try RegistrationBody.unregistration(request.body)
+            _ = try writer.perform(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
         case .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
-        return .json(200, "{\"success\":true}")
+        return .json(200, answer)
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
@@ -138,7 +150,7 @@ public final class RegistrationAPI: HTTPResponder {
                 .register(
                     body.token, type: body.activityType, environment: environment,
                     now: now, expiresAt: now + configuration.expiryMilliseconds,
-                    cap: configuration.maxRegistrations))
+                    cap: configuration.maxRegistrations, interval: body.interval))
         } catch StoreError.capacityReached(let limit) {
             say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
