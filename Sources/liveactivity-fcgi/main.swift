@@ -19,7 +19,11 @@ let options = TransportOptions.fromCommandLine(
 
 let configuration: Configuration
 do {
-    configuration = try Configuration.fromProcess()
+    let settings = try Settings.fromProcess()
+    var read = try Configuration(settings: settings)
+    // It answers with the effective interval and matches acks by it (SPEC 3, 6).
+    try read.readPushIntervals(settings)
+    configuration = read
 } catch {
     log(error.description)
     exit(2)

@@ -7,14 +7,32 @@ enum Command: Equatable {
     case help
     /// One sweep, as cron runs it.
     case sweep
-    /// The operator's snapshot, as text or `--json`.
-    case stats(json: Bool)
+    /// The operator's snapshot, as text, `--json` or `--html` (the status page).
+    case stats(StatsFormat)
+    /// One device's story: its registration and last attempts, by a token or a prefix of it.
+    case history(prefix: String, json: Bool)
 
     static let program = "liveactivity-sweep"
 
+    /// Whether the command applies the interval settings, and so reads them (SPEC 6: a program
+    /// ignores the settings it does not use).
+    var readsIntervals: Bool {
+        switch self {
+        case .sweep, .history: true
+        case .help, .stats: false
+        }
+    }
+
     static let usage = """
         usage: \(program)              run one sweep (cron runs it every minute)
-               \(program) stats [--json]   registrations and sweep history
+               \(program) stats [--json|--html]   registrations, sweep history, delivery (acked wake-ups);
+                                     --html: the status page
+               \(program) history TOKEN [--json]
+                                     one device: its registration and last 20 pushes, newest first,
+                                     with APNs's answer, apns-id and when the app acknowledged it.
+                                     TOKEN: the whole token or its first 8 or more hex digits.
+                                     Exit 1 when no registration or several match (it says how
+                                     many: give more digits), 2 when TOKEN is not 8+ hex digits.
         Settings come from the environment and the file named by LIVEACTIVITY_CONFIG.
         """
 
@@ -25,7 +43,18 @@ enum Command: Equatable {
         }
         switch arguments.first {
         case nil: self = .sweep
-        case "stats": self = .stats(json: arguments.contains("--json"))
+        case "stats": self = .stats(try StatsFormat(arguments: Array(arguments.dropFirst())))
+        case "history":
+            let operands = arguments.dropFirst().filter { $0 != "--json" }
+            guard operands.count == 1, let token = operands.first else {
+                throw .configuration("history needs one TOKEN (its first 8 or more hex digits); try --help")
+            }
+            guard let prefix = DeviceHistory.prefix(token) else {
+                throw .configuration(
+                    "history: TOKEN must be \(DeviceHistory.shortestPrefix) to \(PushToken.maximumLength) hex digits (the token or its start)"
+                )
+            }
+            self = .history(prefix: prefix, json: arguments.contains("--json"))
         case let other?: throw .configuration("unknown command \(other.prefix(40)); try --help")
         }
     }
@@ -40,6 +69,8 @@ struct CommandFailure: Error {
     /// APNs reported a configuration or provider fault, the guard held deletions, or the sweep's
     /// folder or lock is not its own (exit 1).
     static func fault(_ message: String?) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
+    /// No single registration was found (`history`: none, or several for a prefix) (exit 1).
+    static func notFound(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// A setting is missing or malformed, or the command line is wrong (exit 2).
     static func configuration(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }
     /// The database is unusable (exit 3).

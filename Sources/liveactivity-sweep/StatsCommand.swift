@@ -3,9 +3,10 @@ import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
 
-/// `liveactivity-sweep stats [--json]`: the operator's snapshot of SPEC section 7.
+/// `liveactivity-sweep stats [--json|--html]`: the operator's snapshot of SPEC section 7, and
+/// the status page of section 3 from the same figures.
 enum StatsCommand {
-    static func run(_ configuration: Configuration, json: Bool) throws(CommandFailure) {
+    static func run(_ configuration: Configuration, format: StatsFormat) throws(CommandFailure) {
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
         }
@@ -16,6 +17,10 @@ enum StatsCommand {
         } catch {
             throw .database("cannot read the statistics: \(DatabaseFault(error)?.message ?? "\(error)")")
         }
-        print(json ? report.json : report.text)
+        switch format {
+        case .text: print(report.text)
+        case .json: print(report.json)
+        case .html: print(StatusPage.render(report), terminator: "")
+        }
     }
 }

@@ -1,10 +1,11 @@
-// liveactivity-sweep: the one-shot run cron starts every minute (SPEC 5), and `stats` (SPEC 7).
+// liveactivity-sweep: the one-shot run cron starts every minute (SPEC 5), `stats` and `history` (SPEC 7).
 //
 // Exit codes: 0 a normal run (also when some pushes failed, APNs was unreachable, the time budget
 // ran out, SIGTERM stopped it, or another sweep held the lock); 1 a configuration or provider
 // fault of an environment, the mass-deletion guard held deletions, or the sweep's folder or lock
-// is not its own (another user made or holds it); 2 a setting is missing or malformed; 3 the
-// database is unusable.
+// is not its own (another user made or holds it); 2 a setting is missing or malformed (or
+// `history`'s TOKEN is not 8+ hex digits); 3 the database is unusable. `history` exits 1 when no
+// registration, or more than one, matches its TOKEN.
 import Foundation
 import LiveActivityDomain
 import LiveActivitySweep
@@ -27,7 +28,7 @@ do {
     do {
         settings = try Settings.fromProcess()
         configuration = try Configuration(settings: settings)
-        if command == .sweep { try configuration.readPushIntervals(settings) }
+        if command.readsIntervals { try configuration.readPushIntervals(settings) }
     } catch {
         throw CommandFailure.configuration(error.description)
     }
@@ -36,7 +37,8 @@ do {
     case .sweep:
         StopRequest.install()
         try SweepCommand.run(settings, configuration)
-    case .stats(let json): try StatsCommand.run(configuration, json: json)
+    case .stats(let format): try StatsCommand.run(configuration, format: format)
+    case .history(let prefix, let json): try HistoryCommand.run(configuration, prefix: prefix, json: json)
     }
 } catch let failure as CommandFailure {
     if let message = failure.message { printError(message) }

@@ -108,6 +108,20 @@ final class InProcessServer: Sendable {
         #expect(server.logged.get().sorted() == ["worker 0 cannot start: no database", "worker 1 cannot start: no database"])
     }
 
+    @Test func oneWorkerFailingIsNotAllFailingWhileAnotherStillStarts() throws {
+        struct Refused: Error, CustomStringConvertible { var description: String { "no database" } }
+        let release = DispatchSemaphore(value: 0)
+        let server = try InProcessServer(workers: 2) { worker in
+            if worker == 1 { _ = release.wait(timeout: .now() + 60) }
+            throw Refused()
+        }
+        #expect(waitUntil(timeout: 60) { server.logged.get() == ["worker 0 cannot start: no database"] })
+        #expect(!server.allFailed.get(), "worker 1 is still making its responder")
+        release.signal()
+        #expect(waitUntil(timeout: 60) { server.allFailed.get() })
+        #expect(server.logged.get().sorted() == ["worker 0 cannot start: no database", "worker 1 cannot start: no database"])
+    }
+
     @Test func aStoppedPoolRemovesItsSocketAndTakesNoMoreRequests() throws {
         let server = try InProcessServer { _ in EchoResponder() }
         #expect(try FastCGIClient.request(over: server.connect(), parameters: nginxParameters).status == 201)

@@ -22,7 +22,10 @@ struct ConfigurationTableTests {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            let names = cells[0].split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            // Empty pieces kept, so the names are the odd ones also in a cell of several.
+            let names = cells[0].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 1
+            }.map { String($0.element) }
             return (names, readByColumn < cells.count ? cells[readByColumn] : "")
         }
     }

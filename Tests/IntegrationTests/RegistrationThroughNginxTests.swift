@@ -67,9 +67,9 @@ struct RegistrationThroughNginxTests {
         #expect(health.text == "{\"status\":\"ok\",\"registrations\":3}")
     }
 
-    @Test func healthAndMetricsAnswerOnlyLocalClients() throws {
+    @Test func healthMetricsAndStatusAnswerOnlyLocalClients() throws {
         let stack = try LiveStack()
-        for path in ["/wakeup/health", "/wakeup/metrics"] {
+        for path in ["/wakeup/health", "/wakeup/metrics", "/wakeup/status"] {
             let remote = try stack.request("GET", path, from: "127.0.0.2")
             #expect(remote.status == 403, "\(path)")
             #expect(remote.text == "{\"error\":\"Forbidden\"}")

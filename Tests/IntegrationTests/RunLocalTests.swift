@@ -4,7 +4,8 @@ import Testing
 
 /// `scripts/run-local --once`, as a newcomer runs it, on free ports and a state folder of the
 /// test's own, with the binaries this build made (issue 18 point 7): what it prints as received by
-/// the stand-in is the one push, not its own readiness probe (a `405 MethodNotAllowed` line).
+/// the stand-in is the one push, not its own readiness probe (a `405 MethodNotAllowed` line); then
+/// it acks the push as the app does and shows the device's history and the delivery line (issue 16).
 @Suite("run-local")
 struct RunLocalTests {
     @Test(.enabled(if: systemTool("nginx") != nil && systemTool("curl") != nil, "run-local needs nginx and curl"))
@@ -24,10 +25,16 @@ struct RunLocalTests {
             Issue.record("no stand-in section: \(run.stdout)")
             return
         }
-        let received = lines[(shown + 1)...].prefix { !$0.hasPrefix("run-local:") }
+        let received = lines[(shown + 1)...].prefix { !$0.hasPrefix("run-local:") && !$0.hasPrefix("-- ") }
         #expect(received.count == 1, "the stand-in shows \(received.count) lines: \(received)")
         #expect(received.first?.contains(" 200 HTTP/2.0 ") == true, "\(received)")
         #expect(!run.stdout.contains("MethodNotAllowed") && !run.stdout.contains(" 405 "), "\(run.stdout)")
-        #expect(lines.last == "run-local: the push arrived; stopping.")
+        #expect(lines.contains { $0.hasPrefix("-- the app woke and acknowledges it") })
+        #expect(lines.contains { $0.contains("  200  apns-id ") && $0.contains("  acked ") }, "history: \(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Delivery over 24 h, debug: 1 answered 200, 1 acked (100.0%)") }, "\(run.stdout)")
+        #expect(lines.last == "run-local: the push arrived and the ack matched it; stopping.")
+        #expect(
+            run.stdout.contains(
+                "== the status page: http://127.0.0.1:\(environment["LIVEACTIVITY_LOCAL_PORT"] ?? "")/wakeup/status"))
     }
 }

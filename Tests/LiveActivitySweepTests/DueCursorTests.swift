@@ -73,7 +73,7 @@ import Testing
         try store.apply([.failed(token(3), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
         let held = try store.holdUnreached(
             in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, reason: "BadPriority",
-            nextPushAt: [.charging: t0 + 300_000, .debug: t0 + 60_000])
+            now: t0, policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
         #expect(held == 3, "4, 5 and 6, never reached")
         let registrations = try RegistrationStore(path: configuration.databasePath)
         func row(_ seed: Int) throws -> Registration { try #require(try registrations.registration(token(seed))) }

@@ -58,14 +58,14 @@ import Testing
         let first = try sent(delivered, in: &run)
         let second = try sent(failing, in: &run)
         #expect(
-            run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now))
+            run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions
                 == [
                     .write(
                         .delivered(
                             delivered.token, selectedRegisteredAt: delivered.registeredAt, at: now, nextPushAt: now + 300_000))
                 ])
         #expect(
-            run.step(.answered(APNsCompletion(id: second, answer: .status(503, "ServiceUnavailable")), now: now))
+            run.step(.answered(APNsCompletion(id: second, answer: .status(503, "ServiceUnavailable")), now: now)).actions
                 == [
                     .write(
                         .failed(
@@ -73,7 +73,7 @@ import Testing
                             nextPushAt: now + 60_000))
                 ])
         #expect(run.tally == SweepTally(sent: 1, failed: 1, failureReasons: ["ServiceUnavailable": 1]))
-        #expect(run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).isEmpty, "decided once")
+        #expect(run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions.isEmpty, "decided once")
     }
 
     @Test func anExpiredProviderTokenRenewsTheTokenOnceAndResendsEachPushOnce() throws {
@@ -91,7 +91,7 @@ import Testing
         #expect(run.step(.answered(APNsCompletion(id: second, answer: expired), now: now)).count == 1)
         #expect(run.tally == SweepTally(), "a retry's first answer is not counted")
         // The retry's own ExpiredProviderToken: the clock is wrong, a provider fault.
-        let effects = run.step(.answered(APNsCompletion(id: first, answer: expired), now: now))
+        let effects = run.step(.answered(APNsCompletion(id: first, answer: expired), now: now)).actions
         #expect(effects == [.stopReading(.production), .cancel(.production), held(one, "ExpiredProviderToken")])
         #expect(run.faults[.production]?.kind == .provider && run.faults[.production]?.pushes == 1)
     }
@@ -103,12 +103,12 @@ import Testing
         let production = try sent(row(10), in: &run)
         let fault = APNsAnswer.status(403, "BadEnvironmentKeyInToken")
         #expect(
-            run.step(.answered(APNsCompletion(id: ids[0], answer: fault), now: now))
+            run.step(.answered(APNsCompletion(id: ids[0], answer: fault), now: now)).actions
                 == [.stopReading(.sandbox), .cancel(.sandbox), held(sandbox[0], "BadEnvironmentKeyInToken")])
         // The sender dropped one; the other answers alike after it.
         #expect(run.step(.cancelled([ids[1]], now: now)) == [held(sandbox[1], "BadEnvironmentKeyInToken")])
         #expect(
-            run.step(.answered(APNsCompletion(id: ids[2], answer: fault), now: now))
+            run.step(.answered(APNsCompletion(id: ids[2], answer: fault), now: now)).actions
                 == [held(sandbox[2], "BadEnvironmentKeyInToken")], "the fault is raised once")
         #expect(run.step(.due(row(4, .sandbox), now: now)) == [held(row(4, .sandbox), "BadEnvironmentKeyInToken")])
         #expect(try sent(row(11), in: &run) > production, "production goes on")
@@ -120,7 +120,7 @@ import Testing
         var run = makeRun()
         let first = row(1)
         let id = try sent(first, in: &run)
-        let effects = run.step(.answered(APNsCompletion(id: id, answer: .unreachable(.couldNotConnect)), now: now))
+        let effects = run.step(.answered(APNsCompletion(id: id, answer: .unreachable(.couldNotConnect)), now: now)).actions
         let backOff = OutcomeWrite.failed(
             first.token, selectedRegisteredAt: first.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 60_000)
         #expect(effects == [.cancel(.production), .write(backOff)], "not .stopReading: each row backs off on its own")
@@ -130,7 +130,7 @@ import Testing
     @Test func aRowRegisteredDuringTheSweepIsCountedAgainstTheFaultButLeftDue() throws {
         var run = makeRun()
         let id = try sent(row(1), in: &run)
-        _ = run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadPriority")), now: now))
+        _ = run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadPriority")), now: now)).actions
         #expect(run.step(.due(row(2, registeredAt: started + 1), now: now)).isEmpty)
         #expect(run.faults[.production]?.pushes == 2 && run.tally.held == 1)
     }
@@ -144,7 +144,8 @@ import Testing
         _ = run.step(.unsent([ids[1], ids[2]]))
         // An answer after the budget that asks for a retry is set aside too, not sent.
         #expect(
-            run.step(.answered(APNsCompletion(id: ids[0], answer: .status(403, "ExpiredProviderToken")), now: now)).isEmpty)
+            run.step(.answered(APNsCompletion(id: ids[0], answer: .status(403, "ExpiredProviderToken")), now: now)).actions
+                .isEmpty)
         #expect(run.step(.due(row(4), now: now)).isEmpty, "a row read after the budget is not sent")
         #expect(run.step(.finish(now: now)).isEmpty)
         #expect(run.leftForNextRun == 4 && run.tally == SweepTally())
@@ -171,7 +172,7 @@ import Testing
         let ids = try [first, second].map { try sent($0, in: &run) }
         _ = run.step(.tick(origin + .seconds(50)))
         _ = run.step(.unsent([ids[1]]))
-        _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(400, "BadTopic")), now: now))
+        _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(400, "BadTopic")), now: now)).actions
         #expect(run.step(.finish(now: now)) == [held(second, "BadTopic")])
         #expect(run.leftForNextRun == 0 && run.faults[.sandbox]?.pushes == 2)
     }
@@ -181,7 +182,7 @@ import Testing
         let rows = (1...10).map { row($0, proven: true) }
         for due in rows {
             let id = try sent(due, in: &run)
-            #expect(run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadDeviceToken")), now: now)).isEmpty)
+            #expect(run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadDeviceToken")), now: now)).actions.isEmpty)
         }
         let effects = run.step(.finish(now: now))
         #expect(effects == rows.map { held($0, "BadDeviceToken") })
@@ -194,4 +195,27 @@ import Testing
         #expect(deadline.sendUntil == origin + .seconds(20))
         #expect(deadline.finishBy == origin + .seconds(20 + SweepBudget.drainSeconds))
     }
+
+    @Test func eachFinalAnswerIsRecordedOnceWithWhenItsLastPushWasSent() throws {
+        var run = makeRun()
+        let due = row(1)
+        let id = try sent(due, in: &run)
+        let later = now + 2000
+        #expect(
+            run.step(.answered(APNsCompletion(id: id, answer: .status(403, "ExpiredProviderToken")), now: later))
+                .filter { if case .record = $0 { true } else { false } }.isEmpty, "a retry's first answer is not final")
+        let answeredAt = later + 500
+        let effects = run.step(.answered(APNsCompletion(id: id, answer: .status(503, "ServiceUnavailable")), now: answeredAt))
+        let attempt = PushAttempt(
+            token: due.token, sentAt: later, answeredAt: answeredAt, status: 503, reason: "ServiceUnavailable", apnsID: nil)
+        #expect(
+            effects.first
+                == .record(
+                    AnsweredPush(attempt: attempt, activityType: .charging, environment: .production, previousDeliveryAt: nil)))
+    }
+}
+
+extension Array where Element == SweepRun.Effect {
+    /// The effects but the records of final answers (tested on their own).
+    var actions: [SweepRun.Effect] { filter { if case .record = $0 { false } else { true } } }
 }

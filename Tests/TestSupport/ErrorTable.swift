@@ -50,7 +50,7 @@ extension ErrorRow {
     private static let environments = ["production", "sandbox"]
 
     /// Every row, by the table's cases.
-    public static let all: [ErrorRow] = malformed + badTokens + routing + limits
+    public static let all: [ErrorRow] = malformed + badTokens + routing + limits + intervals + acks
 
     /// Rows only nginx answers: the shipped locations pass nothing else to the responder, which
     /// itself routes on the path's end (so in-process these would reach it and succeed).
@@ -141,6 +141,9 @@ extension ErrorRow {
             ErrorRow(
                 name: "POST on health", path: "/wakeup/health", body: "{}", status: 405, error: "Method not allowed; use GET",
                 allow: "GET"),
+            ErrorRow(
+                name: "POST on status", path: "/wakeup/status", body: "{}", status: 405,
+                error: "Method not allowed; use GET, HEAD", allow: "GET, HEAD"),
         ]
 
     /// A body over 4096 bytes (413); a Content-Type present and not JSON (415).

@@ -23,10 +23,12 @@ final class WorkerPool: Sendable {
         makeResponder: @escaping @Sendable (_ worker: Int) throws -> any HTTPResponder,
         allFailed: @escaping @Sendable () -> Void
     ) {
+        // Every worker is counted before the first thread runs: one that fails at once must not
+        // find the count at zero while the others are still being started, and report all failed.
+        for _ in 0..<count { inFlight.workerStarted() }
         for index in 0..<count {
             let worker = FastCGIWorker(index: index, socket: socket.descriptor, bodyLimit: bodyLimit, inFlight: inFlight)
             let inFlight = self.inFlight
-            inFlight.workerStarted()
             let thread = Thread { [self] in
                 do throws(TransportStartError) {
                     if let failed = try worker.run(makeResponder: makeResponder),

@@ -14,6 +14,8 @@ public struct Configuration: Sendable {
     public var maxRegistrations = 100_000
     public var expiryHours = 8.0
     public var intervals: [ActivityType: Int] = [.charging: 300, .debug: 60]
+    /// `LIVEACTIVITY_INTERVAL_MAX`: the longest interval an app may ask for, seconds.
+    public var intervalMaximum = IntervalPolicy.defaultMaximumSeconds
     /// `PRAGMA synchronous` for the database (`LIVEACTIVITY_SQLITE_SYNCHRONOUS`).
     public var sqliteSynchronous = "NORMAL"
     /// `LIVEACTIVITY_BUSY_TIMEOUT_MS`: how long a writer waits for the database lock.
@@ -71,13 +73,20 @@ public struct Configuration: Sendable {
         clock = try Clock(settings: settings)
     }
 
-    /// Reads the push intervals (`LIVEACTIVITY_INTERVAL_CHARGING`, `_DEBUG`, seconds). Only a
-    /// sweep run pushes, so only it reads them: a program ignores the settings it does not use
-    /// (SPEC 6), and the responder must not refuse to start over one.
+    /// Reads the push intervals (`LIVEACTIVITY_INTERVAL_CHARGING`, `_DEBUG`, `_MAX`, seconds).
+    /// Read by the programs that apply them - a sweep run, the responder (it answers with the
+    /// effective interval and matches acks by it) and `history` - and by no other: a program
+    /// ignores the settings it does not use (SPEC 6).
     public mutating func readPushIntervals(_ settings: Settings) throws(ConfigurationError) {
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_CHARGING", in: 1...86_400) { intervals[.charging] = seconds }
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_DEBUG", in: 1...86_400) { intervals[.debug] = seconds }
+        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
+            intervalMaximum = seconds
+        }
     }
+
+    /// The bounds an app's `interval` is clamped to.
+    public var intervalPolicy: IntervalPolicy { IntervalPolicy(typeSeconds: intervals, maximumSeconds: intervalMaximum) }
 
     /// The push interval of `type`, in milliseconds.
     public func intervalMilliseconds(_ type: ActivityType) -> Int64 {

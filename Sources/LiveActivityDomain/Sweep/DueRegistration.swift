@@ -12,10 +12,15 @@ public struct DueRegistration: Sendable, Equatable {
     public var failures: Int
     /// When it was due: with the token, its place in the due order.
     public var nextPushAt: Int64
+    /// The seconds the app asked for (SPEC 3 `interval`), nil for none.
+    public var requestedInterval: Int?
+    /// Its last 200 before this sweep (the hourly figures count registration-hours by it).
+    public var lastPushAt: Int64?
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
-        proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0
+        proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0, requestedInterval: Int? = nil,
+        lastPushAt: Int64? = nil
     ) {
         self.token = token
         self.activityType = activityType
@@ -24,6 +29,8 @@ public struct DueRegistration: Sendable, Equatable {
         self.proven = proven
         self.failures = failures
         self.nextPushAt = nextPushAt
+        self.requestedInterval = requestedInterval
+        self.lastPushAt = lastPushAt
     }
 
     /// Its place in the due order.

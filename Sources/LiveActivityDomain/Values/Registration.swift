@@ -10,11 +10,13 @@ public struct Registration: Equatable, Sendable {
     public var wakeupCount: Int64
     public var consecutiveFailures: Int64
     public var lastError: String?
+    /// The seconds the app asked for (SPEC 3 `interval`), nil for none.
+    public var requestedInterval: Int?
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
         expiresAt: Int64, nextPushAt: Int64, lastPushAt: Int64?, wakeupCount: Int64, consecutiveFailures: Int64,
-        lastError: String?
+        lastError: String?, requestedInterval: Int? = nil
     ) {
         self.token = token
         self.activityType = activityType
@@ -26,5 +28,6 @@ public struct Registration: Equatable, Sendable {
         self.wakeupCount = wakeupCount
         self.consecutiveFailures = consecutiveFailures
         self.lastError = lastError
+        self.requestedInterval = requestedInterval
     }
 }

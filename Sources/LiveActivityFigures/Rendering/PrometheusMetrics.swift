@@ -63,6 +63,8 @@ public enum PrometheusMetrics {
             out += "liveactivity_sweep_fault_pushes_total{\(faultLabels(fault))} \(fault.pushes)\n"
         }
 
+        renderAcks(snapshot, into: &out)
+
         if let last = snapshot.lastRun {
             family("liveactivity_last_sweep_timestamp_seconds", "gauge", "Start of the last recorded sweep, Unix seconds.")
             out += "liveactivity_last_sweep_timestamp_seconds \(Double(last.startedAt) / 1000)\n"

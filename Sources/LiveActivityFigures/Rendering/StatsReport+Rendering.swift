@@ -24,6 +24,7 @@ extension StatsReport {
                 "Sweeps over \(label): \(totals.runs) runs, sent \(totals.sent), failed \(totals.failed), removed \(totals.removed), expired \(totals.expired), error rate \(rate)%"
             )
         }
+        lines += delivery.lines
         lines.append(
             "Waiting after failures (back-off): " + backingOff.map { "\($0.environment) \($0.count)" }.joined(separator: ", "))
         if recentFaults.isEmpty {
@@ -43,6 +44,7 @@ extension StatsReport {
         } else {
             lines.append("Last sweep: none recorded")
         }
+        lines += dayText
         return lines.joined(separator: "\n")
     }
 
@@ -68,6 +70,7 @@ extension StatsReport {
         parts.append("\"oldestRegisteredAt\":" + (oldestRegisteredAt.map(String.init) ?? "null"))
         parts.append("\"sweeps24h\":" + totalsJSON(lastDay))
         parts.append("\"sweeps7d\":" + totalsJSON(lastWeek))
+        parts.append("\"delivery\":" + delivery.json)
         parts.append(
             "\"backingOff\":{" + backingOff.map { "\(JSONText.string($0.environment)):\($0.count)" }.joined(separator: ",") + "}")
         parts.append(
@@ -78,6 +81,7 @@ extension StatsReport {
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))
         parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map(JSONText.string) ?? "null"))
+        parts += dayJSON
         return "{" + parts.joined(separator: ",") + "}"
     }
 

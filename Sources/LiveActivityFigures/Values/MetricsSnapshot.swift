@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The figures `GET /wakeup/metrics` exposes (read by `MetricsSnapshot.gather` in Storage/): the
 /// registrations per group and waiting after failures, lifetime totals, failure reasons and faults
 /// (counters that never go down, though the run history itself keeps 30 days), and the last run.
@@ -14,6 +16,11 @@ public struct MetricsSnapshot: Sendable {
     public var backingOff: [(environment: String, count: Int64)] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
     public var faults: [StatsReport.FaultTotals] = []
+    /// Acks by outcome, lifetime totals.
+    public var acks: [AckOutcome: Int64] = [:]
+    /// Matched acks by delay (`AckDelayBuckets`, not cumulative), lifetime, and their sum in ms.
+    public var ackDelayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+    public var ackDelaySumMilliseconds: Int64 = 0
 
     public init(
         groups: [StatsReport.Group] = [], totals: StatsReport.RunTotals = .init(),

@@ -53,6 +53,10 @@ public struct StatsReport: Sendable {
     public var lastRunAt: Int64?
     public var lastRunDurationMilliseconds: Int64?
     public var lastRunOutcome: String?
+    /// Delivery over 24 h / 7 d: pushes answered 200, acknowledged wakes, acks by outcome.
+    public var delivery = DeliveryReport()
+    /// The last 24 hours in detail and how the last run ended, for the status page (StatsReport+Day.swift).
+    public var day = Day()
 
     /// How often one fault stopped sending to an environment over some runs.
     public struct FaultTotals: Sendable, Equatable {

@@ -26,6 +26,7 @@ package final class PreparedStatement {
     package enum Value: Sendable, Equatable {
         case integer(Int64)
         case text(String)
+        case blob([UInt8])
         case null
     }
 
@@ -86,6 +87,13 @@ package final class PreparedStatement {
             case .integer(let number): rc = sqlite3_bind_int64(handle, index, number)
             case .text(let text):
                 rc = sqlite3_bind_text(handle, index, text, -1, liveactivity_sqlite_transient())
+            case .blob(let bytes):
+                rc = bytes.withUnsafeBytes { buffer in
+                    // A zero-length blob, not NULL: SQLite takes a null pointer for NULL.
+                    sqlite3_bind_blob(
+                        handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                        liveactivity_sqlite_transient())
+                }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
@@ -111,6 +119,13 @@ package struct Row {
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+    /// The column's bytes; nil when it is NULL.
+    package func blob(_ column: Int32) -> [UInt8]? {
+        guard !isNull(column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
     package func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: bytes)

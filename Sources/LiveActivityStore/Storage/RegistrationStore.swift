@@ -33,15 +33,17 @@ public final class RegistrationStore {
     }
 
     /// Stores `token`, or refreshes it: new registration time and expiry, due at once (the first
-    /// push goes out at the next sweep), type and environment replaced, failures cleared.
+    /// push goes out at the next sweep), type and environment replaced, failures cleared, and the
+    /// interval the app asked for (seconds) replaced too: a refresh without one clears it.
     /// A new token is refused when the table holds `cap` rows.
     @discardableResult
     public func register(
         _ token: PushToken, type: ActivityType, environment: APNsEnvironment,
-        now: Int64, expiresAt: Int64, cap: Int
+        now: Int64, expiresAt: Int64, cap: Int, interval: Int? = nil
     ) throws -> RegisterResult {
         try connection.transaction {
-            try registerInTransaction(token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap)
+            try registerInTransaction(
+                token, type: type, environment: environment, now: now, expiresAt: expiresAt, cap: cap, interval: interval)
         }
     }
 
@@ -49,24 +51,29 @@ public final class RegistrationStore {
     /// `StoreError.capacityReached`, so a batch may go on with its other writes.
     func registerInTransaction(
         _ token: PushToken, type: ActivityType, environment: APNsEnvironment,
-        now: Int64, expiresAt: Int64, cap: Int
+        now: Int64, expiresAt: Int64, cap: Int, interval: Int? = nil
     ) throws -> RegisterResult {
+        let values: [PreparedStatement.Value] = [
+            .text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt),
+            interval.map { .integer(Int64($0)) } ?? .null,
+        ]
         try connection.statement(
             """
             UPDATE registrations SET activity_type = ?2, environment = ?3, registered_at = ?4,
-                expires_at = ?5, next_push_at = ?4, consecutive_failures = 0, last_error = NULL
+                expires_at = ?5, next_push_at = ?4, consecutive_failures = 0, last_error = NULL, requested_interval = ?6
             WHERE push_token = ?1
             """
-        ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
+        ).run(values)
         if connection.changes > 0 { return .refreshed }
         let count = try connection.statement(Schema.registrationCountSQL).scalarInt() ?? 0
         guard count < cap else { throw StoreError.capacityReached(limit: cap) }
         try connection.statement(
             """
-            INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?4)
+            INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at,
+                requested_interval)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6)
             """
-        ).run([.text(token.hex), .text(type.rawValue), .text(environment.rawValue), .integer(now), .integer(expiresAt)])
+        ).run(values)
         return .created
     }
 
@@ -92,7 +99,7 @@ public final class RegistrationStore {
         try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at,
-                   last_push_at, wakeup_count, consecutive_failures, last_error
+                   last_push_at, wakeup_count, consecutive_failures, last_error, requested_interval
             FROM registrations WHERE push_token = ?
             """
         ).firstRow([.text(token.hex)], refusing: Registration.init(row:))
@@ -107,6 +114,6 @@ extension Registration {
             environment: try row.environment(2),
             registeredAt: row.int(3), expiresAt: row.int(4), nextPushAt: row.int(5),
             lastPushAt: row.optionalInt(6), wakeupCount: row.int(7), consecutiveFailures: row.int(8),
-            lastError: row.text(9))
+            lastError: row.text(9), requestedInterval: row.optionalInt(10).map { Int($0) })
     }
 }

@@ -102,6 +102,7 @@ package enum Schema {
         toVersion5,
         toVersion6,
         toVersion7,
+        toVersion8,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most

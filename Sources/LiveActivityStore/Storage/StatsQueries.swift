@@ -46,6 +46,8 @@ extension StatsReport {
         report.lastRunAt = last?.startedAt
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
         report.lastRunOutcome = last?.outcome
+        report.delivery = try DeliveryReport.gather(connection, now: now)
+        report.day = try Day.gather(connection, now: now)
         return report
     }
 
@@ -74,10 +76,13 @@ extension MetricsSnapshot {
     /// Reads the snapshot from `connection`: a scrape never scans the registrations.
     static func gather(_ connection: SQLiteConnection) throws -> MetricsSnapshot {
         let history = RunHistory(connection)
-        return MetricsSnapshot(
+        var snapshot = MetricsSnapshot(
             groups: try StatsReport.groups(connection), totals: try history.lifetimeTotals(),
             failureReasons: try history.failureReasons(), lastRun: try history.lastRun(),
             backingOff: try StatsReport.backingOff(connection), faults: try history.lifetimeFaults())
+        snapshot.acks = try DeliveryReport.lifetimeAcks(connection)
+        (snapshot.ackDelayBuckets, snapshot.ackDelaySumMilliseconds) = try ackDelays(connection)
+        return snapshot
     }
 }
 

@@ -9,6 +9,7 @@ public final class SweepStore {
 
     package init(connection: SQLiteConnection) {
         self.connection = connection
+        connection.registerAttemptRingFunction()
     }
 
     /// Opens the database at `path`; with `migrating`, brings its schema up to date first (the
@@ -46,7 +47,7 @@ public final class SweepStore {
         return try connection.statement(
             """
             SELECT push_token, activity_type, environment, registered_at, last_push_at IS NOT NULL,
-                consecutive_failures, next_push_at
+                consecutive_failures, next_push_at, requested_interval, last_push_at
             FROM registrations WHERE next_push_at <= ?1\(after)\(Self.filter(environments))
             ORDER BY next_push_at, push_token LIMIT ?2
             """
@@ -54,7 +55,8 @@ public final class SweepStore {
             DueRegistration(
                 token: PushToken(trusted: row.text(0) ?? ""), activityType: try row.activityType(1),
                 environment: try row.environment(2),
-                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)), nextPushAt: row.int(6))
+                registeredAt: row.int(3), proven: row.int(4) != 0, failures: Int(row.int(5)), nextPushAt: row.int(6),
+                requestedInterval: row.optionalInt(7).map { Int($0) }, lastPushAt: row.optionalInt(8))
         }
     }
 
@@ -77,24 +79,27 @@ public final class SweepStore {
     /// Holds in one statement every registration of `environment` that a fault stopped before the
     /// sweep wrote anything for it: still due at `cutoff`, registered at or before `sweepStart`
     /// (one registered during the sweep stays due: its first push goes out at the next sweep) and
-    /// not answered 200 since then. Each waits one interval (`nextPushAt`, by type) with `reason`;
-    /// its failures stay as they are. Run after the sweep's own writes; returns how many it held.
+    /// not answered 200 since then. Each waits its own effective interval from `now` (the app's,
+    /// clamped by `policy`, else its type's) with `reason`; its failures stay as they are. Run
+    /// after the sweep's own writes; returns how many it held.
     public func holdUnreached(
         in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore sweepStart: Int64,
-        reason: String, nextPushAt: [ActivityType: Int64]
+        reason: String, now: Int64, policy: IntervalPolicy
     ) throws -> Int {
-        let fallback = nextPushAt[.default] ?? cutoff
         let types = ActivityType.allCases
-        let cases = types.indices.map { " WHEN '\(types[$0].rawValue)' THEN ?\($0 + 6)" }.joined()
+        let cases = types.indices.map { " WHEN '\(types[$0].rawValue)' THEN ?\($0 + 8)" }.joined()
         let values: [PreparedStatement.Value] =
             [
                 .text(String(reason.prefix(64))), .text(environment.rawValue), .integer(cutoff), .integer(sweepStart),
-                .integer(fallback),
-            ] + types.map { .integer(nextPushAt[$0] ?? fallback) }
+                .integer(Int64(policy.seconds(.default))), .integer(now), .integer(Int64(policy.maximumSeconds)),
+            ] + types.map { .integer(Int64(policy.seconds($0))) }
+        // IntervalPolicy.effectiveSeconds in SQL: max(type, min(asked, maximum)), else the type's.
+        let typeSeconds = "CASE activity_type\(cases) ELSE ?5 END"
         return try connection.transaction {
             try connection.statement(
                 """
-                UPDATE registrations SET last_error = ?1, next_push_at = CASE activity_type\(cases) ELSE ?5 END
+                UPDATE registrations SET last_error = ?1, next_push_at = ?6 + 1000 * CASE WHEN requested_interval IS NULL
+                    THEN \(typeSeconds) ELSE max(\(typeSeconds), min(requested_interval, ?7)) END
                 WHERE next_push_at <= ?3 AND environment = ?2 AND registered_at <= ?4
                     AND (last_push_at IS NULL OR last_push_at < ?4)
                 """
@@ -116,38 +121,57 @@ public final class SweepStore {
         return " AND environment IN (\(names.isEmpty ? "''" : names))"
     }
 
-    /// Applies `writes` in one transaction; returns how many rows were deleted.
+    /// Applies `writes` in one transaction, then records `answered` (the attempts and the hourly
+    /// figures, SweepStore+Attempts) in it; returns how many rows were deleted.
     @discardableResult
-    public func apply(_ writes: [OutcomeWrite]) throws -> Int {
-        guard !writes.isEmpty else { return 0 }
+    public func apply(_ writes: [OutcomeWrite], answered: [AnsweredPush] = []) throws -> Int {
+        guard !writes.isEmpty || !answered.isEmpty else { return 0 }
         // In key order, so consecutive writes of a batch share B-tree pages.
         let ordered = writes.sorted { $0.token.hex < $1.token.hex }
+        // Each answer goes on its row in the UPDATE of its outcome (SweepStore+Attempts).
+        var entries: [String: [UInt8]] = [:]
+        for push in answered { entries[push.attempt.token.hex] = AttemptRing.entry(push.attempt) }
+        var placed = Set<String>()
         return try connection.transaction {
             var deleted = 0
             for write in ordered {
+                let hex = write.token.hex
+                let entry: PreparedStatement.Value = entries[hex].map { .blob($0) } ?? .null
                 switch write {
                 case .delivered(let token, let registeredAt, let at, let next):
                     try connection.statement(
                         """
                         UPDATE registrations SET last_push_at = ?2, next_push_at = ?3,
-                            wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL
+                            wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL,
+                            attempts = \(SQLiteConnection.prependAttemptFunction)(?5, attempts)
                         WHERE push_token = ?1 AND registered_at = ?4
                         """
-                    ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt)])
+                    ).run([.text(token.hex), .integer(at), .integer(next), .integer(registeredAt), entry])
+                    if connection.changes > 0 { placed.insert(hex) }
                 case .failed(let token, let registeredAt, let reason, let next):
-                    try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true)
+                    if try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true, entry: entry) {
+                        placed.insert(hex)
+                    }
                 case .held(let token, let registeredAt, let reason, let next):
-                    try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: false)
+                    if try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: false, entry: entry)
+                    {
+                        placed.insert(hex)
+                    }
                 case .delete(let token, let cutoff):
                     deleted += try delete(token, registeredAtOrBefore: cutoff)
                 case .unregistered(let token, let cutoff, let registeredAt, let reason, let next):
                     if try delete(token, registeredAtOrBefore: cutoff) == 0 {
-                        try keep(token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true)
+                        if try keep(
+                            token, registeredAt: registeredAt, reason: reason, nextPushAt: next, failed: true, entry: entry)
+                        {
+                            placed.insert(hex)
+                        }
                     } else {
                         deleted += 1
                     }
                 }
             }
+            try recordAnswered(answered, placed: placed)
             return deleted
         }
     }
@@ -159,17 +183,23 @@ public final class SweepStore {
     }
 
     /// Keeps a row selected at `registeredAt` with `reason`, due again at `next`; a failure
-    /// counts one more in a row.
-    private func keep(_ token: PushToken, registeredAt: Int64, reason: String, nextPushAt next: Int64, failed: Bool) throws {
+    /// counts one more in a row; `entry` (an `AttemptRing` entry, or NULL) goes first in its
+    /// attempts. Whether the row was there to keep.
+    private func keep(
+        _ token: PushToken, registeredAt: Int64, reason: String, nextPushAt next: Int64, failed: Bool,
+        entry: PreparedStatement.Value = .null
+    ) throws -> Bool {
         try connection.statement(
             """
             UPDATE registrations SET consecutive_failures = consecutive_failures + ?5,
-                last_error = ?2, next_push_at = ?3
+                last_error = ?2, next_push_at = ?3, attempts = \(SQLiteConnection.prependAttemptFunction)(?6, attempts)
             WHERE push_token = ?1 AND registered_at = ?4
             """
         ).run([
             .text(token.hex), .text(String(reason.prefix(64))), .integer(next), .integer(registeredAt), .integer(failed ? 1 : 0),
+            entry,
         ])
+        return connection.changes > 0
     }
 
     /// Keeps the run for `stats` and `/wakeup/metrics`; runs older than 30 days are pruned.
@@ -206,6 +236,7 @@ public final class SweepStore {
             try connection.statement("DELETE FROM sweep_faults WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
                 .run([.integer(monthAgo)])
             try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([.integer(monthAgo)])
+            try pruneDeliveryFigures(now: summary.startedAt)
         }
     }
 }

@@ -7,18 +7,33 @@ import LiveActivityDomain
 public struct OutcomeRules: Sendable {
     /// The push interval of each activity type, in milliseconds.
     public var intervals: [ActivityType: Int64]
+    /// The longest interval an app may ask for (`LIVEACTIVITY_INTERVAL_MAX`), in milliseconds.
+    public var maximumInterval: Int64
 
-    public init(intervals: [ActivityType: Int64]) { self.intervals = intervals }
+    public init(
+        intervals: [ActivityType: Int64], maximumInterval: Int64 = Int64(IntervalPolicy.defaultMaximumSeconds) * 1000
+    ) {
+        self.intervals = intervals
+        self.maximumInterval = maximumInterval
+    }
 
     /// The intervals the configuration sets (`LIVEACTIVITY_INTERVAL_*`).
     public init(configuration: Configuration) {
         var intervals: [ActivityType: Int64] = [:]
         for type in ActivityType.allCases { intervals[type] = configuration.intervalMilliseconds(type) }
-        self.init(intervals: intervals)
+        self.init(intervals: intervals, maximumInterval: Int64(configuration.intervalMaximum) * 1000)
     }
 
     /// The push interval of `type`, in milliseconds.
     public func interval(_ type: ActivityType) -> Int64 { intervals[type] ?? 300_000 }
+
+    /// The effective interval of `row`, in milliseconds: the app's, clamped to [its type's, the
+    /// maximum], else its type's (`IntervalPolicy.effectiveSeconds`, in milliseconds).
+    public func interval(_ row: DueRegistration) -> Int64 {
+        let floor = interval(row.activityType)
+        guard let requested = row.requestedInterval else { return floor }
+        return max(floor, min(Int64(requested) * 1000, maximumInterval))
+    }
 
     /// What `answer` to the push for `row` means at `now` (Unix milliseconds).
     public func decide(_ answer: APNsAnswer, for row: DueRegistration, isRetry: Bool, now: Int64) -> OutcomeDecision {
@@ -39,7 +54,7 @@ public struct OutcomeRules: Sendable {
     private func decide(
         status: Int, reason: String, timestamp: Int64?, _ row: DueRegistration, _ isRetry: Bool, _ now: Int64
     ) -> OutcomeDecision {
-        let nextInterval = now + interval(row.activityType)
+        let nextInterval = now + interval(row)
         switch (status, reason) {
         case (200, _):
             let write = OutcomeWrite.delivered(
@@ -88,13 +103,13 @@ public struct OutcomeRules: Sendable {
         }
         let write = OutcomeWrite.held(
             row.token, selectedRegisteredAt: row.registeredAt, reason: fault.reason,
-            nextPushAt: now + interval(row.activityType))
+            nextPushAt: now + interval(row))
         return (write, .held)
     }
 
     /// Kept, failures + 1, tried again after the back-off: server trouble, timeouts, no connection.
     private func backOff(_ row: DueRegistration, _ reason: String, now: Int64) -> OutcomeDecision {
-        let delay = BackOff.delay(afterFailures: row.failures + 1, interval: interval(row.activityType))
+        let delay = BackOff.delay(afterFailures: row.failures + 1, interval: interval(row))
         let write = OutcomeWrite.failed(
             row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)
         return OutcomeDecision(.write(write), tally: .failed(reason))

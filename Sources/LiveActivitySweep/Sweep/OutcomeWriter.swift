@@ -11,7 +11,7 @@ import LiveActivityStore
 final class OutcomeWriter: @unchecked Sendable {
     // State shared with the thread, guarded by `condition`.
     private let condition = NSCondition()
-    private var queue: [[OutcomeWrite]] = []
+    private var queue: [(writes: [OutcomeWrite], answered: [AnsweredPush])] = []
     private var closing = false
     private var done = false
     private var deleted = 0
@@ -33,12 +33,13 @@ final class OutcomeWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `writes`; throws the error of an earlier batch, which stops the sweep.
-    func submit(_ writes: [OutcomeWrite]) throws {
+    /// Queues `writes` and the `answered` pushes they come from (one transaction for both);
+    /// throws the error of an earlier batch, which stops the sweep.
+    func submit(_ writes: [OutcomeWrite], answered: [AnsweredPush] = []) throws {
         condition.lock()
         defer { condition.unlock() }
         if let failure { throw failure }
-        queue.append(writes)
+        queue.append((writes, answered))
         condition.signal()
     }
 
@@ -67,7 +68,7 @@ final class OutcomeWriter: @unchecked Sendable {
             let batch = queue.removeFirst()
             condition.unlock()
 
-            let result = Result { try store.apply(batch) }
+            let result = Result { try store.apply(batch.writes, answered: batch.answered) }
             condition.lock()
             switch result {
             case .success(let count): deleted += count

@@ -4,7 +4,8 @@ import LiveActivityDomain
 /// The sweep's loop: the thin I/O around `SweepRun`'s pure step. It reads due rows as the sender
 /// needs them (`DueCursor`, keeping `lookahead` pushes queued beyond those in flight), gives the
 /// run every row, answer and look at the clock as an event, and carries out the effects: the
-/// sender, the token cache, the cursor, and the outcome batches for the `OutcomeWriter`.
+/// sender, the token cache, the cursor, and the outcome batches (writes and the final answers they
+/// come from, one transaction for both) for the `OutcomeWriter`.
 extension Sweep {
     func send(
         _ run: inout SweepRun, reading cursor: DueCursor, dueCounts: [APNsEnvironment: Int], writer: OutcomeWriter
@@ -18,7 +19,9 @@ extension Sweep {
 
         var effects: [SweepRun.Effect] = []
         var batch: [OutcomeWrite] = []
+        var answered: [AnsweredPush] = []
         batch.reserveCapacity(Self.batchSize)
+        answered.reserveCapacity(Self.batchSize)
 
         func apply(_ event: SweepRun.Event) throws {
             effects.removeAll(keepingCapacity: true)
@@ -34,6 +37,8 @@ extension Sweep {
                     sender.setProviderToken(try tokens.renew(now: clock.now()))
                 case .write(let write):
                     batch.append(write)
+                case .record(let answer):
+                    answered.append(answer)
                 case .stopReading(let environment):
                     cursor.skip(environment)
                 case .cancel(let environment):
@@ -47,9 +52,10 @@ extension Sweep {
                 }
             }
             for answer in answers { try apply(answer) }
-            if batch.count >= Self.batchSize {
-                try writer.submit(batch)
+            if batch.count >= Self.batchSize || answered.count >= Self.batchSize {
+                try writer.submit(batch, answered: answered)
                 batch.removeAll(keepingCapacity: true)
+                answered.removeAll(keepingCapacity: true)
             }
         }
 
@@ -74,6 +80,6 @@ extension Sweep {
         // environment a fault stopped are not read: the sweep holds them in one statement).
         while !allRead, let row = try cursor.next() { try apply(.due(row, now: clock.now())) }
         try apply(.finish(now: clock.now()))
-        try writer.submit(batch)
+        try writer.submit(batch, answered: answered)
     }
 }

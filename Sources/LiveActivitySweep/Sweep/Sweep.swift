@@ -97,17 +97,14 @@ public final class Sweep {
 
     /// Holds one interval, in one statement per environment, the rows a fault stopped before the
     /// run read them (SPEC 5: every due row of a faulted environment that got no 200 waits one
-    /// interval), after every outcome is written; counts them against the fault. Returns how many.
+    /// interval, its own effective one), after every outcome is written; counts them against the
+    /// fault. Returns how many.
     private func holdUnreached(_ faults: inout SweepFaults, cutoff: Int64, start: Int64) throws -> Int {
-        let rules = OutcomeRules(configuration: configuration)
         var total = 0
         for fault in faults.stoppedEnvironments {
-            let now = configuration.clock.now()
-            var nextPushAt: [ActivityType: Int64] = [:]
-            for type in ActivityType.allCases { nextPushAt[type] = now + rules.interval(type) }
             let held = try store.holdUnreached(
                 in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
-                nextPushAt: nextPushAt)
+                now: configuration.clock.now(), policy: configuration.intervalPolicy)
             total += held
             faults.touch(fault.environment, pushes: held)
         }

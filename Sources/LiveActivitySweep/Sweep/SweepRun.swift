@@ -38,6 +38,8 @@ struct SweepRun {
         case renewProviderToken
         /// Write this in the next outcome batch.
         case write(OutcomeWrite)
+        /// Keep this final answer with that batch (the attempt history, the hourly figures).
+        case record(AnsweredPush)
         /// Read no more rows of this environment: the sweep holds those left in one statement.
         case stopReading(APNsEnvironment)
         /// Drop every push queued or in flight to this environment; answer `.cancelled`.
@@ -125,9 +127,9 @@ struct SweepRun {
         } else if stoppedSending {
             if let id { setAside.append(id) } else { leftForNextRun += 1 }
         } else {
-            let id = id ?? pending.add(row)
-            // `apns-expiration` is when the next push replaces this one.
-            let expiration = (now + rules.interval(row.activityType)) / 1000
+            let id = id ?? pending.add(row, sentAt: now)
+            // `apns-expiration` is when the next push replaces this one (its effective interval).
+            let expiration = (now + rules.interval(row)) / 1000
             effects.append(.send(APNsPush(id: id, token: row.token, expiration: expiration), to: row.environment))
         }
     }
@@ -140,6 +142,8 @@ struct SweepRun {
         let decision = rules.decide(completion.answer, for: row, isRetry: pending.isRetry(id), now: now)
         if decision.isFinal {
             deletionGuard.observe(completion.answer, for: row)
+            let sentAt = pending.sentAt(id) ?? now
+            effects.append(.record(AttemptRecord.answered(completion.answer, for: row, sentAt: sentAt, answeredAt: now)))
             pending.remove(id)
         }
         switch decision.action {
@@ -150,7 +154,7 @@ struct SweepRun {
             deletionGuard.hold(write, reason: reason, row: row)
         case .retryWithNewToken:
             if faults[row.environment] == nil && !stoppedSending {
-                pending.markRetried(id)
+                pending.markRetried(id, sentAt: now)
                 if !renewedToken {
                     renewedToken = true
                     effects.append(.renewProviderToken)

@@ -55,29 +55,37 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    private enum Route { case register, unregister, health, metrics }
+    private enum Route { case register, unregister, ack, health, metrics, status }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = request.path
         let route: Route
         if path.hasSuffix("/wakeup/unregister") {
             route = .unregister
+        } else if path.hasSuffix("/wakeup/ack") {
+            route = .ack
         } else if path.hasSuffix("/wakeup/health") {
             route = .health
         } else if path.hasSuffix("/wakeup/metrics") {
             route = .metrics
+        } else if path.hasSuffix("/wakeup/status") {
+            route = .status
         } else if path.hasSuffix("/wakeup") {
             route = .register
         } else {
             throw APIError.notFound
         }
 
-        if route == .health || route == .metrics {
+        if route == .health || route == .metrics || route == .status {
             // Reads only: a read-only or full database still answers them, so they clear no fault.
             guard request.method == "GET" || request.method == "HEAD" else {
-                throw APIError.methodNotAllowed(allow: "GET")
+                throw APIError.methodNotAllowed(allow: route == .status ? "GET, HEAD" : "GET")
             }
-            return route == .health ? try health() : try metrics()
+            switch route {
+            case .health: return try health()
+            case .metrics: return try metrics()
+            default: return status()
+            }
         }
         guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
         guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
@@ -86,15 +94,25 @@ public final class RegistrationAPI: HTTPResponder {
         if let contentType = request.contentType, !Self.isJSON(contentType) {
             throw APIError.unsupportedMediaType
         }
+        var answer = "{\"success\":true}"
         switch route {
         case .register:
             let body = try RegistrationBody.parse(request.body, environments: configuration.enabledEnvironments)
             try register(body, parameter: request.parameters[Self.environmentParameter])
+            // Only an app that asked hears what applies (SPEC 3); older builds get the old answer.
+            if let asked = body.interval {
+                let effective = configuration.intervalPolicy.effectiveSeconds(body.activityType, requested: asked)
+                answer = "{\"success\":true,\"interval\":\(effective)}"
+            }
         case .unregister: _ = try writer.perform(.unregister(try RegistrationBody.unregistration(request.body)))
-        case .health, .metrics: break
+        case .ack:
+            // The same answer whatever the outcome: an ack tells a stranger nothing (no oracle).
+            let token = try RegistrationBody.unregistration(request.body)
+            _ = try writer.perform(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
+        case .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
-        return .json(200, "{\"success\":true}")
+        return .json(200, answer)
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
@@ -132,7 +150,7 @@ public final class RegistrationAPI: HTTPResponder {
                 .register(
                     body.token, type: body.activityType, environment: environment,
                     now: now, expiresAt: now + configuration.expiryMilliseconds,
-                    cap: configuration.maxRegistrations))
+                    cap: configuration.maxRegistrations, interval: body.interval))
         } catch StoreError.capacityReached(let limit) {
             say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
@@ -151,6 +169,18 @@ public final class RegistrationAPI: HTTPResponder {
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
             body: Array(text.utf8))
+    }
+
+    /// The operator's page (SPEC 3), from the figures `stats --json` prints; gathered under the
+    /// connection's turn, rendered after it. A database fault is a short HTML page, not JSON.
+    private func status() -> HTTPResponse {
+        do {
+            let report = try writer.read { try $0.statsReport(now: configuration.clock.now()) }
+            return .html(200, StatusPage.render(report))
+        } catch {
+            let answer = failure(error)
+            return .html(answer.status, StatusPage.unavailable)
+        }
     }
 
     /// A failure below the API: a database fault is logged in one line naming its cause and what

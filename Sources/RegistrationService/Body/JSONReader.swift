@@ -1,5 +1,5 @@
 /// A strict RFC 8259 reader for request bodies: validates the whole document and returns the
-/// top-level object's members, keeping only strings and nulls (the API reads nothing else).
+/// top-level object's members, keeping only strings, numbers and nulls (the API reads nothing else).
 ///
 /// Why not `JSONSerialization`: it cost about as much CPU as the rest of a registration (a
 /// `Data` copy, an `NSDictionary`, bridging every value). What it accepted, this accepts, except
@@ -20,7 +20,9 @@ struct JSONReader {
     enum Value: Equatable {
         case string(String)
         case null
-        /// A number, boolean, array or object.
+        /// A number (the `interval` of a registration), as `Double` reads its text.
+        case number(Double)
+        /// A boolean, array or object.
         case other
     }
 
@@ -78,7 +80,7 @@ struct JSONReader {
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
         default: throw .invalid
         }
     }
@@ -102,10 +104,12 @@ struct JSONReader {
         return members
     }
 
-    /// A top-level member's value: strings kept, everything else only checked.
+    /// A top-level member's value: strings and numbers kept, everything else only checked.
     private mutating func memberValue() throws(Failure) -> Value {
         switch peek() {
         case UInt8(ascii: "\""): return .string(try string(keeping: true) ?? "")
+        case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
+            return .number(try number())
         case UInt8(ascii: "n"):
             try literal("null")
             return .null
@@ -157,7 +161,7 @@ struct JSONReader {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, and finite as a `Double`.
-    private mutating func number() throws(Failure) {
+    private mutating func number() throws(Failure) -> Double {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         if peek() == UInt8(ascii: "0") {
@@ -176,6 +180,7 @@ struct JSONReader {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let parsed = Double(text), parsed.isFinite else { throw .invalid }
+        return parsed
     }
 
     private mutating func digits() throws(Failure) -> Int {

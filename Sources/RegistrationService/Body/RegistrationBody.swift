@@ -1,11 +1,18 @@
 import LiveActivityDomain
 
-/// The JSON body of `POST /wakeup` and `POST /wakeup/unregister`, validated (SPEC section 3).
+/// The JSON body of `POST /wakeup`, `/wakeup/unregister` and `/wakeup/ack`, validated (SPEC section 3).
 public struct RegistrationBody: Equatable, Sendable {
     public var token: PushToken
     public var activityType: ActivityType
     /// Absent: the FastCGI parameter, then the configured default, decide.
     public var environment: APNsEnvironment?
+    /// The seconds between wake-ups the app asked for; nil: the type's interval.
+    public var interval: Int? = nil
+
+    /// The 400 for an `interval` that is not whole seconds in range.
+    static let badInterval = APIError.badRequest(
+        "interval must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)"
+    )
 
     /// Parses and validates a registration; every failure is a 400 whose message names the field.
     /// An environment that is not one of `environments` (APNS_ENVIRONMENTS) is refused with the
@@ -33,11 +40,22 @@ public struct RegistrationBody: Equatable, Sendable {
             }
             environment = parsed
         }
-        return RegistrationBody(token: token, activityType: type, environment: environment)
+        return RegistrationBody(
+            token: token, activityType: type, environment: environment, interval: try interval(in: object))
     }
 
-    /// The token of an unregistration (SPEC 3): every other field is ignored, whatever its value,
-    /// since an app may send the body it registered with.
+    /// `interval`: a JSON number that is a whole count of seconds in range (`900` or `900.0`);
+    /// compared as a `Double` before any conversion, so `1e300` is refused, never trapped on.
+    private static func interval(in object: JSONReader.Members) throws(APIError) -> Int? {
+        guard let raw = object["interval"], raw != .null else { return nil }
+        guard case .number(let seconds) = raw, seconds == seconds.rounded(.towardZero),
+            seconds >= Double(IntervalPolicy.requestable.lowerBound), seconds <= Double(IntervalPolicy.requestable.upperBound)
+        else { throw badInterval }
+        return Int(seconds)
+    }
+
+    /// The token of an unregistration or an ack (SPEC 3): every other field is ignored, whatever
+    /// its value, since an app may send the body it registered with.
     public static func unregistration(_ bytes: [UInt8]) throws(APIError) -> PushToken {
         try token(in: try jsonObject(bytes))
     }

@@ -14,10 +14,10 @@ struct SettingBoundsTests {
         "LIVEACTIVITY_SQLITE_MAX_PAGES", "LIVEACTIVITY_TEST_CLOCK_OFFSET",
     ]
     /// Settings only a sweep run reads (`stats` does not).
-    static let sweepOnly = [
-        "LIVEACTIVITY_APNS_CONCURRENCY", "LIVEACTIVITY_APNS_TIMEOUT", "LIVEACTIVITY_SWEEP_BUDGET",
-        "LIVEACTIVITY_INTERVAL_CHARGING", "LIVEACTIVITY_INTERVAL_DEBUG",
-    ]
+    static let sweepOnly = ["LIVEACTIVITY_APNS_CONCURRENCY", "LIVEACTIVITY_APNS_TIMEOUT", "LIVEACTIVITY_SWEEP_BUDGET"]
+    /// The interval bounds: a sweep run pushes by them, the responder answers an app's `interval`
+    /// and matches acks by them (issue 16); `stats` reads none.
+    static let intervals = ["LIVEACTIVITY_INTERVAL_CHARGING", "LIVEACTIVITY_INTERVAL_DEBUG", "LIVEACTIVITY_INTERVAL_MAX"]
     /// Values no numeric setting accepts: huge, not finite, or not a plain number.
     static let hostile = ["1e300", "-1e300", "nan", "inf", "-inf", "1e19", "-9223372036854775809", "12abc", "0x10"]
 
@@ -64,14 +64,14 @@ struct SettingBoundsTests {
         for value in Self.hostile { expectRefused(try stats(name, value), "liveactivity-sweep stats", name, value) }
     }
 
-    @Test(arguments: sweepOnly)
+    @Test(arguments: sweepOnly + intervals)
     func aSweepRunRefusesAHostileValueOfItsOwnSettings(_ name: String) throws {
         for value in Self.hostile { expectRefused(try sweep(name, value), "liveactivity-sweep", name, value) }
         let fine = try sweep(name, "7")
         #expect(fine.status == 0, "a sweep with \(name)=7 and nothing due: exit \(fine.status): \(fine.stderr)")
     }
 
-    @Test(arguments: shared)
+    @Test(arguments: shared + intervals)
     func theResponderRefusesAHostileValueOfItsOwnSettings(_ name: String) throws {
         for value in Self.hostile { expectRefused(try health([name: value]), "liveactivity-fcgi", name, value) }
     }
@@ -89,7 +89,7 @@ struct SettingBoundsTests {
     }
 
     @Test func anEmptyOrBlankSettingMeansItsDefault() throws {
-        for name in Self.shared + Self.sweepOnly {
+        for name in Self.shared + Self.sweepOnly + Self.intervals {
             for value in ["", " "] {
                 let run = try health([name: value])
                 #expect(run.status == 0 && run.stdout.contains("\"status\":\"ok\""), "\(name)='\(value)': \(run.stderr)")
@@ -110,8 +110,7 @@ struct SettingBoundsTests {
             APNS_CA_FILE=/nonexistent/ca.pem
             LIVEACTIVITY_APNS_TIMEOUT=nan
             LIVEACTIVITY_APNS_CONCURRENCY=-5
-            LIVEACTIVITY_INTERVAL_DEBUG=soon
-            LIVEACTIVITY_INTERVAL_CHARGING=1e300
+            LIVEACTIVITY_SWEEP_BUDGET=1e300
 
             """)
         let run = try health(["LIVEACTIVITY_CONFIG": config])

@@ -1,0 +1,33 @@
+/// One device's story for `liveactivity-sweep history` (SPEC 7): its registration and its last
+/// attempts, newest first. Found by the whole token or a prefix of it (`SweepStore.history`).
+public struct DeviceHistory: Sendable, Equatable {
+    public var registration: Registration
+    /// Newest first.
+    public var attempts: [PushAttempt]
+
+    public init(registration: Registration, attempts: [PushAttempt]) {
+        self.registration = registration
+        self.attempts = attempts
+    }
+
+    /// The fewest hex digits a prefix may have: fewer would match too many devices to be useful.
+    public static let shortestPrefix = 8
+
+    /// What a lookup found.
+    public enum Lookup: Sendable, Equatable {
+        case found(DeviceHistory)
+        /// More than one registration starts with the prefix: how many.
+        case ambiguous(count: Int)
+        case notRegistered
+    }
+
+    /// A token or prefix as the operator types it: hex digits (either case), at least
+    /// `shortestPrefix` and at most a token's length; nil when it is not one.
+    public static func prefix(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard lower.count >= shortestPrefix, lower.count <= PushToken.maximumLength,
+            lower.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        return lower
+    }
+}

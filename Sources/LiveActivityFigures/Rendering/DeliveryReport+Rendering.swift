@@ -1,0 +1,54 @@
+import LiveActivityDomain
+
+/// The delivery figures in `stats` (text lines) and `stats --json` (SPEC 7).
+extension DeliveryReport {
+    /// One line per window and type, and one of acks by outcome per window.
+    public var lines: [String] {
+        var lines: [String] = []
+        for (label, windows, acks) in [("24 h", lastDay, acksLastDay), ("7 d", lastWeek, acksLastWeek)] {
+            for window in windows { lines.append("Delivery over \(label), \(window.activityType): " + Self.describe(window)) }
+            lines.append("Acks over \(label): " + Self.describe(acks))
+        }
+        return lines
+    }
+
+    static func describe(_ window: Window) -> String {
+        guard window.delivered > 0 else { return "no push answered 200" }
+        var text = "\(window.delivered) answered 200, \(window.acked) acked"
+        if let share = window.ackedShare { text += " (\(String(format1: share * 100))%)" }
+        if let median = window.delayMedian, let p90 = window.delayP90 {
+            text += ", delay median \(String(format1: median)) s / p90 \(String(format1: p90)) s"
+        }
+        if let pushes = window.pushesPerRegistrationHour, let wakes = window.wakesPerRegistrationHour {
+            text +=
+                ", per registration-hour \(String(format1: pushes)) pushes and \(String(format1: wakes)) acked wakes"
+                + " (Apple advises \(Int(advisedPerHour.lowerBound))-\(Int(advisedPerHour.upperBound)))"
+        }
+        return text
+    }
+
+    static func describe(_ acks: [AckOutcome: Int64]) -> String {
+        AckOutcome.allCases.map { "\($0.rawValue) \(acks[$0] ?? 0)" }.joined(separator: ", ")
+    }
+
+    public var json: String {
+        func optional(_ value: Double?) -> String { value.map { String(format4: $0) } ?? "null" }
+        func windowJSON(_ window: Window) -> String {
+            "{\"activityType\":\(JSONText.string(window.activityType)),\"delivered\":\(window.delivered),\"acked\":\(window.acked),"
+                + "\"ackedShare\":\(optional(window.ackedShare)),\"delayMedianSeconds\":\(optional(window.delayMedian)),"
+                + "\"delayP90Seconds\":\(optional(window.delayP90)),\"delaySumMs\":\(window.delaySumMilliseconds),"
+                + "\"registrationHours\":\(window.registrationHours),"
+                + "\"pushesPerRegistrationHour\":\(optional(window.pushesPerRegistrationHour)),"
+                + "\"wakesPerRegistrationHour\":\(optional(window.wakesPerRegistrationHour))}"
+        }
+        func acksJSON(_ acks: [AckOutcome: Int64]) -> String {
+            "{" + AckOutcome.allCases.map { "\"\($0.rawValue)\":\(acks[$0] ?? 0)" }.joined(separator: ",") + "}"
+        }
+        func period(_ windows: [Window], _ acks: [AckOutcome: Int64]) -> String {
+            "{\"byType\":[" + windows.map(windowJSON).joined(separator: ",") + "],\"acks\":" + acksJSON(acks) + "}"
+        }
+        return "{\"24h\":\(period(lastDay, acksLastDay)),\"7d\":\(period(lastWeek, acksLastWeek)),"
+            + "\"acksLifetime\":\(acksJSON(acksLifetime)),"
+            + "\"advisedPerHour\":[\(Int(Self.advisedPerHour.lowerBound)),\(Int(Self.advisedPerHour.upperBound))]}"
+    }
+}

@@ -1,0 +1,59 @@
+import LiveActivityDomain
+
+/// `stats` and `stats --json` of the figures the status page adds (`StatsReport.Day`, the alarm):
+/// the same values the page draws, so a machine reads what a person sees.
+extension StatsReport {
+    /// The alarm and the 24 hours' failure reasons, for the text report.
+    var dayText: [String] {
+        var lines: [String] = []
+        let health = SweepHealth(self)
+        if health.isAlarm {
+            lines.append("ALARM: " + health.alarms.map(\.words).joined(separator: "; "))
+        }
+        for (label, reasons) in [
+            ("Failure reasons over 24 h", day.failureReasons), ("Removal reasons over 24 h", day.removalReasons),
+        ]
+        where !reasons.isEmpty {
+            lines.append("\(label): " + reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// The JSON members of the day and the alarm, for `json`.
+    var dayJSON: [String] {
+        func reasons(_ list: [ReasonCount]) -> String {
+            "{" + list.map { "\(JSONText.string($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
+        }
+        func optional(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
+        let buckets = day.buckets.map {
+            "{\"start\":\($0.start),\"runs\":\($0.runs),\"active\":\($0.active),\"sent\":\($0.sent),\"failed\":\($0.failed)}"
+        }
+        let hours = day.hours.map {
+            "{\"start\":\($0.start),\"answered\":\($0.answered),\"acknowledged\":\(optional($0.acknowledged)),"
+                + "\"delayMedianMs\":\(optional($0.delayMedianMilliseconds)),\"delayP90Ms\":\(optional($0.delayP90Milliseconds))}"
+        }
+        let day =
+            "{\"start\":\(day.start),\"bucketMinutes\":\(Day.bucketMilliseconds / 60_000),\"buckets\":[\(buckets.joined(separator: ","))],"
+            + "\"hours\":[\(hours.joined(separator: ","))],\"failureReasons\":\(reasons(day.failureReasons)),"
+            + "\"removalReasons\":\(reasons(day.removalReasons))}"
+        let health = SweepHealth(self)
+        return [
+            "\"day\":" + day,
+            "\"lastRunFinishedAt\":" + optional(self.day.lastRunFinishedAt),
+            "\"lastRunExitedNonZero\":\(self.day.lastRunExitedNonZero)",
+            "\"alarms\":" + JSONText.array(health.alarms.map(\.name)),
+        ]
+    }
+}
+
+extension SweepHealth.Alarm {
+    /// The alarm in a few words, for the text report.
+    var words: String {
+        switch self {
+        case .noSweepRecorded: "no sweep recorded (is cron running liveactivity-sweep?)"
+        case .noSweepFinishedLately(let milliseconds):
+            "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
+        case .lastSweepFailed: "the last sweep exited non-zero"
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import LiveActivityDomain
+
+/// The status page's sections below "Registrations now": the 24-hour charts, the wakes the app
+/// acknowledged, failure reasons, faults per environment and the sweep totals.
+extension StatusPage {
+    // MARK: - 24 hours of sweep runs
+
+    static func lastDay(_ report: StatsReport) -> String {
+        typealias Day = StatsReport.Day
+        let day = report.day
+        let end = day.start + Day.bucketCount * Day.bucketMilliseconds
+        let width = Day.bucketMilliseconds
+        let buckets = day.buckets
+        var out =
+            "<section aria-labelledby=\"day-heading\"><h2 id=\"day-heading\">Last 24 hours, per 10 minutes</h2><div class=\"charts\">"
+
+        let mostActive = buckets.map(\.active).max() ?? 0
+        let latestActive = buckets.last?.active ?? 0
+        var active = SVGChart(
+            id: "active-chart",
+            title:
+                "Registrations active over the last 24 hours, per 10 minutes: \(HTMLText.count(latestActive)) in the latest sweeps, at most \(HTMLText.count(mostActive))",
+            xStart: day.start, xEnd: end, largest: mostActive)
+        active.addLine(buckets.map { ($0.start + width / 2, $0.active) }, maxGap: width, className: "s-active")
+        if buckets.isEmpty { active.addNote("No sweep ran in these 24 hours") }
+        var activeTable = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Sweeps</th>"
+        activeTable += "<th scope=\"col\" class=\"n\">Active</th></tr></thead><tbody>"
+        for bucket in buckets {
+            activeTable +=
+                "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+            activeTable += numberCell(bucket.runs) + numberCell(bucket.active) + "</tr>"
+        }
+        activeTable += emptyRow(buckets.isEmpty, columns: 3) + "</tbody></table>"
+        out += figure(
+            active, caption: "Registrations active (the most any sweep of the 10 minutes saw).",
+            table: activeTable)
+
+        // Sent and failed on charts of their own: a few failures under thousands of 200s would
+        // not show on one scale.
+        for (id, name, label, className, value) in [
+            ("sent-chart", "sent", "answered 200", "s-sent", \StatsReport.SweepBucket.sent),
+            ("failed-chart", "failed", "failed", "s-failed", \StatsReport.SweepBucket.failed),
+        ] {
+            let total = buckets.reduce(0) { $0 + $1[keyPath: value] }
+            let most = buckets.map { $0[keyPath: value] }.max() ?? 0
+            var chart = SVGChart(
+                id: id,
+                title:
+                    "Pushes \(label) over the last 24 hours, per 10 minutes: \(HTMLText.count(total)) in all, at most \(HTMLText.count(most)) in 10 minutes",
+                xStart: day.start, xEnd: end, largest: most)
+            chart.addBars(buckets.map { ($0.start, 0, $0[keyPath: value]) }, width: width, className: className)
+            if buckets.isEmpty { chart.addNote("No sweep ran in these 24 hours") }
+            var table = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Pushes \(label)</th>"
+            table += "</tr></thead><tbody>"
+            for bucket in buckets {
+                table += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+                table += numberCell(bucket[keyPath: value]) + "</tr>"
+            }
+            table += emptyRow(buckets.isEmpty, columns: 2)
+            table += "</tbody><tfoot><tr><th scope=\"row\">24 h</th>" + numberCell(total, figure: "day.\(name)")
+            table += "</tr></tfoot></table>"
+            out += figure(
+                chart, caption: "Pushes \(label), per 10 minutes.", table: table)
+        }
+        return out + "</div></section>"
+    }
+
+    // MARK: - Wakes the app acknowledged
+
+    static func wakes(_ report: StatsReport) -> String {
+        typealias Day = StatsReport.Day
+        let hours = report.day.hours
+        let acknowledged = hours.reduce(0) { $0 + ($1.acknowledged ?? 0) }
+        var out = "<section aria-labelledby=\"wakes-heading\"><h2 id=\"wakes-heading\">Wakes acknowledged, per hour</h2>"
+        out += "<p class=\"small\">APNs answers 200 when it accepts a push, not when the phone wakes; the app says it woke "
+        out += "with <code>POST /wakeup/ack</code>. The share is of the pushes answered 200 in that hour.</p>"
+        var table = "<table><thead><tr><th scope=\"col\">Hour (UTC)</th><th scope=\"col\" class=\"n\">Answered 200</th>"
+        table += "<th scope=\"col\" class=\"n\">Acknowledged</th><th scope=\"col\" class=\"n\">Share</th>"
+        table += "<th scope=\"col\" class=\"n\">Delay median</th><th scope=\"col\" class=\"n\">Delay p90</th></tr></thead><tbody>"
+        for hour in hours {
+            table += "<tr data-hour=\"\(hour.start)\"><th scope=\"row\">\(UTCTime(milliseconds: hour.start).clock)</th>"
+            table += numberCell(hour.answered)
+            table += hour.acknowledged.map { numberCell($0) } ?? "<td class=\"n\">–</td>"
+            table += "<td class=\"n\">\(hour.share.map(HTMLText.percent) ?? "–")</td>"
+            table += "<td class=\"n\">\(hour.delayMedianMilliseconds.map(HTMLText.duration) ?? "–")</td>"
+            table += "<td class=\"n\">\(hour.delayP90Milliseconds.map(HTMLText.duration) ?? "–")</td></tr>"
+        }
+        table += emptyRow(hours.isEmpty, columns: 6) + "</tbody></table>"
+        guard acknowledged > 0 else {
+            out += "<p class=\"empty\" data-figure=\"acks\" data-value=\"none\"><strong>No acks yet.</strong> "
+            out += "No push of the last 24 hours was acknowledged by the app; the chart appears once one is.</p>"
+            if !hours.isEmpty { out += "<details><summary>The 200s per hour</summary>" + table + "</details>" }
+            return out + "</section>"
+        }
+        // The 24 hours on the hour, the current one last (the hours' own grid, not the buckets').
+        let firstHour = Day.firstHour(now: report.generatedAt)
+        let latest = hours.last?.share.map(HTMLText.percent) ?? "–"
+        var chart = SVGChart(
+            id: "acks-chart",
+            title:
+                "Share of pushes answered 200 that the app acknowledged, per hour, last 24 hours: \(latest) in the latest hour, \(HTMLText.count(acknowledged)) acknowledged in all",
+            xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: 100, label: { "\($0)%" })
+        chart.addBars(
+            hours.map { ($0.start, 0, Int64((($0.share ?? 0) * 100).rounded())) }, width: Day.hourMilliseconds,
+            className: "s-acked")
+        // The delay: median and 90th percentile per hour, told apart by the line's dash.
+        let slowest = hours.compactMap(\.delayP90Milliseconds).max() ?? hours.compactMap(\.delayMedianMilliseconds).max() ?? 0
+        var delay = SVGChart(
+            id: "delay-chart",
+            title:
+                "Delay from the 200 to the app's ack, per hour, last 24 hours: median \(hours.last?.delayMedianMilliseconds.map(HTMLText.duration) ?? "–") and 90th percentile \(hours.last?.delayP90Milliseconds.map(HTMLText.duration) ?? "–") in the latest hour",
+            xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: slowest,
+            label: { $0 == 0 ? "0" : HTMLText.duration($0) })
+        let middle = Day.hourMilliseconds / 2
+        delay.addLine(
+            hours.compactMap { hour in hour.delayMedianMilliseconds.map { (hour.start + middle, $0) } },
+            maxGap: Day.hourMilliseconds, className: "s-median")
+        delay.addLine(
+            hours.compactMap { hour in hour.delayP90Milliseconds.map { (hour.start + middle, $0) } },
+            maxGap: Day.hourMilliseconds, className: "s-p90")
+        out += "<div class=\"charts\">"
+        out += figure(chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", table: table)
+        out += figure(
+            delay, caption: "Ack delay: median (solid line) and 90th percentile (dashed line).",
+            table: table.replacingOccurrences(of: "<tr data-hour=", with: "<tr data-delay-hour="))
+        return out + "</div></section>"
+    }
+
+    // MARK: - Failure reasons, faults, totals
+
+    static func reasons(_ report: StatsReport) -> String {
+        var out = "<section aria-labelledby=\"reasons-heading\"><h2 id=\"reasons-heading\">Why pushes failed, last 24 hours</h2>"
+        out += "<div class=\"tables\">"
+        for (caption, reasons, name, none) in [
+            ("Failures (kept, tried again)", report.day.failureReasons, "failureReasons", "No push failed."),
+            (
+                "Removals (APNs said the token is gone)", report.day.removalReasons, "removalReasons",
+                "No registration was removed."
+            ),
+        ] {
+            out += "<table><caption>\(caption)</caption><thead><tr><th scope=\"col\">Reason</th>"
+            out += "<th scope=\"col\" class=\"n\">Pushes</th></tr></thead><tbody>"
+            for reason in reasons {
+                out += "<tr><td>\(HTMLText.escape(reason.reason))</td>"
+                out += numberCell(reason.count, figure: "day.\(name).\(reason.reason)") + "</tr>"
+            }
+            if reasons.isEmpty { out += "<tr><td colspan=\"2\">\(none)</td></tr>" }
+            out += "</tbody></table>"
+        }
+        return out + "</div></section>"
+    }
+
+    /// A group of rows per environment (every known one, "none" when it had no fault), so three
+    /// columns fit a phone.
+    static func faults(_ report: StatsReport) -> String {
+        var out =
+            "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
+        out += "<p class=\"small\">A fault stops a sweep's pushes to one environment; the other goes on.</p>"
+        out += "<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Fault</th>"
+        out += "<th scope=\"col\" class=\"n\">Sweeps</th><th scope=\"col\" class=\"n\">Pushes</th></tr></thead>"
+        var environments = APNsEnvironment.allCases.map(\.rawValue)
+        for fault in report.recentFaults where !environments.contains(fault.environment) {
+            environments.append(fault.environment)
+        }
+        for environment in environments {
+            let faults = report.recentFaults.filter { $0.environment == environment }
+            out += "<tbody><tr><th scope=\"rowgroup\" colspan=\"3\" class=\"group\">\(HTMLText.escape(environment))"
+            out += faults.isEmpty ? ": none</th></tr>" : "</th></tr>"
+            for fault in faults {
+                let name = "faults24h.\(fault.environment)/\(fault.kind)/\(fault.reason)"
+                out += "<tr class=\"bad\"><td>\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
+                out += "<br><span class=\"small\">last \(UTCTime(milliseconds: fault.lastAt).full)</span></td>"
+                out +=
+                    numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"
+            }
+            out += "</tbody>"
+        }
+        return out + "</table></div></section>"
+    }
+
+    /// The totals of SPEC 7, a row per figure so that two columns fit a phone.
+    static func sweeps(_ report: StatsReport) -> String {
+        var out =
+            "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table class=\"narrow\">"
+        out += "<thead><tr><th scope=\"col\"></th><th scope=\"col\" class=\"n\">24 h</th><th scope=\"col\" class=\"n\">7 d</th>"
+        out += "</tr></thead><tbody>"
+        let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]
+        for (label, key, value) in [
+            ("Runs", "runs", \StatsReport.RunTotals.runs), ("Sent (200)", "sent", \.sent), ("Failed", "failed", \.failed),
+            ("Removed", "removed", \.removed), ("Expired", "expired", \.expired),
+        ] {
+            out += "<tr><th scope=\"row\">\(label)</th>"
+            for (name, totals) in periods { out += numberCell(totals[keyPath: value], figure: "\(name).\(key)") }
+            out += "</tr>"
+        }
+        out += "<tr><th scope=\"row\">Error rate</th>"
+        for (_, totals) in periods { out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td>" }
+        return out + "</tr></tbody></table></div></section>"
+    }
+
+    static func emptyRow(_ empty: Bool, columns: Int) -> String {
+        empty ? "<tr><td colspan=\"\(columns)\">No sweep in these 24 hours.</td></tr>" : ""
+    }
+}

@@ -1,0 +1,147 @@
+/// The operator's status page (SPEC 3): `GET /wakeup/status` and `liveactivity-sweep stats
+/// --html` render it from the same `StatsReport` that `stats --json` prints, so the page and the
+/// JSON always show the same figures. One self-contained document: no script, no outside
+/// resource, the style inline, charts as inline SVG each with its numbers in a table beneath;
+/// readable on a phone, in a saved file and with a screen reader. It shows no push token at all
+/// (the top wakeup counts go without their tokens), and every text passes `HTMLText.escape`.
+/// Elements carrying a figure have `data-figure="<name>"`, the name of its place in the JSON.
+public enum StatusPage {
+    public static let contentType = "text/html; charset=utf-8"
+    /// SPEC 3's policy: nothing loads, nothing runs; the inline style sheet and data: images only.
+    public static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+    public static func render(_ report: StatsReport) -> String {
+        var page = ""
+        page.reserveCapacity(64 * 1024)
+        page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        page += "<title>Live Activity wake-ups: status</title><style>\(style)</style></head><body>"
+        page += "<header><h1>Live Activity wake-ups</h1>"
+        page += "<p class=\"asof\">Status as of <time data-figure=\"generatedAt\" data-value=\"\(report.generatedAt)\">"
+        page += "\(UTCTime(milliseconds: report.generatedAt).full)</time></p></header><main>"
+        page += health(report)
+        page += now(report)
+        page += lastDay(report)
+        page += wakes(report)
+        page += reasons(report)
+        page += faults(report)
+        page += sweeps(report)
+        page += "</main><footer><p>The same figures for machines: <code>liveactivity-sweep stats --json</code>; "
+        page += "counters for Prometheus: <code>/wakeup/metrics</code>. Times are UTC. This page reloads only when "
+        page += "you reload it.</p></footer></body></html>\n"
+        return page
+    }
+
+    // MARK: - The last sweep and the alarm
+
+    static func health(_ report: StatsReport) -> String {
+        let health = SweepHealth(report)
+        var out = "<section id=\"health\" class=\"health \(health.isAlarm ? "alarm" : "ok")\" data-alarm=\"\(health.isAlarm)\""
+        out += " aria-labelledby=\"health-heading\">"
+        if health.isAlarm {
+            out +=
+                "<h2 id=\"health-heading\"><span class=\"sign\" aria-hidden=\"true\">!</span> Alarm: the sweeps need attention</h2><ul>"
+            for alarm in health.alarms {
+                out += "<li data-figure=\"alarms\" data-value=\"\(alarm.name)\">"
+                switch alarm {
+                case .noSweepRecorded:
+                    out +=
+                        "No sweep has been recorded in this database. Is cron running <code>liveactivity-sweep</code> every minute, with this <code>LIVEACTIVITY_DB</code>?"
+                case .noSweepFinishedLately(let milliseconds):
+                    out += "No sweep finished in the last 3 minutes: the last one finished \(HTMLText.age(milliseconds)) ago. "
+                    out += "Is cron running? The sweep's log says why a run stopped before recording itself."
+                case .lastSweepFailed:
+                    out +=
+                        "The last sweep exited non-zero: a configuration or provider fault, or the mass-deletion guard held deletions. "
+                    out += "Its log line says what to fix; the faults are listed below."
+                }
+                out += "</li>"
+            }
+            out += "</ul>"
+        } else {
+            out += "<h2 id=\"health-heading\"><span class=\"sign\" aria-hidden=\"true\">✓</span> Sweeps are running</h2>"
+        }
+        if let startedAt = report.lastRunAt {
+            out += "<p>Last sweep: started <time data-figure=\"lastRunAt\" data-value=\"\(startedAt)\">"
+            out +=
+                "\(UTCTime(milliseconds: startedAt).full)</time> (\(HTMLText.age(report.generatedAt - startedAt)) before this page)"
+            out += ", took <span data-figure=\"lastRunDurationMs\" data-value=\"\(report.lastRunDurationMilliseconds ?? 0)\">"
+            out += "\(HTMLText.duration(report.lastRunDurationMilliseconds ?? 0))</span>"
+            out += report.day.lastRunExitedNonZero ? ", exited non-zero" : ", exited 0"
+            out += ". Result: <span data-figure=\"lastRunOutcome\">\(HTMLText.escape(report.lastRunOutcome ?? "ok"))</span>.</p>"
+        } else {
+            out += "<p>Last sweep: none recorded.</p>"
+        }
+        return out + "</section>"
+    }
+
+    // MARK: - Registrations now
+
+    static func now(_ report: StatsReport) -> String {
+        let backingOff = report.backingOff.reduce(0) { $0 + $1.count }
+        var out = "<section aria-labelledby=\"now-heading\"><h2 id=\"now-heading\">Registrations now</h2><div class=\"cards\">"
+        out += card("Active", report.active, figure: "active")
+        out += card("Backing off", backingOff, figure: "backingOffTotal")
+        out += card("Sent, 24 h", report.lastDay.sent, figure: "sweeps24h.sent")
+        out += card("Failed, 24 h", report.lastDay.failed, figure: "sweeps24h.failed", warn: report.lastDay.failed > 0)
+        out += "</div>"
+
+        out += "<div class=\"tables\"><table><caption>By type and environment</caption>"
+        out +=
+            "<thead><tr><th scope=\"col\">Type</th><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        if report.byTypeAndEnvironment.isEmpty {
+            out += "<tr><td colspan=\"3\">None registered.</td></tr>"
+        }
+        for group in report.byTypeAndEnvironment {
+            let name = "byTypeAndEnvironment.\(group.activityType)/\(group.environment)"
+            out += "<tr><td>\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
+            out += numberCell(group.count, figure: name) + "</tr>"
+        }
+        out += "</tbody></table>"
+
+        out += "<table><caption>Waiting after failures (back-off)</caption>"
+        out += "<thead><tr><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        for (environment, count) in report.backingOff {
+            out +=
+                "<tr><td>\(HTMLText.escape(environment))</td>" + numberCell(count, figure: "backingOff.\(environment)") + "</tr>"
+        }
+        out += "</tbody></table>"
+
+        out +=
+            "<table><caption>By age</caption><thead><tr><th scope=\"col\">Registered</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        for (label, count) in report.byAge where label != ">8h" || count > 0 {
+            out += "<tr><td>\(HTMLText.escape(label)) ago</td>" + numberCell(count, figure: "byAge.\(label)") + "</tr>"
+        }
+        out += "</tbody></table></div>"
+
+        out +=
+            "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\" data-value=\"\(report.activeWakeups)\">\(HTMLText.count(report.activeWakeups))</span>"
+        if !report.topWakeups.isEmpty {
+            out += "; the most-woken have " + report.topWakeups.map { HTMLText.count($0.count) }.joined(separator: ", ")
+        }
+        out +=
+            ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"\(report.lifetimeSent)\">\(HTMLText.count(report.lifetimeSent))</span>."
+        if let oldest = report.oldestRegisteredAt {
+            out += " Oldest registration: \(HTMLText.age(report.generatedAt - oldest)) old."
+        }
+        return out + "</p></section>"
+    }
+
+    // MARK: - Small pieces
+
+    static func card(_ label: String, _ value: Int64, figure: String, warn: Bool = false) -> String {
+        "<div class=\"card\(warn ? " warn" : "")\"><span class=\"label\">\(HTMLText.escape(label))</span>"
+            + "<span class=\"value\" data-figure=\"\(HTMLText.escape(figure))\" data-value=\"\(value)\">\(HTMLText.count(value))</span></div>"
+    }
+
+    static func numberCell(_ value: Int64, figure: String? = nil) -> String {
+        guard let figure else { return "<td class=\"n\">\(HTMLText.count(value))</td>" }
+        return "<td class=\"n\" data-figure=\"\(HTMLText.escape(figure))\" data-value=\"\(value)\">\(HTMLText.count(value))</td>"
+    }
+
+    /// A chart and, under it, its numbers (a person opens them; assistive technology reads them).
+    static func figure(_ chart: SVGChart, caption: String, table: String) -> String {
+        "<figure>" + chart.render() + "<figcaption>\(HTMLText.escape(caption))</figcaption>"
+            + "<details><summary>The numbers</summary>" + table + "</details></figure>"
+    }
+}

@@ -1,0 +1,48 @@
+import LiveActivityDomain
+
+/// Did the phones wake? (SPEC 7, issue 16) Over a window of hours, per activity type: the pushes
+/// APNs answered 200, the wakes the app acknowledged, their share and delay, and how often a
+/// registration was woken per hour it was pushed, beside Apple's advice of two or three. Read
+/// from the hourly figures (`delivery_hours`, `ack_hours`) by `DeliveryReport.gather` in Storage/.
+public struct DeliveryReport: Sendable, Equatable {
+    /// Apple's advice for background pushes per device and hour (SPEC 1): "two or three".
+    public static let advisedPerHour = 2.0...3.0
+
+    public struct Window: Sendable, Equatable {
+        public var activityType: String
+        /// Pushes APNs answered 200.
+        public var delivered: Int64 = 0
+        /// Of those, the ones the app acknowledged.
+        public var acked: Int64 = 0
+        /// Hours in which a registration was delivered at least once, summed over registrations.
+        public var registrationHours: Int64 = 0
+        public var delaySumMilliseconds: Int64 = 0
+        /// Acks by delay (`AckDelayBuckets`).
+        public var delayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+
+        public init(activityType: String) { self.activityType = activityType }
+
+        /// acked / delivered; nil when nothing was delivered.
+        public var ackedShare: Double? { delivered == 0 ? nil : Double(acked) / Double(delivered) }
+        /// Median and 90th percentile of the ack delay, seconds; nil without acks.
+        public var delayMedian: Double? { AckDelayBuckets.quantile(0.5, of: delayBuckets) }
+        public var delayP90: Double? { AckDelayBuckets.quantile(0.9, of: delayBuckets) }
+        /// Pushes answered 200 and acknowledged wakes per registration-hour.
+        public var pushesPerRegistrationHour: Double? {
+            registrationHours == 0 ? nil : Double(delivered) / Double(registrationHours)
+        }
+        public var wakesPerRegistrationHour: Double? {
+            registrationHours == 0 ? nil : Double(acked) / Double(registrationHours)
+        }
+    }
+
+    /// The last 24 hours and 7 days (the current hour included), one window per type.
+    public var lastDay: [Window] = []
+    public var lastWeek: [Window] = []
+    /// Acks by outcome over the same windows and over the database's life.
+    public var acksLastDay: [AckOutcome: Int64] = [:]
+    public var acksLastWeek: [AckOutcome: Int64] = [:]
+    public var acksLifetime: [AckOutcome: Int64] = [:]
+
+    public init() {}
+}

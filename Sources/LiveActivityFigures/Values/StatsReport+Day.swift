@@ -1,0 +1,103 @@
+/// The last 24 hours in detail, as the status page draws them (SPEC 3) and `stats --json` lists
+/// them (`day`): gathered once by `StatsReport.gather`, so both show the same figures.
+extension StatsReport {
+    public struct Day: Sendable, Equatable {
+        /// The width of a bucket of sweep runs: 10 minutes.
+        public static let bucketMilliseconds: Int64 = 600_000
+        /// 24 hours of buckets.
+        public static let bucketCount: Int64 = 144
+        public static let hourMilliseconds: Int64 = 3_600_000
+
+        /// Start of the first bucket (Unix ms, on a 10-minute boundary); the last one holds the
+        /// report's time.
+        public var start: Int64 = 0
+        /// The buckets in which a sweep started, oldest first (an empty one means no sweep ran).
+        public var buckets: [SweepBucket] = []
+        /// The 24 hours up to the report's, oldest first, those with a sweep only.
+        public var hours: [WakeHour] = []
+        /// Why pushes failed in the runs of the 24 hours, most frequent first.
+        public var failureReasons: [ReasonCount] = []
+        /// Why registrations were removed (410, BadDeviceToken) in those runs, most frequent first.
+        public var removalReasons: [ReasonCount] = []
+        /// When the last recorded run finished (start + duration), Unix ms.
+        public var lastRunFinishedAt: Int64?
+        /// Whether the last recorded run exited non-zero: it recorded a fault that fails the run
+        /// (`SweepFault.failsTheRun`: every kind but an unreachable host), as the sweep decides
+        /// its exit code. Runs that stop before recording anything (a bad setting, an unusable
+        /// database) leave no run: the page's alarm then says no sweep finished lately.
+        public var lastRunExitedNonZero = false
+
+        public init() {}
+
+        /// The first of the 24 hours for a report made at `now`: on the hour, the current one last.
+        public static func firstHour(now: Int64) -> Int64 {
+            now - ((now % hourMilliseconds) + hourMilliseconds) % hourMilliseconds - 23 * hourMilliseconds
+        }
+
+        /// The first bucket's start for a report made at `now`.
+        public static func start(now: Int64) -> Int64 {
+            let current = now - ((now % bucketMilliseconds) + bucketMilliseconds) % bucketMilliseconds
+            return current - (bucketCount - 1) * bucketMilliseconds
+        }
+    }
+
+    /// The sweep runs that started in one 10-minute bucket.
+    public struct SweepBucket: Sendable, Equatable {
+        /// Unix ms, on a 10-minute boundary.
+        public var start: Int64
+        public var runs: Int64
+        /// Registrations present after expiry: the most any run of the bucket saw.
+        public var active: Int64
+        /// Pushes answered 200.
+        public var sent: Int64
+        public var failed: Int64
+
+        public init(start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64) {
+            self.start = start
+            self.runs = runs
+            self.active = active
+            self.sent = sent
+            self.failed = failed
+        }
+    }
+
+    /// One hour of wakes: the pushes APNs answered 200, and of those the ones the app
+    /// acknowledged (`POST /wakeup/ack`) with their delay. `acknowledged` is nil while this
+    /// database keeps no acks (the page then says "no acks yet").
+    public struct WakeHour: Sendable, Equatable {
+        /// Unix ms, on an hour boundary.
+        public var start: Int64
+        public var answered: Int64
+        public var acknowledged: Int64?
+        public var delayMedianMilliseconds: Int64?
+        public var delayP90Milliseconds: Int64?
+
+        public init(
+            start: Int64, answered: Int64, acknowledged: Int64? = nil, delayMedianMilliseconds: Int64? = nil,
+            delayP90Milliseconds: Int64? = nil
+        ) {
+            self.start = start
+            self.answered = answered
+            self.acknowledged = acknowledged
+            self.delayMedianMilliseconds = delayMedianMilliseconds
+            self.delayP90Milliseconds = delayP90Milliseconds
+        }
+
+        /// acknowledged / answered; nil without acks or without 200s.
+        public var share: Double? {
+            guard let acknowledged, answered > 0 else { return nil }
+            return Double(acknowledged) / Double(answered)
+        }
+    }
+
+    /// A failure or removal reason (the bounded vocabulary of SPEC 5) with its count.
+    public struct ReasonCount: Sendable, Equatable {
+        public var reason: String
+        public var count: Int64
+
+        public init(reason: String, count: Int64) {
+            self.reason = reason
+            self.count = count
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import LiveActivityDomain
+import LiveActivityStore
+import TestSupport
+import Testing
+
+/// `liveactivity-sweep history TOKEN [--json]` as the operator runs it (SPEC 7, issue 16).
+@Suite("History command")
+struct HistoryCommandTests {
+    let folder = TemporaryDirectory("history")
+    var database: String { folder.file("db.sqlite") }
+
+    func history(_ arguments: [String], _ settings: [String: String] = [:]) throws -> CommandResult {
+        var environment = ["LIVEACTIVITY_DB": database, "PATH": "/usr/bin:/bin"]
+        environment.merge(settings) { _, new in new }
+        return try runCommand(product("liveactivity-sweep"), ["history"] + arguments, environment: environment)
+    }
+
+    /// Two registrations that share their first 10 digits, one with pushes answered and acked.
+    func populate() throws -> (String, String) {
+        let shared = "c0ffee1234"
+        let first = shared + String(testToken(1).dropFirst(10))
+        let second = shared + String(testToken(2).dropFirst(10))
+        let store = try RegistrationStore(path: database)
+        let now = Clock().now()
+        for (token, interval) in [(first, 900), (second, 86_400)] {
+            try store.register(
+                try PushToken(validating: token), type: .charging, environment: .production, now: now - 60_000,
+                expiresAt: now, cap: 10, interval: interval)
+        }
+        let answers: [(Int?, String?, String?)] = [
+            (503, "ServiceUnavailable", "11111111-2222-3333-4444-555555555555"), (nil, "CURLE_OPERATION_TIMEDOUT", nil),
+            (200, nil, "AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE"),
+        ]
+        for (index, (status, reason, id)) in answers.enumerated() {
+            let at = now - 50_000 + Int64(index) * 10_000
+            try SweepStore(connection: store.connection).apply(
+                [],
+                answered: [
+                    AnsweredPush(
+                        attempt: PushAttempt(
+                            token: try PushToken(validating: first), sentAt: at - 5, answeredAt: at, status: status,
+                            reason: reason,
+                            apnsID: id),
+                        activityType: .charging, environment: .production, previousDeliveryAt: nil)
+                ])
+        }
+        _ = try RegistrationWriter(path: database).perform(
+            .acknowledge(try PushToken(validating: first), now: now - 28_000, policy: IntervalPolicy()))
+        return (first, second)
+    }
+
+    @Test func aPrefixShowsTheRegistrationAndItsAttemptsNewestFirst() throws {
+        let (first, _) = try populate()
+        let run = try history([String(first.prefix(12)).uppercased()])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Registration \(first.prefix(8))… (charging, production)")
+        #expect(lines.contains("  interval: 900 s, as the app asked"))
+        #expect(lines.contains { $0.hasPrefix("  registered: ") && $0.contains("; expires ") })
+        #expect(lines.contains { $0.hasPrefix("  next push: ") })
+        #expect(lines.contains("  wakeups: 0; failures in a row: 0; last reason: none"))
+        let attempts = Array(lines.drop { !$0.hasPrefix("Attempts") }.dropFirst())
+        #expect(attempts.count == 3)
+        #expect(attempts[0].contains("  200  apns-id AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE  acked "))
+        #expect(attempts[0].contains("(after 2.0 s)"))
+        #expect(attempts[1].hasSuffix("CURLE_OPERATION_TIMEDOUT (no answer)"))
+        #expect(attempts[2].contains("503 ServiceUnavailable  apns-id 11111111-2222-3333-4444-555555555555"))
+        #expect(!run.stdout.contains(String(first.prefix(9))), "the token by its first 8 characters only")
+    }
+
+    @Test func jsonHasTheSameStoryAndTheClampedInterval() throws {
+        let (first, second) = try populate()
+        let run = try history([second, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let story = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(story["token"] as? String == String(second.prefix(8)))
+        #expect(story["interval"] as? Int == 3600 && story["intervalAsked"] as? Int == 86_400)
+        #expect((story["attempts"] as? [Any])?.isEmpty == true)
+        #expect(!run.stdout.contains(second) && !run.stdout.contains(first))
+        let longer = try history([second, "--json"], ["LIVEACTIVITY_INTERVAL_MAX": "7200"])
+        #expect(longer.stdout.contains("\"interval\":7200,"))
+    }
+
+    @Test func anAmbiguousPrefixSaysHowManyAndAnUnknownOneIsNotRegistered() throws {
+        let (first, _) = try populate()
+        let ambiguous = try history(["c0ffee12"])
+        #expect(ambiguous.status == 1 && ambiguous.stdout.isEmpty)
+        #expect(ambiguous.stderr.contains("2 registrations start with c0ffee12…; give more digits of the token"))
+        let unknown = try history(["deadbeef"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("deadbeef… is not registered"))
+        #expect(unknown.stderr.split(separator: "\n").count == 1)
+        let whole = try history([first])
+        #expect(whole.status == 0)
+    }
+
+    @Test func aTokenThatIsNotEightHexDigitsIsOneLineAndExit2() throws {
+        _ = try populate()
+        for bad in [["c0ffee1"], ["c0ffee1z"], [], ["c0ffee12", "c0ffee13"]] {
+            let run = try history(bad)
+            #expect(run.status == 2, "\(bad): \(run.status)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("TOKEN"), "\(bad): \(run.stderr)")
+        }
+        let help = try runCommand(product("liveactivity-sweep"), ["--help"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(help.stdout.contains("history TOKEN [--json]"))
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import LiveActivityDomain
+import LiveActivityStore
+import TestSupport
+import Testing
+
+/// The status page as a person sees it (SPEC 3 and 8): the real system - nginx, the responder,
+/// the stand-in, the sweep as cron runs it - with registrations, pushes that fail and a fault;
+/// `/wakeup/status` loaded through nginx into headless Chromium; the DOM it built checked (the
+/// charts, the alarm exactly when it is due, every figure equal to `stats --json` for the same
+/// database) and its picture saved, wide and phone-sized, under `.build/status-page/` where a
+/// failing run leaves it for a person to look at.
+@Suite("Status page in a browser")
+struct StatusPageInBrowserTests {
+    static let screenshots = packageRoot + "/.build/status-page"
+
+    @Test func thePageShowsTheFiguresOfStatsJSONAndTheAlarmExactlyWhenDue() throws {
+        guard let browser = HeadlessChromium() else {
+            Issue.record(Comment(rawValue: HeadlessChromium.missing))
+            return
+        }
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        let standIn = try StandInStack()
+        let live = try LiveStack()
+        let url = "http://127.0.0.1:\(live.port)/wakeup/status"
+
+        // The day before, as the sweep records its runs (one per 10 minutes here), so the charts
+        // have a history to draw: registrations rising and falling twice a day, an hour of failures.
+        let history = SweepStore(connection: try live.store().connection)
+        let now = Clock().now()
+        for slot in Int64(1)...143 {
+            var run = SweepSummary()
+            run.startedAt = now - slot * 600_000
+            run.durationMilliseconds = 200 + slot
+            run.active = Int(20 + abs(slot % 72 - 36))
+            run.sent = run.active / 3
+            run.failed = slot >= 100 && slot < 106 ? 12 : Int(slot % 5 == 0 ? 1 : 0)
+            if run.failed > 0 {
+                run.failureReasons = [slot >= 100 ? "ServiceUnavailable" : "CURLE_OPERATION_TIMEDOUT": run.failed]
+            }
+            try history.record(run)
+        }
+
+        // Traffic: registrations of both types and environments; one push APNs refuses for now
+        // (kept, backing off) and one token APNs says is gone (removed).
+        let tokens = (1...6).map { testToken(1700 + $0) }
+        for (index, token) in tokens.enumerated() {
+            let path = index < 4 ? "/wakeup" : "/dev/wakeup"
+            let type = index % 2 == 0 ? "charging" : "debug"
+            #expect(try live.request("POST", path, body: registerBody(token, type: type)).status == 200)
+        }
+        try standIn.state().script(token: tokens[1], status: 503, reason: "ServiceUnavailable")
+        try standIn.state().script(token: tokens[4], status: 410, reason: "Unregistered")
+        let first = try sweep(standIn, live)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+
+        // A sweep that finished just now and exited 0: no alarm.
+        let healthy = try check(browser, url, live, alarms: [], label: "healthy")
+        let noAcks = healthy.contains("<strong>No acks yet.</strong>")
+        #expect(noAcks, "the acks chart should say there are none yet")
+        try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2050)
+        try browser.screenshot(url, to: Self.screenshots + "/healthy-phone.png", width: 390, height: 3300)
+        // The README's picture is this one: `LIVEACTIVITY_DOCS_SCREENSHOT=1` puts it in docs/.
+        if ProcessInfo.processInfo.environment["LIVEACTIVITY_DOCS_SCREENSHOT"] == "1" {
+            try? FileManager.default.removeItem(atPath: packageRoot + "/docs/status-page.png")
+            try FileManager.default.copyItem(
+                atPath: Self.screenshots + "/healthy-wide.png", toPath: packageRoot + "/docs/status-page.png")
+        }
+
+        // A fault: the next sweep's sandbox push answers InvalidProviderToken, a configuration
+        // fault, and the sweep exits 1. The page says so in words and colour.
+        let fresh = testToken(1799)
+        #expect(try live.request("POST", "/dev/wakeup", body: registerBody(fresh, type: "debug")).status == 200)
+        try standIn.state().script(token: fresh, status: 403, reason: "InvalidProviderToken")
+        let failing = try sweep(standIn, live)
+        #expect(failing.status == 1, "\(failing.stdout)\(failing.stderr)")
+        let alarmed = try check(browser, url, live, alarms: ["lastSweepFailed"], label: "alarm")
+        let inWords = alarmed.contains("Alarm: the sweeps need attention") && alarmed.contains("InvalidProviderToken")
+        #expect(inWords, "the alarm in words, naming the fault")
+        try browser.screenshot(url, to: Self.screenshots + "/alarm-wide.png", width: 1280, height: 2050)
+        try browser.screenshot(url, to: Self.screenshots + "/alarm-phone.png", width: 390, height: 3300)
+
+        // No token on the page, not even its first 8 characters (nor in the access log).
+        for token in tokens + [fresh] {
+            let shown = alarmed.contains(String(token.prefix(8))) || live.accessLog.contains(String(token.prefix(8)))
+            #expect(!shown, "token \(token.prefix(8)) on the page or in the access log")
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// One cron run against the stack's database, with the stand-in's settings.
+    func sweep(_ standIn: StandInStack, _ live: LiveStack) throws -> CommandResult {
+        try runCommand(product("liveactivity-sweep"), environment: standIn.sweepEnvironment(database: live.databasePath))
+    }
+
+    /// Loads the page in the browser and checks it against `stats --json` and `stats --html`
+    /// of the same database; returns the DOM.
+    func check(_ browser: HeadlessChromium, _ url: String, _ live: LiveStack, alarms: [String], label: String) throws -> String {
+        let kept = "the screenshots of this run are in \(Self.screenshots)"
+        let served = try live.request("GET", "/wakeup/status")
+        #expect(served.status == 200)
+        #expect(served.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(served.header("Cache-Control") == "no-store")
+        #expect(served.header("Content-Security-Policy") == "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+
+        let dom = try browser.dom(url)
+        let environment = ["LIVEACTIVITY_DB": live.databasePath, "PATH": "/usr/bin:/bin"]
+        let json = try runCommand(product("liveactivity-sweep"), ["stats", "--json"], environment: environment)
+        let html = try runCommand(product("liveactivity-sweep"), ["stats", "--html"], environment: environment)
+        #expect(json.status == 0 && html.status == 0, "\(json.stderr)\(html.stderr)")
+        let stats = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "stats --json: \(json.stdout)")
+
+        // The browser built the page: three charts, each an image with a title and a table.
+        // (Booleans first, so that a failure says what is missing, not the whole DOM.)
+        let heading = dom.contains("<h1>Live Activity wake-ups</h1>")
+        #expect(heading, "\(label): no heading; \(kept)")
+        for chart in ["active-chart", "sent-chart", "failed-chart"] {
+            let drawn = dom.contains("<svg role=\"img\" aria-labelledby=\"\(chart)-title\"")
+            let titled = dom.contains("<title id=\"\(chart)-title\">")
+            #expect(drawn && titled, "\(label): \(chart) drawn \(drawn), titled \(titled); \(kept)")
+        }
+        let tables = dom.components(separatedBy: "<details><summary>The numbers</summary><table>").count - 1
+        #expect(tables == 3, "\(label): \(tables) tables of numbers under the charts")
+
+        // The alarm exactly when due, and the same in the JSON.
+        let alarmShown = dom.contains("data-alarm=\"\(!alarms.isEmpty)\"")
+        #expect(alarmShown, "\(label): the alarm should be \(alarms.isEmpty ? "absent" : "shown"); \(kept)")
+        #expect(stats["alarms"] as? [String] == alarms, "\(label)")
+        #expect(figures(dom).filter { $0.name == "alarms" }.map(\.value) == alarms, "\(label)")
+
+        // Every figure on the page is the JSON's, and `stats --html` shows the same ones.
+        let onPage = figures(dom)
+        #expect(onPage.count > 20, "\(label): \(onPage.count) figures")
+        for (name, value) in onPage where !Self.moving(name) && name != "alarms" {
+            let expected = Self.jsonValue(of: name, in: stats)
+            #expect(
+                expected != nil && expected == value,
+                "\(label): \(name) is \(value) on the page, \(expected ?? "absent") in stats --json")
+        }
+        let printed = figures(html.stdout).filter { !Self.moving($0.name) }
+        #expect(
+            printed.map { "\($0.name)=\($0.value)" } == onPage.filter { !Self.moving($0.name) }.map { "\($0.name)=\($0.value)" })
+        return dom
+    }
+
+    /// Figures that depend on the moment the page was made (ages, the page's own time).
+    static func moving(_ name: String) -> Bool { name == "generatedAt" || name.hasPrefix("byAge.") }
+
+    /// The `data-figure`/`data-value` pairs of a page, in order (the DOM keeps attribute order).
+    func figures(_ page: String) -> [(name: String, value: String)] {
+        let pattern = try! NSRegularExpression(pattern: #"data-figure="([^"]+)" data-value="([^"]*)""#)
+        let text = page as NSString
+        return pattern.matches(in: page, range: NSRange(location: 0, length: text.length)).map { match in
+            let name = text.substring(with: match.range(at: 1)).replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            return (name, text.substring(with: match.range(at: 2)))
+        }
+    }
+
+    /// What `stats --json` says for a figure the page names; nil for a name it has no place for.
+    static func jsonValue(of name: String, in stats: [String: Any]) -> String? {
+        func number(_ value: Any?) -> String? { (value as? NSNumber).map { String($0.int64Value) } }
+        func sum(_ list: Any?, _ key: String) -> String? {
+            (list as? [[String: Any]]).map { String($0.reduce(Int64(0)) { $0 + (($1[key] as? NSNumber)?.int64Value ?? 0) }) }
+        }
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        let day = stats["day"] as? [String: Any]
+        switch (parts[0], parts.count > 1 ? parts[1] : nil) {
+        case ("active", nil), ("activeWakeups", nil), ("lifetimeSent", nil), ("lastRunAt", nil), ("lastRunDurationMs", nil):
+            return number(stats[name])
+        case ("backingOffTotal", nil):
+            return (stats["backingOff"] as? [String: NSNumber]).map { String($0.values.reduce(Int64(0)) { $0 + $1.int64Value }) }
+        case ("backingOff", let environment?): return number((stats["backingOff"] as? [String: Any])?[environment])
+        case ("sweeps24h", let key?), ("sweeps7d", let key?): return number((stats[parts[0]] as? [String: Any])?[key])
+        case ("byTypeAndEnvironment", let group?):
+            let groups = stats["byTypeAndEnvironment"] as? [[String: Any]] ?? []
+            return number(groups.first { "\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
+        case ("day", "sent"), ("day", "failed"): return sum(day?["buckets"], parts[1])
+        case ("day", let rest?) where rest.hasPrefix("failureReasons.") || rest.hasPrefix("removalReasons."):
+            let (list, reason) = (String(rest.prefix { $0 != "." }), String(rest.drop { $0 != "." }.dropFirst()))
+            return number((day?[list] as? [String: Any])?[reason])
+        case ("faults24h", let rest?):
+            let key = rest.split(separator: ".").last.map(String.init) ?? ""
+            let which = String(rest.dropLast(key.count + 1))
+            let faults = stats["faults24h"] as? [[String: Any]] ?? []
+            let fault = faults.first { "\($0["environment"] ?? "")/\($0["kind"] ?? "")/\($0["reason"] ?? "")" == which }
+            return number(fault?[key])
+        case ("alarms", nil): return nil
+        case ("acks", nil):
+            let hours = day?["hours"] as? [[String: Any]] ?? []
+            return hours.allSatisfy { $0["acknowledged"] is NSNull } ? "none" : nil
+        default: return nil
+        }
+    }
+}

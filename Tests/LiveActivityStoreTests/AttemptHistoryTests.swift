@@ -1,0 +1,148 @@
+import TestSupport
+import Testing
+
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
+
+/// The attempt history and the hourly figures of SPEC 4 (issue 16): the last 20 answers per
+/// registration, gone with it; the figures kept apart, untouched by any deletion.
+@Suite struct AttemptHistoryTests {
+    let folder = TemporaryDirectory("attempts")
+    let t0: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
+    let connection: SQLiteConnection
+    let store: SweepStore
+
+    init() throws {
+        connection = try SQLiteConnection(path: folder.file("db.sqlite"))
+        try Schema.migrate(connection)
+        store = SweepStore(connection: connection)
+    }
+
+    func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
+
+    func register(_ seed: Int, type: ActivityType = .charging, interval: Int? = nil) throws {
+        let registrations = try RegistrationStore(path: connection.path)
+        try registrations.register(
+            token(seed), type: type, environment: .production, now: t0, expiresAt: t0 + 1000, cap: 100, interval: interval)
+    }
+
+    func answered(
+        _ seed: Int, at time: Int64, status: Int? = 200, reason: String? = nil, apnsID: String? = "A-1",
+        previous: Int64? = nil
+    ) -> AnsweredPush {
+        AnsweredPush(
+            attempt: PushAttempt(
+                token: token(seed), sentAt: time - 10, answeredAt: time, status: status, reason: reason, apnsID: apnsID),
+            activityType: .charging, environment: .production, previousDeliveryAt: previous)
+    }
+
+    func attempts(_ seed: Int) throws -> [PushAttempt] {
+        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(seed), in: connection) else { return [] }
+        return history.attempts
+    }
+
+    func hours() throws -> [String] {
+        try connection.statement(
+            "SELECT hour, activity_type, environment, registrations, delivered, acked FROM delivery_hours ORDER BY 1, 2, 3"
+        ).rows { row in (0..<6).map { row.text(Int32($0)) ?? "-" }.joined(separator: " ") }
+    }
+
+    @Test func eachAnswerIsKeptWithItsStatusReasonAndApnsIDNewestFirst() throws {
+        try register(1)
+        try store.apply(
+            [], answered: [answered(1, at: t0 + 1000, status: 503, reason: "ServiceUnavailable", apnsID: "B-2")])
+        try store.apply([], answered: [answered(1, at: t0 + 2000, status: nil, reason: "CURLE_OPERATION_TIMEDOUT", apnsID: nil)])
+        try store.apply([], answered: [answered(1, at: t0 + 3000, apnsID: "C-3")])
+        let kept = try attempts(1)
+        #expect(kept.map(\.answeredAt) == [t0 + 3000, t0 + 2000, t0 + 1000])
+        #expect(kept.map(\.status) == [200, nil, 503])
+        #expect(kept.map(\.reason) == [nil, "CURLE_OPERATION_TIMEDOUT", "ServiceUnavailable"])
+        #expect(kept.map(\.apnsID) == ["C-3", nil, "B-2"])
+        #expect(kept.first?.sentAt == t0 + 2990)
+    }
+
+    @Test func onlyTheLastTwentyAreKept() throws {
+        try register(1)
+        try register(2)
+        for index in 0..<25 {
+            try store.apply([], answered: [answered(1, at: t0 + Int64(index) * 1000), answered(2, at: t0 + Int64(index))])
+        }
+        let kept = try attempts(1)
+        #expect(kept.count == 20)
+        #expect(kept.first?.answeredAt == t0 + 24_000 && kept.last?.answeredAt == t0 + 5000)
+        #expect(try attempts(2).count == 20)
+        // Twenty 200s with their UUIDs stay inside the row's own page (no overflow page to rewrite).
+        let bytes = try connection.statement("SELECT max(length(attempts)) FROM registrations").scalarInt()
+        #expect((bytes ?? 0) <= 20 * 40)
+    }
+
+    @Test func attemptsGoWithTheRegistrationAndThePastHoursStay() throws {
+        try register(1)
+        try register(2)
+        try register(3)
+        try store.apply([], answered: [answered(1, at: t0 + 10), answered(2, at: t0 + 20), answered(3, at: t0 + 30)])
+        let figures = try hours()
+        #expect(figures == ["\(t0 / 3_600_000) charging production 3 3 0"])
+
+        // Unregistered by the app, deleted on APNs's word, and expired.
+        #expect(try RegistrationStore(path: connection.path).unregister(token(1)))
+        try store.apply([.delete(token(2), registeredAtOrBefore: t0)])
+        #expect(try store.deleteExpired(registeredAtOrBefore: t0) == 1)
+
+        #expect(try connection.statement("SELECT count(*) FROM registrations").scalarInt() == 0, "the history went with them")
+        #expect(try hours() == figures, "deleting a registration never rewrites a past hour")
+        // Registered again: a new story.
+        try register(1)
+        #expect(try attempts(1).isEmpty)
+    }
+
+    @Test func anAnswerForARegistrationAlreadyGoneIsCountedButNotKept() throws {
+        try register(1)
+        try store.apply([.delete(token(1), registeredAtOrBefore: t0)], answered: [answered(1, at: t0 + 10)])
+        try register(1)
+        #expect(try attempts(1).isEmpty, "nothing was kept for the deleted registration")
+        #expect(try hours() == ["\(t0 / 3_600_000) charging production 1 1 0"])
+    }
+
+    @Test func aRegistrationCountsOncePerHourItWasDelivered() throws {
+        try register(1)
+        let hour = t0 / 3_600_000
+        try store.apply([], answered: [answered(1, at: t0 + 10, previous: nil)])
+        try store.apply([], answered: [answered(1, at: t0 + 300_010, previous: t0 + 10)])
+        try store.apply([], answered: [answered(1, at: t0 + 3_600_010, previous: t0 + 300_010)])
+        try store.apply([], answered: [answered(1, at: t0 + 3_600_020, status: 500, reason: "InternalServerError")])
+        #expect(try hours() == ["\(hour) charging production 1 2 0", "\(hour + 1) charging production 1 1 0"])
+    }
+
+    @Test func figuresOlderThanSevenDaysArePrunedWithTheRunHistory() throws {
+        try register(1)
+        try store.apply([], answered: [answered(1, at: t0)])
+        var summary = SweepSummary()
+        summary.startedAt = t0 + 7 * 86_400_000
+        try store.record(summary)
+        #expect(try hours().count == 1, "7 days back is kept")
+        summary.startedAt = t0 + 7 * 86_400_000 + 3_600_000
+        try store.record(summary)
+        #expect(try hours().isEmpty)
+    }
+
+    @Test func aPrefixFindsOneRegistrationByTheKeyRange() throws {
+        try register(1)
+        try register(2)
+        let connection = connection
+        #expect(try DeviceHistory.lookup("ab000000", in: connection) == .ambiguous(count: 2))
+        #expect(try DeviceHistory.lookup("cd000000", in: connection) == .notRegistered)
+        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(2), in: connection) else {
+            Issue.record("the whole token names one registration")
+            return
+        }
+        #expect(history.registration.token.hex == sampleToken(2))
+        #expect(DeviceHistory.prefix("AB00ABCD") == "ab00abcd")
+        #expect(DeviceHistory.prefix("ab00abc") == nil, "7 digits")
+        #expect(DeviceHistory.prefix("ab00abcg") == nil)
+        let plan = try connection.statement(
+            "EXPLAIN QUERY PLAN SELECT push_token FROM registrations WHERE push_token >= ?1 AND push_token < ?2 LIMIT 2"
+        ).rows([.text("ab"), .text("abg")]) { $0.text(3) ?? "" }
+        #expect(plan.contains { $0.contains("SEARCH") && $0.contains("push_token>? AND push_token<?") }, "\(plan)")
+    }
+}

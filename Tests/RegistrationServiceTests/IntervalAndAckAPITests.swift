@@ -1,0 +1,83 @@
+import FastCGIWire
+import TestSupport
+import Testing
+
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
+@testable import RegistrationService
+
+/// An app's `interval` and `POST /wakeup/ack` through the API function (SPEC 3, issue 16); the
+/// refused inputs are rows of the error table (ErrorTableTests).
+@Suite struct IntervalAndAckAPITests {
+    let folder = TemporaryDirectory("wakeapi")
+
+    func api(maximum: Int = 3600) -> RegistrationAPI {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        configuration.intervalMaximum = maximum
+        return RegistrationAPI(configuration: configuration, log: { _ in })
+    }
+
+    func post(_ api: RegistrationAPI, _ body: String, path: String = "/wakeup") -> HTTPResponse {
+        api.respond(to: HTTPRequest(method: "POST", path: path, contentType: "application/json", body: Array(body.utf8)))
+    }
+
+    func asked(_ seed: Int) throws -> Int? {
+        try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: sampleToken(seed)))?
+            .requestedInterval
+    }
+
+    @Test func anAskedIntervalIsStoredAndTheAnswerSaysWhatApplies() throws {
+        let api = api()
+        let fifteen = post(api, registerBody(sampleToken(1), interval: 900))
+        #expect(fifteen.status == 200 && fifteen.bodyText == #"{"success":true,"interval":900}"#)
+        #expect(try asked(1) == 900)
+        let decimal = post(api, #"{"pushToken":"\#(sampleToken(2))","interval":900.0}"#)
+        #expect(decimal.bodyText == #"{"success":true,"interval":900}"#, "900.0 is whole seconds")
+        #expect(try asked(2) == 900)
+    }
+
+    @Test func theIntervalIsClampedToTheTypesAndTheMaximum() throws {
+        let api = api()
+        #expect(post(api, registerBody(sampleToken(1), interval: 30)).bodyText == #"{"success":true,"interval":300}"#)
+        #expect(try asked(1) == 30, "what the app asked for is kept; the bounds apply when used")
+        #expect(
+            post(api, registerBody(sampleToken(2), type: "debug", interval: 1)).bodyText == #"{"success":true,"interval":60}"#)
+        #expect(post(api, registerBody(sampleToken(3), interval: 86_400)).bodyText == #"{"success":true,"interval":3600}"#)
+        let longer = self.api(maximum: 7200)
+        #expect(post(longer, registerBody(sampleToken(4), interval: 86_400)).bodyText == #"{"success":true,"interval":7200}"#)
+        let shorter = self.api(maximum: 120)
+        #expect(
+            post(shorter, registerBody(sampleToken(5), interval: 900)).bodyText == #"{"success":true,"interval":300}"#,
+            "a maximum below the type's interval never pushes more often than the type allows")
+    }
+
+    @Test func withoutAnIntervalTheAnswerIsUnchangedAndARefreshClearsIt() throws {
+        let api = api()
+        #expect(post(api, registerBody(sampleToken(1), interval: 900)).status == 200)
+        let refresh = post(api, registerBody(sampleToken(1)))
+        #expect(refresh.bodyText == #"{"success":true}"#)
+        #expect(try asked(1) == nil)
+        #expect(post(api, #"{"pushToken":"\#(sampleToken(2))","interval":null}"#).bodyText == #"{"success":true}"#)
+        #expect(try asked(2) == nil)
+    }
+
+    @Test func anAckIsAnsweredAlikeForEveryWellFormedToken() throws {
+        let api = api()
+        #expect(post(api, registerBody(sampleToken(1))).status == 200)
+        let before = try storedRows(folder.file("db.sqlite"))
+        for body in [
+            unregisterBody(sampleToken(1)), unregisterBody(sampleToken(2)), unregisterBody(sampleToken(1).uppercased()),
+            #"{"pushToken":"\#(sampleToken(1))","interval":"soon","activityType":7,"environment":{}}"#,
+        ] {
+            let answer = post(api, body, path: "/wakeup/ack")
+            #expect(answer.status == 200 && answer.bodyText == #"{"success":true}"#, "\(body)")
+            #expect(answer.header("Cache-Control") == "no-store" && answer.header("Access-Control-Allow-Origin") == "*")
+        }
+        #expect(post(api, unregisterBody(sampleToken(3)), path: "/dev/wakeup/ack").status == 200)
+        // Registrations untouched; only the counters moved (nothing matched: never pushed).
+        let after = try storedRows(folder.file("db.sqlite"))
+        #expect(after.first == before.first && after.count == 2)
+        #expect(after.last == "acks unmatched 5")
+    }
+}
