@@ -51,6 +51,15 @@ import Testing
         #expect(try sent(row(2), in: &run) == 1, "each push its own id")
     }
 
+    @Test func aRowThatAskedForItsOwnIntervalExpiresByIt() {
+        var run = makeRun()
+        var due = row(1)
+        due.requestedInterval = 900
+        #expect(
+            run.step(.due(due, now: now))
+                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 900_000) / 1000), to: .production)])
+    }
+
     @Test func eachAnswerIsDecidedByTheRulesAndCounted() throws {
         var run = makeRun()
         let delivered = row(1)

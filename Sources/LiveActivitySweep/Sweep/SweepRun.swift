@@ -153,6 +153,8 @@ struct SweepRun {
         case .deleteUnlessGuarded(let write, let reason):
             deletionGuard.hold(write, reason: reason, row: row)
         case .retryWithNewToken:
+            // It goes out as a due row does (`send`); only if it goes out now is it the retry,
+            // and the token renewed (once a sweep: every push after it carries the new one).
             if faults[row.environment] == nil && !stoppedSending {
                 pending.markRetried(id, sentAt: now)
                 if !renewedToken {
