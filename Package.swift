@@ -33,8 +33,9 @@ let package = Package(
 
         // MARK: - The domain, over no C library
         // Tokens, environments, activity types, the provider token, the clock, registrations, the
-        // due registration and the outcome write, the sweep's summary and faults, and the settings
-        // (plain text in, values out). Everything above shares it.
+        // due registration and the outcome write, the sweep's summary, faults and deadline (which
+        // the APNs client reads too), and the settings (plain text in, values out). Everything
+        // above shares it.
         .target(name: "LiveActivityDomain"),
         // The figures (stats, metrics, the status page to come): their typed values and every
         // rendering of them (text, JSON, Prometheus), in one place over the domain alone, so both

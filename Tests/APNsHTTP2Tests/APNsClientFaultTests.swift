@@ -75,7 +75,7 @@ import Testing
         var options = standIn.clientOptions()
         options.maxInFlight = 4
         let client = try APNsClient(options: options, providerToken: standIn.providerToken())
-        client.deadline = .now + .seconds(1)
+        client.deadline = Deadline(sendUntil: .now + .seconds(1), drain: .zero)
         client.submit(contentsOf: pushes(0..<10))
         let started = ContinuousClock.now
         let answers = try drain(client)

@@ -14,7 +14,7 @@ public final class ScriptedSender: PushSender {
     public private(set) var withdrawn = 0
     /// What the sweep said it would send, per environment.
     public private(set) var expected: [APNsEnvironment: Int] = [:]
-    public private(set) var deadline: ContinuousClock.Instant?
+    public private(set) var deadline: Deadline?
     public var batch = 7
     /// How many queued pushes count as already in flight: `withdrawQueued` leaves them to be answered.
     public var inFlight = 0
@@ -27,7 +27,7 @@ public final class ScriptedSender: PushSender {
 
     public func setProviderToken(_ token: ProviderToken) { self.token = token }
 
-    public func setDeadline(_ deadline: ContinuousClock.Instant) { self.deadline = deadline }
+    public func setDeadline(_ deadline: Deadline) { self.deadline = deadline }
 
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) { queue.append((push, environment)) }
 

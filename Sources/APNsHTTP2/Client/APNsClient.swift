@@ -23,9 +23,10 @@ public final class APNsClient {
     public var providerToken: ProviderToken {
         didSet { authorization = providerToken.authorization }
     }
-    /// When set, every push started from now on must end by then: its timeout is cut to the time
-    /// left, and no push starts once it has passed (those stay queued for `withdrawQueued()`).
-    public var deadline: ContinuousClock.Instant?
+    /// When set, every push started from now on must end by its `finishBy`: its timeout is cut to
+    /// the time left, and no push starts once it has passed (those stay queued for
+    /// `withdrawQueued()`). The sweep's one `Deadline`, handed down as it is.
+    public var deadline: Deadline?
 
     /// What the client did on its own, for tests and operators: answers that libcurl reported
     /// with an error after they were complete, and streams sent a second time.
@@ -112,7 +113,7 @@ public final class APNsClient {
     /// start (the queue is empty, or the deadline has passed).
     public var isIdle: Bool { running == 0 && finished.isEmpty && (queue.isEmpty || isPastDeadline) }
 
-    private var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
+    private var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0.finishBy } ?? false }
 
     // MARK: - Driving
 
@@ -191,8 +192,7 @@ public final class APNsClient {
         while running < depth, !queue.isEmpty {
             var timeoutMilliseconds = timeout
             if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline).components
-                let leftMilliseconds = Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)
+                let leftMilliseconds = deadline.millisecondsLeft(at: ContinuousClock.now)
                 guard leftMilliseconds > 0 else { return }
                 timeoutMilliseconds = min(timeout, leftMilliseconds)
             }

@@ -11,7 +11,7 @@ public final class CurlPushSender: PushSender {
     private var clients: [(environment: APNsEnvironment, client: APNsClient)] = []
     /// Set by the sweep before its first push.
     private var token: ProviderToken?
-    private var deadline: ContinuousClock.Instant?
+    private var deadline: Deadline?
     /// Pushes whose client could not be made: answered at the next poll.
     private var failedToStart: [APNsCompletion] = []
 
@@ -25,7 +25,7 @@ public final class CurlPushSender: PushSender {
         for entry in clients { entry.client.providerToken = token }
     }
 
-    public func setDeadline(_ deadline: ContinuousClock.Instant) {
+    public func setDeadline(_ deadline: Deadline) {
         self.deadline = deadline
         for entry in clients { entry.client.deadline = deadline }
     }

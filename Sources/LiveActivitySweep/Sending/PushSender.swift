@@ -6,8 +6,8 @@ import LiveActivityDomain
 public protocol PushSender: AnyObject {
     /// The JWT sent with every push that starts from now on (renewed after ExpiredProviderToken).
     func setProviderToken(_ token: ProviderToken)
-    /// Every push started from now on must end by `deadline`, and none starts after it.
-    func setDeadline(_ deadline: ContinuousClock.Instant)
+    /// Every push started from now on must end by `deadline.finishBy`, and none starts after it.
+    func setDeadline(_ deadline: Deadline)
     /// About `count` pushes to `environment` are coming (queued a few thousand at a time): the
     /// sender may plan its connections for them.
     func expect(_ count: Int, to environment: APNsEnvironment)

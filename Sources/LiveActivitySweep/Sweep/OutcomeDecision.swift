@@ -10,7 +10,8 @@ public struct OutcomeDecision: Equatable, Sendable {
         case write(OutcomeWrite)
         /// A deletion for `reason` that the mass-deletion guard rules on when the sweep ends.
         case deleteUnlessGuarded(OutcomeWrite, reason: String)
-        /// Sign a new provider token and send the push again.
+        /// Send the push again, once, with a newly signed provider token (renewed once a sweep).
+        /// The answer is not final: the guard and the counts wait for the retry's.
         case retryWithNewToken
         /// The answer is the same for every push to this environment: stop sending to it this
         /// sweep. The row is one the fault touched (`OutcomeRules.touched`).
@@ -19,6 +20,9 @@ public struct OutcomeDecision: Equatable, Sendable {
 
     public var action: Action
     public var tally: SweepTally
+
+    /// Whether this is the push's last answer this sweep (all but a retry's first).
+    public var isFinal: Bool { action != .retryWithNewToken }
 
     public init(_ action: Action, tally: SweepTally = SweepTally()) {
         self.action = action

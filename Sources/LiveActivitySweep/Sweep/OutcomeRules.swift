@@ -71,7 +71,9 @@ public struct OutcomeRules: Sendable {
             let write = OutcomeWrite.delete(row.token, registeredAtOrBefore: row.registeredAt)
             return OutcomeDecision(.deleteUnlessGuarded(write, reason: reason))
         case (_, "ExpiredProviderToken"):
-            // Once: a token signed a moment ago and still expired means our clock is wrong.
+            // Renew the token and resend, once: a token signed a moment ago and still expired
+            // means our clock is wrong. (The run sends a retry as it sends a due row: held if a
+            // fault stopped its environment meanwhile, left for the next run past the budget.)
             guard isRetry else { return OutcomeDecision(.retryWithNewToken) }
             return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
         case (_, let reason) where SweepFault.configurationReasons.contains(reason):

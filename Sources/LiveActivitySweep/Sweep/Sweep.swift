@@ -6,24 +6,29 @@ import LiveActivityStore
 /// batches, scoped faults, the mass-deletion guard, the time budget, the run recorded. The caller
 /// holds the `SweepLock`.
 ///
-/// The sending itself is a `PushRound`: it feeds each answer to `OutcomeRules` and carries out the
-/// decision. This type selects what is due and records what came of it.
+/// The sending is a `SweepRun`, a value whose pure step decides (with `OutcomeRules`), driven by
+/// this type's loop (`Sweep+Sending`), which does the I/O. This type holds the dependencies (once),
+/// selects what is due and records what came of it.
 public final class Sweep {
     /// Cron runs every minute with some jitter: a registration counts as due when its next push
     /// is at most this far ahead, so consecutive pushes land within I - 30 s and I + 60 s.
     public static let dueSlackMilliseconds: Int64 = 30_000
+    /// Outcomes are written at least this often, so a killed sweep loses little bookkeeping.
+    static let batchSize = 1000
+    /// Pushes kept queued in the sender: more than its deepest window takes in one pass.
+    static let lookahead = 2 * APNsClientSettings.maxConcurrency
 
-    private let configuration: Configuration
-    private let store: SweepStore
-    private let sender: PushSender
-    private let tokens: ProviderTokenCache
-    private let budget: SweepBudget
-    private let stopRequested: () -> Bool
-    private let log: (String) -> Void
+    let configuration: Configuration
+    let store: SweepStore
+    let sender: PushSender
+    let tokens: ProviderTokenCache
+    let budget: SweepBudget
+    let stopRequested: () -> Bool
+    let log: (String) -> Void
     /// Due rows read from the database at a time, and pushes kept queued in the sender
-    /// (`PushRound.lookahead`); tests make them small.
-    private let duePageSize: Int
-    private let lookahead: Int
+    /// (`Sweep.lookahead`); tests make them small.
+    let duePageSize: Int
+    let lookahead: Int
 
     /// `stopRequested` is asked between answers: true (SIGTERM) ends the run as the budget does.
     public init(
@@ -39,7 +44,7 @@ public final class Sweep {
         self.budget = budget
         self.stopRequested = stopRequested
         self.duePageSize = duePageSize
-        self.lookahead = lookahead ?? PushRound.lookahead
+        self.lookahead = max(1, lookahead ?? Self.lookahead)
         self.log = log
     }
 
@@ -60,24 +65,28 @@ public final class Sweep {
         summary.skipped = summary.active - dueCount
 
         if dueCount > 0 {
-            let source = DueCursor(
+            let cursor = DueCursor(
                 store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize)
-            let round = PushRound(
-                source: source, dueCounts: dueCounts, lookahead: lookahead, rules: OutcomeRules(configuration: configuration),
-                deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), sender: sender,
-                tokens: tokens, clock: clock, startedAt: start,
-                sendUntil: started + .seconds(budget.seconds), stopRequested: stopRequested, log: log)
+            var run = SweepRun(
+                rules: OutcomeRules(configuration: configuration),
+                deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), startedAt: start,
+                deadline: budget.deadline(startingAt: started))
             let writer = try OutcomeWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
             // On every way out, the thread ends and the batches already queued are written.
             var finished = false
             defer { if !finished { _ = try? writer.finish() } }
-            try round.run(writer: writer, summary: &summary)
+            try send(&run, reading: cursor, dueCounts: dueCounts, writer: writer)
             finished = true
             summary.removed += try writer.finish()
-            try holdUnreached(round.stoppedFaults, cutoff: cutoff, start: start, summary: &summary)
+            summary.add(run.tally)
+            summary.deferred = run.leftForNextRun
+            var faults = run.faults
+            summary.held += try holdUnreached(&faults, cutoff: cutoff, start: start)
+            summary.faults = faults.reported
             if summary.deferred > 0 {
                 let why =
-                    round.stoppedBySignal ? "a stop was requested (SIGTERM)" : "the time budget of \(budget.seconds) s ran out"
+                    run.stopWasRequested
+                    ? "a stop was requested (SIGTERM)" : "the time budget of \(budget.seconds) s ran out"
                 log("\(why): \(summary.deferred) pushes were not sent and are due at the next run")
             }
         }
@@ -87,17 +96,18 @@ public final class Sweep {
     }
 
     /// Holds one interval, in one statement per environment, the rows a fault stopped before the
-    /// round read them (SPEC 5: every due row of a faulted environment that got no 200 waits one
-    /// interval), after every outcome is written; counts them against the fault.
-    private func holdUnreached(_ stopped: [SweepFault], cutoff: Int64, start: Int64, summary: inout SweepSummary) throws {
-        for fault in stopped {
+    /// run read them (SPEC 5: every due row of a faulted environment that got no 200 waits one
+    /// interval, its own effective one), after every outcome is written; counts them against the
+    /// fault. Returns how many.
+    private func holdUnreached(_ faults: inout SweepFaults, cutoff: Int64, start: Int64) throws -> Int {
+        var total = 0
+        for fault in faults.stoppedEnvironments {
             let held = try store.holdUnreached(
                 in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
                 now: configuration.clock.now(), policy: configuration.intervalPolicy)
-            summary.held += held
-            if let index = summary.faults.firstIndex(where: { $0.environment == fault.environment && $0.kind == fault.kind }) {
-                summary.faults[index].pushes += held
-            }
+            total += held
+            faults.touch(fault.environment, pushes: held)
         }
+        return total
     }
 }

@@ -18,4 +18,10 @@ public struct SweepBudget: Sendable, Equatable {
     public init(settings: Settings) throws(ConfigurationError) {
         if let seconds = try settings.integer("LIVEACTIVITY_SWEEP_BUDGET", in: 1...55) { self.seconds = seconds }
     }
+
+    /// The one deadline of a sweep that started at `start`: what the run, the sender and the APNs
+    /// client all go by.
+    public func deadline(startingAt start: ContinuousClock.Instant) -> Deadline {
+        Deadline(sendUntil: start + .seconds(seconds), drain: .seconds(Self.drainSeconds))
+    }
 }

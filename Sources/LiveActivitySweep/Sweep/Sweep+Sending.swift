@@ -1,0 +1,85 @@
+import APNsHTTP2
+import LiveActivityDomain
+
+/// The sweep's loop: the thin I/O around `SweepRun`'s pure step. It reads due rows as the sender
+/// needs them (`DueCursor`, keeping `lookahead` pushes queued beyond those in flight), gives the
+/// run every row, answer and look at the clock as an event, and carries out the effects: the
+/// sender, the token cache, the cursor, and the outcome batches (writes and the final answers they
+/// come from, one transaction for both) for the `OutcomeWriter`.
+extension Sweep {
+    func send(
+        _ run: inout SweepRun, reading cursor: DueCursor, dueCounts: [APNsEnvironment: Int], writer: OutcomeWriter
+    ) throws {
+        let clock = configuration.clock
+        sender.setProviderToken(try tokens.current(now: clock.now()))
+        sender.setDeadline(run.deadline)
+        for (environment, count) in dueCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            sender.expect(count, to: environment)
+        }
+
+        var effects: [SweepRun.Effect] = []
+        var batch: [OutcomeWrite] = []
+        var answered: [AnsweredPush] = []
+        batch.reserveCapacity(Self.batchSize)
+        answered.reserveCapacity(Self.batchSize)
+
+        func apply(_ event: SweepRun.Event) throws {
+            effects.removeAll(keepingCapacity: true)
+            run.step(event, effects: &effects)
+            // What the sender answers to an effect is the next event (rare: a fault, the deadline).
+            var answers: [SweepRun.Event] = []
+            for effect in effects {
+                switch effect {
+                case .send(let push, let environment):
+                    sender.enqueue(push, to: environment)
+                case .renewProviderToken:
+                    log("APNs answered ExpiredProviderToken; signing a new provider token")
+                    sender.setProviderToken(try tokens.renew(now: clock.now()))
+                case .write(let write):
+                    batch.append(write)
+                case .record(let answer):
+                    answered.append(answer)
+                case .stopReading(let environment):
+                    cursor.skip(environment)
+                case .cancel(let environment):
+                    answers.append(.cancelled(sender.cancel(environment), now: clock.now()))
+                case .withdrawQueued:
+                    answers.append(.unsent(sender.withdrawQueued()))
+                case .dropInFlight:
+                    for environment in APNsEnvironment.allCases { answers.append(.unsent(sender.cancel(environment))) }
+                case .setDeadline(let deadline):
+                    sender.setDeadline(deadline)
+                }
+            }
+            for answer in answers { try apply(answer) }
+            if batch.count >= Self.batchSize || answered.count >= Self.batchSize {
+                try writer.submit(batch, answered: answered)
+                batch.removeAll(keepingCapacity: true)
+                answered.removeAll(keepingCapacity: true)
+            }
+        }
+
+        var allRead = false
+        while true {
+            while !run.stoppedSending && !allRead && sender.queuedCount < lookahead {
+                guard let row = try cursor.next() else {
+                    allRead = true
+                    break
+                }
+                try apply(.due(row, now: clock.now()))
+            }
+            let now = ContinuousClock.now
+            if !run.stopWasRequested && stopRequested() { try apply(.stopRequested(at: now)) }
+            try apply(.tick(now))
+            if sender.isIdle && (allRead || run.stoppedSending) { break }
+            for completion in try sender.poll(timeoutMilliseconds: 500) {
+                try apply(.answered(completion, now: clock.now()))
+            }
+        }
+        // Rows not read when sending stopped: a faulted environment's wait with it (those of an
+        // environment a fault stopped are not read: the sweep holds them in one statement).
+        while !allRead, let row = try cursor.next() { try apply(.due(row, now: clock.now())) }
+        try apply(.finish(now: clock.now()))
+        try writer.submit(batch, answered: answered)
+    }
+}

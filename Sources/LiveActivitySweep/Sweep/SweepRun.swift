@@ -1,0 +1,206 @@
+import APNsHTTP2
+import LiveActivityDomain
+
+/// One sweep's sending as a value (SPEC 5 steps 4-6): the pushes pending, the faults by
+/// environment, the tally, the mass-deletion guard and the deadline, changed only by `step`,
+/// which takes what happened and appends what is to be done. No I/O: the sweep's loop
+/// (`Sweep+Sending`) reads rows, drives the sender, renews the token and writes, and feeds back
+/// what it saw; so every decision of the sweep can be tested without a database or a network.
+///
+/// What each answer means is `OutcomeRules`'; the run carries it out: a fault stops its
+/// environment at its first answer (its pushes are cancelled and held, the other environment goes
+/// on), a retry goes out as a due row does, past the deadline nothing new is sent, and once every
+/// answer is in the guard rules on the deletions.
+struct SweepRun {
+    /// What the loop saw.
+    enum Event: Equatable {
+        /// A due row was read (also those read after sending stopped, at the end).
+        case due(DueRegistration, now: Int64)
+        /// The answer to push `completion.id` came.
+        case answered(APNsCompletion, now: Int64)
+        /// The sender dropped these pushes of an environment a fault stopped (after `.cancel`).
+        case cancelled([Int], now: Int64)
+        /// The sender took these pushes back unsent (after `.withdrawQueued` or `.dropInFlight`).
+        case unsent([Int])
+        /// A stop was asked for (SIGTERM) at this time.
+        case stopRequested(at: ContinuousClock.Instant)
+        /// The time, looked at between answers.
+        case tick(ContinuousClock.Instant)
+        /// Every answer is in and every row read: what is left waits, the guard rules.
+        case finish(now: Int64)
+    }
+
+    /// What the loop is to do, in order.
+    enum Effect: Equatable {
+        /// Queue `push` on the sender for `environment`.
+        case send(APNsPush, to: APNsEnvironment)
+        /// Sign a new provider token and give it to the sender (before the `.send` that follows).
+        case renewProviderToken
+        /// Write this in the next outcome batch.
+        case write(OutcomeWrite)
+        /// Keep this final answer with that batch (the attempt history, the hourly figures).
+        case record(AnsweredPush)
+        /// Read no more rows of this environment: the sweep holds those left in one statement.
+        case stopReading(APNsEnvironment)
+        /// Drop every push queued or in flight to this environment; answer `.cancelled`.
+        case cancel(APNsEnvironment)
+        /// Take back every push not yet sent; answer `.unsent`.
+        case withdrawQueued
+        /// Drop every push still in flight, to any environment; answer `.unsent`.
+        case dropInFlight
+        /// The deadline moved (a stop): hand it to the sender.
+        case setDeadline(Deadline)
+    }
+
+    let rules: OutcomeRules
+    /// When the sweep began (Unix ms): a row registered after it is left due.
+    let startedAt: Int64
+    private(set) var deadline: Deadline
+    private(set) var stopWasRequested = false
+    private(set) var stoppedSending = false
+    /// What the decisions counted (the summary adds it).
+    private(set) var tally = SweepTally()
+    private(set) var faults = SweepFaults()
+    /// Due rows not sent, and not held by a fault: due again at the next run.
+    private(set) var leftForNextRun = 0
+    private var pending = PendingPushes()
+    private var deletionGuard: MassDeletionGuard
+    /// Pushes set aside unsent (the deadline passed, or a retry after it); settled at `.finish`.
+    private var setAside: [Int] = []
+    private var renewedToken = false
+
+    init(rules: OutcomeRules, deletionGuard: MassDeletionGuard, startedAt: Int64, deadline: Deadline) {
+        self.rules = rules
+        self.deletionGuard = deletionGuard
+        self.startedAt = startedAt
+        self.deadline = deadline
+    }
+
+    /// Takes `event` and appends what it calls for to `effects` (a buffer the loop reuses, so a
+    /// push costs no allocation of its own).
+    mutating func step(_ event: Event, effects: inout [Effect]) {
+        switch event {
+        case .due(let row, let now):
+            send(row, id: nil, now: now, effects: &effects)
+        case .answered(let completion, let now):
+            answer(completion, now: now, effects: &effects)
+        case .cancelled(let ids, let now):
+            for id in ids {
+                guard let row = pending.remove(id), let fault = faults[row.environment] else { continue }
+                touch(row, by: fault, now: now, effects: &effects)
+            }
+        case .unsent(let ids):
+            setAside += ids
+        case .stopRequested(let now):
+            stopWasRequested = true
+            deadline.stop(at: now)
+            effects.append(.setDeadline(deadline))
+        case .tick(let now):
+            // Past the budget (or on a stop) what was not sent is taken back; past the deadline
+            // what is still in flight is dropped, after a moment's grace for the timeouts libcurl
+            // was given to fire. Neither has an answer to write: they are due at the next run.
+            if !stoppedSending && deadline.stopsSending(at: now) {
+                stoppedSending = true
+                effects.append(.withdrawQueued)
+            }
+            if stoppedSending && now >= deadline.finishBy + .milliseconds(500) { effects.append(.dropInFlight) }
+        case .finish(let now):
+            finish(now: now, effects: &effects)
+        }
+    }
+
+    /// The same, returning the effects (for tests).
+    mutating func step(_ event: Event) -> [Effect] {
+        var effects: [Effect] = []
+        step(event, effects: &effects)
+        return effects
+    }
+
+    // MARK: - Sending
+
+    /// Sends a due row (`id` nil) or a pending push again (`id`): a fault of its environment holds
+    /// it instead, and once sending stopped it is left for the next run (unless a fault comes).
+    private mutating func send(_ row: DueRegistration, id: Int?, now: Int64, effects: inout [Effect]) {
+        if let fault = faults[row.environment] {
+            if let id { pending.remove(id) }
+            touch(row, by: fault, now: now, effects: &effects)
+        } else if stoppedSending {
+            if let id { setAside.append(id) } else { leftForNextRun += 1 }
+        } else {
+            let id = id ?? pending.add(row, sentAt: now)
+            // `apns-expiration` is when the next push replaces this one (its effective interval).
+            let expiration = (now + rules.interval(row)) / 1000
+            effects.append(.send(APNsPush(id: id, token: row.token, expiration: expiration), to: row.environment))
+        }
+    }
+
+    // MARK: - Answers
+
+    private mutating func answer(_ completion: APNsCompletion, now: Int64, effects: inout [Effect]) {
+        let id = completion.id
+        guard let row = pending[id] else { return }
+        let decision = rules.decide(completion.answer, for: row, isRetry: pending.isRetry(id), now: now)
+        if decision.isFinal {
+            deletionGuard.observe(completion.answer, for: row)
+            let sentAt = pending.sentAt(id) ?? now
+            effects.append(.record(AttemptRecord.answered(completion.answer, for: row, sentAt: sentAt, answeredAt: now)))
+            pending.remove(id)
+        }
+        switch decision.action {
+        case .write(let write):
+            effects.append(.write(write))
+            tally += decision.tally
+        case .deleteUnlessGuarded(let write, let reason):
+            deletionGuard.hold(write, reason: reason, row: row)
+        case .retryWithNewToken:
+            // It goes out as a due row does (`send`); only if it goes out now is it the retry,
+            // and the token renewed (once a sweep: every push after it carries the new one).
+            if faults[row.environment] == nil && !stoppedSending {
+                pending.markRetried(id, sentAt: now)
+                if !renewedToken {
+                    renewedToken = true
+                    effects.append(.renewProviderToken)
+                }
+            }
+            send(row, id: id, now: now, effects: &effects)
+        case .stopEnvironment(let fault):
+            // The first fault of an environment stops it; later answers alike count as touched.
+            if faults.raise(fault) {
+                if fault.kind != .unreachable { effects.append(.stopReading(row.environment)) }
+                effects.append(.cancel(row.environment))
+            }
+            touch(row, by: faults[row.environment] ?? fault, now: now, effects: &effects)
+        }
+    }
+
+    /// Writes what `fault` does to `row` and counts it against the fault; a row registered during
+    /// the sweep is left due (its first push goes out at the next sweep, SPEC 5 step 3).
+    private mutating func touch(_ row: DueRegistration, by fault: SweepFault, now: Int64, effects: inout [Effect]) {
+        faults.touch(row.environment)
+        guard row.registeredAt <= startedAt else { return }
+        let (write, tally) = rules.touched(row, by: fault, now: now)
+        effects.append(.write(write))
+        self.tally += tally
+    }
+
+    // MARK: - The end
+
+    /// Pushes set aside wait as their environment's fault says, else they are due next run; then
+    /// the guard rules on the deletions it held.
+    private mutating func finish(now: Int64, effects: inout [Effect]) {
+        for id in setAside {
+            guard let row = pending[id] else { continue }
+            if let fault = faults[row.environment] {
+                touch(row, by: fault, now: now, effects: &effects)
+            } else {
+                leftForNextRun += 1
+            }
+        }
+        setAside.removeAll()
+        let ruling = deletionGuard.rule(faults: faults.byEnvironment, rules: rules, now: now)
+        tally += ruling.tally
+        for (environment, count) in ruling.touched { faults.touch(environment, pushes: count) }
+        faults.addGuarded(ruling.faults)
+        for write in ruling.writes { effects.append(.write(write)) }
+    }
+}

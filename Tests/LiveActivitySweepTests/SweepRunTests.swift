@@ -1,0 +1,230 @@
+import APNsHTTP2
+import LiveActivityDomain
+import TestSupport
+import Testing
+
+@testable import LiveActivitySweep
+
+/// The sweep's run as a pure step: an event in, the effects out - no database, no sender, no
+/// clock. Each decision, the retry once, faults scoped to their environment, and the deadline.
+@Suite struct SweepRunTests {
+    let now: Int64 = 1_800_000_000_000
+    let started: Int64 = 1_799_999_999_000
+    let origin = ContinuousClock.now
+    let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
+
+    func makeRun(everDelivered: Set<APNsEnvironment> = []) -> SweepRun {
+        SweepRun(
+            rules: rules, deletionGuard: MassDeletionGuard(everDelivered: everDelivered), startedAt: started,
+            deadline: Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5)))
+    }
+
+    func row(_ seed: Int, _ environment: APNsEnvironment = .production, proven: Bool = false, registeredAt: Int64? = nil)
+        -> DueRegistration
+    {
+        DueRegistration(
+            token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment,
+            registeredAt: registeredAt ?? started - 60_000, proven: proven)
+    }
+
+    /// Reads `row` into `run` and returns the id of the push it sent.
+    func sent(_ row: DueRegistration, in run: inout SweepRun) throws -> Int {
+        let effects = run.step(.due(row, now: now))
+        guard case .send(let push, let environment) = try #require(effects.first), effects.count == 1 else {
+            Issue.record("expected one send, got \(effects)")
+            return -1
+        }
+        #expect(environment == row.environment && push.token == row.token)
+        return push.id
+    }
+
+    func held(_ row: DueRegistration, _ reason: String) -> SweepRun.Effect {
+        .write(.held(row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + 300_000))
+    }
+
+    @Test func aDueRowIsSentToExpireWhenTheNextPushReplacesIt() throws {
+        var run = makeRun()
+        let due = row(1)
+        #expect(
+            run.step(.due(due, now: now))
+                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 300_000) / 1000), to: .production)])
+        #expect(try sent(row(2), in: &run) == 1, "each push its own id")
+    }
+
+    @Test func aRowThatAskedForItsOwnIntervalExpiresByIt() {
+        var run = makeRun()
+        var due = row(1)
+        due.requestedInterval = 900
+        #expect(
+            run.step(.due(due, now: now))
+                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 900_000) / 1000), to: .production)])
+    }
+
+    @Test func eachAnswerIsDecidedByTheRulesAndCounted() throws {
+        var run = makeRun()
+        let delivered = row(1)
+        let failing = row(2)
+        let first = try sent(delivered, in: &run)
+        let second = try sent(failing, in: &run)
+        #expect(
+            run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions
+                == [
+                    .write(
+                        .delivered(
+                            delivered.token, selectedRegisteredAt: delivered.registeredAt, at: now, nextPushAt: now + 300_000))
+                ])
+        #expect(
+            run.step(.answered(APNsCompletion(id: second, answer: .status(503, "ServiceUnavailable")), now: now)).actions
+                == [
+                    .write(
+                        .failed(
+                            failing.token, selectedRegisteredAt: failing.registeredAt, reason: "ServiceUnavailable",
+                            nextPushAt: now + 60_000))
+                ])
+        #expect(run.tally == SweepTally(sent: 1, failed: 1, failureReasons: ["ServiceUnavailable": 1]))
+        #expect(run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions.isEmpty, "decided once")
+    }
+
+    @Test func anExpiredProviderTokenRenewsTheTokenOnceAndResendsEachPushOnce() throws {
+        var run = makeRun()
+        let one = row(1)
+        let two = row(2)
+        let first = try sent(one, in: &run)
+        let second = try sent(two, in: &run)
+        let expired = APNsAnswer.status(403, "ExpiredProviderToken")
+        let resend = APNsPush(id: first, token: one.token, expiration: (now + 300_000) / 1000)
+        #expect(
+            run.step(.answered(APNsCompletion(id: first, answer: expired), now: now))
+                == [.renewProviderToken, .send(resend, to: .production)])
+        // The second push's expired answer is resent with the token already renewed this sweep.
+        #expect(run.step(.answered(APNsCompletion(id: second, answer: expired), now: now)).count == 1)
+        #expect(run.tally == SweepTally(), "a retry's first answer is not counted")
+        // The retry's own ExpiredProviderToken: the clock is wrong, a provider fault.
+        let effects = run.step(.answered(APNsCompletion(id: first, answer: expired), now: now)).actions
+        #expect(effects == [.stopReading(.production), .cancel(.production), held(one, "ExpiredProviderToken")])
+        #expect(run.faults[.production]?.kind == .provider && run.faults[.production]?.pushes == 1)
+    }
+
+    @Test func aFaultStopsItsEnvironmentOnlyAndHoldsWhatItTouched() throws {
+        var run = makeRun()
+        let sandbox = (1...3).map { row($0, .sandbox) }
+        let ids = try sandbox.map { try sent($0, in: &run) }
+        let production = try sent(row(10), in: &run)
+        let fault = APNsAnswer.status(403, "BadEnvironmentKeyInToken")
+        #expect(
+            run.step(.answered(APNsCompletion(id: ids[0], answer: fault), now: now)).actions
+                == [.stopReading(.sandbox), .cancel(.sandbox), held(sandbox[0], "BadEnvironmentKeyInToken")])
+        // The sender dropped one; the other answers alike after it.
+        #expect(run.step(.cancelled([ids[1]], now: now)) == [held(sandbox[1], "BadEnvironmentKeyInToken")])
+        #expect(
+            run.step(.answered(APNsCompletion(id: ids[2], answer: fault), now: now)).actions
+                == [held(sandbox[2], "BadEnvironmentKeyInToken")], "the fault is raised once")
+        #expect(run.step(.due(row(4, .sandbox), now: now)) == [held(row(4, .sandbox), "BadEnvironmentKeyInToken")])
+        #expect(try sent(row(11), in: &run) > production, "production goes on")
+        #expect(run.faults[.sandbox]?.pushes == 4 && run.faults[.production] == nil)
+        #expect(run.tally.held == 4 && run.faults.stoppedEnvironments.map(\.environment) == [.sandbox])
+    }
+
+    @Test func anUnreachableHostIsReadOnAndItsRowsBackOff() throws {
+        var run = makeRun()
+        let first = row(1)
+        let id = try sent(first, in: &run)
+        let effects = run.step(.answered(APNsCompletion(id: id, answer: .unreachable(.couldNotConnect)), now: now)).actions
+        let backOff = OutcomeWrite.failed(
+            first.token, selectedRegisteredAt: first.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 60_000)
+        #expect(effects == [.cancel(.production), .write(backOff)], "not .stopReading: each row backs off on its own")
+        #expect(run.faults.stoppedEnvironments.isEmpty && run.faults.reported.map(\.kind) == [.unreachable])
+    }
+
+    @Test func aRowRegisteredDuringTheSweepIsCountedAgainstTheFaultButLeftDue() throws {
+        var run = makeRun()
+        let id = try sent(row(1), in: &run)
+        _ = run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadPriority")), now: now)).actions
+        #expect(run.step(.due(row(2, registeredAt: started + 1), now: now)).isEmpty)
+        #expect(run.faults[.production]?.pushes == 2 && run.tally.held == 1)
+    }
+
+    @Test func pastTheBudgetNothingNewIsSentAndWhatIsLeftIsDueNextRun() throws {
+        var run = makeRun()
+        let ids = try (1...3).map { try sent(row($0), in: &run) }
+        #expect(run.step(.tick(origin + .seconds(49))).isEmpty)
+        #expect(run.step(.tick(origin + .seconds(50))) == [.withdrawQueued])
+        #expect(run.step(.tick(origin + .seconds(51))).isEmpty, "withdrawn once")
+        _ = run.step(.unsent([ids[1], ids[2]]))
+        // An answer after the budget that asks for a retry is set aside too, not sent.
+        #expect(
+            run.step(.answered(APNsCompletion(id: ids[0], answer: .status(403, "ExpiredProviderToken")), now: now)).actions
+                .isEmpty)
+        #expect(run.step(.due(row(4), now: now)).isEmpty, "a row read after the budget is not sent")
+        #expect(run.step(.finish(now: now)).isEmpty)
+        #expect(run.leftForNextRun == 4 && run.tally == SweepTally())
+        // Past the drain (and a moment's grace) what is still in flight is dropped.
+        #expect(run.step(.tick(origin + .seconds(55) + .milliseconds(500))) == [.dropInFlight])
+    }
+
+    @Test func aStopEndsSendingAsTheBudgetDoesWithTheDrainFromNow() throws {
+        var run = makeRun()
+        _ = try sent(row(1), in: &run)
+        let at = origin + .seconds(10)
+        var moved = Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5))
+        moved.stop(at: at)
+        #expect(run.step(.stopRequested(at: at)) == [.setDeadline(moved)])
+        #expect(run.stopWasRequested && run.deadline.sendUntil == at && run.deadline.finishBy == at + .seconds(5))
+        #expect(run.step(.tick(at)) == [.withdrawQueued])
+        #expect(run.stoppedSending)
+    }
+
+    @Test func pushesSetAsideInAFaultedEnvironmentWaitWithItAtTheEnd() throws {
+        var run = makeRun()
+        let first = row(1, .sandbox)
+        let second = row(2, .sandbox)
+        let ids = try [first, second].map { try sent($0, in: &run) }
+        _ = run.step(.tick(origin + .seconds(50)))
+        _ = run.step(.unsent([ids[1]]))
+        _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(400, "BadTopic")), now: now)).actions
+        #expect(run.step(.finish(now: now)) == [held(second, "BadTopic")])
+        #expect(run.leftForNextRun == 0 && run.faults[.sandbox]?.pushes == 2)
+    }
+
+    @Test func theGuardRulesOnTheDeletionsOnceEveryAnswerIsIn() throws {
+        var run = makeRun(everDelivered: [.production])
+        let rows = (1...10).map { row($0, proven: true) }
+        for due in rows {
+            let id = try sent(due, in: &run)
+            #expect(run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadDeviceToken")), now: now)).actions.isEmpty)
+        }
+        let effects = run.step(.finish(now: now))
+        #expect(effects == rows.map { held($0, "BadDeviceToken") })
+        #expect(run.faults.reported.map(\.kind) == [.guarded] && run.faults.reported.first?.pushes == 10)
+        #expect(run.tally.held == 10)
+    }
+
+    @Test func theBudgetMakesTheOneDeadlineTheRunAndTheSenderGoBy() {
+        let deadline = SweepBudget(seconds: 20).deadline(startingAt: origin)
+        #expect(deadline.sendUntil == origin + .seconds(20))
+        #expect(deadline.finishBy == origin + .seconds(20 + SweepBudget.drainSeconds))
+    }
+
+    @Test func eachFinalAnswerIsRecordedOnceWithWhenItsLastPushWasSent() throws {
+        var run = makeRun()
+        let due = row(1)
+        let id = try sent(due, in: &run)
+        let later = now + 2000
+        #expect(
+            run.step(.answered(APNsCompletion(id: id, answer: .status(403, "ExpiredProviderToken")), now: later))
+                .filter { if case .record = $0 { true } else { false } }.isEmpty, "a retry's first answer is not final")
+        let answeredAt = later + 500
+        let effects = run.step(.answered(APNsCompletion(id: id, answer: .status(503, "ServiceUnavailable")), now: answeredAt))
+        let attempt = PushAttempt(
+            token: due.token, sentAt: later, answeredAt: answeredAt, status: 503, reason: "ServiceUnavailable", apnsID: nil)
+        #expect(
+            effects.first
+                == .record(
+                    AnsweredPush(attempt: attempt, activityType: .charging, environment: .production, previousDeliveryAt: nil)))
+    }
+}
+
+extension Array where Element == SweepRun.Effect {
+    /// The effects but the records of final answers (tested on their own).
+    var actions: [SweepRun.Effect] { filter { if case .record = $0 { false } else { true } } }
+}
