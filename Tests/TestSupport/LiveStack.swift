@@ -52,6 +52,10 @@ public final class LiveStack: @unchecked Sendable {
             // nobody must reach its socket folder through the test's 0700 one.
             chmod(folder.path, 0o711)
             try FileManager.default.createDirectory(atPath: folder.file("run"), withIntermediateDirectories: false)
+            // Its mode said, not left to the umask: the umask is the test process's, and an
+            // in-process ListeningSocket narrows it for a moment while it binds (0600 folders
+            // left nobody unable to bind its socket here now and then).
+            chmod(folder.file("run"), 0o700)
             chown(folder.file("run"), 65534, 65534)
             command = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] + command
         }
