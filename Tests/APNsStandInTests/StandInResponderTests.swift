@@ -16,6 +16,9 @@ import Testing
     let responder: StandInResponder
     let configuration: StandInConfiguration
     let token = sampleToken(42)
+    /// The default token's issue time, fixed for the test: a token issued a second later is a new
+    /// token, which the stand-in (as APNs) answers with 429 within 20 minutes of the first.
+    let issuedAt = Clock().now() / 1000
 
     init() throws {
         key = try TestKey(in: folder)
@@ -30,7 +33,7 @@ import Testing
 
     func jwt(issuedAt: Int64? = nil, keyID: String? = nil, teamID: String? = nil, signer: ES256Signer? = nil) throws -> String {
         try ProviderToken(
-            keyID: keyID ?? key.keyID, teamID: teamID ?? key.teamID, issuedAt: issuedAt ?? nowSeconds,
+            keyID: keyID ?? key.keyID, teamID: teamID ?? key.teamID, issuedAt: issuedAt ?? self.issuedAt,
             signer: signer ?? self.signer
         ).jwt
     }

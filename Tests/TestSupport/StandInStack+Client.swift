@@ -12,10 +12,16 @@ extension StandInStack {
         return options
     }
 
-    /// A provider token the stand-in accepts, signed with its key, issued `secondsAgo` before now.
+    /// A provider token the stand-in accepts, signed with its key, issued `secondsAgo` before the
+    /// stack's first token. Every call with the same `secondsAgo` gives the same token: APNs (and
+    /// the stand-in) answer 429 TooManyProviderTokenUpdates to a new one within 20 minutes, so two
+    /// clients whose tokens were made either side of a second's turn got 429s on a loaded machine.
     public func providerToken(issuedSecondsAgo secondsAgo: Int64 = 0) throws -> ProviderToken {
-        try ProviderToken(
-            keyID: key.keyID, teamID: key.teamID, issuedAt: Clock().now() / 1000 - secondsAgo,
-            signer: ES256Signer(pem: key.privateKeyPEM))
+        let epoch = tokenEpoch.update { epoch in
+            if epoch == nil { epoch = Clock().now() / 1000 }
+            return epoch!
+        }
+        return try ProviderToken(
+            keyID: key.keyID, teamID: key.teamID, issuedAt: epoch - secondsAgo, signer: ES256Signer(pem: key.privateKeyPEM))
     }
 }

@@ -18,6 +18,8 @@ public final class StandInStack: @unchecked Sendable {
     public let responder: ChildProcess
     public var nginx: ChildProcess
     private let nginxPrefix: String
+    /// The second the stack's provider tokens are issued from (`providerToken`), fixed at the first.
+    let tokenEpoch = LockedBox<Int64?>(nil)
 
     /// `https://127.0.0.1:PORT`, for `APNS_HOST` (pushes connect here and still name Apple's hosts).
     public var baseURL: String { "https://127.0.0.1:\(port)" }
