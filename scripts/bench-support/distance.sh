@@ -67,7 +67,7 @@ distance_curl() {
 distance_sweep() {
   local key=$1 port=$2 start elapsed summary sent
   shift 2
-  cp "$work/distance.sqlite" "$work/run.sqlite"
+  copy_database "$work/distance.sqlite" "$work/run.sqlite"
   start=$(now_ns)
   summary=$(sweep "$work/run.sqlite" env APNS_HOST="https://127.0.0.1:$port" "$@" \
     /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep" 2>&1) || true
@@ -88,7 +88,7 @@ distance_run() {
   sed 's#^#@BASE@/3/device/#' "$work/distance-tokens.txt" >"$work/distance-uris.txt"
   awk '{ printf "url = \"@BASE@/3/device/%s\"\noutput = \"/dev/null\"\n", $1 }' "$work/distance-tokens.txt" >"$work/distance-urls.cfg"
   # A provider token as the sweep signs it, for curl and h2load (the endpoint checks none).
-  cp "$work/distance.sqlite" "$work/run.sqlite"
+  copy_database "$work/distance.sqlite" "$work/run.sqlite"
   sqlite3 "$work/run.sqlite" "DELETE FROM registrations WHERE push_token NOT IN (SELECT push_token FROM registrations LIMIT 1)"
   sweep "$work/run.sqlite" "$bin/liveactivity-sweep" >/dev/null
   jwt=$(awk '{ print $4 }' "$work/run.sqlite.sweep/provider-token")  # "v1 key iat jwt", in the sweep's folder
