@@ -46,20 +46,22 @@ struct HeadlessChromium {
             "--force-device-scale-factor=1",
         ]
         // The browser is the test's eye, not what it tests: on a loaded machine it has died of a
-        // signal now and then (status 133, its own CHECK), so such a death is tried again, twice
-        // at most; any other failure, and a third death, fail the test with what it said.
+        // signal now and then at start (status 133, its zygote's pipe broken), three times within
+        // a fifth of a second once; so such a death is tried again after a pause, five times at
+        // most; any other failure, and a sixth death, fail the test with what it said.
         var deaths: [String] = []
         while true {
             let result = try runCommand(
                 executable, flags + arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": profile.path], timeout: 120,
                 crashFailsTheTest: false)
             if result.status == 0 { return result }
-            let died = result.status > 128 && deaths.count < 2
+            let died = result.status > 128 && deaths.count < 5
             guard died else {
                 let earlier = deaths.isEmpty ? "" : " (after \(deaths.count) earlier deaths: \(deaths.joined(separator: "; ")))"
                 throw SocketError("chromium exited with status \(result.status)\(earlier): \(result.stderr.suffix(800))")
             }
             deaths.append("status \(result.status): \(result.stderr.suffix(200))")
+            sleep(2)
         }
     }
 }
