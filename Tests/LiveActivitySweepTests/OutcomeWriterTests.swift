@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -5,7 +6,8 @@ import Testing
 @testable import LiveActivityStore
 @testable import LiveActivitySweep
 
-/// The sweep's background writer: batches land in order, and a failed batch stops the sweep.
+/// The sweep's background writer: batches land in order, a failed batch stops the sweep, and a
+/// writer that falls behind holds the sweep back rather than queueing without bound.
 @Suite struct OutcomeWriterTests {
     let folder = TemporaryDirectory("writer")
     var path: String { folder.file("db.sqlite") }
@@ -18,6 +20,13 @@ import Testing
                 expiresAt: 2, cap: 100)
         }
         return store
+    }
+
+    /// Options that wait out another connection's write lock for as long as a test holds it.
+    var patient: DatabaseOptions {
+        var options = DatabaseOptions()
+        options.busyTimeoutMilliseconds = 60_000
+        return options
     }
 
     func delivered(_ seed: Int) -> OutcomeWrite {
@@ -47,5 +56,63 @@ import Testing
         #expect(try store.registration(PushToken(trusted: sampleToken(1)))?.wakeupCount == 1, "the batch before stays")
         #expect(try store.registration(PushToken(trusted: sampleToken(2)))?.wakeupCount == 0, "the failed batch rolled back")
         #expect(throws: SQLiteError.self) { try writer.submit([delivered(3)]) }
+    }
+
+    /// Submits batches 1...count (one delivered row each) on a thread of its own; `submitted`
+    /// counts those `submit` returned from, `failed` says whether one threw.
+    func submitting(_ count: Int, to writer: OutcomeWriter)
+        -> (submitted: LockedBox<Int>, failed: LockedBox<Bool>, done: DispatchSemaphore)
+    {
+        let submitted = LockedBox(0)
+        let failed = LockedBox(false)
+        let done = DispatchSemaphore(value: 0)
+        let batches = (1...count).map { [delivered($0)] }
+        Thread {
+            do {
+                for batch in batches {
+                    try writer.submit(batch)
+                    submitted.update { $0 += 1 }
+                }
+            } catch {
+                failed.set(true)
+            }
+            done.signal()
+        }.start()
+        return (submitted, failed, done)
+    }
+
+    @Test func aWriterThatFallsBehindHoldsSubmitBack() throws {
+        let store = try registered(1...6)
+        // Another connection holds the write lock: the writer waits on its first batch.
+        try store.connection.execute("BEGIN IMMEDIATE")
+        let writer = try OutcomeWriter(path: path, options: patient)
+        let (submitted, failed, done) = submitting(6, to: writer)
+        // One batch at the writer, `maximumQueued` waiting; the next submit waits for room.
+        let held = OutcomeWriter.maximumQueued + 1
+        #expect(waitUntil { submitted.get() == held })
+        Thread.sleep(forTimeInterval: 0.3)  // room for a submit that should not return to do so
+        #expect(submitted.get() == held, "submit returned with \(OutcomeWriter.maximumQueued) batches waiting")
+        try store.connection.execute("COMMIT")
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(submitted.get() == 6 && !failed.get())
+        #expect(try writer.finish() == 0)
+        for seed in 1...6 { #expect(try store.registration(PushToken(trusted: sampleToken(seed)))?.wakeupCount == 1) }
+    }
+
+    @Test func aSubmitWaitingForRoomThrowsWhenTheWriterFails() throws {
+        let store = try registered(1...6)
+        try store.connection.execute(
+            "CREATE TRIGGER refuse BEFORE UPDATE ON registrations WHEN new.push_token = '\(sampleToken(1))' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+        try store.connection.execute("BEGIN IMMEDIATE")
+        let writer = try OutcomeWriter(path: path, options: patient)
+        let (submitted, failed, done) = submitting(6, to: writer)
+        #expect(waitUntil { submitted.get() == OutcomeWriter.maximumQueued + 1 })
+        try store.connection.execute("COMMIT")
+        #expect(done.wait(timeout: .now() + 60) == .success, "the waiting submit must not hang")
+        #expect(failed.get())
+        #expect(submitted.get() < 6)
+        #expect(throws: SQLiteError.self) { try writer.finish() }
+        #expect(try store.registration(PushToken(trusted: sampleToken(6)))?.wakeupCount == 0)
     }
 }

@@ -8,7 +8,14 @@ import LiveActivityStore
 ///
 /// Batches are applied in the order submitted, each in one transaction (SweepStore.apply); a
 /// killed sweep loses at most the batches not yet committed, whose pushes are simply due again.
+/// At most `maximumQueued` batches wait: when the writer falls behind, `submit` waits for it, so
+/// the sweep's memory stays flat (unbounded, a sweep of 100,000 at loopback had 28 batches
+/// queued), and the sweep takes no longer than it would anyway: it ends once all is written.
 final class OutcomeWriter: @unchecked Sendable {
+    /// One batch committing while the next fills is the overlap that matters; a second waiting
+    /// absorbs a slow commit. A batch is `Sweep.batchSize` answers.
+    static let maximumQueued = 2
+
     // State shared with the thread, guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [(writes: [OutcomeWrite], answered: [AnsweredPush])] = []
@@ -33,14 +40,16 @@ final class OutcomeWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `writes` and the `answered` pushes they come from (one transaction for both);
-    /// throws the error of an earlier batch, which stops the sweep.
+    /// Queues `writes` and the `answered` pushes they come from (one transaction for both),
+    /// first waiting while `maximumQueued` batches wait; throws the error of an earlier batch,
+    /// which stops the sweep.
     func submit(_ writes: [OutcomeWrite], answered: [AnsweredPush] = []) throws {
         condition.lock()
         defer { condition.unlock() }
+        while queue.count >= Self.maximumQueued && failure == nil { condition.wait() }
         if let failure { throw failure }
         queue.append((writes, answered))
-        condition.signal()
+        condition.broadcast()
     }
 
     /// Waits until every queued batch is written and the thread has ended; returns the rows
@@ -66,6 +75,7 @@ final class OutcomeWriter: @unchecked Sendable {
                 return
             }
             let batch = queue.removeFirst()
+            condition.broadcast()  // a submit waiting for room
             condition.unlock()
 
             let result = Result { try store.apply(batch.writes, answered: batch.answered) }
