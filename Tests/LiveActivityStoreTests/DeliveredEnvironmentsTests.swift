@@ -21,6 +21,14 @@ import Testing
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
 
+    /// The final answer the sweep hands over with an outcome (`status` nil: a transport failure).
+    func answer(_ seed: Int, _ environment: APNsEnvironment, status: Int?, at: Int64) -> AnsweredPush {
+        let attempt = PushAttempt(
+            token: token(seed), sentAt: at - 1, answeredAt: at, status: status,
+            reason: status == 200 ? nil : "ServiceUnavailable", apnsID: nil)
+        return AnsweredPush(attempt: attempt, activityType: .charging, environment: environment, previousDeliveryAt: nil)
+    }
+
     @Test func theFirst200OfAnEnvironmentIsKeptAfterItsRegistrationIsGone() throws {
         let connection = try SQLiteConnection(path: folder.file("db.sqlite"))
         try Schema.migrate(connection)
@@ -28,22 +36,48 @@ import Testing
         try register(1, .sandbox, in: connection)
         try register(2, .production, in: connection)
         #expect(try store.environmentsEverDelivered().isEmpty)
-        try store.apply([.failed(token(2), selectedRegisteredAt: now, reason: "ServiceUnavailable", nextPushAt: now)])
+        try store.apply(
+            [.failed(token(2), selectedRegisteredAt: now, reason: "ServiceUnavailable", nextPushAt: now)],
+            answered: [answer(2, .production, status: 503, at: now)])
         #expect(try store.environmentsEverDelivered().isEmpty, "only a 200 counts")
-        try store.apply([.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)])
-        try store.apply([.delivered(token(1), selectedRegisteredAt: now, at: now + 15, nextPushAt: now + 20)])
+        try store.apply(
+            [.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
+            answered: [answer(1, .sandbox, status: 200, at: now + 5)])
+        try store.apply(
+            [.delivered(token(1), selectedRegisteredAt: now, at: now + 15, nextPushAt: now + 20)],
+            answered: [answer(1, .sandbox, status: 200, at: now + 15)])
         #expect(try store.environmentsEverDelivered() == [.sandbox])
+        let first = try connection.statement("SELECT first_delivered_at FROM delivered_environments").rows([]) { $0.int(0) }
+        #expect(first == [now + 5], "the first 200 is kept, later ones change nothing")
         try store.apply([.delete(token(1), registeredAtOrBefore: now)])
         #expect(try store.environmentsEverDelivered() == [.sandbox], "the history outlives the registration")
     }
 
     @Test func theMigrationDerivesItFromTheProvenRegistrationsOfAnOlderDatabase() throws {
         let connection = try SQLiteConnection(path: folder.file("old.sqlite"))
-        try Schema.migrate(connection, upTo: Schema.currentVersion - 1)
+        try Schema.migrate(connection, upTo: 6)
         try register(1, .sandbox, in: connection)
         try register(2, .production, in: connection)
         try connection.execute("UPDATE registrations SET last_push_at = \(now), wakeup_count = 1 WHERE environment = 'sandbox'")
         try Schema.migrate(connection)
         #expect(try SweepStore(connection: connection).environmentsEverDelivered() == [.sandbox])
+    }
+
+    /// Version 7 kept it by a trigger on every outcome's UPDATE, which made SQLite journal each
+    /// statement (Schema+Version9): a database migrated past it has no trigger left, and its
+    /// sweep still records the first 200 of an environment.
+    @Test func aVersion8DatabaseLosesTheTriggerAndKeepsRecording() throws {
+        let connection = try SQLiteConnection(path: folder.file("v8.sqlite"))
+        try Schema.migrate(connection, upTo: 8)
+        let triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'registrations_first_delivery'"
+        #expect(try connection.statement(triggers).rows([]) { $0.text(0) } == ["registrations_first_delivery"])
+        try Schema.migrate(connection)
+        #expect(try connection.statement(triggers).rows([]) { $0.text(0) }.isEmpty)
+        try register(1, .production, in: connection)
+        let store = SweepStore(connection: connection)
+        try store.apply(
+            [.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
+            answered: [answer(1, .production, status: 200, at: now + 5)])
+        #expect(try store.environmentsEverDelivered() == [.production])
     }
 }

@@ -6,7 +6,8 @@ extension Schema {
     /// (no real device due) was held, never deleted, and pushed every interval. A trigger adds the
     /// environment at a registration's first 200 (`last_push_at` set from NULL), in the outcome's
     /// own transaction, so later 200s pay only its WHEN. Seeded from the proven registrations:
-    /// the lifetime totals count 200s but not by environment.
+    /// the lifetime totals count 200s but not by environment. (Version 9 drops the trigger: the
+    /// sweep's outcome batch keeps the table since.)
     static let toVersion7 = """
         CREATE TABLE delivered_environments (
             environment TEXT PRIMARY KEY NOT NULL,

@@ -103,6 +103,7 @@ package enum Schema {
         toVersion6,
         toVersion7,
         toVersion8,
+        toVersion9,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most

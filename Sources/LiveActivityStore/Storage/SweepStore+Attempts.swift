@@ -8,17 +8,20 @@ extension SweepStore {
     /// not already put on its row (`placed`: most are, in the UPDATE of the outcome itself) put
     /// first in its registration's attempts (`AttemptRing`; a registration already gone keeps
     /// nothing), the oldest beyond 20 dropped; the 200s added to their hour's figures, one
-    /// statement per hour, type and environment of the batch.
+    /// statement per hour, type and environment of the batch; and each environment with a 200
+    /// among them kept as one that delivered (`environmentsEverDelivered`).
     func recordAnswered(_ pushes: [AnsweredPush], placed: Set<String> = []) throws(SQLiteError) {
         guard !pushes.isEmpty else { return }
         let write = try connection.statement(
             "UPDATE registrations SET attempts = \(SQLiteConnection.prependAttemptFunction)(?2, attempts) WHERE push_token = ?1")
         var figures: [FigureKey: (registrations: Int64, delivered: Int64)] = [:]
+        var firstDelivery: [APNsEnvironment: Int64] = [:]
         for push in pushes.sorted(by: { $0.attempt.token.hex < $1.attempt.token.hex }) {
             let attempt = push.attempt
             let hex = attempt.token.hex
             if !placed.contains(hex) { try write.run([.text(hex), .blob(AttemptRing.entry(attempt))]) }
             guard attempt.status == 200 else { continue }
+            firstDelivery[push.environment] = min(firstDelivery[push.environment] ?? .max, attempt.answeredAt)
             let hour = DeliveryHour.of(attempt.answeredAt)
             let key = FigureKey(hour: hour, activityType: push.activityType, environment: push.environment)
             let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
@@ -37,6 +40,10 @@ extension SweepStore {
                 .integer(counts.registrations), .integer(counts.delivered),
             ])
         }
+        // SPEC 5's guard: the environments that ever had a 200 (Schema+Version9 says why not a trigger).
+        let delivered = try connection.statement(
+            "INSERT OR IGNORE INTO delivered_environments (environment, first_delivered_at) VALUES (?, ?)")
+        for (environment, at) in firstDelivery { try delivered.run([.text(environment.rawValue), .integer(at)]) }
     }
 
     /// Drops the hourly figures older than 7 days before `now` (with the run history's pruning).
