@@ -9,18 +9,8 @@ import Testing
 /// Due rows read a page at a time: every due row once, in the due order, while the sweep's own
 /// writes move rows around behind and ahead of the cursor; an environment a fault stopped is
 /// skipped, and what it left unread is held by one statement.
-@Suite struct DueCursorTests {
+@Suite struct DueCursorTests: SweepFixture {
     let folder = TemporaryDirectory("due-cursor")
-    var configuration = Configuration()
-    let t0: Int64 = 1_800_000_000_000
-
-    init() {
-        configuration.databasePath = folder.file("db.sqlite")
-    }
-
-    func register(_ seeds: some Sequence<Int>, _ environment: APNsEnvironment = .production, at time: Int64) throws {
-        try registerCharging(seeds, environment, at: time, in: configuration)
-    }
 
     func store() throws -> SweepStore {
         _ = try RegistrationStore(path: configuration.databasePath)  // migrated
@@ -127,19 +117,9 @@ import Testing
         try register(101...105, .sandbox, at: t0)
         var configuration = configuration
         configuration.intervals[.charging] = 1  // a written row would be due again within the slack
-        configuration.clock = Clock(offsetMilliseconds: t0 + 1000 - Clock().now())
-        let store = try store()
-        let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
-        ) {
-            ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
-        }
         let sender = ScriptedSender()
         sender.batch = 3
-        let summary = try Sweep(
-            configuration: configuration, store: store, sender: sender, tokens: tokens, duePageSize: 4, lookahead: 5,
-            log: { _ in }
-        ).run()
+        let summary = try sweep(at: t0 + 1000, sender, configuration: configuration, duePageSize: 4, lookahead: 5)
         #expect(summary.sent == 30 && summary.skipped == 0 && summary.deferred == 0)
         #expect(Set(sender.sent.map(\.push.token.hex)).count == 30 && sender.sent.count == 30)
         #expect(sender.expected == [.production: 25, .sandbox: 5])

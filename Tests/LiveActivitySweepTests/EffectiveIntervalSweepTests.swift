@@ -9,49 +9,8 @@ import Testing
 /// The sweep obeys each registration's effective interval (SPEC 5.3, issue 16): its timing,
 /// `apns-expiration`, the back-off cap and the fault holds; and it keeps every final answer in
 /// the attempt history, with the 200s in the hour's figures.
-@Suite struct EffectiveIntervalSweepTests {
+@Suite struct EffectiveIntervalSweepTests: SweepFixture {
     let folder = TemporaryDirectory("effective")
-    var configuration = Configuration()
-    let minute: Int64 = 60_000
-    let t0: Int64 = 1_800_000_000_000
-
-    init() { configuration.databasePath = folder.file("db.sqlite") }
-
-    func register(
-        _ seeds: some Sequence<Int>, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production,
-        interval: Int? = nil, at time: Int64
-    ) throws {
-        let store = try RegistrationStore(path: configuration.databasePath)
-        for seed in seeds {
-            try store.register(
-                try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
-                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval)
-        }
-    }
-
-    func row(_ seed: Int) throws -> Registration? {
-        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
-    }
-
-    func history(_ seed: Int) throws -> [PushAttempt] {
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(seed), in: connection) else { return [] }
-        return history.attempts
-    }
-
-    func sweep(at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil) throws -> SweepSummary {
-        var configuration = configuration ?? self.configuration
-        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
-        ) {
-            ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
-        }
-        return try Sweep(
-            configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens, log: { _ in }
-        ).run()
-    }
 
     @Test func anAskedIntervalSetsTheNextPushAndTheExpiration() throws {
         try register([1], interval: 900, at: t0)

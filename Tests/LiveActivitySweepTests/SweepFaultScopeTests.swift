@@ -9,42 +9,8 @@ import Testing
 /// Faults scoped to their environment, the guard on proven tokens, re-registrations during a
 /// sweep, the time budget and disabled environments: the sweep's bookkeeping against a scripted
 /// sender (the same through the stand-in is in IntegrationTests).
-@Suite struct SweepFaultScopeTests {
+@Suite struct SweepFaultScopeTests: SweepFixture {
     let folder = TemporaryDirectory("sweep-scope")
-    var configuration = Configuration()
-    let minute: Int64 = 60_000
-    let t0: Int64 = 1_800_000_000_000
-
-    init() {
-        configuration.databasePath = folder.file("db.sqlite")
-    }
-
-    func register(_ seeds: some Sequence<Int>, _ environment: APNsEnvironment = .production, at time: Int64) throws {
-        try registerCharging(seeds, environment, at: time, in: configuration)
-    }
-
-    func row(_ seed: Int) throws -> Registration? {
-        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
-    }
-
-    func sweep(
-        at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil,
-        stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
-        log: @escaping (String) -> Void = { _ in }
-    ) throws -> SweepSummary {
-        var configuration = configuration ?? self.configuration
-        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
-        ) {
-            ProviderToken(jwt: "jwt-\($0)", issuedAt: $0)
-        }
-        return try Sweep(
-            configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens,
-            stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log
-        ).run()
-    }
 
     @Test func aSandboxFaultStopsSandboxOnlyAndProductionGoesOn() throws {
         try register(1...30, .production, at: t0)

@@ -7,51 +7,12 @@ import Testing
 @testable import LiveActivitySweep
 
 /// The sweep's bookkeeping against a scripted sender: what each outcome does to the database.
-@Suite struct SweepLogicTests {
+@Suite struct SweepLogicTests: SweepFixture {
     let folder = TemporaryDirectory("sweep")
-    var configuration = Configuration()
-    let minute: Int64 = 60_000
-
-    init() {
-        configuration.databasePath = folder.file("db.sqlite")
-    }
-
-    func register(_ seed: Int, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production, at time: Int64)
-        throws
-    {
-        let store = try RegistrationStore(path: configuration.databasePath)
-        try store.register(
-            try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
-            expiresAt: time + configuration.expiryMilliseconds, cap: 1000)
-    }
-
-    func row(_ seed: Int) throws -> Registration? {
-        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
-    }
-
-    /// Runs one sweep at `time` (ms since epoch, via the clock offset).
-    func sweep(at time: Int64, _ sender: ScriptedSender, issued: LockedBox<Int> = LockedBox(0)) throws -> SweepSummary {
-        var configuration = configuration
-        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        let store = SweepStore(connection: connection)
-        let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
-        ) { seconds in
-            let count = issued.update {
-                $0 += 1
-                return $0
-            }
-            return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
-        }
-        return try Sweep(configuration: configuration, store: store, sender: sender, tokens: tokens, log: { _ in }).run()
-    }
-
-    let t0: Int64 = 1_800_000_000_000
 
     @Test func aNewRegistrationIsPushedAtTheFirstSweepAndThenEveryInterval() throws {
-        try register(1, .charging, at: t0)
-        try register(2, .debug, .sandbox, at: t0)
+        try register([1], .charging, at: t0)
+        try register([2], .debug, .sandbox, at: t0)
         let sender = ScriptedSender()
         let first = try sweep(at: t0 + 5_000, sender)
         #expect(first.sent == 2 && first.active == 2 && first.skipped == 0)
@@ -71,7 +32,7 @@ import Testing
     }
 
     @Test func consecutivePushesStayWithinTheTimingGuarantee() throws {
-        try register(1, .charging, at: t0)
+        try register([1], .charging, at: t0)
         let sender = ScriptedSender()
         var pushes: [Int64] = []
         // Cron every minute, each run starting up to 3 s late.
@@ -89,8 +50,8 @@ import Testing
     }
 
     @Test func registrationsOlderThanTheExpiryAreDeleted() throws {
-        try register(1, at: t0)
-        try register(2, at: t0 + 2 * 3_600_000)
+        try register([1], at: t0)
+        try register([2], at: t0 + 2 * 3_600_000)
         let summary = try sweep(at: t0 + 8 * 3_600_000 + 1, ScriptedSender())
         #expect(summary.expired == 1)
         #expect(try row(1) == nil)
@@ -98,8 +59,8 @@ import Testing
     }
 
     @Test func unregisteredTokensAreDeletedUnlessRegisteredAfterTheTimestamp() throws {
-        try register(1, at: t0)
-        try register(2, at: t0 + 10_000)
+        try register([1], at: t0)
+        try register([2], at: t0 + 10_000)
         let sender = ScriptedSender()
         sender.script[sampleToken(1)] = [.status(410, "Unregistered", timestamp: t0 + 5_000)]
         sender.script[sampleToken(2)] = [.status(410, "ExpiredToken", timestamp: t0 + 5_000)]
@@ -113,7 +74,7 @@ import Testing
     }
 
     @Test func badDeviceTokensAreDeleted() throws {
-        for seed in 1...3 { try register(seed, at: t0) }
+        for seed in 1...3 { try register([seed], at: t0) }
         let sender = ScriptedSender()
         sender.script[sampleToken(1)] = [.status(400, "BadDeviceToken")]
         sender.script[sampleToken(2)] = [.status(400, "DeviceTokenNotForTopic")]
@@ -124,8 +85,8 @@ import Testing
     }
 
     @Test func mostlyBadDeviceTokensFromProvenTokensTripTheMassDeletionGuard() throws {
-        for seed in 1...12 { try register(seed, .charging, .sandbox, at: t0) }
-        try register(100, .charging, .production, at: t0)
+        for seed in 1...12 { try register([seed], .charging, .sandbox, at: t0) }
+        try register([100], .charging, .production, at: t0)
         _ = try sweep(at: t0 + 1000, ScriptedSender())  // every token proven by a 200
         let sender = ScriptedSender()
         for seed in 1...7 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
@@ -141,10 +102,10 @@ import Testing
     }
 
     @Test func junkInAQuietEnvironmentThatOnceDeliveredIsDeletedAtItsFirstPush() throws {
-        try register(1, .charging, .sandbox, at: t0)
+        try register([1], .charging, .sandbox, at: t0)
         #expect(try sweep(at: t0 + 1000, ScriptedSender()).sent == 1)
         // The real device is not due again for five minutes; fifty junk tokens are due now.
-        for seed in 100..<150 { try register(seed, .charging, .sandbox, at: t0 + minute) }
+        for seed in 100..<150 { try register([seed], .charging, .sandbox, at: t0 + minute) }
         let sender = ScriptedSender()
         for seed in 100..<150 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
         let summary = try sweep(at: t0 + 2 * minute, sender)
@@ -155,9 +116,9 @@ import Testing
     }
 
     @Test func aFreshEnvironmentStillHoldsItsRejectionsWhileAnotherHasDelivered() throws {
-        try register(1, .charging, .production, at: t0)
+        try register([1], .charging, .production, at: t0)
         #expect(try sweep(at: t0 + 1000, ScriptedSender()).sent == 1)
-        for seed in 100..<120 { try register(seed, .charging, .sandbox, at: t0 + minute) }
+        for seed in 100..<120 { try register([seed], .charging, .sandbox, at: t0 + minute) }
         let sender = ScriptedSender()
         for seed in 100..<120 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
         let summary = try sweep(at: t0 + 2 * minute, sender)
@@ -166,8 +127,8 @@ import Testing
     }
 
     @Test func anExpiredProviderTokenIsRenewedAndThePushRetriedOnce() throws {
-        try register(1, at: t0)
-        try register(2, at: t0)
+        try register([1], at: t0)
+        try register([2], at: t0)
         let sender = ScriptedSender()
         sender.batch = 1
         sender.script[sampleToken(1)] = [.status(403, "ExpiredProviderToken"), .status(200)]
@@ -186,7 +147,7 @@ import Testing
 
     @Test(arguments: [(403, "InvalidProviderToken"), (400, "BadTopic"), (403, "BadEnvironmentKeyInToken")])
     func aConfigurationFaultStopsItsEnvironmentAndWritesWhatArrived(status: Int, reason: String) throws {
-        for seed in 1...20 { try register(seed, at: t0 + Int64(seed)) }
+        for seed in 1...20 { try register([seed], at: t0 + Int64(seed)) }
         let sender = ScriptedSender()
         sender.batch = 5
         sender.script[sampleToken(3)] = [.status(status, reason)]
@@ -208,7 +169,7 @@ import Testing
     }
 
     @Test func serverErrorsAndTransportFailuresBackOffWithFailuresCounted() throws {
-        for seed in 1...3 { try register(seed, at: t0) }
+        for seed in 1...3 { try register([seed], at: t0) }
         let sender = ScriptedSender()
         sender.script[sampleToken(1)] = [.status(503, "ServiceUnavailable")]
         sender.script[sampleToken(2)] = [.failed(.operationTimedOut)]
@@ -228,7 +189,7 @@ import Testing
     }
 
     @Test func otherClientErrorsAreKeptAndRecorded() throws {
-        try register(1, at: t0)
+        try register([1], at: t0)
         let sender = ScriptedSender()
         sender.script[sampleToken(1)] = [.status(400, "BadCollapseId")]
         let summary = try sweep(at: t0 + 1000, sender)
@@ -237,7 +198,7 @@ import Testing
     }
 
     @Test func theProviderTokenIsReusedUntilFiftyMinutes() throws {
-        try register(1, .debug, at: t0)
+        try register([1], .debug, at: t0)
         let issued = LockedBox(0)
         let sender = ScriptedSender()
         _ = try sweep(at: t0, sender, issued: issued)
@@ -250,7 +211,7 @@ import Testing
     }
 
     @Test func eachRunIsRecorded() throws {
-        try register(1, at: t0)
+        try register([1], at: t0)
         _ = try sweep(at: t0 + 1000, ScriptedSender())
         let connection = try SQLiteConnection(path: configuration.databasePath)
         #expect(try connection.statement("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'").scalarInt() == 1)

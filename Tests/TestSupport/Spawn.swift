@@ -1,17 +1,19 @@
 import Foundation
 
 /// Where a spawned process's standard streams go.
-struct SpawnRedirections {
-    enum Source {
+public struct SpawnRedirections {
+    public enum Source {
         case null
         case descriptor(Int32)
         /// A file created (or truncated) for stdout and stderr together.
         case file(String)
     }
-    var standardInput = Source.null
+    public var standardInput = Source.null
     /// stdout and stderr together, unless `standardError` is set.
-    var output = Source.null
-    var standardError: Source?
+    public var output = Source.null
+    public var standardError: Source?
+
+    public init() {}
 }
 
 /// Starts `executable` with posix_spawn in a process group of its own (so a stop reaches what it
@@ -20,7 +22,7 @@ struct SpawnRedirections {
 /// mask and ignore SIGTERM. No descriptor of the runner but the three given leaks into it (a
 /// leaked pipe end would keep another test's reader waiting for the child to end). The caller
 /// reaps it with `waitpid`; Foundation's `Process` waits only for the processes it started.
-func spawnInOwnGroup(
+public func spawnInOwnGroup(
     _ executable: String, _ arguments: [String], environment: [String: String]?, _ redirections: SpawnRedirections
 ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()

@@ -1,21 +1,18 @@
 /// Writing the few JSON shapes the API answers with, without a general encoder in the hot path.
 package enum JSONText {
+    /// JSON's named escapes, `\u00XX` for the other control characters; U+007F may stand as it is.
+    private static let escapes = EscapeTable(
+        controls: { value in
+            guard value < 0x20 else { return nil }
+            let hex = String(value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        },
+        named: ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"])
+
     /// `"text"` with JSON escapes.
     package static func string(_ text: String) -> String {
         var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        escapes.escape(text, into: &out)
         return out + "\""
     }
 

@@ -1,22 +1,19 @@
+import LiveActivityDomain
+
 /// Text for the status page: every string that reaches the HTML passes `escape`, and numbers are
 /// written without Foundation's locale-dependent formatting.
 package enum HTMLText {
+    /// The five characters markup gives meaning to; control characters have no place on the page
+    /// (reasons are a bounded vocabulary), so each becomes U+FFFD.
+    private static let escapes = EscapeTable(
+        controls: { _ in "\u{FFFD}" },
+        named: ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
+
     /// `text` safe as element content and as a quoted attribute value.
     package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            // Control characters have no place on the page (reasons are a bounded vocabulary).
-            case _ where character.value < 0x20 || character.value == 0x7F: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(character)
-            }
-        }
+        escapes.escape(text, into: &out)
         return out
     }
 

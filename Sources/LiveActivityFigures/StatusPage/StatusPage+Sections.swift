@@ -23,17 +23,9 @@ extension StatusPage {
             xStart: day.start, xEnd: end, largest: mostActive)
         active.addLine(buckets.map { ($0.start + width / 2, $0.active) }, maxGap: width, className: "s-active")
         if buckets.isEmpty { active.addNote("No sweep ran in these 24 hours") }
-        var activeTable = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Sweeps</th>"
-        activeTable += "<th scope=\"col\" class=\"n\">Active</th></tr></thead><tbody>"
-        for bucket in buckets {
-            activeTable +=
-                "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
-            activeTable += numberCell(bucket.runs) + numberCell(bucket.active) + "</tr>"
-        }
-        activeTable += emptyRow(buckets.isEmpty, columns: 3) + "</tbody></table>"
         out += figure(
             active, caption: "Registrations active (the most any sweep of the 10 minutes saw).",
-            table: activeTable)
+            table: bucketTable(buckets, [("Sweeps", \.runs), ("Active", \.active)]))
 
         // Sent and failed on charts of their own: a few failures under thousands of 200s would
         // not show on one scale.
@@ -50,17 +42,10 @@ extension StatusPage {
                 xStart: day.start, xEnd: end, largest: most)
             chart.addBars(buckets.map { ($0.start, 0, $0[keyPath: value]) }, width: width, className: className)
             if buckets.isEmpty { chart.addNote("No sweep ran in these 24 hours") }
-            var table = "<table><thead><tr><th scope=\"col\">From (UTC)</th><th scope=\"col\" class=\"n\">Pushes \(label)</th>"
-            table += "</tr></thead><tbody>"
-            for bucket in buckets {
-                table += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
-                table += numberCell(bucket[keyPath: value]) + "</tr>"
-            }
-            table += emptyRow(buckets.isEmpty, columns: 2)
-            table += "</tbody><tfoot><tr><th scope=\"row\">24 h</th>" + numberCell(total, figure: "day.\(name)")
-            table += "</tr></tfoot></table>"
+            let footer = "<tr><th scope=\"row\">24 h</th>" + numberCell(total, figure: "day.\(name)") + "</tr>"
             out += figure(
-                chart, caption: "Pushes \(label), per 10 minutes.", table: table)
+                chart, caption: "Pushes \(label), per 10 minutes.",
+                table: bucketTable(buckets, [("Pushes \(label)", value)], footer: footer))
         }
         return out + "</div></section>"
     }
@@ -74,9 +59,10 @@ extension StatusPage {
         var out = "<section aria-labelledby=\"wakes-heading\"><h2 id=\"wakes-heading\">Wakes acknowledged, per hour</h2>"
         out += "<p class=\"small\">APNs answers 200 when it accepts a push, not when the phone wakes; the app says it woke "
         out += "with <code>POST /wakeup/ack</code>. The share is of the pushes answered 200 in that hour.</p>"
-        var table = "<table><thead><tr><th scope=\"col\">Hour (UTC)</th><th scope=\"col\" class=\"n\">Answered 200</th>"
-        table += "<th scope=\"col\" class=\"n\">Acknowledged</th><th scope=\"col\" class=\"n\">Share</th>"
-        table += "<th scope=\"col\" class=\"n\">Delay median</th><th scope=\"col\" class=\"n\">Delay p90</th></tr></thead><tbody>"
+        var table =
+            "<table>"
+            + tableHead(["Hour (UTC)"], numbers: ["Answered 200", "Acknowledged", "Share", "Delay median", "Delay p90"])
+            + "<tbody>"
         for hour in hours {
             table += "<tr data-hour=\"\(hour.start)\"><th scope=\"row\">\(UTCTime(milliseconds: hour.start).clock)</th>"
             table += numberCell(hour.answered)
@@ -138,8 +124,7 @@ extension StatusPage {
                 "No registration was removed."
             ),
         ] {
-            out += "<table><caption>\(caption)</caption><thead><tr><th scope=\"col\">Reason</th>"
-            out += "<th scope=\"col\" class=\"n\">Pushes</th></tr></thead><tbody>"
+            out += "<table><caption>\(caption)</caption>" + tableHead(["Reason"], numbers: ["Pushes"]) + "<tbody>"
             for reason in reasons {
                 out += "<tr><td>\(HTMLText.escape(reason.reason))</td>"
                 out += numberCell(reason.count, figure: "day.\(name).\(reason.reason)") + "</tr>"
@@ -156,8 +141,7 @@ extension StatusPage {
         var out =
             "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
         out += "<p class=\"small\">A fault stops a sweep's pushes to one environment; the other goes on.</p>"
-        out += "<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Fault</th>"
-        out += "<th scope=\"col\" class=\"n\">Sweeps</th><th scope=\"col\" class=\"n\">Pushes</th></tr></thead>"
+        out += "<div class=\"scroll\"><table>" + tableHead(["Fault"], numbers: ["Sweeps", "Pushes"])
         var environments = APNsEnvironment.allCases.map(\.rawValue)
         for fault in report.recentFaults where !environments.contains(fault.environment) {
             environments.append(fault.environment)
@@ -182,8 +166,7 @@ extension StatusPage {
     static func sweeps(_ report: StatsReport) -> String {
         var out =
             "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table class=\"narrow\">"
-        out += "<thead><tr><th scope=\"col\"></th><th scope=\"col\" class=\"n\">24 h</th><th scope=\"col\" class=\"n\">7 d</th>"
-        out += "</tr></thead><tbody>"
+        out += tableHead([""], numbers: ["24 h", "7 d"]) + "<tbody>"
         let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]
         for (label, key, value) in [
             ("Runs", "runs", \StatsReport.RunTotals.runs), ("Sent (200)", "sent", \.sent), ("Failed", "failed", \.failed),
@@ -196,6 +179,23 @@ extension StatusPage {
         out += "<tr><th scope=\"row\">Error rate</th>"
         for (_, totals) in periods { out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td>" }
         return out + "</tr></tbody></table></div></section>"
+    }
+
+    /// A table of the day's 10-minute buckets: a row per bucket under "From (UTC)" and a number
+    /// column per entry of `columns`, the line of an empty day, then `footer`'s rows if given.
+    static func bucketTable(
+        _ buckets: [StatsReport.SweepBucket], _ columns: [(heading: String, value: KeyPath<StatsReport.SweepBucket, Int64>)],
+        footer: String? = nil
+    ) -> String {
+        var table = "<table>" + tableHead(["From (UTC)"], numbers: columns.map(\.heading)) + "<tbody>"
+        for bucket in buckets {
+            table += "<tr data-bucket=\"\(bucket.start)\"><th scope=\"row\">\(UTCTime(milliseconds: bucket.start).clock)</th>"
+            for column in columns { table += numberCell(bucket[keyPath: column.value]) }
+            table += "</tr>"
+        }
+        table += emptyRow(buckets.isEmpty, columns: 1 + columns.count) + "</tbody>"
+        if let footer { table += "<tfoot>" + footer + "</tfoot>" }
+        return table + "</table>"
     }
 
     static func emptyRow(_ empty: Bool, columns: Int) -> String {

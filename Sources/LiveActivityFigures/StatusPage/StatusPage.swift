@@ -87,8 +87,7 @@ public enum StatusPage {
         out += "</div>"
 
         out += "<div class=\"tables\"><table><caption>By type and environment</caption>"
-        out +=
-            "<thead><tr><th scope=\"col\">Type</th><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        out += tableHead(["Type", "Environment"], numbers: ["Registrations"]) + "<tbody>"
         if report.byTypeAndEnvironment.isEmpty {
             out += "<tr><td colspan=\"3\">None registered.</td></tr>"
         }
@@ -100,15 +99,14 @@ public enum StatusPage {
         out += "</tbody></table>"
 
         out += "<table><caption>Waiting after failures (back-off)</caption>"
-        out += "<thead><tr><th scope=\"col\">Environment</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        out += tableHead(["Environment"], numbers: ["Registrations"]) + "<tbody>"
         for (environment, count) in report.backingOff {
             out +=
                 "<tr><td>\(HTMLText.escape(environment))</td>" + numberCell(count, figure: "backingOff.\(environment)") + "</tr>"
         }
         out += "</tbody></table>"
 
-        out +=
-            "<table><caption>By age</caption><thead><tr><th scope=\"col\">Registered</th><th scope=\"col\" class=\"n\">Registrations</th></tr></thead><tbody>"
+        out += "<table><caption>By age</caption>" + tableHead(["Registered"], numbers: ["Registrations"]) + "<tbody>"
         for (label, count) in report.byAge where label != ">8h" || count > 0 {
             out += "<tr><td>\(HTMLText.escape(label)) ago</td>" + numberCell(count, figure: "byAge.\(label)") + "</tr>"
         }
@@ -132,6 +130,12 @@ public enum StatusPage {
     static func card(_ label: String, _ value: Int64, figure: String, warn: Bool = false) -> String {
         "<div class=\"card\(warn ? " warn" : "")\"><span class=\"label\">\(HTMLText.escape(label))</span>"
             + "<span class=\"value\" data-figure=\"\(HTMLText.escape(figure))\" data-value=\"\(value)\">\(HTMLText.count(value))</span></div>"
+    }
+
+    /// A table's head: the `texts` columns, then the `numbers` columns (right-aligned).
+    static func tableHead(_ texts: [String], numbers: [String]) -> String {
+        let cells = texts.map { "<th scope=\"col\">\($0)</th>" } + numbers.map { "<th scope=\"col\" class=\"n\">\($0)</th>" }
+        return "<thead><tr>" + cells.joined() + "</tr></thead>"
     }
 
     static func numberCell(_ value: Int64, figure: String? = nil) -> String {

@@ -31,39 +31,19 @@ enum HostCommand {
     }
 
     /// Runs `command` to completion (killed after `timeout` seconds) with its output in a file in
-    /// `scratch`. Spawned and reaped here with waitpid: Foundation's Process learns of an exit from
+    /// `scratch`. Spawned by TestSupport's `spawnInOwnGroup` (no signal blocked, none of the runner's
+    /// descriptors) and reaped here with waitpid: Foundation's Process learns of an exit from
     /// SIGCHLD, which the test runner's threads block, and a command whose only child becomes a
-    /// daemon would then never be seen to end.
+    /// daemon would then never be seen to end. Another user's run is `shell`'s setpriv, not the spawn's.
     static func run(
         _ command: [String], environment: [String: String] = rootEnvironment, timeout: TimeInterval = 120,
         scratch: String
     ) throws -> HostOutput {
         let outputPath = scratch + "/command-\(UUID().uuidString.prefix(8)).out"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The runner's threads block nearly every signal; a command must not inherit that.
-        var none = sigset_t()
-        var all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw SocketError("cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
+        var redirections = SpawnRedirections()
+        redirections.output = .file(outputPath)
+        let pid = try spawnInOwnGroup(command[0], Array(command.dropFirst()), environment: environment, redirections)
 
         var status: Int32 = 0
         let finished = waitUntil(timeout: timeout) { waitpid(pid, &status, WNOHANG) == pid }

@@ -1,0 +1,78 @@
+import APNsHTTP2
+import TestSupport
+
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
+@testable import LiveActivitySweep
+
+/// What the sweep's unit suites share: a database in a folder of the suite's own, the default
+/// configuration over it, the times the tests count in, and one sweep against a scripted sender
+/// at a time of the test's choosing. A suite names its folder; the rest comes from here.
+protocol SweepFixture {
+    var folder: TemporaryDirectory { get }
+}
+
+extension SweepFixture {
+    /// The default configuration, over this suite's database.
+    var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.databasePath = folder.file("db.sqlite")
+        return configuration
+    }
+
+    var minute: Int64 { 60_000 }
+    var t0: Int64 { 1_800_000_000_000 }
+
+    /// Registers the sample tokens of `seeds` at `time`, as the API does.
+    func register(
+        _ seeds: some Sequence<Int>, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production,
+        interval: Int? = nil, at time: Int64
+    ) throws {
+        let store = try RegistrationStore(path: configuration.databasePath)
+        for seed in seeds {
+            try store.register(
+                try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
+                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval)
+        }
+    }
+
+    /// Registers the sample tokens of `seeds` (charging) in `environment` at `time`.
+    func register(_ seeds: some Sequence<Int>, _ environment: APNsEnvironment, at time: Int64) throws {
+        try register(seeds, .charging, environment, at: time)
+    }
+
+    func row(_ seed: Int) throws -> Registration? {
+        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
+    }
+
+    func history(_ seed: Int) throws -> [PushAttempt] {
+        let connection = try SQLiteConnection(path: configuration.databasePath)
+        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(seed), in: connection) else { return [] }
+        return history.attempts
+    }
+
+    /// Runs one sweep at `time` (ms since epoch, via the clock offset) with `configuration` (this
+    /// suite's by default). `issued` counts the provider tokens signed; each one's JWT differs.
+    func sweep(
+        at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil, issued: LockedBox<Int> = LockedBox(0),
+        stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
+        log: @escaping (String) -> Void = { _ in }
+    ) throws -> SweepSummary {
+        var configuration = configuration ?? self.configuration
+        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
+        let connection = try SQLiteConnection(path: configuration.databasePath)
+        let tokens = ProviderTokenCache(
+            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
+        ) { seconds in
+            let count = issued.update {
+                $0 += 1
+                return $0
+            }
+            return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
+        }
+        return try Sweep(
+            configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens,
+            stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log
+        ).run()
+    }
+}
