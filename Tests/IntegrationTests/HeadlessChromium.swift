@@ -11,6 +11,8 @@ struct HeadlessChromium {
 
     let executable: String
     private let profile = TemporaryDirectory("chromium")
+    /// Where each death's whole stderr is appended (nil: nowhere), for the one who reads a failure.
+    var deathLog: String?
 
     /// nil when Debian's package is not installed. The browser itself, not Debian's `chromium`
     /// wrapper script: the flags are all given here, and the wrapper's shell test of /dev/shm's
@@ -40,15 +42,17 @@ struct HeadlessChromium {
 
     private func run(_ arguments: [String]) throws -> CommandResult {
         let flags = [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)", "--no-first-run",
+            "--headless=new", "--no-sandbox", "--no-zygote", "--disable-gpu", "--user-data-dir=\(profile.path)", "--no-first-run",
             "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
             "--force-device-scale-factor=1",
         ]
-        // The browser is the test's eye, not what it tests: on a loaded machine it has died of a
-        // signal now and then at start (status 133, its zygote's pipe broken), three times within
-        // a fifth of a second once; so such a death is tried again after a pause, five times at
-        // most; any other failure, and a sixth death, fail the test with what it said.
+        // `--no-zygote`: renderers are started straight from the browser, not forked by its
+        // zygote. Started by the suite on a loaded machine, the zygote died now and then at start
+        // (status 133, SIGTRAP: its CHECK on a failed fork or handshake, "write: Broken pipe"),
+        // once six times in ten seconds. The browser is the test's eye, not what it tests: a
+        // death by a signal is still tried again after a pause, five times at most, with what
+        // each death said kept in full in `deathLog`; any other failure fails the test.
         var deaths: [String] = []
         while true {
             let result = try runCommand(
@@ -61,7 +65,20 @@ struct HeadlessChromium {
                 throw SocketError("chromium exited with status \(result.status)\(earlier): \(result.stderr.suffix(800))")
             }
             deaths.append("status \(result.status): \(result.stderr.suffix(200))")
+            if let deathLog {
+                let entry = "\(Date()) chromium exited with status \(result.status)\n\(result.stderr)\n"
+                if let handle = FileHandle(forWritingAtPath: deathLog) ?? createFile(deathLog) {
+                    handle.seekToEndOfFile()
+                    handle.write(Data(entry.utf8))
+                    try? handle.close()
+                }
+            }
             sleep(2)
         }
+    }
+
+    private func createFile(_ path: String) -> FileHandle? {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
     }
 }

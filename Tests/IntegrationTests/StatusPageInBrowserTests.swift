@@ -15,11 +15,12 @@ struct StatusPageInBrowserTests {
     static let screenshots = packageRoot + "/.build/status-page"
 
     @Test func thePageShowsTheFiguresOfStatsJSONAndTheAlarmExactlyWhenDue() throws {
-        guard let browser = HeadlessChromium() else {
+        guard var browser = HeadlessChromium() else {
             Issue.record(Comment(rawValue: HeadlessChromium.missing))
             return
         }
         try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        browser.deathLog = Self.screenshots + "/chromium-deaths.log"
         let standIn = try StandInStack()
         let live = try LiveStack()
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
