@@ -88,15 +88,15 @@ final class ListeningSocket: Sendable {
     ///
     /// A unix socket is shut down: on Linux that refuses every new connect at once while accept
     /// still returns the queued ones, then EINVAL. A TCP socket must not be (shutdown resets the
-    /// queued connections): a socket filter dropping every packet stops new handshakes instead
-    /// (the client retries its SYN and meets the next process or a refusal). The one connection
-    /// it can still cut is one whose handshake is under way at that instant (its last ACK is
-    /// dropped too). Should the kernel refuse the filter, new connections go on queueing and
-    /// the stop's grace alone bounds the drain.
+    /// queued connections): a socket filter dropping SYNs stops new handshakes instead (the
+    /// client retries its SYN and meets the next process or a refusal). A handshake under way
+    /// completes and is drained with the rest, unless its last ACK comes only after the drain
+    /// (a lost SYN-ACK): that connection is reset at the exit. Should the kernel refuse the
+    /// filter, new connections go on queueing and the stop's grace alone bounds the drain.
     func stopArrivals() {
         guard !isInherited else { return }
         if isOwnedTCP {
-            _ = dropEveryPacket()
+            _ = dropNewHandshakes()
         } else {
             _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         }
@@ -104,18 +104,30 @@ final class ListeningSocket: Sendable {
         createdFile?.removeIfStillThere()
     }
 
-    /// Attaches the classic BPF program "return 0" (drop): `struct sock_filter { u16 code; u8 jt;
-    /// u8 jf; u32 k; }` with code BPF_RET|BPF_K and k 0, in a `struct sock_fprog { u16 len;
-    /// struct sock_filter *filter; }` (linux/filter.h, which Glibc's module does not carry).
-    private func dropEveryPacket() -> Bool {
-        withUnsafeTemporaryAllocation(byteCount: 8, alignment: 8) { instruction in
-            instruction.initializeMemory(as: UInt8.self, repeating: 0)
-            instruction.storeBytes(of: UInt16(0x06), toByteOffset: 0, as: UInt16.self)
-            return withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { program in
-                program.initializeMemory(as: UInt8.self, repeating: 0)
-                program.storeBytes(of: UInt16(1), toByteOffset: 0, as: UInt16.self)
-                program.storeBytes(of: instruction.baseAddress!, toByteOffset: 8, as: UnsafeMutableRawPointer.self)
-                return setsockopt(descriptor, SOL_SOCKET, SO_ATTACH_FILTER, program.baseAddress, 16) == 0
+    /// Attaches a classic BPF program that drops every segment with SYN set (a new handshake)
+    /// and passes the rest, so a handshake already under way completes and joins the queue.
+    /// Each instruction is a `struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }`, the program
+    /// a `struct sock_fprog { u16 len; struct sock_filter *filter; }` (linux/filter.h, which
+    /// Glibc's module does not carry); the packet starts at the TCP header.
+    private func dropNewHandshakes() -> Bool {
+        let program: [(code: UInt16, jt: UInt8, jf: UInt8, k: UInt32)] = [
+            (0x30, 0, 0, 13),  // BPF_LD|BPF_B|BPF_ABS: the flags byte
+            (0x45, 0, 1, 0x02),  // BPF_JMP|BPF_JSET|BPF_K: SYN set? next (drop), else skip one
+            (0x06, 0, 0, 0),  // BPF_RET|BPF_K: keep 0 bytes (drop)
+            (0x06, 0, 0, 0xFFFF_FFFF),  // BPF_RET|BPF_K: keep all
+        ]
+        return withUnsafeTemporaryAllocation(byteCount: 8 * program.count, alignment: 8) { instructions in
+            for (index, instruction) in program.enumerated() {
+                instructions.storeBytes(of: instruction.code, toByteOffset: index * 8, as: UInt16.self)
+                instructions.storeBytes(of: instruction.jt, toByteOffset: index * 8 + 2, as: UInt8.self)
+                instructions.storeBytes(of: instruction.jf, toByteOffset: index * 8 + 3, as: UInt8.self)
+                instructions.storeBytes(of: instruction.k, toByteOffset: index * 8 + 4, as: UInt32.self)
+            }
+            return withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { filter in
+                filter.initializeMemory(as: UInt8.self, repeating: 0)
+                filter.storeBytes(of: UInt16(program.count), toByteOffset: 0, as: UInt16.self)
+                filter.storeBytes(of: instructions.baseAddress!, toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+                return setsockopt(descriptor, SOL_SOCKET, SO_ATTACH_FILTER, filter.baseAddress, 16) == 0
             }
         }
     }
