@@ -73,6 +73,10 @@ ProcessExit.now(
         options,
         startupMessage:
             "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)",
+        // What APNs answers when it is shutting down.
+        stoppingResponse: HTTPResponse(
+            status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "5")],
+            body: Array(#"{"reason":"Shutdown"}"#.utf8)),
         log: log
     ) { _ in
         StandInHTTPResponder(try StandInResponder(configuration: configuration, gate: gate, log: log))

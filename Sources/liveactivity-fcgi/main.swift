@@ -39,7 +39,10 @@ let startup =
     + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
 // No exit handler may run while a worker thread still uses a library: see ProcessExit.
+// A request read while it stops is answered as nginx answers when it is down (SPEC 3's shape).
+var stopping = APIError.unavailable.response
+stopping.headers.append(("Retry-After", "5"))
 ProcessExit.now(
-    FastCGIServer.run(options, startupMessage: startup, log: log) { _ in
+    FastCGIServer.run(options, startupMessage: startup, stoppingResponse: stopping, log: log) { _ in
         RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)
     })

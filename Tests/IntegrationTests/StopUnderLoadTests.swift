@@ -5,7 +5,9 @@ import TestSupport
 import Testing
 
 /// SPEC 7: every serving program exits 0 on SIGTERM or SIGINT, whatever it was doing - here in
-/// the middle of a stream of requests, each stop started afresh. `STOP_STORM_ROUNDS` raises the
+/// the middle of a stream of requests, each stop started afresh - and every request a client
+/// sends to its socket meanwhile is answered (200, or 503 with Retry-After) or refused at
+/// connect, never cut off (a reset, or a close before FCGI_END_REQUEST). `STOP_STORM_ROUNDS` raises the
 /// count (`scripts/stop-storm` runs 200 of each); the suite runs 20. `STOP_STORM_PRODUCTS` names
 /// another build's products folder, to measure that build's programs the same way.
 @Suite("Stops under load")
@@ -24,14 +26,33 @@ struct StopUnderLoadTests {
         let bench = try StopBench(program)
         var ends: [ProcessEnd: Int] = [:]
         var load = LoadCounts()
+        var roundsCuttingOff = 0
         for round in 0..<Self.rounds {
             let (end, counts) = try bench.stopUnderLoad(signal: SIGTERM, round: round)
             ends[end, default: 0] += 1
             load.add(counts)
+            if counts.cutOff > 0 { roundsCuttingOff += 1 }
         }
         let summary = ends.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        print("stop storm: \(program.rawValue): \(Self.rounds) SIGTERMs under load: \(summary); \(load)")
+        print(
+            "stop storm: \(program.rawValue): \(Self.rounds) SIGTERMs under load: \(summary); "
+                + "\(roundsCuttingOff) stops cut a request off; \(load)")
         #expect(ends[.exited(0)] == Self.rounds, "\(summary)")
+        #expect(load.cutOff == 0 && load.wronglyAnswered == 0 && load.failedToConnect == 0, "\(load)")
+    }
+
+    /// The same over a TCP socket of its own, where a stop must not shut the socket down (that
+    /// resets the connections queued in its backlog).
+    @Test func overTCPEverySigtermUnderLoadLeavesNoRequestCutOff() throws {
+        let bench = try StopBench(.responder, overTCP: true)
+        var load = LoadCounts()
+        for round in 0..<Self.rounds {
+            let (end, counts) = try bench.stopUnderLoad(signal: SIGTERM, round: round)
+            #expect(end == .exited(0), "round \(round)")
+            load.add(counts)
+        }
+        print("stop storm: \(StopUnderLoadTests.Program.responder.rawValue) over TCP: \(Self.rounds) SIGTERMs: \(load)")
+        #expect(load.cutOff == 0 && load.wronglyAnswered == 0 && load.failedToConnect == 0, "\(load)")
     }
 
     /// What a client of nginx sees while the responder stops and after: an answer every time,
@@ -81,33 +102,53 @@ struct StopUnderLoadTests {
 /// What the clients saw while the program ran and stopped.
 struct LoadCounts: CustomStringConvertible {
     var answered = 0
+    /// Of those answered: 503 with Retry-After (the stopping answer).
+    var unavailable = 0
     var refused = 0
     var cutOff = 0
+    /// Answered, but neither 200 nor 503 with Retry-After.
+    var wronglyAnswered = 0
+    /// A connect that failed other than by a refusal (ECONNREFUSED, or ENOENT once the file is gone).
+    var failedToConnect = 0
+    /// The first few failures, to say what went wrong.
+    var examples: [String] = []
 
     mutating func add(_ other: LoadCounts) {
         answered += other.answered
+        unavailable += other.unavailable
         refused += other.refused
         cutOff += other.cutOff
+        wronglyAnswered += other.wronglyAnswered
+        failedToConnect += other.failedToConnect
+        examples += other.examples.prefix(max(0, 5 - examples.count))
     }
 
+    mutating func note(_ failure: String) { if examples.count < 5 { examples.append(failure) } }
+
     var description: String {
-        "requests answered \(answered), refused at connect \(refused), cut off after connecting \(cutOff)"
+        "requests answered \(answered) (\(unavailable) of them 503 with Retry-After), refused at connect \(refused), "
+            + "cut off after connecting \(cutOff), answered otherwise \(wronglyAnswered), failed to connect "
+            + "\(failedToConnect)" + (examples.isEmpty ? "" : "; first failures: \(examples)")
     }
 }
 
-/// One program's folder, settings and load: `--socket PATH --workers 32`, four clients sending
-/// requests that use its libraries (SQLite for the responder; SQLite and an ES256 check in
-/// libcrypto for the stand-in).
+/// One program's folder, settings and load: `--socket PATH --workers 32`, 48 clients speaking
+/// FastCGI straight to that socket (more than the workers, so connections wait in the backlog
+/// when the stop comes), sending requests that use its libraries (SQLite for the responder;
+/// SQLite and an ES256 check in libcrypto for the stand-in).
 struct StopBench {
     let program: StopUnderLoadTests.Program
     let folder: TemporaryDirectory
     let environment: [String: String]
     let parameters: [String: String]
     let body: [UInt8]
+    /// `--socket 127.0.0.1:PORT` instead of a unix socket's path.
+    let tcpPort: Int?
 
-    init(_ program: StopUnderLoadTests.Program) throws {
+    init(_ program: StopUnderLoadTests.Program, overTCP: Bool = false) throws {
         self.program = program
         folder = TemporaryDirectory("stops")
+        tcpPort = overTCP ? freePort() : nil
         switch program {
         case .responder:
             environment = ["LIVEACTIVITY_DB": folder.file("db.sqlite"), "PATH": "/usr/bin:/bin"]
@@ -136,30 +177,57 @@ struct StopBench {
     /// sending, and returns how it ended with what the clients saw.
     func stopUnderLoad(signal: Int32, round: Int) throws -> (ProcessEnd, LoadCounts) {
         let socketPath = folder.file("serve.sock")
+        let address = tcpPort.map { "127.0.0.1:\($0)" } ?? socketPath
+        // A stopped TCP socket drops new handshakes, so a connect waits for the SYN's retry
+        // (1 s, 3 s, ...) and then meets the refusal: a bound above the stop's own.
+        let connect: @Sendable (TimeInterval) throws -> RawSocket = { [tcpPort] timeout in
+            if let tcpPort { return try RawSocket(port: tcpPort, timeout: max(timeout, 30)) }
+            return try RawSocket(unixPath: socketPath, timeout: timeout)
+        }
         let process = try ChildProcess(
-            StopUnderLoadTests.products + "/" + program.rawValue, ["--socket", socketPath, "--workers", "32"],
+            StopUnderLoadTests.products + "/" + program.rawValue, ["--socket", address, "--workers", "32"],
             environment: environment, outputPath: folder.file("\(program.rawValue).log"))
-        guard waitUntil(timeout: 30, { (try? RawSocket(unixPath: socketPath, timeout: 1)) != nil || !process.isRunning })
+        guard waitUntil(timeout: 30, { (try? connect(1)) != nil || !process.isRunning })
         else {
             throw SocketError("\(program.rawValue) did not start listening: \(process.output.suffix(1000))")
         }
         let counts = LockedBox(LoadCounts())
         let running = LockedBox(true)
         let clients = DispatchGroup()
-        for _ in 0..<4 {
+        let refusals = [ECONNREFUSED, ENOENT].map { String(cString: strerror($0)) }
+        for _ in 0..<48 {
             clients.enter()
             Thread.detachNewThread { [parameters, body] in
                 defer { clients.leave() }
                 while running.get() {
-                    guard let socket = try? RawSocket(unixPath: socketPath, timeout: 5) else {
-                        counts.update { $0.refused += 1 }
-                        // Refused: the program has stopped listening; nothing more to send.
+                    let socket: RawSocket
+                    do {
+                        socket = try connect(5)
+                    } catch {
+                        let refused = refusals.contains { "\(error)".hasSuffix($0) }
+                        counts.update {
+                            if refused { $0.refused += 1 } else { $0.failedToConnect += 1 }
+                            if !refused { $0.note("\(error)") }
+                        }
+                        // The program has stopped listening: nothing more to send.
                         return
                     }
-                    if (try? FastCGIClient.request(over: socket, parameters: parameters, body: body)) != nil {
-                        counts.update { $0.answered += 1 }
-                    } else {
-                        counts.update { $0.cutOff += 1 }
+                    do {
+                        let result = try FastCGIClient.request(over: socket, parameters: parameters, body: body)
+                        let stopping = result.status == 503 && result.header("Retry-After") != nil
+                        counts.update {
+                            $0.answered += 1
+                            if stopping { $0.unavailable += 1 }
+                            if result.status != 200 && !stopping {
+                                $0.wronglyAnswered += 1
+                                $0.note("\(result.status) \(result.text.prefix(200))")
+                            }
+                        }
+                    } catch {
+                        counts.update {
+                            $0.cutOff += 1
+                            $0.note("\(error)")
+                        }
                     }
                 }
             }
@@ -173,8 +241,8 @@ struct StopBench {
             end = process.waitForExit(timeout: 30) ?? process.stop()
         }
         running.set(false)
-        // Each client's socket has a 5 s timeout, so they all return within it.
-        #expect(clients.wait(timeout: .now() + 30) == .success, "the clients did not finish")
+        // Each client's socket has a timeout (5 s, 30 s over TCP), so they all return within it.
+        #expect(clients.wait(timeout: .now() + 60) == .success, "the clients did not finish")
         if end != .exited(0) { print("round \(round): \(program.rawValue) \(end): \(process.output.suffix(2000))") }
         return (end, counts.get())
     }

@@ -1,22 +1,41 @@
 import CFastCGI
 
-/// Owns one libfcgi `FCGX_Request` (explicit-request API, fcgiapp.h): allocated, initialised on
-/// the listening socket, freed in `deinit`. Confined to the worker thread that made it.
+/// Owns one libfcgi `FCGX_Request` (explicit-request API, fcgiapp.h): allocated, initialised,
+/// freed in `deinit`. Confined to the worker thread that made it.
+///
+/// The worker accepts connections itself and hands each one over (`adopt`): libfcgi 2.4 has no
+/// call for that, but `FCGX_Accept_r` reads from `ipcFd` when it holds a connection and accepts
+/// only when it does not. The request's listening socket is -1, so libfcgi never accepts on its
+/// own (a connection that carries no request ends `FCGX_Accept_r` with -EBADF instead).
 final class FastCGIRequest {
     let pointer: UnsafeMutablePointer<FCGX_Request>
 
-    init(socket: Int32) throws(TransportStartError) {
+    init() throws(TransportStartError) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: FCGX_Request())
-        guard FCGX_InitRequest(pointer, socket, 0) == 0 else {
+        guard FCGX_InitRequest(pointer, -1, 0) == 0 else {
             pointer.deallocate()
             throw TransportStartError("FCGX_InitRequest failed")
         }
     }
 
-    /// Waits for the next request (on a kept-alive connection or a newly accepted one): 0, or
-    /// below 0 when the listening socket was shut down or failed (libfcgi returns `-errno`).
+    /// Whether a connection is open: one kept by the web server for its next request.
+    var hasConnection: Bool { pointer.pointee.ipcFd >= 0 }
+
+    /// Takes `connection`, just accepted, as the one to read the next request from. Marked
+    /// "kept" so that `FCGX_Accept_r`'s first step (finishing the previous request) leaves it
+    /// open; the request's own BEGIN_REQUEST record then says whether it stays open after.
+    func adopt(_ connection: Int32) {
+        pointer.pointee.ipcFd = connection
+        pointer.pointee.keepConnection = 1
+    }
+
+    /// Reads the next request on the connection: 0, or below 0 when the connection carried none
+    /// (the client closed it or sent no valid request; libfcgi has closed it).
     func accept() -> Int32 { FCGX_Accept_r(pointer) }
+
+    /// Closes the connection after this request even if the web server asked to keep it.
+    func closeAfterThisRequest() { pointer.pointee.keepConnection = 0 }
 
     /// This request's parameters.
     var parameters: RequestParameters { RequestParameters(environ: pointer.pointee.envp) }

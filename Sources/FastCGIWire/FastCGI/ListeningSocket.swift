@@ -5,12 +5,15 @@ import CFastCGI
 #endif
 
 /// The socket workers accept on: inherited as fd 0, or opened here with `FCGX_OpenSocket`.
-/// It lives as long as the process.
+/// It lives as long as the process. The workers accept on it themselves (`acceptConnection`) and
+/// hand each connection to libfcgi, so that a stop can wake them (`AcceptWakeUp`).
 final class ListeningSocket: Sendable {
     let descriptor: Int32
     /// Handed down by spawn-fcgi or systemd: the next process serves the same socket.
     let isInherited: Bool
-    /// The unix socket file this process created, removed again on shutdown if the path still
+    /// A TCP socket this process opened (new arrivals are stopped differently from a unix one's).
+    private let isOwnedTCP: Bool
+    /// The unix socket file this process created, removed again when it stops if the path still
     /// names it.
     private let createdFile: CreatedSocketFile?
 
@@ -25,15 +28,18 @@ final class ListeningSocket: Sendable {
         case .inherited:
             descriptor = 0
             isInherited = true
+            isOwnedTCP = false
             createdFile = nil
         case .tcp(let hostAndPort):
             isInherited = false
+            isOwnedTCP = true
             // "host:port" binds that address; FCGX_OpenSocket resolves the host.
             descriptor = FCGX_OpenSocket(hostAndPort, backlog)
             createdFile = nil
             guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(hostAndPort): \(Self.lastError)") }
         case .unix(let path, let mode):
             isInherited = false
+            isOwnedTCP = false
             // libfcgi unlinks a stale socket file at `path` before binding (os_unix.c). bind(2)
             // creates the file with 0777 & ~umask: set the umask so it appears with `mode` at
             // once (no window where the web server is refused). Single-threaded here.
@@ -54,19 +60,87 @@ final class ListeningSocket: Sendable {
         }
     }
 
-    /// Stops accepting on a socket this process opened: on Linux, `shutdown(2)` on a listening
-    /// socket makes every blocked and future `accept(2)` fail with EINVAL, so libfcgi's
-    /// `FCGX_Accept_r` returns -1 in each worker. An inherited socket is never shut down (SPEC 7):
-    /// the shutdown would act on the socket itself, shared with the process that serves it next
-    /// (spawn-fcgi's supervisor child, systemd's next start), whose every accept would then fail.
-    /// Its workers waiting in accept are left there (`WorkerPool.stop`) and end with the process.
-    func shutDownIfOwned() {
+    /// The next connection, with `TCP_NODELAY` as libfcgi sets it (no replies to wait for).
+    /// `.empty` when a non-blocking socket has nothing queued (a stopped one is made
+    /// non-blocking); `.interrupted` on EINTR (a stop's wake-up) or an aborted connection, to be
+    /// tried again. A stopped unix socket with nothing queued fails with EINVAL.
+    func acceptConnection() -> AcceptResult {
+        let connection = accept(descriptor, nil, nil)
+        if connection >= 0 {
+            var on: Int32 = 1
+            _ = setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            return .connection(connection)
+        }
+        switch errno {
+        // The aborted ones are libfcgi's list (os_unix.c is_reasonable_accept_errno).
+        case EINTR, ECONNABORTED, EPROTO, ECONNRESET, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH: return .interrupted
+        case EAGAIN, EWOULDBLOCK: return .empty
+        case let failure: return .failed(failure)
+        }
+    }
+
+    /// Stops new connections reaching a socket this process opened, keeping those already queued
+    /// acceptable (the workers answer them before the process exits), and makes accept return
+    /// `.empty` once the queue is drained. After that no connection is reset: a new one is
+    /// refused (ECONNREFUSED, or ENOENT once the file is gone) or, on TCP, waits for the next
+    /// process. An inherited socket is left alone (SPEC 7): its queue and every later connection
+    /// belong to the process that serves it next.
+    ///
+    /// A unix socket is shut down: on Linux that refuses every new connect at once while accept
+    /// still returns the queued ones, then EINVAL. A TCP socket must not be (shutdown resets the
+    /// queued connections): a socket filter dropping SYNs stops new handshakes instead (the
+    /// client retries its SYN and meets the next process or a refusal). A handshake under way
+    /// completes and is drained with the rest, unless its last ACK comes only after the drain
+    /// (a lost SYN-ACK): that connection is reset at the exit. Should the kernel refuse the
+    /// filter, new connections go on queueing and the stop's grace alone bounds the drain.
+    func stopArrivals() {
         guard !isInherited else { return }
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        if isOwnedTCP {
+            _ = dropNewHandshakes()
+        } else {
+            _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         createdFile?.removeIfStillThere()
     }
 
+    /// Attaches a classic BPF program that drops every segment with SYN set (a new handshake)
+    /// and passes the rest, so a handshake already under way completes and joins the queue.
+    /// Each instruction is a `struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }`, the program
+    /// a `struct sock_fprog { u16 len; struct sock_filter *filter; }` (linux/filter.h, which
+    /// Glibc's module does not carry); the packet starts at the TCP header.
+    private func dropNewHandshakes() -> Bool {
+        let program: [(code: UInt16, jt: UInt8, jf: UInt8, k: UInt32)] = [
+            (0x30, 0, 0, 13),  // BPF_LD|BPF_B|BPF_ABS: the flags byte
+            (0x45, 0, 1, 0x02),  // BPF_JMP|BPF_JSET|BPF_K: SYN set? next (drop), else skip one
+            (0x06, 0, 0, 0),  // BPF_RET|BPF_K: keep 0 bytes (drop)
+            (0x06, 0, 0, 0xFFFF_FFFF),  // BPF_RET|BPF_K: keep all
+        ]
+        return withUnsafeTemporaryAllocation(byteCount: 8 * program.count, alignment: 8) { instructions in
+            for (index, instruction) in program.enumerated() {
+                instructions.storeBytes(of: instruction.code, toByteOffset: index * 8, as: UInt16.self)
+                instructions.storeBytes(of: instruction.jt, toByteOffset: index * 8 + 2, as: UInt8.self)
+                instructions.storeBytes(of: instruction.jf, toByteOffset: index * 8 + 3, as: UInt8.self)
+                instructions.storeBytes(of: instruction.k, toByteOffset: index * 8 + 4, as: UInt32.self)
+            }
+            return withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { filter in
+                filter.initializeMemory(as: UInt8.self, repeating: 0)
+                filter.storeBytes(of: UInt16(program.count), toByteOffset: 0, as: UInt16.self)
+                filter.storeBytes(of: instructions.baseAddress!, toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+                return setsockopt(descriptor, SOL_SOCKET, SO_ATTACH_FILTER, filter.baseAddress, 16) == 0
+            }
+        }
+    }
+
     private static var lastError: String { String(cString: strerror(errno)) }
+}
+
+/// What one accept on the listening socket gave.
+enum AcceptResult: Equatable {
+    case connection(Int32)
+    case interrupted
+    case empty
+    case failed(Int32)
 }
 
 /// The transport could not start (socket, permissions, threads): one line for the operator.

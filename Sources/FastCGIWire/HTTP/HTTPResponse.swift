@@ -10,6 +10,12 @@ public struct HTTPResponse: Sendable, Equatable {
         self.body = body
     }
 
+    /// What a stopping server answers a request it will not serve (SPEC 7: 503 with Retry-After
+    /// at worst); each program may pass one in its own shape instead.
+    public static let stopping = HTTPResponse(
+        status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "5")],
+        body: Array("Stopping; try again later\n".utf8))
+
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// The value of header `name` (case-insensitive), if present.

@@ -11,12 +11,14 @@ public enum FastCGIServer {
     /// Modes: `options.address` set: open that socket. Else stdin is a listening socket
     /// (`FCGX_IsCGI() == 0`, spawn-fcgi): serve it. Else, with `GATEWAY_INTERFACE` set: CGI.
     /// `startupMessage` opens the one line logged when FastCGI serving starts (CGI logs none).
+    /// `stoppingResponse` answers the requests read after SIGTERM/SIGINT that are not served.
     /// With `options.supervise`, this process only supervises a child that does all of that.
     /// The caller ends the process with `ProcessExit.now(status)`, not `exit`: worker threads
     /// still live when this returns.
     public static func run(
         _ options: TransportOptions,
         startupMessage: String = "starting",
+        stoppingResponse: HTTPResponse = .stopping,
         log: @escaping @Sendable (String) -> Void,
         makeResponder: @escaping @Sendable (_ worker: Int) throws -> any HTTPResponder
     ) -> Int32 {
@@ -43,7 +45,9 @@ public enum FastCGIServer {
             return 2
         }
         do throws(TransportStartError) {
-            return try serve(on: address, options, startupMessage: startupMessage, log: log, makeResponder: makeResponder)
+            return try serve(
+                on: address, options, startupMessage: startupMessage, stoppingResponse: stoppingResponse, log: log,
+                makeResponder: makeResponder)
         } catch {
             log(error.description)
             return 1
@@ -51,7 +55,7 @@ public enum FastCGIServer {
     }
 
     private static func serve(
-        on address: ListenAddress, _ options: TransportOptions, startupMessage: String,
+        on address: ListenAddress, _ options: TransportOptions, startupMessage: String, stoppingResponse: HTTPResponse,
         log: @escaping @Sendable (String) -> Void,
         makeResponder: @escaping @Sendable (Int) throws -> any HTTPResponder
     ) throws(TransportStartError) -> Int32 {
@@ -60,7 +64,7 @@ public enum FastCGIServer {
         stop.installSignalHandlers()
         // Before any worker runs, so the line precedes everything a request may log.
         log("\(startupMessage); serving FastCGI on \(address) with \(options.workers) workers")
-        let workers = WorkerPool(socket: socket)
+        let workers = WorkerPool(socket: socket, stoppingResponse: stoppingResponse)
         workers.start(count: options.workers, bodyLimit: options.maximumBodySize, log: log, makeResponder: makeResponder) {
             stop.post(.workersFailed)
         }

@@ -1,13 +1,15 @@
 import Synchronization
 
-/// Counts the requests being served so a stopping server exits only between requests, and
-/// closes the door so no worker starts one once the exit is decided.
+/// Counts the requests being served, and the workers accepting a connection (whose request
+/// is then counted by the same unit), so a stopping server exits only once the socket's queue
+/// is drained and between requests; and closes the door so no worker starts either once the
+/// exit is decided.
 ///
 /// Atomics, not a lock: every request passes here twice from 64 threads, and a contended Swift
 /// `Mutex` spins and then sleeps on a priority-inheritance futex (4% of the responder's samples).
 final class InFlightRequests: Sendable {
     private let stopping = Atomic<Bool>(false)
-    /// Requests in flight, or `closed` once the door is shut (only ever from 0).
+    /// Requests in flight and workers accepting, or `closed` once the door is shut (only ever from 0).
     private let requests = Atomic<Int>(0)
     private static let closed = -1
     private let runningWorkers = Atomic<Int>(0)
@@ -16,7 +18,7 @@ final class InFlightRequests: Sendable {
 
     func beginStopping() { stopping.store(true, ordering: .releasing) }
 
-    /// `false` once the process is exiting: the caller must not touch the request.
+    /// `false` once the process is exiting: the caller may neither accept nor call its responder.
     func begin() -> Bool {
         var current = requests.load(ordering: .relaxed)
         while current != Self.closed {

@@ -5,15 +5,21 @@ import Synchronization
 /// orderly stop: no new request is taken, the ones in flight are answered.
 final class WorkerPool: Sendable {
     private let socket: ListeningSocket
+    private let stoppingResponse: HTTPResponse
     private let inFlight = InFlightRequests()
+    /// One per worker, made before the threads start (`start` runs once).
+    private let wakeUps = Mutex<[AcceptWakeUp]>([])
     /// A failed accept is reported once, not once per worker.
     private let acceptFailureReported = Atomic<Bool>(false)
 
-    init(socket: ListeningSocket) {
+    /// `stoppingResponse` answers the requests read once the pool is stopping.
+    init(socket: ListeningSocket, stoppingResponse: HTTPResponse = .stopping) {
         self.socket = socket
+        self.stoppingResponse = stoppingResponse
         // A client that hangs up must cost its request only, never the process (also when the
         // pool serves inside another program, as in the wire's tests).
         signal(SIGPIPE, SIG_IGN)
+        _ = AcceptWakeUp.handlerInstalled
     }
 
     /// Starts `count` workers; each makes its responder on its own thread. `allFailed` runs when
@@ -26,8 +32,12 @@ final class WorkerPool: Sendable {
         // Every worker is counted before the first thread runs: one that fails at once must not
         // find the count at zero while the others are still being started, and report all failed.
         for _ in 0..<count { inFlight.workerStarted() }
+        let wakeUps = (0..<count).map { _ in AcceptWakeUp() }
+        self.wakeUps.withLock { $0 = wakeUps }
         for index in 0..<count {
-            let worker = FastCGIWorker(index: index, socket: socket.descriptor, bodyLimit: bodyLimit, inFlight: inFlight)
+            let worker = FastCGIWorker(
+                index: index, socket: socket, bodyLimit: bodyLimit, inFlight: inFlight, wakeUp: wakeUps[index],
+                stoppingResponse: stoppingResponse)
             let inFlight = self.inFlight
             let thread = Thread { [self] in
                 do throws(TransportStartError) {
@@ -48,14 +58,25 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// Stops taking requests and returns once nothing is in flight (or after `grace` seconds).
-    /// Requests that arrive meanwhile are still answered; after that no worker starts one. On an
-    /// inherited socket, workers waiting in accept are simply left there: the process exits, and
-    /// connections still in the socket's backlog go to the process that serves it next.
+    /// Stops taking requests and returns once nothing is in flight and no worker accepts any
+    /// more (or after `grace` seconds, the drain's bound in time; its bound in count is the
+    /// queue at the stop, which no new connection joins). Requests in flight are served; every
+    /// other request read from now on is answered `stoppingResponse`. On a socket this process
+    /// opened, the connections still queued are accepted and answered too, then new ones are
+    /// refused. On an inherited socket the workers stop accepting and leave the queue to the
+    /// process that serves it next. Connections the web server keeps open are not waited for:
+    /// their next request is answered if it comes before the exit (nginx retries a kept
+    /// connection that closes unanswered).
     func stop(grace: TimeInterval = 10) {
+        // Arrivals first: a worker that sees the stop must find the socket non-blocking.
+        socket.stopArrivals()
         inFlight.beginStopping()
-        socket.shutDownIfOwned()
+        let wakeUps = self.wakeUps.withLock { $0 }
         let deadline = Date().addingTimeInterval(grace)
-        while !inFlight.closeIfIdle() && Date() < deadline { usleep(5_000) }
+        while !inFlight.closeIfIdle() && Date() < deadline {
+            // Again each round: a wake-up that lands just before a worker enters accept is lost.
+            for wakeUp in wakeUps { wakeUp.wake() }
+            usleep(2_000)
+        }
     }
 }
