@@ -68,9 +68,12 @@ final class WorkerPool: Sendable {
     /// their next request is answered if it comes before the exit (nginx retries a kept
     /// connection that closes unanswered).
     func stop(grace: TimeInterval = 10) {
-        // Arrivals first: a worker that sees the stop must find the socket non-blocking.
-        socket.stopArrivals()
+        // Stopping first: a worker whose accept fails once the arrivals are stopped (a shut-down
+        // unix socket's EINVAL) must see a stop, not a failed socket (which ends the process
+        // non-zero, "every worker failed"). One that sees the stop while the socket is still
+        // blocking is woken below again and again until `stopArrivals` made it non-blocking.
         inFlight.beginStopping()
+        socket.stopArrivals()
         let wakeUps = self.wakeUps.withLock { $0 }
         let deadline = Date().addingTimeInterval(grace)
         while !inFlight.closeIfIdle() && Date() < deadline {
