@@ -15,6 +15,17 @@ import Testing
     var path: String { folder.file("db.sqlite") }
     let threads = 16
 
+    /// A real SQLite failure for chosen tokens: a trigger aborts the insert of every sample token
+    /// ending in "dead" (LIKE 'ab%dead'), with the message "poisoned token".
+    private func poisonTokensEndingInDead() throws {
+        let store = try RegistrationStore(path: path)
+        try store.connection.execute(
+            """
+            CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
+            BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
+            """)
+    }
+
     private func register(_ seed: Int, cap: Int = 1_000_000) throws -> StoreWrite {
         .register(
             try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1,
@@ -77,15 +88,7 @@ import Testing
     }
 
     @Test func aWriteThatFailsFailsAloneAndTheOthersInItsBatchAreCommitted() throws {
-        // A real SQLite failure for chosen tokens: a trigger aborts their insert.
-        do {
-            let store = try RegistrationStore(path: path)
-            try store.connection.execute(
-                """
-                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
-                BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
-                """)
-        }
+        try poisonTokensEndingInDead()
         let writer = RegistrationWriter(path: path)
         let wrong = Mutex<[String]>([])
         let failed = Atomic<Int>(0)
@@ -138,14 +141,7 @@ import Testing
     }
 
     @Test func aRowLevelFailureStillFallsBackToOneWriteAtATime() throws {
-        do {
-            let store = try RegistrationStore(path: path)
-            try store.connection.execute(
-                """
-                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
-                BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
-                """)
-        }
+        try poisonTokensEndingInDead()
         let writer = RegistrationWriter(path: path)
         #expect(try writer.read { try $0.count() } == 0)
         let writes = 6
