@@ -156,14 +156,6 @@ import Testing
         #expect(page.contains("<td class=\"n\">900 ms</td><td class=\"n\">4.0 s</td>"))
     }
 
-    @Test func timesAreWrittenInUTC() {
-        #expect(UTCTime(milliseconds: 0).full == "1970-01-01 00:00:00 UTC")
-        #expect(UTCTime(milliseconds: 1_800_000_000_000).full == "2027-01-15 08:00:00 UTC")
-        #expect(UTCTime(milliseconds: 951_782_400_000).full == "2000-02-29 00:00:00 UTC")
-        #expect(UTCTime(milliseconds: -1).full == "1969-12-31 23:59:59 UTC")
-        #expect(UTCTime(milliseconds: 1_800_000_000_000 + 3_723_000).clock == "09:02")
-    }
-
     @Test func numbersAreGroupedAndAxesRoundedUp() {
         #expect(HTMLText.count(100_000) == "100,000" && HTMLText.count(999) == "999" && HTMLText.count(-1234) == "-1,234")
         #expect(SVGChart.roundedUp(0) == 1 && SVGChart.roundedUp(3) == 3 && SVGChart.roundedUp(9) == 10)

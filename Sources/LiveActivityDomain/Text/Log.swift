@@ -11,8 +11,6 @@ public enum Log {
 
     /// `2026-12-01T02:56:42Z program: message`.
     public static func stamped(_ program: String, _ message: String) -> String {
-        let stamp = ISO8601DateFormatter.string(
-            from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withInternetDateTime])
-        return "\(stamp) \(program): \(message)"
+        "\(UTCTime(milliseconds: Clock().now()).iso8601) \(program): \(message)"
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import LiveActivityDomain
 
 /// The two faces of `liveactivity-sweep history TOKEN` (SPEC 7): text for the operator whose
@@ -84,9 +83,5 @@ extension DeviceHistory {
         return "\(iso(milliseconds)) (\(relative))"
     }
 
-    static func iso(_ milliseconds: Int64) -> String {
-        ISO8601DateFormatter.string(
-            from: Date(timeIntervalSince1970: Double(milliseconds) / 1000), timeZone: TimeZone(identifier: "UTC")!,
-            formatOptions: [.withInternetDateTime])
-    }
+    static func iso(_ milliseconds: Int64) -> String { UTCTime(milliseconds: milliseconds).iso8601 }
 }

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// One chart of the status page as inline SVG (SPEC 3): a viewBox that scales to any width, a
 /// phone's too; `role="img"` with a `<title>` naming what it shows and its latest figures; the
 /// time axis in UTC hours. The numbers themselves go in the table the page sets under each chart.

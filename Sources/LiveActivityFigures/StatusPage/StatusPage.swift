@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The operator's status page (SPEC 3): `GET /wakeup/status` and `liveactivity-sweep stats
 /// --html` render it from the same `StatsReport` that `stats --json` prints, so the page and the
 /// JSON always show the same figures. One self-contained document: no script, no outside
