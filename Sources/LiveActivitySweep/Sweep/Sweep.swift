@@ -66,7 +66,8 @@ public final class Sweep {
 
         if dueCount > 0 {
             let cursor = DueCursor(
-                store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize)
+                store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize,
+                expected: dueCount)
             var run = SweepRun(
                 rules: OutcomeRules(configuration: configuration),
                 deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), startedAt: start,
