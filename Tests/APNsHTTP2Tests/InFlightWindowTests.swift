@@ -3,7 +3,8 @@ import Testing
 @testable import APNsHTTP2
 
 /// The client's window as a pure value: connections by backlog, and a depth that stays at the
-/// server's stream limit (times the connections) plus a small reserve, and follows its changes.
+/// server's stream limit (times the connections) plus a small reserve, and follows its changes;
+/// past the least depth only when the answers show a distance (slow, and waited for).
 @Suite struct InFlightWindowTests {
     func window(maxInFlight: Int = 2000) -> InFlightWindow {
         InFlightWindow(maxInFlight: maxInFlight, maxConnections: 4, streamsPerConnection: 500, pushesPerConnection: 10_000)
@@ -31,6 +32,7 @@ import Testing
         var window = window()
         _ = window.plan(backlog: 100_000)
         window.isWarm = true
+        sample(&window, from: 0, over: 100, roundTrip: 0.1, waited: 180)  // 100 ms away
         // 400 on the wire, 100 waiting: keep 400 + the reserve, whatever finished.
         #expect(window.depth(inFlight: 500, waiting: 100, finished: 300) == 400 + InFlightWindow.waitingAllowed)
         // Nothing waiting: replace what finished, and as much again.
@@ -41,6 +43,7 @@ import Testing
         var capped = self.window(maxInFlight: 700)
         _ = capped.plan(backlog: 100_000)
         capped.isWarm = true
+        sample(&capped, from: 0, over: 100, roundTrip: 0.1, waited: 180)
         #expect(capped.depth(inFlight: 690, waiting: 0, finished: 100) == 700)
     }
 
@@ -53,22 +56,79 @@ import Testing
         _ = window.plan(backlog: connections * 10_000)
         window.isWarm = true
         #expect(window.coveringDepth == window.ceiling, "no answer yet: the server's limit alone")
-        window.observe(requestSeconds: roundTrip * 3)
-        window.observe(requestSeconds: roundTrip)
-        window.observe(requestSeconds: roundTrip * 2)
+        window.observe(requestSeconds: roundTrip * 3, at: t0)
+        window.observe(requestSeconds: roundTrip, at: t0)
+        window.observe(requestSeconds: roundTrip * 2, at: t0)
         #expect(window.shortestRoundTrip == roundTrip)
         #expect(window.coveringDepth == depth)
         // However much finished, the window does not go past it.
-        #expect(window.depth(inFlight: depth, waiting: 0, finished: depth) == depth)
+        #expect(window.depth(inFlight: depth, waiting: 0, finished: depth) <= depth)
         #expect(window.depth(inFlight: depth, waiting: 10, finished: 0) <= depth)
+    }
+
+    let t0 = ContinuousClock.now
+
+    /// Feeds `window` one sample of answers (as many as its least depth), spread over the
+    /// `milliseconds` after `start` (ms after t0), each `roundTrip` after its request, the client
+    /// having waited `waited` ms for them. The first sample begins when the first request went out.
+    func sample(
+        _ window: inout InFlightWindow, from start: Int, over milliseconds: Int, roundTrip: Double, waited: Int
+    ) {
+        let count = window.leastDepth
+        window.observeWait(.milliseconds(waited))
+        for answer in 1...count {
+            window.observe(requestSeconds: roundTrip, at: t0 + .milliseconds(start + milliseconds * answer / count))
+        }
+    }
+
+    @Test func atADistanceTheAnswersGrantTheCoveringDepthOnceAndForAll() {
+        var window = window()
+        _ = window.plan(backlog: 100_000)
+        window.isWarm = true
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 400, "the least depth until answers show more pays")
+        // 400 answers 100 ms after their requests, over the 100 ms after the first: 2,000 a
+        // second from the first request, waited for most of the time.
+        sample(&window, from: 0, over: 100, roundTrip: 0.1, waited: 180)
+        #expect(window.grantedDepth == 2000)
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 1200, "it grows as before")
+        #expect(window.depth(inFlight: 2000, waiting: 0, finished: 2000) == 2000)
+        // At the depth granted the rate is covered: that is no reason to go back.
+        sample(&window, from: 100, over: 20, roundTrip: 0.1, waited: 18)
+        #expect(window.grantedDepth == 2000 && window.depth(inFlight: 2000, waiting: 0, finished: 400) == 2000)
+    }
+
+    @Test func nextDoorTheClientsOwnPassIsNoDistance() {
+        var window = window()
+        _ = window.plan(backlog: 100_000)
+        window.isWarm = true
+        // Answers 38 ms after their requests (a pass of the client's own loop at 400 in flight),
+        // 400 of them every 30 ms: more than the rate to cover, so the least depth is enough,
+        // however deep twice the rate at 38 ms would be, and however long the client waited.
+        for round in 0..<10 { sample(&window, from: 30 * round, over: 30, roundTrip: 0.038, waited: 30) }
+        #expect(window.coveringDepth == 760)
+        #expect(window.grantedDepth == 0)
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 400)
+    }
+
+    @Test func aClientTooBusyToWaitForAnswersIsNotGrantedMore() {
+        var window = window()
+        _ = window.plan(backlog: 100_000)
+        window.isWarm = true
+        // Slow (400 in 100 ms), but the client was busy, not waiting: the depth would not help.
+        sample(&window, from: 0, over: 100, roundTrip: 0.1, waited: 40)
+        #expect(window.grantedDepth == 0 && window.depth(inFlight: 400, waiting: 0, finished: 400) == 400)
+        // A later sample that waited for a distance does.
+        sample(&window, from: 100, over: 100, roundTrip: 0.1, waited: 80)
+        #expect(window.grantedDepth == 2000)
     }
 
     @Test func nonsenseTimesAreIgnored() {
         var window = window()
-        window.observe(requestSeconds: -1)
-        window.observe(requestSeconds: .nan)
-        window.observe(requestSeconds: .infinity)
-        #expect(window.shortestRoundTrip == nil)
+        window.observe(requestSeconds: -1, at: t0)
+        window.observe(requestSeconds: .nan, at: t0)
+        window.observe(requestSeconds: .infinity, at: t0)
+        window.observe(requestSeconds: 1e300, at: t0)
+        #expect(window.shortestRoundTrip == 1e300, "finite and huge: kept, and no trap turning it into an instant")
     }
 
     /// libcurl and a server as a model: `limit` streams per connection, answers one round trip
@@ -120,7 +180,13 @@ import Testing
             let inFlight = server.onTheWire.count + server.waiting
             let depth = window.depth(inFlight: inFlight, waiting: server.waiting, finished: finished)
             server.hand(max(0, depth - inFlight))
+            let before = server.now
             finished = server.pass()
+            // The client waited for the answers of this pass, which took a round trip each.
+            window.observeWait(.microseconds(Int64((server.now - before) * 1000)))
+            for _ in 0..<finished {
+                window.observe(requestSeconds: server.roundTrip / 1000, at: t0 + .microseconds(Int64(server.now * 1000)))
+            }
             window.isWarm = true
             if pass >= passes / 2 {
                 wire += server.onTheWire.count
@@ -133,7 +199,8 @@ import Testing
     @Test func theDepthFollowsTheServersLimitAndItsChanges() {
         var window = window()
         _ = window.plan(backlog: 100_000)
-        var server = ModelServer(limit: 1000)
+        // 200 ms away: twice the rate to cover is 4,000 in flight, more than our own cap.
+        var server = ModelServer(limit: 1000, roundTrip: 200)
         var result = run(&window, &server, passes: 4000)
         #expect(result.wire > 1990 && result.waiting == 0, "a generous server: as deep as our own cap, 4 x 500")
 

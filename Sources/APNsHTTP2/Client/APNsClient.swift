@@ -170,7 +170,9 @@ public final class APNsClient {
         try multi.perform()
         collectFinished()
         guard finished.isEmpty else { return }
+        let waitStarted = ContinuousClock.now
         try multi.poll(milliseconds: waitMilliseconds)
+        if running > 0 { window.observeWait(ContinuousClock.now - waitStarted) }
         try multi.perform()
         collectFinished()
     }
@@ -221,6 +223,7 @@ public final class APNsClient {
     }
 
     private func collectFinished() {
+        let now = ContinuousClock.now
         for (handle, result) in multi.finishedTransfers() {
             guard let opaque = CurlEasy.privatePointer(of: handle) else { continue }
             let transfer = Unmanaged<APNsTransfer>.fromOpaque(opaque).takeUnretainedValue()
@@ -239,7 +242,7 @@ public final class APNsClient {
                 if afterError { counters.answersDespiteError += 1 }
                 if case .answered = answer {
                     window.isWarm = true
-                    window.observe(requestSeconds: transfer.easy.requestSeconds)
+                    window.observe(requestSeconds: transfer.easy.requestSeconds, at: now)
                 }
                 finished.append(APNsCompletion(id: push.id, answer: answer))
             }

@@ -16,6 +16,13 @@
 /// needs at the shortest round trip seen (Little's law), and at least `leastPerConnection` per
 /// connection: about 2,000 at 100 ms, a few hundred at 10 ms, 100 a connection next door.
 ///
+/// And it goes past that least depth only once the answers show it pays (`grantedDepth`): a
+/// sample of answers that came slower than `rateToCover` while the client mostly waited for them.
+/// Next door the round trip is the client's own pass (libcurl notes an answer when it is next
+/// called), which grows with the depth: twice the rate at that round trip always asked for more,
+/// so the depth was set by how slow the first answers happened to be (400 to 770 transfers at
+/// 100,000 pushes, each holding libcurl's 16 kB upload buffer) for no more pushes a second.
+///
 /// Connections: one per environment for small runs, one more per `pushesPerConnection` of
 /// backlog up to `maxConnections`; each carries at most `streamsPerConnection` (fewer, deeper
 /// connections answer in bursts: one wake-up handles hundreds of completions before their
@@ -37,6 +44,15 @@ struct InFlightWindow: Equatable {
     /// The shortest time from a request's start to its answer seen so far, in seconds: the round
     /// trip without queues. Nil until the first answer.
     private(set) var shortestRoundTrip: Double?
+
+    /// Answers since the current sample began, when it began, and how long the client waited
+    /// for answers in it (`observeWait`).
+    private var sampleAnswers = 0
+    private var sampleStart: ContinuousClock.Instant?
+    private var sampleWaited: Duration = .zero
+    /// The deepest the answers have justified so far (`coveringDepth` at a sample that showed a
+    /// distance); never lowered, so a window that reached the rate keeps it.
+    private(set) var grantedDepth = 0
 
     static let streamsBeforeSettings = 100
     /// Pushes per second the depth is sized for: more than one sweep process sends on one core,
@@ -66,10 +82,34 @@ struct InFlightWindow: Equatable {
         return min(ceiling, max(connections * Self.leastPerConnection, needed))
     }
 
-    /// Notes the time one push took from its request's start to its answer.
-    mutating func observe(requestSeconds: Double) {
+    /// The depth before the answers justify more: `leastPerConnection` per connection.
+    var leastDepth: Int { min(ceiling, connections * Self.leastPerConnection) }
+
+    /// Notes the time one push took from its request's start to its answer, which came `now`.
+    mutating func observe(requestSeconds: Double, at now: ContinuousClock.Instant) {
         guard requestSeconds.isFinite, requestSeconds >= 0 else { return }
         shortestRoundTrip = min(shortestRoundTrip ?? requestSeconds, requestSeconds)
+        // The first sample starts when the first answered request went out, after the connection
+        // was set up: its handshake is no part of the rate.
+        let start = sampleStart ?? now - .microseconds(Int64(min(requestSeconds, 86_400) * 1e6))
+        sampleStart = start
+        sampleAnswers += 1
+        guard sampleAnswers >= leastDepth else { return }
+        let elapsed = now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        // Slower than the rate to cover, and not because the client was busy: the distance binds.
+        if Double(sampleAnswers) < Self.rateToCover * seconds && sampleWaited * 2 >= elapsed {
+            grantedDepth = max(grantedDepth, coveringDepth)
+        }
+        sampleAnswers = 0
+        sampleStart = now
+        sampleWaited = .zero
+    }
+
+    /// Notes that the client waited `duration` for answers (in poll, with pushes in flight); the
+    /// waits before the first answer count toward the first sample.
+    mutating func observeWait(_ duration: Duration) {
+        sampleWaited += duration
     }
 
     /// Plans for `backlog` pushes not yet answered (queued and in flight). Returns the new
@@ -86,7 +126,8 @@ struct InFlightWindow: Equatable {
     /// up), and finished `finished`.
     func depth(inFlight: Int, waiting: Int, finished: Int) -> Int {
         guard isWarm else { return min(ceiling, connections * Self.streamsBeforeSettings) }
-        if waiting > 0 { return min(coveringDepth, inFlight - waiting + Self.waitingAllowed) }
-        return min(coveringDepth, inFlight + finished + max(Self.waitingAllowed, finished))
+        let cap = min(coveringDepth, max(leastDepth, grantedDepth))
+        if waiting > 0 { return min(cap, inFlight - waiting + Self.waitingAllowed) }
+        return min(cap, inFlight + finished + max(Self.waitingAllowed, finished))
     }
 }
