@@ -3,14 +3,13 @@ import TestSupport
 
 /// Debian's `chromium`, headless, as the status page's person: loads a URL and hands back the
 /// DOM it built, or a PNG of what it drew. Each run is a `runCommand` with a bound, in a process
-/// group of its own (chromium's helpers go with it) and a profile folder of its own; its exit
-/// status is checked.
+/// group of its own (chromium's helpers go with it) and a fresh profile folder of its own; its
+/// exit status is checked.
 struct HeadlessChromium {
     /// The one line a test fails with when the browser is not installed (CI installs it).
     static let missing = "chromium is not installed: apt-get install chromium (scripts/install-deps installs it)"
 
     let executable: String
-    private let profile = TemporaryDirectory("chromium")
     /// Where each death's whole stderr is appended (nil: nowhere), for the one who reads a failure.
     var deathLog: String?
 
@@ -40,24 +39,15 @@ struct HeadlessChromium {
         guard FileManager.default.fileExists(atPath: path) else { throw SocketError("chromium made no screenshot of \(url)") }
     }
 
+    /// The browser is the test's eye, not what it tests: a death by a signal is tried again
+    /// after a pause, five times at most, with what each death said kept in full in `deathLog`;
+    /// any other failure fails the test. (Without its zygote, and with one profile for every
+    /// run, it once died six times in ten seconds, status 133 with nothing on stderr but
+    /// crashpad's lines; so each run has its own profile, and its own log on stderr.)
     private func run(_ arguments: [String]) throws -> CommandResult {
-        let flags = [
-            "--headless=new", "--no-sandbox", "--no-zygote", "--disable-gpu", "--user-data-dir=\(profile.path)", "--no-first-run",
-            "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
-            "--force-device-scale-factor=1",
-        ]
-        // `--no-zygote`: renderers are started straight from the browser, not forked by its
-        // zygote. Started by the suite on a loaded machine, the zygote died now and then at start
-        // (status 133, SIGTRAP: its CHECK on a failed fork or handshake, "write: Broken pipe"),
-        // once six times in ten seconds. The browser is the test's eye, not what it tests: a
-        // death by a signal is still tried again after a pause, five times at most, with what
-        // each death said kept in full in `deathLog`; any other failure fails the test.
         var deaths: [String] = []
         while true {
-            let result = try runCommand(
-                executable, flags + arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": profile.path], timeout: 120,
-                crashFailsTheTest: false)
+            let result = try runOnce(arguments)
             if result.status == 0 { return result }
             let died = result.status > 128 && deaths.count < 5
             guard died else {
@@ -75,6 +65,25 @@ struct HeadlessChromium {
             }
             sleep(2)
         }
+    }
+
+    /// One browser, with a profile made for it and removed after: nothing a run leaves (its
+    /// singleton lock, a crash's state) reaches the next. Its log goes to stderr, so a death
+    /// says which check failed.
+    private func runOnce(_ arguments: [String]) throws -> CommandResult {
+        let profile = TemporaryDirectory("chromium")
+        let flags = [
+            "--headless=new", "--no-sandbox", "--no-zygote", "--disable-gpu", "--user-data-dir=\(profile.path)", "--no-first-run",
+            "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
+            "--force-device-scale-factor=1", "--enable-logging=stderr",
+        ]
+        // `--no-zygote`: renderers are started straight from the browser, not forked by its
+        // zygote. Started by the suite on a loaded machine, the zygote died now and then at start
+        // (status 133, SIGTRAP: its CHECK on a failed fork or handshake, "write: Broken pipe").
+        return try runCommand(
+            executable, flags + arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": profile.path], timeout: 120,
+            crashFailsTheTest: false)
     }
 
     private func createFile(_ path: String) -> FileHandle? {
