@@ -79,7 +79,7 @@ struct InFlightWindow: Equatable {
     var coveringDepth: Int {
         guard let roundTrip = shortestRoundTrip else { return ceiling }
         let needed = Int(min(Self.rateToCover * roundTrip * 2, Double(ceiling)).rounded(.up))
-        return min(ceiling, max(connections * Self.leastPerConnection, needed))
+        return min(ceiling, max(leastDepth, needed))
     }
 
     /// The depth before the answers justify more: `leastPerConnection` per connection.

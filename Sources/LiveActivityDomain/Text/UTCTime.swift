@@ -32,16 +32,17 @@ public struct UTCTime: Sendable, Equatable {
     /// `10:05`.
     public var clock: String { Self.two(hour) + ":" + Self.two(minute) }
 
-    /// `2026-12-01T10:05:09Z` (RFC 3339, what every log line starts with).
-    public var iso8601: String { date + "T" + clock + ":" + Self.two(second) + "Z" }
+    /// `10:05:09`.
+    public var time: String { clock + ":" + Self.two(second) }
 
     /// `2026-12-01`.
     public var date: String { Self.year(year) + "-" + Self.two(month) + "-" + Self.two(day) }
 
+    /// `2026-12-01T10:05:09Z` (RFC 3339, what every log line starts with).
+    public var iso8601: String { date + "T" + time + "Z" }
+
     /// `2026-12-01 10:05:09 UTC`.
-    public var full: String {
-        date + " " + clock + ":" + Self.two(second) + " UTC"
-    }
+    public var full: String { date + " " + time + " UTC" }
 
     private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
