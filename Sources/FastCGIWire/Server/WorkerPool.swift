@@ -65,8 +65,10 @@ final class WorkerPool: Sendable {
     /// opened, the connections still queued are accepted and answered too, then new ones are
     /// refused. On an inherited socket the workers stop accepting and leave the queue to the
     /// process that serves it next. Connections the web server keeps open are not waited for:
-    /// their next request is answered if it comes before the exit (nginx retries a kept
-    /// connection that closes unanswered).
+    /// their next request is answered if it comes before the exit. One that closes while idle
+    /// nginx drops from its cache unused; but a POST it sends on one just as the process exits
+    /// gets its 502, since nginx does not resend a POST once sent (`non_idempotent` is not in
+    /// `fastcgi_next_upstream` by default): a limit of this stop, not yet closed.
     func stop(grace: TimeInterval = 10) {
         // Stopping first: a worker whose accept fails once the arrivals are stopped (a shut-down
         // unix socket's EINVAL) must see a stop, not a failed socket (which ends the process
