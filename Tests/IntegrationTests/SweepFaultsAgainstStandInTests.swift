@@ -134,6 +134,31 @@ struct SweepFaultsAgainstStandInTests {
         #expect(SweepFixture.field("skipped", in: minuteLater.stdout) == "200")
     }
 
+    /// A loaded machine mixes answers: some pushes fail (a 5xx, nginx's 502 in front of a slow
+    /// stand-in) before or after the fault's first answer; every due row that got no 200 still
+    /// waits one interval, as cron's next minute shows.
+    @Test(arguments: [true, false])
+    func failuresAroundAProviderFaultWaitOneIntervalWithIt(failuresFirst: Bool) throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...20, ago: 10_000)
+        try fixture.register(21...200)
+        let state = try fixture.standIn.state()
+        let failing = (1...20).map(sampleToken)
+        let faulting = (21...200).map(sampleToken)
+        // The first answers to arrive are the failures (or the fault), the others a moment later.
+        try state.script(tokens: failing, status: 503, reason: "ServiceUnavailable", delayMilliseconds: failuresFirst ? 0 : 300)
+        try state.script(tokens: faulting, status: 429, reason: "TooManyProviderTokenUpdates", delayMilliseconds: failuresFirst ? 300 : 0)
+        let start = Clock().now()
+        let first = try fixture.sweep()
+        #expect(first.status == 1, "\(first.stderr)")
+        #expect(SweepFixture.field("sent", in: first.stdout) == "0", "\(first.stdout)")
+        let rows = try (1...200).compactMap { try fixture.row($0) }
+        #expect(rows.count == 200)
+        #expect(rows.allSatisfy { $0.nextPushAt >= start + 290_000 }, "every row waits one interval: \(first.stdout)")
+        let minuteLater = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "60"])
+        #expect(SweepFixture.field("sent", in: minuteLater.stdout) == "0", "\(minuteLater.stdout)")
+    }
+
     @Test func aHostWithoutHTTP2IsNotAPNsAndAConfigurationFault() throws {
         let fixture = try SweepFixture(standIn: StandInStack(http2: false))
         try fixture.register(1...5)

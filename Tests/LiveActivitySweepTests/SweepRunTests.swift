@@ -125,6 +125,46 @@ import Testing
         #expect(run.tally.held == 4 && run.faults.stoppedEnvironments.map(\.environment) == [.sandbox])
     }
 
+    @Test func aFailureAnsweredAfterTheFaultWaitsOneIntervalNotTheBackOff() throws {
+        var run = makeRun()
+        let first = row(1)
+        let second = row(2)
+        let ids = try [first, second].map { try sent($0, in: &run) }
+        _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(429, "TooManyProviderTokenUpdates")), now: now))
+        // Its answer had come before the cancel took the pushes back (a loaded machine's larger poll).
+        #expect(
+            run.step(.answered(APNsCompletion(id: ids[1], answer: .status(502)), now: now)).actions
+                == [held(second, "TooManyProviderTokenUpdates")])
+        #expect(run.tally == SweepTally(held: 2) && run.faults[.production]?.pushes == 2)
+    }
+
+    @Test func failuresAnsweredBeforeTheFaultWaitOneIntervalToo() throws {
+        var run = makeRun()
+        let early = row(1)
+        let faulting = row(2)
+        let ids = try [early, faulting].map { try sent($0, in: &run) }
+        let backOff = OutcomeWrite.failed(
+            early.token, selectedRegisteredAt: early.registeredAt, reason: "ServiceUnavailable", nextPushAt: now + 60_000)
+        #expect(
+            run.step(.answered(APNsCompletion(id: ids[0], answer: .status(503, "ServiceUnavailable")), now: now)).actions
+                == [.write(backOff)], "no fault yet: it backs off")
+        _ = run.step(.answered(APNsCompletion(id: ids[1], answer: .status(400, "BadPriority")), now: now))
+        #expect(run.step(.finish(now: now)) == [held(early, "BadPriority")], "written after its back-off, so it wins")
+        #expect(run.tally == SweepTally(held: 2), "each push counted once: held, no longer failed")
+        #expect(run.faults[.production]?.pushes == 2)
+    }
+
+    @Test func failuresBeforeAnUnreachableHostOrInAnotherEnvironmentKeepTheirBackOff() throws {
+        var run = makeRun()
+        let production = row(1)
+        let sandbox = row(2, .sandbox)
+        let ids = try [production, sandbox].map { try sent($0, in: &run) }
+        _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(503, "ServiceUnavailable")), now: now))
+        _ = run.step(.answered(APNsCompletion(id: ids[1], answer: .status(400, "BadTopic")), now: now))
+        #expect(run.step(.finish(now: now)).isEmpty, "production had no fault")
+        #expect(run.tally == SweepTally(failed: 1, held: 1, failureReasons: ["ServiceUnavailable": 1]))
+    }
+
     @Test func anUnreachableHostIsReadOnAndItsRowsBackOff() throws {
         var run = makeRun()
         let first = row(1)

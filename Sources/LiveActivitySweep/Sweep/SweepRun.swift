@@ -68,6 +68,10 @@ struct SweepRun {
     /// Pushes set aside unsent (the deadline passed, or a retry after it); settled at `.finish`.
     private var setAside: [Int] = []
     private var renewedToken = false
+    /// Rows answered with a failure (back-off) before any fault of their environment, with the
+    /// reason they were counted under: should a fault stop that environment later in the run,
+    /// they wait one interval with the rest of it (SPEC 5: every due row that got no 200).
+    private var failedBeforeFault: [APNsEnvironment: [(row: DueRegistration, reason: String)]] = [:]
 
     init(rules: OutcomeRules, deletionGuard: MassDeletionGuard, startedAt: Int64, deadline: Deadline) {
         self.rules = rules
@@ -148,8 +152,20 @@ struct SweepRun {
         }
         switch decision.action {
         case .write(let write):
-            effects.append(.write(write))
-            tally += decision.tally
+            guard case .failed(_, _, let reason, _) = write else {
+                effects.append(.write(write))
+                tally += decision.tally
+                break
+            }
+            // A failure in an environment a fault stopped (its answer came before the cancel took
+            // the push back) waits with the fault; before any fault it backs off, for now.
+            if let fault = faults[row.environment], fault.kind != .unreachable {
+                touch(row, by: fault, now: now, effects: &effects)
+            } else {
+                effects.append(.write(write))
+                tally += decision.tally
+                if faults[row.environment] == nil { failedBeforeFault[row.environment, default: []].append((row, reason)) }
+            }
         case .deleteUnlessGuarded(let write, let reason):
             deletionGuard.hold(write, reason: reason, row: row)
         case .retryWithNewToken:
@@ -188,6 +204,15 @@ struct SweepRun {
     /// Pushes set aside wait as their environment's fault says, else they are due next run; then
     /// the guard rules on the deletions it held.
     private mutating func finish(now: Int64, effects: inout [Effect]) {
+        // Failures that came before their environment's fault: held now, after their back-off
+        // write, so the hold is what stays; each push counted once, as held.
+        for fault in faults.stoppedEnvironments {
+            for (row, reason) in failedBeforeFault[fault.environment] ?? [] {
+                tally -= .failed(reason)
+                touch(row, by: fault, now: now, effects: &effects)
+            }
+        }
+        failedBeforeFault.removeAll()
         for id in setAside {
             guard let row = pending[id] else { continue }
             if let fault = faults[row.environment] {

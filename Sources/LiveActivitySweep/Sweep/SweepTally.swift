@@ -41,6 +41,17 @@ public struct SweepTally: Equatable, Sendable {
         tally.failureReasons.merge(other.failureReasons, uniquingKeysWith: +)
         tally.removalReasons.merge(other.removalReasons, uniquingKeysWith: +)
     }
+
+    /// Takes back what `other` added (a failure the run later counts as held instead).
+    public static func -= (tally: inout SweepTally, other: SweepTally) {
+        tally.sent -= other.sent
+        tally.failed -= other.failed
+        tally.held -= other.held
+        for (reason, count) in other.failureReasons { tally.failureReasons[reason, default: 0] -= count }
+        for (reason, count) in other.removalReasons { tally.removalReasons[reason, default: 0] -= count }
+        tally.failureReasons = tally.failureReasons.filter { $0.value != 0 }
+        tally.removalReasons = tally.removalReasons.filter { $0.value != 0 }
+    }
 }
 
 extension SweepSummary {
