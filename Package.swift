@@ -46,15 +46,28 @@ let package = Package(
         // The HTTP model and the FastCGI/CGI wire. It knows nothing of the domain, so the responder
         // and the stand-in share it and a request carries no registration concept down here.
         .target(name: "FastCGIWire", dependencies: ["CFastCGI"]),
-        // The registrations' database: the only target that writes their SQL. Its stores take and
-        // return domain values; the SQLite types inside serve the stores and their tests.
-        .target(name: "LiveActivityStore", dependencies: ["CSQLite", "LiveActivityDomain", "LiveActivityFigures"]),
+        // SQLite's own wrapper: the connection, prepared statements, rows and errors. Only the SQLite
+        // engine and the stand-in's own record use it.
+        .target(name: "SQLiteClient", dependencies: ["CSQLite"]),
         // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
         // libcrypto's handles stay inside.
         .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),
         // The APNs client over libcurl's HTTP/2; only the sweep (and its tests) link libcurl. It sends
         // the provider token it is given and never signs one, so it needs no libcrypto of its own.
         .target(name: "APNsHTTP2", dependencies: ["CCurl", "LiveActivityDomain"]),
+
+        // MARK: - The store: one contract, an engine per database
+        // The contract every engine speaks (repository protocols over domain and figure values, a
+        // backend-neutral fault) and what sits above it once: the responder's group commit, the
+        // sweep's outcome batch, how figures add up. No C: the rules are decided here, engines
+        // differ only in statements.
+        .target(name: "LiveActivityStore", dependencies: ["LiveActivityDomain", "LiveActivityFigures"]),
+        // The embedded engine: the contract's statements over one SQLite file.
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["CSQLite", "SQLiteClient", "LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
+        // The engine LIVEACTIVITY_DB names: the one place that knows every engine.
+        .target(name: "StoreEngines", dependencies: ["LiveActivityStore", "SQLiteStore", "LiveActivityDomain"]),
 
         // MARK: - Features
         // The JSON API of SPEC section 3 as a plain function from request to response.
@@ -67,15 +80,15 @@ let package = Package(
             dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2"]),
         // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS. It
         // verifies tokens through APNsJWT's public verifier, so it names no libcrypto type.
-        .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityStore", "APNsJWT"]),
+        .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "SQLiteClient", "APNsJWT"]),
 
         // MARK: - Executables (a page of wiring each)
         .executableTarget(
             name: "liveactivity-fcgi",
-            dependencies: ["FastCGIWire", "RegistrationService", "LiveActivityDomain", "LiveActivityStore"]),
+            dependencies: ["FastCGIWire", "RegistrationService", "LiveActivityDomain", "LiveActivityStore", "StoreEngines"]),
         .executableTarget(
             name: "liveactivity-sweep",
-            dependencies: ["LiveActivitySweep", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore"]),
+            dependencies: ["LiveActivitySweep", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "StoreEngines"]),
         .executableTarget(
             name: "liveactivity-apns-standin", dependencies: ["APNsStandIn", "FastCGIWire", "LiveActivityDomain"]),
 
@@ -83,7 +96,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn",
+                "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "SQLiteClient", "SQLiteStore", "StoreEngines",
+                "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn", "RegistrationService", "FastCGIWire",
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire", "TestSupport"]),
@@ -93,7 +107,10 @@ let package = Package(
             dependencies: ["LiveActivityFigures", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),
         .testTarget(
             name: "LiveActivityStoreTests",
-            dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "TestSupport"]),
+            dependencies: [
+                "LiveActivityStore", "SQLiteStore", "SQLiteClient", "StoreEngines", "LiveActivityDomain", "LiveActivityFigures",
+                "TestSupport",
+            ]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
         .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
@@ -104,7 +121,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "LiveActivitySweepTests",
-            dependencies: ["LiveActivitySweep", "APNsHTTP2", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),
+            dependencies: [
+                "LiveActivitySweep", "APNsHTTP2", "LiveActivityDomain", "LiveActivityStore", "SQLiteStore", "TestSupport",
+            ]),
         .testTarget(
             name: "APNsStandInTests",
             dependencies: ["APNsStandIn", "APNsJWT", "FastCGIWire", "LiveActivityDomain", "TestSupport"]),

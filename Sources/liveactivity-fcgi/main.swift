@@ -5,6 +5,7 @@ import Foundation
 import LiveActivityDomain
 import LiveActivityStore
 import RegistrationService
+import StoreEngines
 
 let program = "liveactivity-fcgi"
 // The responder (web user) and the sweep (key owner) share the database through their group:
@@ -18,24 +19,26 @@ let options = TransportOptions.fromCommandLine(
     settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).", log: log)
 
 let configuration: Configuration
+let engine: any StoreEngine
 do {
     let settings = try Settings.fromProcess()
     var read = try Configuration(settings: settings)
     // It answers with the effective interval and matches acks by it (SPEC 3, 6).
     try read.readPushIntervals(settings)
     configuration = read
+    engine = try StoreEngines.engine(for: read)
 } catch {
     log(error.description)
     exit(2)
 }
 
-// One connection for the process: workers' writes are committed together (group commit) rather
-// than queueing on SQLite's lock, and no worker's page cache is invalidated by another's commit.
-let writer = RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
+// One writing connection for the process: workers' writes are committed together (group commit)
+// rather than queueing on the database's lock, and one reading connection for the figures.
+let writer = RegistrationWriter(engine: engine)
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
 let startup =
-    "database \(configuration.databasePath), default environment \(configuration.defaultEnvironment.rawValue), "
+    "database \(engine.location), default environment \(configuration.defaultEnvironment.rawValue), "
     + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
 // No exit handler may run while a worker thread still uses a library: see ProcessExit.
@@ -44,5 +47,5 @@ var stopping = APIError.unavailable.response
 stopping.headers.append(("Retry-After", "5"))
 ProcessExit.now(
     FastCGIServer.run(options, startupMessage: startup, stoppingResponse: stopping, log: log) { _ in
-        RegistrationAPI(configuration: configuration, writer: writer, faults: faults, log: log)
+        RegistrationAPI(configuration: configuration, writer: writer, location: engine.location, faults: faults, log: log)
     })

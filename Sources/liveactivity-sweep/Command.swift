@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivityDomain
 import LiveActivityStore
+import StoreEngines
 
 /// What the command line asks for.
 enum Command: Equatable {
@@ -77,12 +78,33 @@ struct CommandFailure: Error {
     static func database(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
 }
 
-/// Opens and migrates the database: the one migration of a run.
-func openDatabase(_ configuration: Configuration) throws(CommandFailure) -> SweepStore {
+/// The engine `LIVEACTIVITY_DB` names; a value that is neither a path nor a URI it can use is a setting's fault.
+func engine(_ configuration: Configuration) throws(CommandFailure) -> any StoreEngine {
     do {
-        return try SweepStore(path: configuration.databasePath, options: configuration.sqliteOptions, migrating: true)
+        return try StoreEngines.engine(for: configuration)
     } catch {
-        throw .database("cannot use the database \(configuration.databasePath): \(DatabaseFault(error)?.message ?? "\(error)")")
+        throw .configuration(error.description)
+    }
+}
+
+/// Opens `engine`'s database with `open` (the one migration of a run); a fault is one line naming
+/// the database (never a password): exit 2 when a setting is wrong, 3 when the database is unusable.
+func openDatabase<Connection>(_ engine: any StoreEngine, _ open: () throws -> Connection) throws(CommandFailure) -> Connection {
+    do {
+        return try open()
+    } catch {
+        throw CommandFailure.database(error, doing: "use", engine)
+    }
+}
+
+extension CommandFailure {
+    /// A failure of the database while `doing` something: exit 2 for a fault of the settings, 3 else.
+    static func database(_ error: any Error, doing action: String, _ engine: any StoreEngine) -> CommandFailure {
+        let fault = StoreFault.of(error)
+        let line =
+            "cannot \(action) the database \(engine.location) (LIVEACTIVITY_DB): "
+            + (fault.map { "\($0.cause): \($0.message); \($0.advice)" } ?? "\(error)")
+        return fault?.isSetting == true ? .configuration(line) : .database(line)
     }
 }
 

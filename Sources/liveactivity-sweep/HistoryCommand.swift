@@ -7,15 +7,14 @@ import LiveActivitySweep
 /// `liveactivity-sweep history TOKEN [--json]`: one device's story (SPEC 7).
 enum HistoryCommand {
     static func run(_ configuration: Configuration, prefix: String, json: Bool) throws(CommandFailure) {
-        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-            throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
-        }
-        let store = try openDatabase(configuration)
+        let engine = try engine(configuration)
+        let store = try openDatabase(engine) { try engine.openExisting() }
+        defer { store.close() }
         let found: DeviceHistory.Lookup
         do {
-            found = try store.history(prefix)
+            found = try DeviceHistory.lookup(prefix, in: store)
         } catch {
-            throw .database("cannot read the history: \(DatabaseFault(error)?.message ?? "\(error)")")
+            throw CommandFailure.database(error, doing: "read the history from", engine)
         }
         // The operator typed the prefix; echo no more of it than a log would show.
         let shown = String(prefix.prefix(8)) + "…"
@@ -30,7 +29,8 @@ enum HistoryCommand {
             print(
                 json
                     ? history.json(policy: policy, expiry: expiry)
-                    : history.text(now: configuration.clock.now(), policy: policy, expiry: expiry))
+                    : history.text(
+                        now: configuration.clock.now() + store.clockOffsetMilliseconds, policy: policy, expiry: expiry))
         }
     }
 }

@@ -7,15 +7,15 @@ import LiveActivityStore
 /// the status page of section 3 from the same figures.
 enum StatsCommand {
     static func run(_ configuration: Configuration, format: StatsFormat) throws(CommandFailure) {
-        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-            throw .database("no database at \(configuration.databasePath) (LIVEACTIVITY_DB)")
-        }
-        let store = try openDatabase(configuration)
+        let engine = try engine(configuration)
+        let store = try openDatabase(engine) { try engine.openExisting() }
+        defer { store.close() }
         let report: StatsReport
         do {
-            report = try store.statsReport(now: configuration.clock.now())
+            let clock = Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds)
+            report = try StatsReport.gather(store, now: clock.now())
         } catch {
-            throw .database("cannot read the statistics: \(DatabaseFault(error)?.message ?? "\(error)")")
+            throw CommandFailure.database(error, doing: "read the statistics from", engine)
         }
         switch format {
         case .text: print(report.text)

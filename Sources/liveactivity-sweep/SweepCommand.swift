@@ -16,12 +16,21 @@ enum SweepCommand {
         } catch {
             throw .configuration(error.description)
         }
+        // A lease that ends before the sweep does would let another host push what this one is
+        // still sending (SPEC 5, "Several hosts").
+        guard configuration.leaseSeconds > budget.seconds + SweepBudget.drainSeconds else {
+            throw .configuration(
+                "configuration: LIVEACTIVITY_LEASE_SECONDS (\(configuration.leaseSeconds)) must be longer than "
+                    + "LIVEACTIVITY_SWEEP_BUDGET plus \(SweepBudget.drainSeconds) s (\(budget.seconds + SweepBudget.drainSeconds))"
+            )
+        }
+        let engine = try engine(configuration)
         // The lock and the token live where the web user cannot reach (SPEC 7); a folder or lock
         // that is not this user's own is a fault, never "another sweep is running".
         let folder: SweepFolder
         let lock: SweepLock
         do {
-            folder = try SweepFolder(databasePath: configuration.databasePath)
+            folder = try SweepFolder(path: configuration.sweepDirectory ?? engine.defaultSweepFolder)
             guard let taken = try SweepLock(in: folder) else {
                 printResult("another sweep is running (lock held); nothing to do")
                 return
@@ -35,21 +44,24 @@ enum SweepCommand {
             throw .fault("\(error)")
         }
         SweepFolder.removeOldFiles(forDatabase: configuration.databasePath)
-        let store = try openDatabase(configuration)
+        let store = try openDatabase(engine) { try engine.openSweep(migrating: true) }
+        defer { store.close() }
         let summary: SweepSummary
         do {
             let tokens = ProviderTokenCache(
-                path: ProviderTokenCache.path(in: folder), cacheKey: credentials.tokenCacheKey
+                store: engine.providerTokens(sweepFolder: folder.path), cacheKey: credentials.tokenCacheKey
             ) { seconds in
                 try credentials.issueToken(at: seconds)
             }
             let sweep = Sweep(
-                configuration: configuration, store: store,
+                configuration: configuration, engine: engine, store: store,
                 sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, budget: budget,
+                clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
+                settingsFingerprint: credentials.settingsFingerprint(host: client.connectTo),
                 stopRequested: { StopRequest.isRequested }, log: printError)
             summary = try sweep.run()
         } catch {
-            throw .database(DatabaseFault(error).map { "database error: \($0.detail)" } ?? "\(error)")
+            throw CommandFailure.database(error, doing: "sweep", engine)
         }
         printResult(summary.line)
         withExtendedLifetime(lock) {}

@@ -8,8 +8,10 @@ import Testing
 /// it: one request from the environment and stdin, the answer on stdout.
 @Suite("CGI mode")
 struct CGIModeTests {
-    let folder = TemporaryDirectory("cgi")
-    var databasePath: String { folder.file("registrations.sqlite") }
+    let database: TestDatabase
+    var databasePath: String { database.setting }
+
+    init() throws { database = try TestDatabase(label: "cgi") }
 
     /// Runs the responder once as a CGI program.
     func cgi(
@@ -32,7 +34,7 @@ struct CGIModeTests {
     }
 
     func stored(_ token: String) throws -> Registration? {
-        try RegistrationStore(path: databasePath).registration(PushToken(validating: token))
+        try database.registration(PushToken(validating: token))
     }
 
     @Test func aCGIRequestRegistersWithTheConfiguredEnvironmentAndLogsNothing() throws {
@@ -93,7 +95,7 @@ struct CGIModeTests {
         let padded = "{\"pushToken\":\"\(testToken(304))\",\"pad\":\"\(String(repeating: "x", count: 4100))\"}"
         #expect(try cgi("POST", body: padded).result.status == 413)
 
-        #expect(try RegistrationStore(path: databasePath).count() == 0)
+        #expect(try database.count() == 0)
     }
 
     @Test func aBodyBeyondContentLengthIsNotRead() throws {

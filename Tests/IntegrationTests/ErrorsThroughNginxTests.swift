@@ -45,7 +45,7 @@ struct ErrorsThroughNginxTests {
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(110), type: "debug")).status == 200)
         #expect(try stack.request("POST", "/wakeup/unregister", body: unregisterBody(testToken(111))).status == 200)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(112))).status == 200)
-        #expect(try stack.store().count() == 2)
+        #expect(try stack.database.count() == 2)
         #expect(stack.responderLog.contains("LIVEACTIVITY_MAX_REGISTRATIONS"))
     }
 
@@ -89,7 +89,7 @@ struct ErrorsThroughNginxTests {
         let without = try stack.request("POST", "/wakeup", body: registerBody(testToken(131)), contentType: nil)
         #expect(withCharset.status == 200)
         #expect(without.status == 200)
-        #expect(try stack.store().count() == 2)
+        #expect(try stack.database.count() == 2)
     }
 
     @Test func anUnusableDatabaseIsA503AndTheResponderStaysUp() throws {

@@ -45,6 +45,6 @@ struct FullFilesystemTests {
         let resumed = testToken(49_999)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(resumed)).status == 200)
         #expect(stack.responder.pid == pid)
-        try expectIntact(path, holding: accepted + [resumed])
+        try expectIntact(TestDatabase(sqliteFile: path), holding: accepted + [resumed])
     }
 }

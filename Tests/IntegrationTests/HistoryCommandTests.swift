@@ -7,8 +7,11 @@ import Testing
 /// `liveactivity-sweep history TOKEN [--json]` as the operator runs it (SPEC 7, issue 16).
 @Suite("History command")
 struct HistoryCommandTests {
-    let folder = TemporaryDirectory("history")
-    var database: String { folder.file("db.sqlite") }
+    let store: TestDatabase
+    var database: String { store.setting }
+    var folder: TemporaryDirectory { store.folder }
+
+    init() throws { store = try TestDatabase(label: "history") }
 
     func history(_ arguments: [String], _ settings: [String: String] = [:]) throws -> CommandResult {
         var environment = ["LIVEACTIVITY_DB": database, "PATH": "/usr/bin:/bin"]
@@ -21,7 +24,6 @@ struct HistoryCommandTests {
         let shared = "c0ffee1234"
         let first = shared + String(testToken(1).dropFirst(10))
         let second = shared + String(testToken(2).dropFirst(10))
-        let store = try RegistrationStore(path: database)
         let now = Clock().now()
         for (token, interval) in [(first, 900), (second, 86_400)] {
             try store.register(
@@ -34,8 +36,16 @@ struct HistoryCommandTests {
         ]
         for (index, (status, reason, id)) in answers.enumerated() {
             let at = now - 50_000 + Int64(index) * 10_000
-            try SweepStore(connection: store.connection).apply(
-                [],
+            // Written as the sweep writes them: the 200 leaves the next push 15 minutes on.
+            let writes: [OutcomeWrite] =
+                status == 200
+                ? [
+                    .delivered(
+                        try PushToken(validating: first), selectedRegisteredAt: now - 60_000, at: at, nextPushAt: at + 900_000)
+                ]
+                : []
+            try store.apply(
+                writes,
                 answered: [
                     AnsweredPush(
                         attempt: PushAttempt(
@@ -45,8 +55,7 @@ struct HistoryCommandTests {
                         activityType: .charging, environment: .production, previousDeliveryAt: nil)
                 ])
         }
-        _ = try RegistrationWriter(path: database).perform(
-            .acknowledge(try PushToken(validating: first), now: now - 28_000, policy: IntervalPolicy()))
+        try store.acknowledge(try PushToken(validating: first), now: now - 28_000)
         return (first, second)
     }
 
@@ -59,7 +68,7 @@ struct HistoryCommandTests {
         #expect(lines.contains("  interval: 900 s, as the app asked"))
         #expect(lines.contains { $0.hasPrefix("  registered: ") && $0.contains("; expires ") })
         #expect(lines.contains { $0.hasPrefix("  next push: ") })
-        #expect(lines.contains("  wakeups: 0; failures in a row: 0; last reason: none"))
+        #expect(lines.contains("  wakeups: 1; failures in a row: 0; last reason: none"))
         let attempts = Array(lines.drop { !$0.hasPrefix("Attempts") }.dropFirst())
         #expect(attempts.count == 3)
         #expect(attempts[0].contains("  200  apns-id AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE  acked "))

@@ -120,10 +120,15 @@ import Testing
         }
     }
 
-    /// The features and programs reach the database through the store's public API alone: no
-    /// SQLite type, statement or store connection (the stand-in keeps its own record in SQLite).
-    @Test func theFeaturesAndProgramsNameNoSQLiteType() throws {
-        let forbidden = ["SQLiteConnection", "PreparedStatement", "SQLiteError", "Schema.", ".connection", "import CSQLite"]
+    /// The features and programs reach the database through the store's contract alone: no engine,
+    /// no SQLite type, statement or connection (the stand-in keeps its own record in SQLite; the
+    /// programs name the engine only through `StoreEngines`).
+    @Test func theFeaturesAndProgramsNameNoEngine() throws {
+        let forbidden = [
+            "SQLiteConnection", "PreparedStatement", "SQLiteError", "Schema.", ".connection", "import CSQLite",
+            "import SQLiteClient",
+            "import SQLiteStore", "SQLiteEngine", "Postgres",
+        ]
         var checked = 0
         for target in ["RegistrationService", "LiveActivitySweep", "liveactivity-fcgi", "liveactivity-sweep"] {
             let folder = packageRoot + "/Sources/" + target
@@ -135,6 +140,34 @@ import Testing
             }
         }
         #expect(checked > 20, "sources found: \(checked)")
+    }
+
+    /// The contract and the rules above it are the same for every engine: no C library, no engine,
+    /// and no SQL in them; every engine's SQL decides no rule (which push an ack matches, what an
+    /// interval is: `AckRule`, `IntervalPolicy` in the domain).
+    @Test func theContractHoldsNoEngineAndTheEnginesNoRule() throws {
+        let contract = packageRoot + "/Sources/LiveActivityStore"
+        let files = try #require(FileManager.default.enumerator(atPath: contract))
+        var checked = 0
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: contract + "/" + file, encoding: .utf8)
+            for word in ["import C", "import SQLite", "import Postgres", "SELECT ", "UPDATE ", "INSERT "] {
+                #expect(!text.contains(word), "LiveActivityStore/\(file) names \(word)")
+            }
+            checked += 1
+        }
+        #expect(checked > 15, "sources found: \(checked)")
+        for engine in ["SQLiteStore"] {
+            let folder = packageRoot + "/Sources/" + engine
+            let sources = try #require(FileManager.default.enumerator(atPath: folder))
+            for case let file as String in sources where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                // The rules' constants and clamping stay in the domain: an engine binds the values.
+                for word in ["ackedAt", "2 * interval", "maximumSeconds", "max(floor", "dueSlack", "typeSeconds"] {
+                    #expect(!text.contains(word), "\(engine)/\(file) decides a rule: \(word)")
+                }
+            }
+        }
     }
 
     @Test func theResponderLinksNeitherLibcurlNorLibcrypto() throws {

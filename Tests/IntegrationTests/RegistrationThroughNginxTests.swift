@@ -53,7 +53,7 @@ struct RegistrationThroughNginxTests {
         let again = try stack.request("POST", "/wakeup/unregister", body: unregisterBody(token))
         #expect(again.status == 200)
         #expect(again.text == "{\"success\":true}")
-        #expect(try stack.store().count() == 1)
+        #expect(try stack.database.count() == 1)
     }
 
     @Test func healthCountsTheRegistrations() throws {
@@ -96,7 +96,7 @@ struct RegistrationThroughNginxTests {
 
         #expect(try stack.request("POST", "/dev/wakeup/unregister", body: unregisterBody(viaDev)).status == 200)
         #expect(try stack.request("POST", "/prod/wakeup/unregister", body: unregisterBody(viaProd)).status == 200)
-        #expect(try stack.store().count() == 2)
+        #expect(try stack.database.count() == 2)
     }
 
     @Test func registeringAgainRefreshesTheRowInPlace() throws {
@@ -108,7 +108,7 @@ struct RegistrationThroughNginxTests {
         let row = try #require(try storedRegistration(token, in: stack))
         #expect(row.activityType == .charging)
         #expect(row.environment == .production)
-        #expect(try stack.store().count() == 1)
+        #expect(try stack.database.count() == 1)
     }
 
     @Test func theAccessLogHoldsNoClientAddress() throws {

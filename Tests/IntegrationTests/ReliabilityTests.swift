@@ -33,7 +33,7 @@ struct ReliabilityTests {
         #expect(faultLines.count == 1, "one line for the fault, not one per request: \(faultLines)")
         #expect(faultLines.first?.contains("disk full") == true)
         #expect(faultLines.first?.contains("LIVEACTIVITY_SQLITE_MAX_PAGES") == true)
-        try expectIntact(stack.databasePath, holding: accepted)
+        try expectIntact(stack.database, holding: accepted)
 
         // Space returns: unregistering frees pages, and the same process takes registrations again.
         for token in accepted.prefix(accepted.count / 2) {
@@ -44,7 +44,7 @@ struct ReliabilityTests {
         #expect(try storedRegistration(resumed, in: stack) != nil)
         #expect(stack.responderLog.contains("database usable again after disk full"))
         #expect(stack.responder.isRunning && stack.responder.pid == pid)
-        try expectIntact(stack.databasePath, holding: Array(accepted.suffix(accepted.count - accepted.count / 2)) + [resumed])
+        try expectIntact(stack.database, holding: Array(accepted.suffix(accepted.count - accepted.count / 2)) + [resumed])
     }
 
     // Needs root to run the responder as nobody and to hand the folder over to it.
@@ -55,7 +55,7 @@ struct ReliabilityTests {
         chmod(data.path, 0o755)
         let path = data.file("registrations.sqlite")
         let earlier = testToken(30_000)
-        try RegistrationStore(path: path).register(
+        try TestDatabase(sqliteFile: path).register(
             try PushToken(validating: earlier), type: .charging, environment: .production, now: Clock().now(),
             expiresAt: Clock().now() + 3_600_000, cap: 10)
         var options = with(["LIVEACTIVITY_DB": path])
@@ -80,7 +80,7 @@ struct ReliabilityTests {
         let later = testToken(30_003)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(later)).status == 200)
         #expect(stack.responderLog.contains("database usable again after"))
-        try expectIntact(path, holding: [earlier, later])
+        try expectIntact(TestDatabase(sqliteFile: path), holding: [earlier, later])
     }
 
     @Test func aDatabaseFileDeletedUnderTheResponderIsCreatedAgainAndTakesTheNextRegistrations() throws {
@@ -103,7 +103,7 @@ struct ReliabilityTests {
         #expect(statuses.get().allSatisfy { $0 == 200 }, "\(statuses.get())")
 
         #expect(FileManager.default.fileExists(atPath: stack.databasePath))
-        try expectIntact(stack.databasePath, holding: tokens)
+        try expectIntact(stack.database, holding: tokens)
         #expect(try storedRegistration(before, in: stack) == nil, "the deleted file took its rows along")
         let health = try stack.request("GET", "/wakeup/health")
         #expect(jsonObject(health)?["registrations"] as? Int == tokens.count)
@@ -161,7 +161,7 @@ struct ReliabilityTests {
         stop.set(true)
         #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
 
-        try expectIntact(stack.databasePath, holding: acknowledged.get())
+        try expectIntact(stack.database, holding: acknowledged.get())
         #expect(stack.responderLog.contains("child \(killed) was killed by signal 9; restarting it"))
         #expect(stack.responder.isRunning, "the supervisor itself stays up")
     }
@@ -180,11 +180,12 @@ func registerUntilRefused(_ stack: LiveStack, seeds: Range<Int>) throws -> (acce
     return (accepted, nil)
 }
 
-/// The database at `path` passes `PRAGMA integrity_check` and holds every one of `tokens`.
-func expectIntact(_ path: String, holding tokens: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let connection = try SQLiteConnection(path: path)
-    #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok", sourceLocation: sourceLocation)
-    let stored = Set(try connection.statement("SELECT push_token FROM registrations").rows { $0.text(0) ?? "" })
+/// The database holds every one of `tokens` (and a SQLite file passes `PRAGMA integrity_check`).
+func expectIntact(_ database: TestDatabase, holding tokens: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    if database.kind == .sqlite {
+        #expect(try database.rows("PRAGMA integrity_check") == [["ok"]], sourceLocation: sourceLocation)
+    }
+    let stored = Set(try database.rows("SELECT push_token FROM registrations").map { $0[0] ?? "" })
     let missing = tokens.filter { !stored.contains($0) }
     #expect(
         missing.isEmpty, "\(missing.count) of \(tokens.count) acknowledged registrations are missing",

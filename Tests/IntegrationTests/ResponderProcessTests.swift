@@ -104,7 +104,8 @@ struct ResponderProcessTests {
             body: Array(registerBody(testToken(400)).utf8))
         #expect(result.status == 200)
         #expect(
-            try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: testToken(400)))?.environment
+            try TestDatabase(sqliteFile: folder.file("db.sqlite")).registration(PushToken(validating: testToken(400)))?
+                .environment
                 == .production)
     }
 
@@ -188,6 +189,6 @@ struct ResponderProcessTests {
         }
         // Four clients, four workers: nobody is turned away, every write landed.
         #expect(statuses.get().filter { $0 == 200 }.count == 40, "\(statuses.get())")
-        #expect(try stack.store().count() == 40)
+        #expect(try stack.database.count() == 40)
     }
 }

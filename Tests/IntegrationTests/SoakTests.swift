@@ -135,11 +135,11 @@ struct SoakTests {
 
         // MARK: - Every acknowledged registration is stored or legitimately gone
 
-        let store = try stack.store()
+        let store = stack.database
         // The sweep expires by its own clock at its start, which it records. The time noted here
         // before starting it is earlier by the process's start-up, and a token registered in
         // between was rightly expired by it (one such token failed the soak once).
-        let lastSweep = try #require(try RunHistory(SQLiteConnection(path: stack.databasePath)).lastRun()).startedAt
+        let lastSweep = try #require(try store.reading { try $0.lastRun() }).startedAt
         var checked = 0
         for (seed, list) in history {
             // A request without an answer may or may not have been applied: that token is not judged.

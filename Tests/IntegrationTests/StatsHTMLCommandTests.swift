@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func thePageOfAnEmptyDatabaseSaysNoSweepWasRecorded() throws {
-        _ = try RegistrationStore(path: folder.file("db.sqlite"))
+        try TestDatabase(sqliteFile: folder.file("db.sqlite")).reading { _ in }
         let result = try stats(["--html"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("<!DOCTYPE html>") && result.stdout.hasSuffix("</html>\n"))
@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: [["--html", "--json"], ["--htm"], ["--html", "extra"]])
     func aWrongCommandLineIsOneLineAndExit2(_ arguments: [String]) throws {
-        _ = try RegistrationStore(path: folder.file("db.sqlite"))
+        try TestDatabase(sqliteFile: folder.file("db.sqlite")).reading { _ in }
         let result = try stats(arguments)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)

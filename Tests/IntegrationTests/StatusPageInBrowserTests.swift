@@ -27,7 +27,7 @@ struct StatusPageInBrowserTests {
 
         // The day before, as the sweep records its runs (one per 10 minutes here), so the charts
         // have a history to draw: registrations rising and falling twice a day, an hour of failures.
-        let history = SweepStore(connection: try live.store().connection)
+        let history = live.database
         let now = Clock().now()
         for slot in Int64(1)...143 {
             var run = SweepSummary()

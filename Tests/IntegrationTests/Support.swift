@@ -4,7 +4,7 @@ import TestSupport
 
 /// The stored row for `token`, read through a connection of the test's own.
 func storedRegistration(_ token: String, in stack: LiveStack) throws -> Registration? {
-    try stack.store().registration(PushToken(validating: token))
+    try stack.database.registration(PushToken(validating: token))
 }
 
 /// The decoded JSON object of a response body.
@@ -13,4 +13,4 @@ func jsonObject(_ result: HTTPResult) -> [String: Any]? {
 }
 
 /// Every row of the table, as comparable text (to prove that nothing changed).
-func snapshot(of stack: LiveStack) throws -> [String] { try storedRows(stack.databasePath) }
+func snapshot(of stack: LiveStack) throws -> [String] { try storedRows(stack.database) }

@@ -210,14 +210,13 @@ struct SweepAgainstStandInTests {
         sweep.signal(SIGKILL)
         #expect(sweep.waitForExit(timeout: 30) == .signalled(SIGKILL))
 
-        let connection = try SQLiteConnection(path: fixture.databasePath)
-        #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")
-        let pushedBefore = try connection.statement("SELECT count(*) FROM registrations WHERE wakeup_count > 0").scalarInt() ?? -1
+        try expectIntact(fixture.database, holding: [])
+        let pushedBefore = try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") ?? -1
         #expect(pushedBefore < 2000)
 
         let next = try fixture.sweep()
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(try connection.statement("SELECT count(*) FROM registrations WHERE wakeup_count > 0").scalarInt() == 2000)
+        #expect(try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") == 2000)
         #expect(try fixture.count() == 2000)
     }
 

@@ -122,7 +122,7 @@ struct SweepFaultsAgainstStandInTests {
         try fixture.standIn.state().script(token: "*", status: status, reason: reason, count: 400)
         // Pages of 20 and 10 pushes queued: the fault stops production before most rows are read.
         let first = try fixture.standIn.sweepInProcess(
-            database: fixture.databasePath, extra: ["LIVEACTIVITY_APNS_CONCURRENCY": "5"], duePageSize: 20, lookahead: 10)
+            database: fixture.database, extra: ["LIVEACTIVITY_APNS_CONCURRENCY": "5"], duePageSize: 20, lookahead: 10)
         #expect(first.faults.map(\.reason) == [reason] && first.faults.first?.pushes == 200, "\(first.line)")
         #expect(first.held == 200 && first.sent == 0 && first.deferred == 0)
         #expect(try fixture.received().count < 200, "some rows were never sent")
@@ -147,7 +147,8 @@ struct SweepFaultsAgainstStandInTests {
         let faulting = (21...200).map(sampleToken)
         // The first answers to arrive are the failures (or the fault), the others a moment later.
         try state.script(tokens: failing, status: 503, reason: "ServiceUnavailable", delayMilliseconds: failuresFirst ? 0 : 300)
-        try state.script(tokens: faulting, status: 429, reason: "TooManyProviderTokenUpdates", delayMilliseconds: failuresFirst ? 300 : 0)
+        try state.script(
+            tokens: faulting, status: 429, reason: "TooManyProviderTokenUpdates", delayMilliseconds: failuresFirst ? 300 : 0)
         let start = Clock().now()
         let first = try fixture.sweep()
         #expect(first.status == 1, "\(first.stderr)")

@@ -9,8 +9,7 @@ import Testing
 @Suite("Sweep stops against the APNs stand-in")
 struct SweepStopsAgainstStandInTests {
     func pushedRows(_ fixture: SweepFixture) throws -> Int {
-        let connection = try SQLiteConnection(path: fixture.databasePath)
-        return Int(try connection.statement("SELECT count(*) FROM registrations WHERE wakeup_count > 0").scalarInt() ?? -1)
+        Int(try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") ?? -1)
     }
 
     @Test func pastTheTimeBudgetNothingNewIsSentAndEveryAnswerIsWritten() throws {
@@ -44,9 +43,8 @@ struct SweepStopsAgainstStandInTests {
         #expect(sweep.output.contains("a stop was requested (SIGTERM)"))
         #expect(try pushedRows(fixture) == sent, "every answer received was written")
         #expect(try fixture.received().count == sent)
-        let connection = try SQLiteConnection(path: fixture.databasePath)
-        #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")
-        #expect(try connection.statement("SELECT count(*) FROM sweep_runs").scalarInt() == 1, "the run was recorded")
+        try expectIntact(fixture.database, holding: [])
+        #expect(try fixture.database.scalar("SELECT count(*) FROM sweep_runs") == 1, "the run was recorded")
     }
 
     @Test func aRegistrationDuringTheSweepStaysDueAtOnce() throws {

@@ -8,11 +8,14 @@ import TestSupport
 /// A sweep's database with registrations put in directly, and the sweep run as cron runs it:
 /// a separate process with its settings in the environment.
 final class SweepFixture: @unchecked Sendable {
-    let folder = TemporaryDirectory("sweepdb")
+    let database: TestDatabase
+    var folder: TemporaryDirectory { database.folder }
     let standIn: StandInStack
-    var databasePath: String { folder.file("registrations.sqlite") }
+    /// `LIVEACTIVITY_DB` of the sweep the fixture runs.
+    var databasePath: String { database.setting }
 
     init(standIn: StandInStack? = nil, standInEnvironment: [String: String] = [:]) throws {
+        database = try TestDatabase(label: "sweepdb")
         self.standIn = try standIn ?? StandInStack(environment: standInEnvironment)
     }
 
@@ -20,10 +23,9 @@ final class SweepFixture: @unchecked Sendable {
     func register(
         _ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0
     ) throws {
-        let store = try RegistrationStore(path: databasePath)
         let now = Clock().now() - ago
         for seed in seeds {
-            try store.register(
+            try database.register(
                 try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now,
                 expiresAt: now + 8 * 3_600_000, cap: 1_000_000)
         }
@@ -39,9 +41,7 @@ final class SweepFixture: @unchecked Sendable {
 
     /// Registrations with at least one delivered push.
     func provenCount() throws -> Int {
-        let connection = try SQLiteConnection(path: databasePath)
-        return Int(
-            try connection.statement("SELECT count(*) FROM registrations WHERE last_push_at IS NOT NULL").scalarInt() ?? -1)
+        Int(try database.scalar("SELECT count(*) FROM registrations WHERE last_push_at IS NOT NULL") ?? -1)
     }
 
     /// The summary line's `key=value` for `key`, from a sweep's stdout.
@@ -60,24 +60,23 @@ final class SweepFixture: @unchecked Sendable {
     }
 
     func row(_ seed: Int) throws -> Registration? {
-        try RegistrationStore(path: databasePath).registration(try PushToken(validating: sampleToken(seed)))
+        try database.registration(try PushToken(validating: sampleToken(seed)))
     }
 
-    func count() throws -> Int { try RegistrationStore(path: databasePath).count() }
+    func count() throws -> Int { try database.count() }
 
     /// Pushes the stand-in received for `seed`'s token (all of them when nil).
     func received(_ seed: Int? = nil) throws -> [StandInReceived] {
         try standIn.state().received(token: seed.map(sampleToken))
     }
 
-    /// The cached provider token: the file in the sweep's folder beside the database (`v1 key issued-at-seconds jwt`),
-    /// with the issue time in milliseconds.
+    /// The cached provider token where the engine keeps it (a file in the sweep's folder on SQLite,
+    /// the database on PostgreSQL), with the issue time in milliseconds.
     func cachedToken() throws -> (token: String, issuedAt: Int64)? {
-        let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: databasePath))
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
-        guard fields.count == 4, let seconds = Int64(fields[2]) else { return nil }
-        return (String(fields[3]), seconds * 1000)
+        let credentials = try SweepCredentials(settings: Settings(values: standIn.sweepEnvironment(database: databasePath)))
+        let store = database.engine.providerTokens(sweepFolder: database.engine.defaultSweepFolder)
+        guard let token = try store.load(cacheKey: credentials.tokenCacheKey) else { return nil }
+        return (token.jwt, token.issuedAt * 1000)
     }
 }
 

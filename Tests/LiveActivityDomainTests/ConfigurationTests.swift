@@ -10,8 +10,8 @@ import Testing
         #expect(configuration.defaultEnvironment == .production)
         #expect(configuration.maxRegistrations == 100_000)
         #expect(configuration.expiryHours == 8)
-        #expect(configuration.intervals[.charging] == 300)
-        #expect(configuration.intervals[.debug] == 60)
+        #expect(configuration.intervalPolicy.seconds(.charging) == 300)
+        #expect(configuration.intervalPolicy.seconds(.debug) == 60)
         #expect(configuration.sqliteSynchronous == "NORMAL")
     }
 
@@ -28,10 +28,10 @@ import Testing
         #expect(configuration.defaultEnvironment == .sandbox)
         #expect(configuration.maxRegistrations == 5)
         #expect(configuration.expiryMilliseconds == 1_800_000)
-        #expect(configuration.intervalMilliseconds(.charging) == 300_000, "the intervals are the sweep's to read")
+        #expect(configuration.intervalPolicy.milliseconds(.charging) == 300_000, "the intervals are the sweep's to read")
         try configuration.readPushIntervals(settings)
-        #expect(configuration.intervalMilliseconds(.charging) == 120_000)
-        #expect(configuration.intervalMilliseconds(.debug) == 30_000)
+        #expect(configuration.intervalPolicy.milliseconds(.charging) == 120_000)
+        #expect(configuration.intervalPolicy.milliseconds(.debug) == 30_000)
     }
 
     @Test(arguments: [("LIVEACTIVITY_INTERVAL_CHARGING", "5m"), ("LIVEACTIVITY_INTERVAL_DEBUG", "0")])

@@ -11,7 +11,7 @@ import Testing
     let now: Int64 = 1_800_000_000_000
 
     @Test func acksByOutcomeAndTheirDelayHistogram() throws {
-        let store = try populatedDeliveryStore(at: folder.file("db.sqlite"), now: now)
+        let store = try populateDeliveryFigures(TestDatabase(label: "delivery"), now: now)
         let text = PrometheusMetrics.render(try store.metricsSnapshot())
         #expect(text.contains("# TYPE liveactivity_acks_total counter\n"))
         #expect(text.contains("liveactivity_acks_total{outcome=\"matched\"} 8\n"))
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func anEmptyDatabaseHasZeroSeries() throws {
-        let store = try RegistrationStore(path: folder.file("empty.sqlite"))
+        let store = try TestDatabase(label: "empty")
         let text = PrometheusMetrics.render(try store.metricsSnapshot())
         #expect(text.contains("liveactivity_acks_total{outcome=\"unmatched\"} 0\n"))
         #expect(text.contains("liveactivity_wake_ack_delay_seconds_bucket{le=\"+Inf\"} 0\n"))

@@ -9,8 +9,8 @@ import Testing
     let folder = TemporaryDirectory("metrics")
     let now: Int64 = 1_800_000_000_000
 
-    func populatedStore() throws -> RegistrationStore {
-        try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
+    func populatedStore() throws -> TestDatabase {
+        try populateStatsFigures(TestDatabase(label: "stats"), now: now)
     }
 
     @Test func metricsAreInPrometheusTextFormat() throws {
@@ -35,14 +35,14 @@ import Testing
 
     @Test func faultCountersNeverGoDownWhenTheHistoryIsPruned() throws {
         let store = try populatedStore()
-        let sweeps = SweepStore(connection: store.connection)
+        let sweeps = store
         var later = SweepSummary()
         later.startedAt = now + 32 * 86_400_000
         later.faults = [
             SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 2, advice: "")
         ]
         try sweeps.record(later)
-        #expect(try store.connection.statement("SELECT count(*) FROM sweep_faults").scalarInt() == 1, "the older one was pruned")
+        #expect(try store.scalar("SELECT count(*) FROM sweep_faults") == 1, "the older one was pruned")
         let text = PrometheusMetrics.render(try store.metricsSnapshot())
         let labels = #"environment="sandbox",kind="configuration",reason="BadEnvironmentKeyInToken""#
         #expect(text.contains("liveactivity_sweep_faults_total{\(labels)} 2\n"))

@@ -10,8 +10,8 @@ import Testing
     let now: Int64 = 1_800_000_000_000
     let minute: Int64 = 60_000
 
-    func populatedStore() throws -> RegistrationStore {
-        try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
+    func populatedStore() throws -> TestDatabase {
+        try populateStatsFigures(TestDatabase(label: "stats"), now: now)
     }
 
     @Test func theReportCountsByTypeEnvironmentAndAge() throws {
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func anEmptyDatabaseReportsZeros() throws {
-        let store = try RegistrationStore(path: folder.file("empty.sqlite"))
+        let store = try TestDatabase(label: "empty")
         let report = try store.statsReport(now: now)
         #expect(report.active == 0 && report.oldestRegisteredAt == nil && report.lastRunAt == nil)
         #expect(report.text.contains("Last sweep: none recorded"))

@@ -1,4 +1,5 @@
 import Foundation
+import LiveActivityDomain
 import TestSupport
 import Testing
 
@@ -14,14 +15,12 @@ import Testing
     let now: Int64 = 1_800_000_000_000
 
     func populated() throws -> StatsReport {
-        let store = try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
-        return try StatsReport.gather(store.connection, now: now)
+        let store = try populateStatsFigures(TestDatabase(label: "stats"), now: now)
+        return try store.statsReport(now: now)
     }
 
     func emptyReport() throws -> StatsReport {
-        let connection = try SQLiteConnection(path: folder.file("empty.sqlite"))
-        try Schema.migrate(connection)
-        return try StatsReport.gather(connection, now: now)
+        return try TestDatabase(label: "empty").statsReport(now: now)
     }
 
     /// The `data-value` of the element marked `data-figure="name"`.
@@ -93,19 +92,19 @@ import Testing
     /// SPEC 3: no token beyond its first 8 characters; this page shows none at all, also for the
     /// most-woken registrations (random tokens, so no run of zeros meets a timestamp by chance).
     @Test func noTokenNorItsPrefixIsOnThePage() throws {
-        let store = try RegistrationStore(path: folder.file("tokens.sqlite"))
+        let store = try TestDatabase(label: "tokens")
         let tokens = (1...4).map { testToken($0) }
         for token in tokens {
             try store.register(
                 try PushToken(validating: token), type: .charging, environment: .production, now: now - 60_000,
                 expiresAt: now + 3_600_000, cap: 100)
         }
-        try store.connection.execute("UPDATE registrations SET wakeup_count = 3, consecutive_failures = 1")
+        try store.execute("UPDATE registrations SET wakeup_count = 3, consecutive_failures = 1")
         var run = SweepSummary()
         run.startedAt = now - 30_000
         run.sent = 4
-        try SweepStore(connection: store.connection).record(run)
-        let report = try StatsReport.gather(store.connection, now: now)
+        try store.record(run)
+        let report = try store.statsReport(now: now)
         #expect(report.topWakeups.count == 4)
         let page = StatusPage.render(report)
         for token in tokens {

@@ -41,10 +41,7 @@ import Testing
         (SweepFault.Kind.configuration, true), (.provider, true), (.guarded, true), (.unreachable, false),
     ])
     func theLastRunFailedExactlyWhenItRecordedAFaultThatFailsTheRun(kind: SweepFault.Kind, fails: Bool) throws {
-        let folder = TemporaryDirectory("health")
-        let connection = try SQLiteConnection(path: folder.file("db.sqlite"))
-        try Schema.migrate(connection)
-        let store = SweepStore(connection: connection)
+        let store = try TestDatabase(label: "health")
         var failing = SweepSummary()
         failing.startedAt = now - 120_000
         failing.faults = [SweepFault(environment: .sandbox, kind: .configuration, reason: "BadTopic", pushes: 3, advice: "")]
@@ -56,7 +53,7 @@ import Testing
         #expect(last.failsTheRun == fails)
         try store.record(last)
 
-        let report = try StatsReport.gather(connection, now: now)
+        let report = try store.statsReport(now: now)
         #expect(report.day.lastRunFinishedAt == now - 58_000)
         #expect(report.day.lastRunExitedNonZero == fails)
         #expect(SweepHealth(report).alarms == (fails ? [.lastSweepFailed] : []))

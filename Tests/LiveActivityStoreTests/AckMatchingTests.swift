@@ -1,3 +1,4 @@
+import LiveActivityStore
 import TestSupport
 import Testing
 
@@ -8,55 +9,61 @@ import Testing
 /// that has no ack yet and was answered at most two effective intervals ago; everything else
 /// changes nothing but its counter.
 @Suite struct AckMatchingTests {
-    let folder = TemporaryDirectory("acks")
+    let database: TestDatabase
     let t0: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
     let policy = IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60], maximumSeconds: 3600)
-    let store: RegistrationStore
 
-    init() throws { store = try RegistrationStore(path: folder.file("db.sqlite")) }
+    init() throws { database = try TestDatabase(label: "acks") }
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
 
     func register(_ seed: Int, interval: Int? = nil) throws {
-        try store.register(
+        try database.register(
             token(seed), type: .charging, environment: .sandbox, now: t0, expiresAt: t0 + 8 * 3_600_000, cap: 100,
             interval: interval)
     }
 
-    func pushed(_ seed: Int, at time: Int64, status: Int = 200) throws {
-        try SweepStore(connection: store.connection).apply(
-            [],
-            answered: [
-                AnsweredPush(
-                    attempt: PushAttempt(
-                        token: token(seed), sentAt: time - 20, answeredAt: time, status: status,
-                        reason: status == 200 ? nil : "InternalServerError", apnsID: "ID"),
-                    activityType: .charging, environment: .sandbox, previousDeliveryAt: nil)
-            ])
+    /// A push answered at `time`, written as the sweep writes it; its next push `next` (by
+    /// default an hour on: no push is on its way when the tests ack).
+    func pushed(_ seed: Int, at time: Int64, status: Int = 200, next: Int64? = nil) throws {
+        let answered = AnsweredPush(
+            attempt: PushAttempt(
+                token: token(seed), sentAt: time - 20, answeredAt: time, status: status,
+                reason: status == 200 ? nil : "InternalServerError", apnsID: "ID"),
+            activityType: .charging, environment: .sandbox, previousDeliveryAt: nil)
+        let nextPush = next ?? time + 3_600_000
+        let write: OutcomeWrite =
+            status == 200
+            ? .delivered(token(seed), selectedRegisteredAt: t0, at: time, nextPushAt: nextPush)
+            : .failed(token(seed), selectedRegisteredAt: t0, reason: "InternalServerError", nextPushAt: nextPush)
+        try database.apply([write], answered: [answered], policy: policy)
     }
 
-    func ack(_ seed: Int, at time: Int64) throws -> AckOutcome {
-        try store.connection.transaction { try store.acknowledgeInTransaction(token(seed), now: time, policy: policy) }
+    func ack(_ seed: Int, at time: Int64) throws -> AckOutcome? {
+        try database.acknowledge(token(seed), now: time, policy: policy)
     }
 
     func latest(_ seed: Int) throws -> PushAttempt? {
-        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(seed), in: store.connection) else { return nil }
+        guard case .found(let history) = try database.history(sampleToken(seed)) else { return nil }
         return history.attempts.first
     }
 
     func totals() throws -> [String: Int64] {
         Dictionary(
-            uniqueKeysWithValues: try store.connection.statement("SELECT outcome, count FROM ack_totals").rows {
-                ($0.text(0) ?? "", $0.int(1))
+            uniqueKeysWithValues: try database.rows("SELECT outcome, count FROM ack_totals").map {
+                ($0[0] ?? "", Int64($0[1] ?? "") ?? -1)
             })
     }
 
     func hourFigures() throws -> (acked: Int64, delaySum: Int64, buckets: [Int64])? {
         let columns = (0..<AckDelayBuckets.count).map { "d\($0)" }.joined(separator: ", ")
-        return try store.connection.statement("SELECT acked, delay_sum_ms, \(columns) FROM delivery_hours WHERE hour = ?")
-            .firstRow([.integer(t0 / 3_600_000)]) { row in
-                (row.int(0), row.int(1), (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 2)) })
-            }
+        guard
+            let row = try database.rows(
+                "SELECT acked, delay_sum_ms, \(columns) FROM delivery_hours WHERE hour = \(t0 / 3_600_000)"
+            ).first
+        else { return nil }
+        let numbers = row.map { Int64($0 ?? "") ?? -1 }
+        return (numbers[0], numbers[1], Array(numbers.dropFirst(2)))
     }
 
     @Test func anAckMatchesTheLatest200AndKeepsItsDelay() throws {
@@ -83,7 +90,8 @@ import Testing
 
     @Test func withNoPushAnswered200ThereIsNothingToMatch() throws {
         try register(1)
-        #expect(try ack(1, at: t0) == .unmatched, "registered, never pushed")
+        try database.execute("UPDATE registrations SET next_push_at = \(t0 + 3_600_000)")
+        #expect(try ack(1, at: t0) == .unmatched, "registered, never pushed, none on its way")
         try pushed(1, at: t0 + 1000, status: 500)
         #expect(try ack(1, at: t0 + 2000) == .unmatched, "the only push failed")
         #expect(try latest(1)?.ackedAt == nil)
@@ -101,7 +109,7 @@ import Testing
         try pushed(2, at: t0)
         #expect(try ack(2, at: t0 + 1_700_000) == .matched, "within two of its own 900 s")
         try register(3, interval: 86_400)
-        try pushed(3, at: t0)
+        try pushed(3, at: t0, next: t0 + 8 * 3_600_000)
         #expect(try ack(3, at: t0 + 7_200_001) == .unmatched, "two of the 3600 s maximum, not of what it asked")
     }
 
@@ -111,12 +119,53 @@ import Testing
         try pushed(1, at: t0 + 301_000)
         try pushed(1, at: t0 + 601_000, status: 500)
         #expect(try ack(1, at: t0 + 602_000) == .matched)
-        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(1), in: store.connection) else {
+        guard case .found(let history) = try database.history(sampleToken(1)) else {
             Issue.record("registered")
             return
         }
         #expect(history.attempts.map(\.ackedAt) == [nil, t0 + 602_000, nil])
         #expect(history.attempts[1].ackDelayMilliseconds == 301_000)
+    }
+
+    // MARK: - An ack that comes while its push is on its way (issue 26, point 7)
+
+    /// The phone wakes and acks a second after APNs's 200, before the sweep wrote that answer
+    /// (it writes in batches): the ack waits on the row and is matched when the answer is written.
+    @Test func anAckBeforeItsPushIsWrittenIsMatchedWhenItIs() throws {
+        try register(1)
+        #expect(try ack(1, at: t0 + 1200) == nil, "due: its push may be on its way, so it waits")
+        #expect(try totals().isEmpty, "not counted yet")
+        try pushed(1, at: t0 + 200)  // sent at t0 + 180, answered 200 at t0 + 200, written now
+        let push = try #require(try latest(1))
+        #expect(push.ackedAt == t0 + 1200 && push.ackDelayMilliseconds == 1000)
+        #expect(try totals() == ["matched": 1])
+        #expect(try hourFigures()?.acked == 1)
+        #expect(try database.scalar("SELECT count(*) FROM registrations WHERE waiting_ack_at IS NOT NULL") == 0)
+    }
+
+    /// An ack that came before the next push was even sent is for the push before, whatever the
+    /// time: judged when the next one is written, it goes to the right one with its own delay.
+    @Test func aWaitingAckSentBeforeTheNextPushIsForThePushBefore() throws {
+        try register(1)
+        try pushed(1, at: t0 + 1000, next: t0 + 301_000)
+        #expect(try ack(1, at: t0 + 302_000) == nil, "the next push is due: it waits")
+        try pushed(1, at: t0 + 303_100)  // sent at t0 + 303_080, after the ack
+        guard case .found(let history) = try database.history(sampleToken(1)) else {
+            Issue.record("registered")
+            return
+        }
+        #expect(history.attempts.map(\.ackedAt) == [nil, t0 + 302_000])
+        #expect(history.attempts[1].ackDelayMilliseconds == 301_000)
+        #expect(try totals() == ["matched": 1])
+    }
+
+    @Test func aSecondAckWhileOneWaitsIsADuplicateAndAFailedPushLeavesItUnmatched() throws {
+        try register(1)
+        #expect(try ack(1, at: t0 + 100) == nil)
+        #expect(try ack(1, at: t0 + 200) == .duplicate)
+        try pushed(1, at: t0 + 300, status: 500)
+        #expect(try totals() == ["duplicate": 1, "unmatched": 1], "no push answered 200 was sent before it")
+        #expect(try latest(1)?.ackedAt == nil)
     }
 
     @Test func theDelayQuantilesComeFromTheBuckets() {

@@ -1,5 +1,5 @@
 import Foundation
-import LiveActivityStore
+import SQLiteClient
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import LiveActivityStore
 import TestSupport
 import Testing
 
@@ -7,12 +8,14 @@ import Testing
 
 /// The 24 hours the status page draws (`StatsReport.Day`), read from the run history.
 @Suite struct DayFiguresTests {
-    let folder = TemporaryDirectory("day")
+    let database: TestDatabase
     let minute: Int64 = 60_000
     /// 5.5 minutes past an hour (1_800_000_000_000 is on the hour).
     let now: Int64 = 1_800_000_330_000
 
-    func run(_ store: SweepStore, minutesAgo: Int64, active: Int, sent: Int, failed: Int = 0, reasons: [String: Int] = [:])
+    init() throws { database = try TestDatabase(label: "day") }
+
+    func run(minutesAgo: Int64, active: Int, sent: Int, failed: Int = 0, reasons: [String: Int] = [:])
         throws
     {
         var summary = SweepSummary()
@@ -21,21 +24,39 @@ import Testing
         summary.sent = sent
         summary.failed = failed
         summary.failureReasons = reasons
-        try store.record(summary)
+        try database.record(summary)
+    }
+
+    /// `count` pushes answered 200 `minutesAgo`, as a sweep's batch records them.
+    func delivered(_ count: Int, minutesAgo: Int64, from seed: Int) throws {
+        let at = now - minutesAgo * minute
+        try database.apply(
+            [],
+            answered: (seed..<(seed + count)).map { seed in
+                AnsweredPush(
+                    attempt: PushAttempt(
+                        token: PushToken(trusted: sampleToken(seed)), sentAt: at - 10, answeredAt: at, status: 200, reason: nil,
+                        apnsID: nil),
+                    activityType: .charging, environment: .production, previousDeliveryAt: nil)
+            })
     }
 
     @Test func runsAreBucketedPer10MinutesOver24HoursWithHoursAndReasons() throws {
-        let connection = try SQLiteConnection(path: folder.file("db.sqlite"))
-        try Schema.migrate(connection)
-        let store = SweepStore(connection: connection)
-        try run(store, minutesAgo: 1, active: 5, sent: 3, failed: 1, reasons: ["ServiceUnavailable": 1])
-        try run(store, minutesAgo: 2, active: 7, sent: 2)
-        try run(store, minutesAgo: 8, active: 4, sent: 4, failed: 2, reasons: ["ServiceUnavailable": 1, "TooManyRequests": 1])
-        try run(store, minutesAgo: 23 * 60, active: 1, sent: 1)
-        // Older than the 24 hours: in no bucket, no hour, no reason.
-        try run(store, minutesAgo: 25 * 60, active: 9, sent: 9, failed: 9, reasons: ["Old": 9])
+        // Recorded in the order they ran. Older than the 24 hours: in no bucket, no hour, no reason.
+        try run(minutesAgo: 25 * 60, active: 9, sent: 9, failed: 9, reasons: ["Old": 9])
+        try run(minutesAgo: 23 * 60, active: 1, sent: 1)
+        try run(minutesAgo: 8, active: 4, sent: 4, failed: 2, reasons: ["ServiceUnavailable": 1, "TooManyRequests": 1])
+        try run(minutesAgo: 2, active: 7, sent: 2)
+        try run(minutesAgo: 1, active: 5, sent: 3, failed: 1, reasons: ["ServiceUnavailable": 1])
 
-        let day = try StatsReport.gather(connection, now: now).day
+        // What APNs answered 200, by the hour it answered: 23 hours ago, 8 minutes ago (the hour
+        // before), and 1 and 2 minutes ago; the runs' own counts are not the page's hours.
+        try delivered(1, minutesAgo: 23 * 60, from: 1)
+        try delivered(4, minutesAgo: 8, from: 10)
+        try delivered(3, minutesAgo: 1, from: 20)
+        try delivered(2, minutesAgo: 2, from: 30)
+        try delivered(9, minutesAgo: 25 * 60, from: 40)
+        let day = try database.statsReport(now: now).day
         let bucket = StatsReport.Day.bucketMilliseconds
         #expect(day.start == now - now % bucket - 143 * bucket)
         #expect(
@@ -44,7 +65,6 @@ import Testing
                 .init(start: now - now % bucket - bucket, runs: 1, active: 4, sent: 4, failed: 2),
                 .init(start: now - now % bucket, runs: 2, active: 7, sent: 5, failed: 1),
             ])
-        // 23 hours ago; 8 minutes ago (the hour before); 1 and 2 minutes ago.
         #expect(day.hours.map(\.answered) == [1, 4, 5])
         #expect(day.hours.last?.start == now - now % 3_600_000)
         #expect(day.hours.allSatisfy { $0.acknowledged == nil })
@@ -55,9 +75,7 @@ import Testing
     }
 
     @Test func anEmptyHistoryHasNoBucketsAndNoLastRun() throws {
-        let connection = try SQLiteConnection(path: folder.file("empty.sqlite"))
-        try Schema.migrate(connection)
-        let day = try StatsReport.gather(connection, now: now).day
+        let day = try database.statsReport(now: now).day
         #expect(day.buckets.isEmpty && day.hours.isEmpty && day.failureReasons.isEmpty)
         #expect(day.lastRunFinishedAt == nil)
     }

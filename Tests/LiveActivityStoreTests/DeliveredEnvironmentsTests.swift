@@ -3,6 +3,8 @@ import Testing
 
 @testable import LiveActivityDomain
 @testable import LiveActivityStore
+@testable import SQLiteClient
+@testable import SQLiteStore
 
 /// Whether an environment ever had a push answered 200 in this database (SPEC 5's guard judges
 /// "a fresh deployment" by it): set by the first 200, kept when the registration goes, and
@@ -12,11 +14,14 @@ import Testing
     let now: Int64 = 1_800_000_000_000
 
     func register(_ seed: Int, _ environment: APNsEnvironment, in connection: SQLiteConnection) throws {
-        try connection.execute(
-            """
-            INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-            VALUES ('\(sampleToken(seed))', 'charging', '\(environment.rawValue)', \(now), \(now + 1), \(now))
-            """)
+        try connection.execute(insert(seed, environment))
+    }
+
+    func insert(_ seed: Int, _ environment: APNsEnvironment) -> String {
+        """
+        INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+        VALUES ('\(sampleToken(seed))', 'charging', '\(environment.rawValue)', \(now), \(now + 1), \(now))
+        """
     }
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
@@ -30,27 +35,27 @@ import Testing
     }
 
     @Test func theFirst200OfAnEnvironmentIsKeptAfterItsRegistrationIsGone() throws {
-        let connection = try SQLiteConnection(path: folder.file("db.sqlite"))
-        try Schema.migrate(connection)
-        let store = SweepStore(connection: connection)
-        try register(1, .sandbox, in: connection)
-        try register(2, .production, in: connection)
-        #expect(try store.environmentsEverDelivered().isEmpty)
+        let store = try TestDatabase(label: "delivered")
+        try store.reading { _ in }  // migrated
+        try store.execute(insert(1, .sandbox))
+        try store.execute(insert(2, .production))
+        func everDelivered() throws -> Set<APNsEnvironment> { try store.reading { try $0.environmentsEverDelivered() } }
+        #expect(try everDelivered().isEmpty)
         try store.apply(
             [.failed(token(2), selectedRegisteredAt: now, reason: "ServiceUnavailable", nextPushAt: now)],
             answered: [answer(2, .production, status: 503, at: now)])
-        #expect(try store.environmentsEverDelivered().isEmpty, "only a 200 counts")
+        #expect(try everDelivered().isEmpty, "only a 200 counts")
         try store.apply(
             [.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
             answered: [answer(1, .sandbox, status: 200, at: now + 5)])
         try store.apply(
             [.delivered(token(1), selectedRegisteredAt: now, at: now + 15, nextPushAt: now + 20)],
             answered: [answer(1, .sandbox, status: 200, at: now + 15)])
-        #expect(try store.environmentsEverDelivered() == [.sandbox])
-        let first = try connection.statement("SELECT first_delivered_at FROM delivered_environments").rows([]) { $0.int(0) }
-        #expect(first == [now + 5], "the first 200 is kept, later ones change nothing")
+        #expect(try everDelivered() == [.sandbox])
+        let first = try store.rows("SELECT first_delivered_at FROM delivered_environments").map { $0[0] }
+        #expect(first == [String(now + 5)], "the first 200 is kept, later ones change nothing")
         try store.apply([.delete(token(1), registeredAtOrBefore: now)])
-        #expect(try store.environmentsEverDelivered() == [.sandbox], "the history outlives the registration")
+        #expect(try everDelivered() == [.sandbox], "the history outlives the registration")
     }
 
     @Test func theMigrationDerivesItFromTheProvenRegistrationsOfAnOlderDatabase() throws {
@@ -60,7 +65,7 @@ import Testing
         try register(2, .production, in: connection)
         try connection.execute("UPDATE registrations SET last_push_at = \(now), wakeup_count = 1 WHERE environment = 'sandbox'")
         try Schema.migrate(connection)
-        #expect(try SweepStore(connection: connection).environmentsEverDelivered() == [.sandbox])
+        #expect(try SQLiteEngine(path: connection.path).openSweep(migrating: false).environmentsEverDelivered() == [.sandbox])
     }
 
     /// Version 7 kept it by a trigger on every outcome's UPDATE, which made SQLite journal each
@@ -74,10 +79,10 @@ import Testing
         try Schema.migrate(connection)
         #expect(try connection.statement(triggers).rows([]) { $0.text(0) }.isEmpty)
         try register(1, .production, in: connection)
-        let store = SweepStore(connection: connection)
+        let store = TestDatabase(sqliteFile: connection.path)
         try store.apply(
             [.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
             answered: [answer(1, .production, status: 200, at: now + 5)])
-        #expect(try store.environmentsEverDelivered() == [.production])
+        #expect(try store.reading { try $0.environmentsEverDelivered() } == [.production])
     }
 }

@@ -5,6 +5,8 @@ import Testing
 
 @testable import LiveActivityDomain
 @testable import LiveActivityStore
+@testable import SQLiteClient
+@testable import SQLiteStore
 
 /// Lifetime counters never go down (SPEC 7, issue #8 defect 8): the run history is pruned after
 /// 30 days, but `stats`'s lifetime figure and the Prometheus `_total`s come from totals that
@@ -26,20 +28,18 @@ import Testing
     }
 
     @Test func pruningTheRunHistoryLowersNoLifetimeFigure() throws {
-        let connection = try SQLiteConnection(path: folder.file("db.sqlite"))
-        try Schema.migrate(connection)
-        let store = SweepStore(connection: connection)
+        let store = try TestDatabase(label: "totals")
         try store.record(run(at: now, sent: 5, failed: 3))
         try store.record(run(at: now + day, sent: 1))
-        let before = try MetricsSnapshot.gather(connection)
-        let statsBefore = try StatsReport.gather(connection, now: now + day)
+        let before = try store.metricsSnapshot()
+        let statsBefore = try store.statsReport(now: now + day)
 
         // 32 days later: both earlier runs fall out of the kept history.
         try store.record(run(at: now + 32 * day, sent: 2, failed: 1, reason: "Timeout"))
-        let after = try MetricsSnapshot.gather(connection)
-        let statsAfter = try StatsReport.gather(connection, now: now + 32 * day)
+        let after = try store.metricsSnapshot()
+        let statsAfter = try store.statsReport(now: now + 32 * day)
 
-        #expect(try connection.statement("SELECT count(*) FROM sweep_runs").scalarInt() == 1, "the history was pruned")
+        #expect(try store.scalar("SELECT count(*) FROM sweep_runs") == 1, "the history was pruned")
         #expect(after.totals == StatsReport.RunTotals(runs: 3, sent: 8, failed: 4, removed: 3, expired: 6))
         #expect(after.totals.sent >= before.totals.sent && after.totals.runs >= before.totals.runs)
         #expect(statsAfter.lifetimeSent == 8 && statsAfter.lifetimeSent >= statsBefore.lifetimeSent)
@@ -64,9 +64,10 @@ import Testing
         try connection.execute("INSERT INTO provider_tokens (cache_key, token, issued_at) VALUES ('k', 'jwt', 1)")
 
         try Schema.migrate(connection)
-        let totals = try RunHistory(connection).lifetimeTotals()
+        let migrated = try SQLiteEngine(path: connection.path).openSweep(migrating: false)
+        let totals = try migrated.runTotals(since: nil)
         #expect(totals == StatsReport.RunTotals(runs: 2, sent: 10, failed: 2, removed: 2, expired: 4))
-        #expect(try RunHistory(connection).failureReasons().map(\.count) == [2])
+        #expect(try migrated.lifetimeFailureReasons().map(\.count) == [2])
         let tokenTables = try connection.statement("SELECT count(*) FROM sqlite_master WHERE name = 'provider_tokens'")
             .scalarInt()
         #expect(tokenTables == 0, "the shared database still holds the provider token table")

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 
 @testable import LiveActivityDomain
-@testable import LiveActivityStore
+@testable import SQLiteClient
 
 /// The one way to read rows: bind, step and reset in one call, so no query is left open.
 @Suite struct PreparedStatementTests {
@@ -46,7 +46,7 @@ import Testing
         // An unfinished statement keeps its read transaction on the WAL, and a TRUNCATE checkpoint
         // from another connection then reports itself blocked (first column 1).
         _ = try connection.statement("SELECT n FROM t ORDER BY n").firstRow { $0.int(0) }
-        var options = DatabaseOptions()
+        var options = SQLiteOptions()
         options.busyTimeoutMilliseconds = 0
         let other = try SQLiteConnection(path: folder.file("db.sqlite"), options: options)
         #expect(try other.statement("PRAGMA wal_checkpoint(TRUNCATE)").firstRow { $0.int(0) } == 0)

@@ -1,59 +1,88 @@
+import LiveActivityStore
 import TestSupport
 import Testing
 
 @testable import LiveActivityDomain
-@testable import LiveActivityStore
+@testable import SQLiteClient
+@testable import SQLiteStore
 
-/// The per-group counters `stats` reads (schema step 2 → 3) agree with the table itself
-/// after every kind of write the responder and the sweep make.
+/// The per-group counters `stats` and the caps read (schema steps 2 → 3 and 9 → 10) agree with
+/// the table itself after every kind of write the responder and the sweep make: how many rows,
+/// and how many of them were never answered 200 (`LIVEACTIVITY_MAX_UNPROVEN`, without a scan).
 @Suite struct RegistrationGroupsTests {
-    let folder = TemporaryDirectory("groups")
+    let database: TestDatabase
 
-    /// `type/environment:count` from the counters and from a scan, sorted.
-    func both(_ connection: SQLiteConnection) throws -> (counters: [String], scan: [String]) {
+    init() throws { database = try TestDatabase(label: "groups") }
+
+    /// `type/environment:count:unproven` from the counters and from a scan, sorted.
+    func both() throws -> (counters: [String], scan: [String]) {
         func rows(_ sql: String) throws -> [String] {
-            try connection.statement(sql).rows { row in "\(row.text(0) ?? "")/\(row.text(1) ?? ""):\(row.int(2))" }
+            try database.rows(sql).map { row in "\(row[0] ?? "")/\(row[1] ?? ""):\(row[2] ?? ""):\(row[3] ?? "")" }
         }
         return (
-            try rows("SELECT activity_type, environment, n FROM registration_groups WHERE n > 0 ORDER BY 1, 2"),
-            try rows("SELECT activity_type, environment, count(*) FROM registrations GROUP BY 1, 2 ORDER BY 1, 2")
+            try rows("SELECT activity_type, environment, n, unproven FROM registration_groups WHERE n > 0 ORDER BY 1, 2"),
+            try rows(
+                """
+                SELECT activity_type, environment, count(*), sum(CASE WHEN last_push_at IS NULL THEN 1 ELSE 0 END)
+                FROM registrations GROUP BY 1, 2 ORDER BY 1, 2
+                """)
         )
     }
 
+    func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
+
     @Test func countersFollowInsertsRefreshesPushesAndDeletes() throws {
-        let store = try RegistrationStore(path: folder.file("db.sqlite"))
-        let token = { (seed: Int) in try PushToken(validating: sampleToken(seed)) }
-        for seed in 1...4 {
-            try store.register(token(seed), type: .charging, environment: .production, now: 10, expiresAt: 20, cap: 100)
+        for seed in 1...5 {
+            try database.register(token(seed), type: .charging, environment: .production, now: 10, expiresAt: 20, cap: 100)
         }
-        try store.connection.execute("UPDATE registrations SET wakeup_count = wakeup_count + 3")
+        // 5 is proven by a 200 the sweep writes: it is no longer unproven.
+        try database.apply(
+            [.delivered(token(5), selectedRegisteredAt: 10, at: 15, nextPushAt: 100)],
+            answered: [
+                AnsweredPush(
+                    attempt: PushAttempt(token: token(5), sentAt: 14, answeredAt: 15, status: 200, reason: nil, apnsID: nil),
+                    activityType: .charging, environment: .production, previousDeliveryAt: nil)
+            ])
+        #expect(throws: StoreError.unprovenCapacityReached(limit: 4), "four unproven: a new token is refused") {
+            try database.register(token(9), now: 16, unprovenCap: 4)
+        }
+        #expect(try database.register(token(1), now: 16, unprovenCap: 4) == .refreshed, "a stored one refreshes")
+        try database.execute("UPDATE registrations SET wakeup_count = wakeup_count + 3")
         // A refresh that changes type and environment moves the row to its new group.
-        try store.register(token(2), type: .debug, environment: .sandbox, now: 11, expiresAt: 21, cap: 100)
-        try store.register(token(3), type: .charging, environment: .production, now: 11, expiresAt: 21, cap: 100)
-        try store.unregister(token(1))
-        try store.connection.execute("DELETE FROM registrations WHERE push_token = '\(sampleToken(4))'")
-        let (counters, scan) = try both(store.connection)
+        try database.register(token(2), type: .debug, environment: .sandbox, now: 11, expiresAt: 21, cap: 100)
+        try database.register(token(3), type: .charging, environment: .production, now: 11, expiresAt: 21, cap: 100)
+        // A proven token moved to the other environment is unproven there (SPEC 5, guard).
+        try database.register(token(5), type: .charging, environment: .sandbox, now: 12, expiresAt: 22, cap: 100)
+        try database.unregister(token(1))
+        try database.execute("DELETE FROM registrations WHERE push_token = '\(sampleToken(4))'")
+        let (counters, scan) = try both()
         #expect(counters == scan)
-        #expect(counters == ["charging/production:1", "debug/sandbox:1"])
-        try store.unregister(token(2))
-        try store.unregister(token(3))
-        #expect(try both(store.connection).counters.isEmpty, "empty groups are not listed")
+        #expect(counters == ["charging/production:1:1", "charging/sandbox:1:1", "debug/sandbox:1:1"])
+        #expect(try database.reading { try $0.registrationCount() } == 3)
+        try database.unregister(token(2))
+        try database.unregister(token(3))
+        try database.unregister(token(5))
+        #expect(try both().counters.isEmpty, "empty groups are not listed")
     }
 
-    @Test func theMigrationCountsTheRowsAlreadyThere() throws {
-        let path = folder.file("old.sqlite")
+    @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's own migrations"))
+    func theMigrationCountsTheRowsAlreadyThere() throws {
+        let path = database.folder.file("old.sqlite")
         do {
             let old = try SQLiteConnection(path: path)
             try Schema.migrate(old, upTo: 2)
             for seed in 0..<5 {
                 try old.statement(
-                    "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at, wakeup_count) VALUES (?, ?, 'production', 1, 2, 1, ?)"
-                ).run([.text(sampleToken(seed)), .text(seed % 2 == 0 ? "charging" : "debug"), .integer(Int64(seed))])
+                    "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at, wakeup_count, last_push_at) VALUES (?, ?, 'production', 1, 2, 1, ?, ?)"
+                ).run([
+                    .text(sampleToken(seed)), .text(seed % 2 == 0 ? "charging" : "debug"), .integer(Int64(seed)),
+                    seed == 0 ? .null : .integer(1),
+                ])
             }
         }
-        let store = try RegistrationStore(path: path)
-        let (counters, scan) = try both(store.connection)
-        #expect(counters == scan)
-        #expect(counters == ["charging/production:3", "debug/production:2"])
+        let migrated = TestDatabase(sqliteFile: path)
+        try migrated.reading { _ in }
+        let counters = try migrated.rows("SELECT activity_type, environment, n, unproven FROM registration_groups ORDER BY 1, 2")
+        #expect(counters == [["charging", "production", "3", "1"], ["debug", "production", "2", "0"]])
     }
 }

@@ -9,31 +9,30 @@ import Testing
 /// The responder's shared writer under real threads: each write gets its own answer exactly once,
 /// in the order its thread wrote, while the turn is handed from thread to thread; a write that
 /// fails on its own row fails alone, while a fault of the database answers a whole batch at once;
-/// readers get the connection between batches.
+/// readers have a connection of their own and never wait for a commit.
 @Suite struct RegistrationWriterTests {
-    let folder = TemporaryDirectory("writer")
-    var path: String { folder.file("db.sqlite") }
+    let database: TestDatabase
     let threads = 16
 
-    /// A real SQLite failure for chosen tokens: a trigger aborts the insert of every sample token
-    /// ending in "dead" (LIKE 'ab%dead'), with the message "poisoned token".
+    init() throws { database = try TestDatabase(label: "writer") }
+
+    /// A real failure of the database for chosen tokens: a trigger aborts the insert of every
+    /// sample token ending in "dead", with the message "poisoned token".
     private func poisonTokensEndingInDead() throws {
-        let store = try RegistrationStore(path: path)
-        try store.connection.execute(
-            """
-            CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE 'ab%dead'
-            BEGIN SELECT RAISE(ABORT, 'poisoned token'); END;
-            """)
+        try database.reading { _ in }  // migrated
+        try database.refuseInserts(endingIn: "dead", message: "poisoned token")
     }
 
     private func register(_ seed: Int, cap: Int = 1_000_000) throws -> StoreWrite {
         .register(
-            try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1,
-            expiresAt: 2, cap: cap)
+            NewRegistration(
+                token: try PushToken(validating: sampleToken(seed)), activityType: .charging, environment: .production,
+                registeredAt: 1, expiresAt: 2),
+            caps: RegistrationCaps(total: cap, unproven: 1_000_000))
     }
 
     @Test func everyWriteGetsItsOwnAnswerInTheOrderItsThreadWrote() throws {
-        let writer = RegistrationWriter(path: path)
+        let writer = RegistrationWriter(engine: database.engine)
         let wrong = Mutex<[String]>([])
         let cycle: [(String, StoreWrite.Outcome)] = [
             ("register", .registered(.created)), ("register", .registered(.refreshed)),
@@ -46,10 +45,7 @@ import Testing
                 for (step, (kind, expected)) in cycle.enumerated() {
                     do {
                         let token = try PushToken(validating: sampleToken(seed))
-                        let write: StoreWrite =
-                            kind == "register"
-                            ? .register(token, type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 1_000_000)
-                            : .unregister(token)
+                        let write: StoreWrite = kind == "register" ? try register(seed) : .unregister(token)
                         let answer = try writer.perform(write)
                         if answer != expected {
                             wrong.withLock { $0.append("thread \(thread) round \(round) step \(step): \(answer)") }
@@ -61,11 +57,11 @@ import Testing
             }
         }
         #expect(wrong.withLock { $0 } == [])
-        #expect(try writer.read { try $0.count() } == 0)
+        #expect(try writer.read { try $0.registrationCount() } == 0)
     }
 
     @Test func theCapHoldsExactlyWhenManyThreadsRegisterAtOnce() throws {
-        let writer = RegistrationWriter(path: path)
+        let writer = RegistrationWriter(engine: database.engine)
         let created = Atomic<Int>(0)
         let refused = Atomic<Int>(0)
         let other = Mutex<[String]>([])
@@ -84,12 +80,12 @@ import Testing
         #expect(created.load(ordering: .relaxed) == 50)
         #expect(refused.load(ordering: .relaxed) == threads * 10 - 50)
         #expect(other.withLock { $0 } == [])
-        #expect(try writer.read { try $0.count() } == 50)
+        #expect(try writer.read { try $0.registrationCount() } == 50)
     }
 
     @Test func aWriteThatFailsFailsAloneAndTheOthersInItsBatchAreCommitted() throws {
         try poisonTokensEndingInDead()
-        let writer = RegistrationWriter(path: path)
+        let writer = RegistrationWriter(engine: database.engine)
         let wrong = Mutex<[String]>([])
         let failed = Atomic<Int>(0)
         onThreads(threads) { thread in
@@ -101,7 +97,7 @@ import Testing
                     if poisoned || answer != .registered(.created) {
                         wrong.withLock { $0.append("seed \(seed): \(answer)") }
                     }
-                } catch let error as SQLiteError where poisoned && error.message.contains("poisoned token") {
+                } catch let fault as StoreFault where poisoned && fault.message.contains("poisoned token") {
                     failed.add(1, ordering: .relaxed)
                 } catch {
                     wrong.withLock { $0.append("seed \(seed): \(error)") }
@@ -110,18 +106,16 @@ import Testing
         }
         #expect(wrong.withLock { $0 } == [])
         #expect(failed.load(ordering: .relaxed) == threads * 3)
-        #expect(try writer.read { try $0.count() } == threads * 27)
+        #expect(try writer.read { try $0.registrationCount() } == threads * 27)
     }
 
     @Test func aBatchFacingABusyDatabaseIsAnsweredBusyAtOnceNotRetriedOneByOne() throws {
-        var options = DatabaseOptions()
-        options.busyTimeoutMilliseconds = 100
-        let writer = RegistrationWriter(path: path, options: options)
-        #expect(try writer.read { try $0.count() } == 0, "the writer's connection is open before the lock is taken")
-        // Another process's `sqlite3` shell in BEGIN IMMEDIATE: the write lock is held throughout.
-        let shell = try SQLiteConnection(path: path)
-        try shell.execute("BEGIN IMMEDIATE")
-        defer { try? shell.execute("ROLLBACK") }
+        let writer = RegistrationWriter(engine: database.impatientEngine)
+        // Open before the lock is taken.
+        #expect(try writer.perform(.unregister(PushToken(trusted: sampleToken(999)))) == .unregistered(found: false))
+        // Another process's shell in a transaction: the write lock is held throughout.
+        let shell = try database.holdWriteLock()
+        defer { try? shell.release() }
 
         let writes = 12
         let answers = Mutex<[String]>([])
@@ -132,7 +126,7 @@ import Testing
                 _ = try writer.perform(try register(index))
                 answers.withLock { $0.append("committed") }
             } catch {
-                answers.withLock { $0.append(DatabaseFault(error)?.cause ?? "\(error)") }
+                answers.withLock { $0.append(StoreFault.of(error)?.cause ?? "\(error)") }
             }
         }
         #expect(answers.withLock { $0 } == Array(repeating: "busy", count: writes))
@@ -142,8 +136,8 @@ import Testing
 
     @Test func aRowLevelFailureStillFallsBackToOneWriteAtATime() throws {
         try poisonTokensEndingInDead()
-        let writer = RegistrationWriter(path: path)
-        #expect(try writer.read { try $0.count() } == 0)
+        let writer = RegistrationWriter(engine: database.engine)
+        #expect(try writer.read { try $0.registrationCount() } == 0)
         let writes = 6
         let answers = Mutex<[Int: String]>([:])
         let started = writer.transactionAttempts.load(ordering: .relaxed)
@@ -162,11 +156,31 @@ import Testing
                 0: "failed", 1: "committed", 2: "committed", 3: "committed", 4: "committed", 5: "committed",
             ])
         #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1 + writes, "the batch, then each alone")
-        #expect(try writer.read { try $0.count() } == writes - 1)
+        #expect(try writer.read { try $0.registrationCount() } == writes - 1)
     }
 
-    @Test func readersTakeTheTurnBetweenBatchesAndSeeOnlyCommittedWrites() throws {
-        let writer = RegistrationWriter(path: path)
+    /// Issue 26 point 5: a reader (health, metrics, a status page taking its time) has its own
+    /// connection; writes are committed and answered while it reads. With the turn shared, the
+    /// writes below waited for the reader, which waited for them: the bounded wait ran out.
+    @Test func writesAreCommittedWhileAReaderReads() throws {
+        let writer = RegistrationWriter(engine: database.engine)
+        let committed = Atomic<Int>(0)
+        try writer.read { _ in
+            let done = DispatchSemaphore(value: 0)
+            for seed in 1...8 {
+                Thread {
+                    if (try? writer.perform(try register(seed))) == .registered(.created) { committed.add(1, ordering: .relaxed) }
+                    done.signal()
+                }.start()
+            }
+            for _ in 1...8 { #expect(done.wait(timeout: .now() + 60) == .success, "a write waited for the reader") }
+        }
+        #expect(committed.load(ordering: .relaxed) == 8)
+        #expect(try writer.read { try $0.registrationCount() } == 8)
+    }
+
+    @Test func readersSeeOnlyCommittedWritesAndNeverHoldWritesBack() throws {
+        let writer = RegistrationWriter(engine: database.engine)
         let wrong = Mutex<[String]>([])
         let writers = threads - 2
         let perWriter = 60
@@ -178,7 +192,7 @@ import Testing
                     // Counts only grow (nothing is removed) and never exceed what was written.
                     var last = 0
                     for _ in 0..<200 {
-                        let count = try writer.read { try $0.count() }
+                        let count = try writer.read { try $0.registrationCount() }
                         if count < last || count > writers * perWriter {
                             wrong.withLock { $0.append("count \(count) after \(last)") }
                         }
@@ -190,16 +204,16 @@ import Testing
             }
         }
         #expect(wrong.withLock { $0 } == [])
-        #expect(try writer.read { try $0.count() } == writers * perWriter)
+        #expect(try writer.read { try $0.registrationCount() } == writers * perWriter)
     }
 }
 
-/// Holds the writer's turn as a reader, on a thread of its own, until `count` writes are queued
-/// (10 s at most), so that they form one batch when it is handed over.
+/// Holds the writer's turn on a thread of its own until `count` writes are queued (10 s at most),
+/// so that they form one batch when it is handed over.
 private func holdTheTurnUntilQueued(_ count: Int, _ writer: RegistrationWriter) {
     let holding = DispatchSemaphore(value: 0)
     Thread {
-        _ = try? writer.read { _ in
+        writer.holdingTurn {
             holding.signal()
             for _ in 0..<10_000 where writer.queuedWrites < count { usleep(1000) }
         }

@@ -3,21 +3,26 @@ import Testing
 
 @testable import LiveActivityDomain
 @testable import LiveActivityStore
+@testable import SQLiteClient
+@testable import SQLiteStore
 
+/// The responder's writes through the contract, on this run's engine (SPEC 3, 4).
 @Suite struct StoreTests {
-    let folder = TemporaryDirectory("store")
-    var path: String { folder.file("db.sqlite") }
+    let database: TestDatabase
+    var store: TestDatabase { database }
     let hour: Int64 = 3_600_000
 
-    @Test func aNewDatabaseIsMigratedToTheCurrentVersionInWALMode() throws {
-        let store = try RegistrationStore(path: path)
-        #expect(try store.connection.userVersion == Schema.currentVersion)
-        #expect(try store.connection.statement("PRAGMA journal_mode").firstRow { $0.text(0) } == "wal")
+    init() throws { database = try TestDatabase(label: "store") }
+
+    @Test func aNewDatabaseIsMigratedToTheCurrentVersion() throws {
         #expect(try store.count() == 0)
+        if database.kind == .sqlite {
+            #expect(try database.scalar("PRAGMA user_version") == Schema.currentVersion)
+            #expect(try database.rows("PRAGMA journal_mode") == [["wal"]])
+        }
     }
 
     @Test func registeringStoresTheRowDueAtOnce() throws {
-        let store = try RegistrationStore(path: path)
         let token = try PushToken(validating: sampleToken(1).uppercased())
         let result = try store.register(
             token, type: .charging, environment: .sandbox, now: 1000, expiresAt: 1000 + 8 * hour, cap: 10)
@@ -35,10 +40,9 @@ import Testing
     }
 
     @Test func registeringAgainRefreshesTypeEnvironmentExpiryAndDueTime() throws {
-        let store = try RegistrationStore(path: path)
         let token = try PushToken(validating: sampleToken(2))
         try store.register(token, type: .charging, environment: .production, now: 1000, expiresAt: 5000, cap: 10)
-        try store.connection.execute(
+        try database.execute(
             "UPDATE registrations SET next_push_at = 99999, wakeup_count = 3, consecutive_failures = 2, last_error = 'InternalServerError'"
         )
         let result = try store.register(token, type: .debug, environment: .sandbox, now: 2000, expiresAt: 9000, cap: 10)
@@ -56,7 +60,6 @@ import Testing
     }
 
     @Test func unregisterRemovesAndIsIdempotent() throws {
-        let store = try RegistrationStore(path: path)
         let token = try PushToken(validating: sampleToken(3))
         try store.register(token, type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 10)
         #expect(try store.unregister(token) == true)
@@ -66,7 +69,6 @@ import Testing
     }
 
     @Test func theCapRefusesNewTokensButStillRefreshesKnownOnes() throws {
-        let store = try RegistrationStore(path: path)
         for seed in 0..<3 {
             try store.register(
                 try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2,
@@ -91,18 +93,17 @@ import Testing
     }
 
     @Test func dataSurvivesCloseAndReopen() throws {
-        do {
-            let store = try RegistrationStore(path: path)
-            try store.register(
-                try PushToken(validating: sampleToken(7)), type: .debug, environment: .sandbox, now: 10, expiresAt: 20, cap: 10)
-        }
-        let reopened = try RegistrationStore(path: path)
-        #expect(try reopened.count() == 1)
+        try store.register(
+            try PushToken(validating: sampleToken(7)), type: .debug, environment: .sandbox, now: 10, expiresAt: 20, cap: 10)
+        let reopened = try database.engine.openRegistrations()
+        defer { reopened.close() }
+        #expect(try reopened.registrationCount() == 1)
         #expect(try reopened.registration(try PushToken(validating: sampleToken(7)))?.activityType == .debug)
-        #expect(try reopened.connection.userVersion == Schema.currentVersion)
     }
 
-    @Test func aVersionOneDatabaseIsMigratedWithoutLosingRegistrations() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's own migrations"))
+    func aVersionOneDatabaseIsMigratedWithoutLosingRegistrations() throws {
+        let path = database.setting
         do {
             let old = try SQLiteConnection(path: path)
             try Schema.migrate(old, upTo: 1)
@@ -113,35 +114,37 @@ import Testing
                 ).run([.text(sampleToken(seed))])
             }
         }
-        let store = try RegistrationStore(path: path)
-        #expect(try store.connection.userVersion == Schema.currentVersion)
         #expect(try store.count() == 5, "the counter starts from the rows already there")
+        #expect(try database.scalar("PRAGMA user_version") == Schema.currentVersion)
         try store.unregister(try PushToken(validating: sampleToken(0)))
         #expect(try store.count() == 4)
     }
 
     @Test func aDatabaseFromANewerBuildIsRefused() throws {
+        try database.pretendNewerSchema()
         do {
-            let newer = try SQLiteConnection(path: path)
-            try newer.execute("PRAGMA user_version = \(Schema.currentVersion + 1)")
-        }
-        #expect(throws: SchemaTooNewError(found: Schema.currentVersion + 1, supported: Schema.currentVersion)) {
-            try RegistrationStore(path: path)
+            _ = try database.engine.openRegistrations()
+            Issue.record("a database from a newer build was opened")
+        } catch {
+            #expect(StoreFault.of(error)?.kind == .tooNew, "\(error)")
         }
     }
 
     @Test func aTransactionThatThrowsIsRolledBack() throws {
-        let store = try RegistrationStore(path: path)
         struct Boom: Error {}
+        let connection = try database.engine.openRegistrations()
+        defer { connection.close() }
         #expect(throws: Boom.self) {
-            try store.connection.transaction {
-                try store.connection.statement(
-                    "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at) VALUES ('ab', 'charging', 'production', 1, 2, 1)"
-                ).run()
+            try connection.transaction {
+                try connection.insert([
+                    NewRegistration(
+                        token: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .production,
+                        registeredAt: 1, expiresAt: 2)
+                ])
                 throw Boom()
             }
         }
         #expect(try store.count() == 0)
-        #expect(try store.connection.statement("SELECT count(*) FROM registrations").scalarInt() == 0)
+        #expect(try database.scalar("SELECT count(*) FROM registrations") == 0)
     }
 }

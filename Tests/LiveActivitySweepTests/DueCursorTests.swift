@@ -10,26 +10,28 @@ import Testing
 /// writes move rows around behind and ahead of the cursor; an environment a fault stopped is
 /// skipped, and what it left unread is held by one statement.
 @Suite struct DueCursorTests: SweepFixture {
-    let folder = TemporaryDirectory("due-cursor")
+    let database: TestDatabase
 
-    func store() throws -> SweepStore {
-        _ = try RegistrationStore(path: configuration.databasePath)  // migrated
-        return SweepStore(connection: try SQLiteConnection(path: configuration.databasePath))
-    }
+    init() throws { database = try TestDatabase(label: "due-cursor") }
 
-    func setNextPush(_ seed: Int, _ time: Int64, in store: SweepStore) throws {
-        try store.connection.execute(
-            "UPDATE registrations SET next_push_at = \(time) WHERE push_token = '\(sampleToken(seed))'")
+    func store() throws -> any SweepStatements { try database.sweep() }
+
+    func makeCursor(
+        _ store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases, pageSize: Int
+    )
+        -> DueCursor
+    {
+        DueCursor(store: store, cutoff: cutoff, environments: environments, lease: TestDatabase.lease, pageSize: pageSize)
     }
 
     @Test func everyDueRowComesOnceInTheDueOrderAcrossPages() throws {
         // Three share a due time: the token orders them, and a page boundary falls among them.
         try register(1...10, at: t0)
         let store = try store()
-        for seed in 1...7 { try setNextPush(seed, t0 - Int64(seed) * 1000, in: store) }
-        try setNextPush(11, t0, in: store)  // not registered: no row
+        for seed in 1...7 { try setNextPush(seed, t0 - Int64(seed) * 1000) }
+        try setNextPush(11, t0)  // not registered: no row
         try register(20...21, at: t0 + 60_000)  // due after the cutoff
-        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 3)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 3)
         var seen: [String] = []
         while let row = try cursor.next() { seen.append(row.token.hex) }
         let expected = (1...7).reversed().map { sampleToken($0) } + (8...10).map { sampleToken($0) }.sorted()
@@ -40,13 +42,13 @@ import Testing
     @Test func aSkippedEnvironmentIsNotReadAnyMoreInThisPageOrLaterOnes() throws {
         for seed in 1...20 { try register([seed], seed.isMultiple(of: 2) ? .sandbox : .production, at: t0 + Int64(seed)) }
         let store = try store()
-        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 4)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 4)
         #expect(try cursor.next()?.token.hex == sampleToken(1))
         cursor.skip(.production)
         var rest: [String] = []
         while let row = try cursor.next() { rest.append(row.token.hex) }
         #expect(rest == stride(from: 2, through: 20, by: 2).map { sampleToken($0) })
-        let none = DueCursor(store: store, cutoff: t0 + 30_000, environments: [.sandbox], pageSize: 4)
+        let none = makeCursor(store, cutoff: t0 + 30_000, environments: [.sandbox], pageSize: 4)
         none.skip(.sandbox)
         #expect(try none.next() == nil)
     }
@@ -58,15 +60,16 @@ import Testing
         let token = { (seed: Int) in PushToken(trusted: sampleToken(seed)) }
         // 1 got a 200 this sweep with a 1 s interval (still inside the cutoff); 2 registered again
         // during the sweep; 3 backs off past the cutoff.
-        try store.apply([.delivered(token(1), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
+        try database.apply([.delivered(token(1), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
         try register([2], at: t0 + 200)
-        try store.apply([.failed(token(3), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
+        try database.apply([.failed(token(3), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
+        let kinds = try store.unreachedKinds(in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50)
+        #expect(kinds.map(\.activityType) == ["charging"] && kinds.map(\.requestedInterval) == [nil], "one kind to hold")
         let held = try store.holdUnreached(
-            in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, reason: "BadPriority",
-            now: t0, policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
+            in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, activityType: "charging",
+            requestedInterval: nil, reason: "BadPriority", nextPushAt: t0 + 300_000)
         #expect(held == 3, "4, 5 and 6, never reached")
-        let registrations = try RegistrationStore(path: configuration.databasePath)
-        func row(_ seed: Int) throws -> Registration { try #require(try registrations.registration(token(seed))) }
+        func row(_ seed: Int) throws -> Registration { try #require(try database.registration(token(seed))) }
         #expect(try row(4).nextPushAt == t0 + 300_000 && row(4).lastError == "BadPriority" && row(4).consecutiveFailures == 0)
         #expect(try row(1).nextPushAt == t0 + 1100 && row(1).lastError == nil)
         #expect(try row(2).nextPushAt == t0 + 200, "the new registration stays due")
@@ -77,12 +80,12 @@ import Testing
     @Test func aRowMovedAheadOfTheCursorIsNotReturnedAgain() throws {
         try register(1...6, at: t0)
         let store = try store()
-        for seed in 1...6 { try setNextPush(seed, t0 - Int64(10 - seed) * 1000, in: store) }
-        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 2)
+        for seed in 1...6 { try setNextPush(seed, t0 - Int64(10 - seed) * 1000) }
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2)
         let first = try #require(try cursor.next())
         #expect(first.token.hex == sampleToken(1))
         // Pushed with a 1 s interval: due again within the slack, after the rows still to come.
-        try setNextPush(1, t0 + 1000, in: store)
+        try setNextPush(1, t0 + 1000)
         var rest: [String] = []
         while let row = try cursor.next() { rest.append(row.token.hex) }
         #expect(rest == (2...6).map { sampleToken($0) })
@@ -91,7 +94,7 @@ import Testing
     @Test func aRegistrationMadeAheadOfTheCursorIsReturned() throws {
         try register(1...4, at: t0 - 10_000)
         let store = try store()
-        let cursor = DueCursor(store: store, cutoff: t0 + 30_000, environments: APNsEnvironment.allCases, pageSize: 2)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2)
         _ = try cursor.next()
         try register([9], at: t0)
         var count = 1
@@ -103,10 +106,10 @@ import Testing
         try register(1...3, .production, at: t0)
         try register(11...14, .sandbox, at: t0)
         let store = try store()
-        #expect(try store.dueCounts(atOrBefore: t0) == [.production: 3, .sandbox: 4])
+        #expect(try store.dueCounts(atOrBefore: t0, environments: APNsEnvironment.allCases) == [.production: 3, .sandbox: 4])
         #expect(try store.dueCounts(atOrBefore: t0, environments: [.sandbox]) == [.sandbox: 4])
-        #expect(try store.dueCounts(atOrBefore: t0 - 1).isEmpty)
-        let cursor = DueCursor(store: store, cutoff: t0, environments: [.sandbox], pageSize: 3)
+        #expect(try store.dueCounts(atOrBefore: t0 - 1, environments: APNsEnvironment.allCases).isEmpty)
+        let cursor = makeCursor(store, cutoff: t0, environments: [.sandbox], pageSize: 3)
         var environments: [APNsEnvironment] = []
         while let row = try cursor.next() { environments.append(row.environment) }
         #expect(environments == Array(repeating: .sandbox, count: 4))
@@ -116,7 +119,7 @@ import Testing
         try register(1...25, at: t0)
         try register(101...105, .sandbox, at: t0)
         var configuration = configuration
-        configuration.intervals[.charging] = 1  // a written row would be due again within the slack
+        configuration.intervalPolicy.typeSeconds[.charging] = 1  // a written row would be due again within the slack
         let sender = ScriptedSender()
         sender.batch = 3
         let summary = try sweep(at: t0 + 1000, sender, configuration: configuration, duePageSize: 4, lookahead: 5)

@@ -10,7 +10,9 @@ import Testing
 /// `apns-expiration`, the back-off cap and the fault holds; and it keeps every final answer in
 /// the attempt history, with the 200s in the hour's figures.
 @Suite struct EffectiveIntervalSweepTests: SweepFixture {
-    let folder = TemporaryDirectory("effective")
+    let database: TestDatabase
+
+    init() throws { database = try TestDatabase(label: "effective") }
 
     @Test func anAskedIntervalSetsTheNextPushAndTheExpiration() throws {
         try register([1], interval: 900, at: t0)
@@ -71,7 +73,7 @@ import Testing
         sender.batch = 5
         sender.environmentScript[.production] = [.status(400, "BadPriority")]
         var configuration = configuration
-        configuration.intervals[.charging] = 300
+        configuration.intervalPolicy.typeSeconds[.charging] = 300
         let summary = try sweep(at: t0 + 1000, sender, configuration: configuration)
         #expect(summary.faults.first?.reason == "BadPriority")
         for seed in 1...60 {
@@ -95,10 +97,8 @@ import Testing
         #expect(try history(2).map(\.status) == [503] && history(2).map(\.reason) == ["ServiceUnavailable"])
         #expect(try history(3).map(\.status) == [nil] && history(3).map(\.reason) == ["CURLE_OPERATION_TIMEDOUT"])
         #expect(try history(4).map(\.status) == [200], "a retried push counts once, by its final answer")
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        let figures = try connection.statement("SELECT sum(delivered), sum(registrations) FROM delivery_hours")
-            .firstRow { ($0.int(0), $0.int(1)) }
-        #expect(figures?.0 == 2 && figures?.1 == 2)
+        let figures = try database.rows("SELECT sum(delivered), sum(registrations) FROM delivery_hours").first
+        #expect(figures == ["2", "2"])
     }
 
     @Test func aRegistrationKeepsItsLastTwentyAttemptsOverManySweeps() throws {

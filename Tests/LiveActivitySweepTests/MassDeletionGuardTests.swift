@@ -7,7 +7,7 @@ import Testing
 /// The mass-deletion guard on its own (SPEC 5): final answers observed, deletions held, one
 /// ruling at the end, judged per environment on proven tokens.
 @Suite struct MassDeletionGuardTests {
-    let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
+    let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
     let now: Int64 = 1_800_000_000_000
 
     func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false) -> DueRegistration {
@@ -17,6 +17,14 @@ import Testing
     }
 
     func deletion(_ seed: Int) -> OutcomeWrite { .delete(PushToken(trusted: sampleToken(seed)), registeredAtOrBefore: 7) }
+
+    /// The write of a row the guard holds in an environment that never delivered, after `failures` before.
+    func backingOff(_ seed: Int, failures: Int) -> OutcomeWrite {
+        let due = row(seed)
+        return .failed(
+            due.token, selectedRegisteredAt: due.registeredAt, reason: "BadDeviceToken",
+            nextPushAt: now + 300_000 << Int64(failures))
+    }
 
     func held(_ seed: Int, _ reason: String = "BadDeviceToken") -> OutcomeWrite {
         .held(PushToken(trusted: sampleToken(seed)), selectedRegisteredAt: 7, reason: reason, nextPushAt: now + 300_000)
@@ -74,7 +82,10 @@ import Testing
         let ruling = rule(guardAfter(rejected: 10, delivered: 0))
         let fault = try #require(ruling.faults.first)
         #expect(fault.advice.contains("no push got a 200"))
-        #expect(ruling.writes == (0..<10).map { held($0) })
+        // Each backs off as a held row (SPEC 5, issue 26 point 3): one more failure, and
+        // interval x 2^(failures-1) - one interval at its first hold, counted as held.
+        #expect(ruling.writes == (0..<10).map { backingOff($0, failures: 0) })
+        #expect(ruling.tally == SweepTally(held: 10))
         // One 200 anywhere in the environment: the rejected ones are junk after all.
         #expect(rule(guardAfter(rejected: 10, delivered: 1, provenDelivered: false)).faults.isEmpty)
     }

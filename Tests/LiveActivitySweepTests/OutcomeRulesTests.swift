@@ -7,7 +7,7 @@ import Testing
 /// SPEC section 5 step 6, one test per row of the outcome table: a due row and its answer in,
 /// the write and the counts out - no database, no network.
 @Suite struct OutcomeRulesTests {
-    let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
+    let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
     let now: Int64 = 1_800_000_000_000
     let row = DueRegistration(
         token: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .sandbox,

@@ -9,24 +9,24 @@ import Testing
 /// The sweep's background writer: batches land in order, a failed batch stops the sweep, and a
 /// writer that falls behind holds the sweep back rather than queueing without bound.
 @Suite struct OutcomeWriterTests {
-    let folder = TemporaryDirectory("writer")
-    var path: String { folder.file("db.sqlite") }
+    let database: TestDatabase
 
-    func registered(_ seeds: ClosedRange<Int>) throws -> RegistrationStore {
-        let store = try RegistrationStore(path: path)
+    init() throws { database = try TestDatabase(label: "writer") }
+
+    @discardableResult
+    func registered(_ seeds: ClosedRange<Int>) throws -> TestDatabase {
         for seed in seeds {
-            try store.register(
-                try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1,
-                expiresAt: 2, cap: 100)
+            try database.register(
+                try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2,
+                cap: 100)
         }
-        return store
+        return database
     }
 
-    /// Options that wait out another connection's write lock for as long as a test holds it.
-    var patient: DatabaseOptions {
-        var options = DatabaseOptions()
-        options.busyTimeoutMilliseconds = 60_000
-        return options
+    /// A writer whose connection waits out another connection's write lock for as long as a test holds it.
+    func writer(patient: Bool = false) throws -> OutcomeWriter {
+        let engine = patient ? database.patientEngine : database.engine
+        return try OutcomeWriter(statements: try engine.openOutcomeWriter(), lease: TestDatabase.lease, policy: IntervalPolicy())
     }
 
     func delivered(_ seed: Int) -> OutcomeWrite {
@@ -35,9 +35,10 @@ import Testing
 
     @Test func everyQueuedBatchIsWrittenBeforeFinishReturns() throws {
         let store = try registered(1...6)
-        let writer = try OutcomeWriter(path: path, options: .init())
-        try writer.submit([delivered(1), delivered(2)])
-        try writer.submit([delivered(3), .delete(PushToken(trusted: sampleToken(4)), registeredAtOrBefore: 1)])
+        let writer = try writer()
+        try writer.submit(OutcomeBatch(writes: [delivered(1), delivered(2)]))
+        try writer.submit(
+            OutcomeBatch(writes: [delivered(3), .delete(PushToken(trusted: sampleToken(4)), registeredAtOrBefore: 1)]))
         #expect(try writer.finish() == 1)
         #expect(try store.registration(PushToken(trusted: sampleToken(3)))?.wakeupCount == 1)
         #expect(try store.registration(PushToken(trusted: sampleToken(4))) == nil)
@@ -46,16 +47,14 @@ import Testing
 
     @Test func aFailedBatchIsReportedAndStopsFurtherWrites() throws {
         let store = try registered(1...3)
-        try store.connection.execute(
-            "CREATE TRIGGER refuse BEFORE UPDATE ON registrations WHEN new.push_token = '\(sampleToken(2))' BEGIN SELECT RAISE(ABORT, 'refused'); END"
-        )
-        let writer = try OutcomeWriter(path: path, options: .init())
-        try writer.submit([delivered(1)])
-        try writer.submit([delivered(2)])
-        #expect(throws: SQLiteError.self) { try writer.finish() }
+        try store.refuseUpdates(of: sampleToken(2))
+        let writer = try writer()
+        try writer.submit(OutcomeBatch(writes: [delivered(1)]))
+        try writer.submit(OutcomeBatch(writes: [delivered(2)]))
+        #expect(throws: StoreFault.self) { try writer.finish() }
         #expect(try store.registration(PushToken(trusted: sampleToken(1)))?.wakeupCount == 1, "the batch before stays")
         #expect(try store.registration(PushToken(trusted: sampleToken(2)))?.wakeupCount == 0, "the failed batch rolled back")
-        #expect(throws: SQLiteError.self) { try writer.submit([delivered(3)]) }
+        #expect(throws: StoreFault.self) { try writer.submit(OutcomeBatch(writes: [delivered(3)])) }
     }
 
     /// Submits batches 1...count (one delivered row each) on a thread of its own; `submitted`
@@ -66,7 +65,7 @@ import Testing
         let submitted = LockedBox(0)
         let failed = LockedBox(false)
         let done = DispatchSemaphore(value: 0)
-        let batches = (1...count).map { [delivered($0)] }
+        let batches = (1...count).map { OutcomeBatch(writes: [delivered($0)]) }
         Thread {
             do {
                 for batch in batches {
@@ -84,15 +83,15 @@ import Testing
     @Test func aWriterThatFallsBehindHoldsSubmitBack() throws {
         let store = try registered(1...6)
         // Another connection holds the write lock: the writer waits on its first batch.
-        try store.connection.execute("BEGIN IMMEDIATE")
-        let writer = try OutcomeWriter(path: path, options: patient)
+        let lock = try store.holdWriteLock()
+        let writer = try writer(patient: true)
         let (submitted, failed, done) = submitting(6, to: writer)
         // One batch at the writer, `maximumQueued` waiting; the next submit waits for room.
         let held = OutcomeWriter.maximumQueued + 1
         #expect(waitUntil { submitted.get() == held })
         Thread.sleep(forTimeInterval: 0.3)  // room for a submit that should not return to do so
         #expect(submitted.get() == held, "submit returned with \(OutcomeWriter.maximumQueued) batches waiting")
-        try store.connection.execute("COMMIT")
+        try lock.release()
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(submitted.get() == 6 && !failed.get())
         #expect(try writer.finish() == 0)
@@ -101,18 +100,16 @@ import Testing
 
     @Test func aSubmitWaitingForRoomThrowsWhenTheWriterFails() throws {
         let store = try registered(1...6)
-        try store.connection.execute(
-            "CREATE TRIGGER refuse BEFORE UPDATE ON registrations WHEN new.push_token = '\(sampleToken(1))' BEGIN SELECT RAISE(ABORT, 'refused'); END"
-        )
-        try store.connection.execute("BEGIN IMMEDIATE")
-        let writer = try OutcomeWriter(path: path, options: patient)
+        try store.refuseUpdates(of: sampleToken(1))
+        let lock = try store.holdWriteLock()
+        let writer = try writer(patient: true)
         let (submitted, failed, done) = submitting(6, to: writer)
         #expect(waitUntil { submitted.get() == OutcomeWriter.maximumQueued + 1 })
-        try store.connection.execute("COMMIT")
+        try lock.release()
         #expect(done.wait(timeout: .now() + 60) == .success, "the waiting submit must not hang")
         #expect(failed.get())
         #expect(submitted.get() < 6)
-        #expect(throws: SQLiteError.self) { try writer.finish() }
+        #expect(throws: StoreFault.self) { try writer.finish() }
         #expect(try store.registration(PushToken(trusted: sampleToken(6)))?.wakeupCount == 0)
     }
 }

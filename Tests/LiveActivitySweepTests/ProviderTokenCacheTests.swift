@@ -1,20 +1,30 @@
 import Foundation
 import LiveActivityDomain
+import LiveActivityStore
 import TestSupport
 import Testing
 
 @testable import LiveActivitySweep
+@testable import SQLiteStore
 
 /// The cache that keeps a provider token across cron runs (its renewal rule: LiveActivityDomainTests).
 @Suite struct ProviderTokenCacheTests {
     let folder = TemporaryDirectory("tokens")
     let minute: Int64 = 60_000
 
+    /// The SQLite engine's store: a file in the sweep's folder.
+    func fileStore() throws -> any ProviderTokenStore {
+        SQLiteEngine(path: folder.file("db.sqlite")).providerTokens(sweepFolder: try SweepFolder(path: folder.file("sweep")).path)
+    }
+
+    var path: String { folder.file("sweep/provider-token") }
+
     @Test func aCachedTokenOutlivesItsConnectionUntilTheRuleRenewsIt() throws {
-        let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: folder.file("db.sqlite")))
+        let database = try TestDatabase(label: "tokens")
+        let store = database.engine.providerTokens(sweepFolder: try SweepFolder(path: database.engine.defaultSweepFolder).path)
         let signed = LockedBox(0)
         func cache(_ key: String = "key") throws -> ProviderTokenCache {
-            ProviderTokenCache(path: path, cacheKey: key) { seconds in
+            ProviderTokenCache(store: store, cacheKey: key) { seconds in
                 let count = signed.update {
                     $0 += 1
                     return $0
@@ -30,15 +40,17 @@ import Testing
         #expect(renewed.jwt == "jwt-2")
         #expect(try cache("other settings").current(now: t0 + 51 * minute).jwt == "jwt-3", "another key signs its own")
         #expect(try cache().current(now: t0 + 52 * minute).jwt == "jwt-4", "and replaced the old key's token")
-        #expect(try cache().renew(now: t0 + 53 * minute).jwt == "jwt-5")
+        #expect(try cache().renew(replacing: try cache().current(now: t0 + 53 * minute), now: t0 + 53 * minute).jwt == "jwt-5")
+        // Refused as expired, but another host has put a newer one in its place: that one is used.
+        #expect(try cache().renew(replacing: renewed, now: t0 + 54 * minute).jwt == "jwt-5", "nothing signed")
+        #expect(signed.get() == 5)
     }
 
     /// SPEC 5: a credential, the sweep's user's alone - a file 0600, and a file
     /// another user could read (or a link planted in its place) is not trusted but replaced.
     @Test func theTokenFileIsPrivateAndAnUntrustworthyOneIsReplaced() throws {
-        let path = ProviderTokenCache.path(in: try SweepFolder(databasePath: folder.file("db.sqlite")))
         let signed = LockedBox(0)
-        let cache = ProviderTokenCache(path: path, cacheKey: "key") { seconds in
+        let cache = ProviderTokenCache(store: try fileStore(), cacheKey: "key") { seconds in
             let count = signed.update {
                 $0 += 1
                 return $0
@@ -64,9 +76,9 @@ import Testing
     }
 
     @Test func aFolderItCannotWriteIsOneClearError() throws {
-        let cache = ProviderTokenCache(path: "/nonexistent-folder/db.sqlite.provider-token", cacheKey: "key") { seconds in
-            ProviderToken(jwt: "x", issuedAt: seconds)
-        }
-        #expect(throws: ProviderTokenCache.WriteError.self) { try cache.current(now: 1_800_000_000_000) }
+        let store = SQLiteEngine(path: "/nonexistent-folder/db.sqlite").providerTokens(
+            sweepFolder: "/nonexistent-folder/db.sqlite.sweep")
+        let cache = ProviderTokenCache(store: store, cacheKey: "key") { seconds in ProviderToken(jwt: "x", issuedAt: seconds) }
+        #expect(throws: ProviderTokenFile.WriteError.self) { try cache.current(now: 1_800_000_000_000) }
     }
 }

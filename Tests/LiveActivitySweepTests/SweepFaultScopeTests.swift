@@ -10,7 +10,9 @@ import Testing
 /// sweep, the time budget and disabled environments: the sweep's bookkeeping against a scripted
 /// sender (the same through the stand-in is in IntegrationTests).
 @Suite struct SweepFaultScopeTests: SweepFixture {
-    let folder = TemporaryDirectory("sweep-scope")
+    let database: TestDatabase
+
+    init() throws { database = try TestDatabase(label: "sweep-scope") }
 
     @Test func aSandboxFaultStopsSandboxOnlyAndProductionGoesOn() throws {
         try register(1...30, .production, at: t0)
@@ -56,7 +58,7 @@ import Testing
         #expect(summary.faults.map(\.kind) == [.unreachable, .guarded])
         #expect(summary.faults.map(\.pushes) == [8, 12])
         #expect(summary.removed == 0 && summary.failed == 8 && summary.held == 12)
-        try SweepStore(connection: SQLiteConnection(path: configuration.databasePath)).record(summary)
+        try database.record(summary)
     }
 
     @Test func junkTokensAmongProvenOnesAreDeletedAndTheRunSucceeds() throws {

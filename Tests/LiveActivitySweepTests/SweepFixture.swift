@@ -5,18 +5,18 @@ import TestSupport
 @testable import LiveActivityStore
 @testable import LiveActivitySweep
 
-/// What the sweep's unit suites share: a database in a folder of the suite's own, the default
-/// configuration over it, the times the tests count in, and one sweep against a scripted sender
-/// at a time of the test's choosing. A suite names its folder; the rest comes from here.
+/// What the sweep's unit suites share: a database of the suite's own, the default configuration
+/// over it, the times the tests count in, and one sweep against a scripted sender at a time of
+/// the test's choosing. A suite names its database; the rest comes from here.
 protocol SweepFixture {
-    var folder: TemporaryDirectory { get }
+    var database: TestDatabase { get }
 }
 
 extension SweepFixture {
     /// The default configuration, over this suite's database.
     var configuration: Configuration {
         var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
+        configuration.databasePath = database.setting
         return configuration
     }
 
@@ -28,9 +28,8 @@ extension SweepFixture {
         _ seeds: some Sequence<Int>, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production,
         interval: Int? = nil, at time: Int64
     ) throws {
-        let store = try RegistrationStore(path: configuration.databasePath)
         for seed in seeds {
-            try store.register(
+            try database.register(
                 try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
                 expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval)
         }
@@ -42,13 +41,17 @@ extension SweepFixture {
     }
 
     func row(_ seed: Int) throws -> Registration? {
-        try RegistrationStore(path: configuration.databasePath).registration(try PushToken(validating: sampleToken(seed)))
+        try database.registration(try PushToken(validating: sampleToken(seed)))
     }
 
     func history(_ seed: Int) throws -> [PushAttempt] {
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        guard case .found(let history) = try DeviceHistory.lookup(sampleToken(seed), in: connection) else { return [] }
+        guard case .found(let history) = try database.history(sampleToken(seed)) else { return [] }
         return history.attempts
+    }
+
+    /// Sets `seed`'s next push directly, as a hand edit or an earlier sweep would have.
+    func setNextPush(_ seed: Int, _ time: Int64) throws {
+        try database.execute("UPDATE registrations SET next_push_at = \(time) WHERE push_token = '\(sampleToken(seed))'")
     }
 
     /// Runs one sweep at `time` (ms since epoch, via the clock offset) with `configuration` (this
@@ -56,14 +59,15 @@ extension SweepFixture {
     func sweep(
         at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil, issued: LockedBox<Int> = LockedBox(0),
         stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
-        log: @escaping (String) -> Void = { _ in }
+        settingsFingerprint: String? = nil, log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
         var configuration = configuration ?? self.configuration
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: configuration.databasePath)), cacheKey: "test"
-        ) { seconds in
+        let store = try database.sweep()
+        defer { store.close() }
+        let folder = try SweepFolder(path: database.engine.defaultSweepFolder)
+        let tokens = ProviderTokenCache(store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: "test") {
+            seconds in
             let count = issued.update {
                 $0 += 1
                 return $0
@@ -71,7 +75,8 @@ extension SweepFixture {
             return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
         }
         return try Sweep(
-            configuration: configuration, store: SweepStore(connection: connection), sender: sender, tokens: tokens,
+            configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
+            lease: TestDatabase.lease, clock: configuration.clock, settingsFingerprint: settingsFingerprint,
             stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()
     }

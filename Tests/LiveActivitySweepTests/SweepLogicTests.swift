@@ -8,7 +8,9 @@ import Testing
 
 /// The sweep's bookkeeping against a scripted sender: what each outcome does to the database.
 @Suite struct SweepLogicTests: SweepFixture {
-    let folder = TemporaryDirectory("sweep")
+    let database: TestDatabase
+
+    init() throws { database = try TestDatabase(label: "sweep") }
 
     @Test func aNewRegistrationIsPushedAtTheFirstSweepAndThenEveryInterval() throws {
         try register([1], .charging, at: t0)
@@ -213,7 +215,6 @@ import Testing
     @Test func eachRunIsRecorded() throws {
         try register([1], at: t0)
         _ = try sweep(at: t0 + 1000, ScriptedSender())
-        let connection = try SQLiteConnection(path: configuration.databasePath)
-        #expect(try connection.statement("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'").scalarInt() == 1)
+        #expect(try database.scalar("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'") == 1)
     }
 }

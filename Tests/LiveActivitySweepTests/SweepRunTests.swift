@@ -11,7 +11,7 @@ import Testing
     let now: Int64 = 1_800_000_000_000
     let started: Int64 = 1_799_999_999_000
     let origin = ContinuousClock.now
-    let rules = OutcomeRules(intervals: [.charging: 300_000, .debug: 60_000])
+    let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
 
     func makeRun(everDelivered: Set<APNsEnvironment> = []) -> SweepRun {
         SweepRun(

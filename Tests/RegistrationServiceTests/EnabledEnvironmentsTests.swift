@@ -9,13 +9,14 @@ import Testing
 
 /// APNS_ENVIRONMENTS at the API (SPEC 3, 6), and an unregistration that ignores all but its token.
 @Suite struct EnabledEnvironmentsTests {
-    let folder = TemporaryDirectory("api-environments")
+    let database: TestDatabase
+
+    init() throws { database = try TestDatabase(label: "api-environments") }
 
     func api(_ enabled: [APNsEnvironment]) -> RegistrationAPI {
         var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
         configuration.enabledEnvironments = enabled
-        return RegistrationAPI(configuration: configuration, log: { _ in })
+        return RegistrationAPI(database: database, configuration: configuration)
     }
 
     func post(_ api: RegistrationAPI, _ body: String, path: String = "/wakeup", location: String? = nil) -> HTTPResponse {
@@ -26,10 +27,9 @@ import Testing
     }
 
     func stored() throws -> [(token: String, environment: APNsEnvironment)] {
-        guard FileManager.default.fileExists(atPath: folder.file("db.sqlite")) else { return [] }
-        let store = try RegistrationStore(path: folder.file("db.sqlite"))
-        return try store.connection.statement("SELECT push_token, environment FROM registrations ORDER BY push_token").rows {
-            ($0.text(0) ?? "", APNsEnvironment(name: $0.text(1) ?? "") ?? .production)
+        try database.reading { _ in }  // migrated, as the responder leaves it
+        return try database.rows("SELECT push_token, environment FROM registrations ORDER BY push_token").map {
+            ($0[0] ?? "", APNsEnvironment(name: $0[1] ?? "") ?? .production)
         }
     }
 

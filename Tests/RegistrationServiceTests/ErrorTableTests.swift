@@ -10,13 +10,11 @@ import Testing
 @Suite struct ErrorTableTests {
     @Test(arguments: ErrorRow.all)
     func aBadRequestIsAnsweredWithItsStatusAndChangesNothing(_ row: ErrorRow) throws {
-        let folder = TemporaryDirectory("table")
-        var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
-        let api = RegistrationAPI(configuration: configuration, log: { _ in })
+        let database = try TestDatabase(label: "table")
+        let api = RegistrationAPI(database: database)
         let seed = HTTPRequest(method: "POST", path: "/wakeup", body: Array(registerBody(ErrorRow.seedToken).utf8))
         #expect(api.respond(to: seed).status == 200)
-        let before = try storedRows(configuration.databasePath)
+        let before = try storedRows(database)
 
         let response = api.respond(
             to: HTTPRequest(parameters: RequestParameters(row.parameters), body: Array((row.body ?? "").utf8)))
@@ -25,7 +23,7 @@ import Testing
         #expect(response.bodyText == row.expectedBody)
         for (name, value) in ErrorRow.expectedHeaders { #expect(response.header(name) == value, "\(name)") }
         #expect(response.header("Allow") == row.allow)
-        #expect(try storedRows(configuration.databasePath) == before)
+        #expect(try storedRows(database) == before)
         #expect(before.count == 1)
     }
 }

@@ -33,8 +33,8 @@ import Testing
 
     @Test func aReplacedFileIsReportedOnceByAllWorkers() {
         let faults = FaultLog()
-        let file = FileIdentity(path: "/")
-        #expect(faults.firstReport(ofReplaced: file))
-        #expect(!faults.firstReport(ofReplaced: file))
+        #expect(faults.firstReport(ofStale: "64768:1234"))
+        #expect(!faults.firstReport(ofStale: "64768:1234"))
+        #expect(faults.firstReport(ofStale: "64768:5678"), "another file is another line")
     }
 }

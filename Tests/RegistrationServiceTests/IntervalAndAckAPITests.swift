@@ -9,13 +9,14 @@ import Testing
 /// An app's `interval` and `POST /wakeup/ack` through the API function (SPEC 3, issue 16); the
 /// refused inputs are rows of the error table (ErrorTableTests).
 @Suite struct IntervalAndAckAPITests {
-    let folder = TemporaryDirectory("wakeapi")
+    let database: TestDatabase
+
+    init() throws { database = try TestDatabase(label: "wakeapi") }
 
     func api(maximum: Int = 3600) -> RegistrationAPI {
         var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
-        configuration.intervalMaximum = maximum
-        return RegistrationAPI(configuration: configuration, log: { _ in })
+        configuration.intervalPolicy.maximumSeconds = maximum
+        return RegistrationAPI(database: database, configuration: configuration)
     }
 
     func post(_ api: RegistrationAPI, _ body: String, path: String = "/wakeup") -> HTTPResponse {
@@ -23,8 +24,7 @@ import Testing
     }
 
     func asked(_ seed: Int) throws -> Int? {
-        try RegistrationStore(path: folder.file("db.sqlite")).registration(PushToken(validating: sampleToken(seed)))?
-            .requestedInterval
+        try database.registration(PushToken(validating: sampleToken(seed)))?.requestedInterval
     }
 
     @Test func anAskedIntervalIsStoredAndTheAnswerSaysWhatApplies() throws {
@@ -65,7 +65,12 @@ import Testing
     @Test func anAckIsAnsweredAlikeForEveryWellFormedToken() throws {
         let api = api()
         #expect(post(api, registerBody(sampleToken(1))).status == 200)
-        let before = try storedRows(folder.file("db.sqlite"))
+        // Pushed once and answered 200 an hour ago: no push is on its way, nothing to match.
+        let token = try PushToken(validating: sampleToken(1))
+        let registered = try #require(try database.registration(token)).registeredAt
+        let hourAgo = Clock().now() - 3_600_000
+        try database.apply([.delivered(token, selectedRegisteredAt: registered, at: hourAgo, nextPushAt: hourAgo + 4_000_000)])
+        let before = try storedRows(database)
         for body in [
             unregisterBody(sampleToken(1)), unregisterBody(sampleToken(2)), unregisterBody(sampleToken(1).uppercased()),
             #"{"pushToken":"\#(sampleToken(1))","interval":"soon","activityType":7,"environment":{}}"#,
@@ -75,8 +80,8 @@ import Testing
             #expect(answer.header("Cache-Control") == "no-store" && answer.header("Access-Control-Allow-Origin") == "*")
         }
         #expect(post(api, unregisterBody(sampleToken(3)), path: "/dev/wakeup/ack").status == 200)
-        // Registrations untouched; only the counters moved (nothing matched: never pushed).
-        let after = try storedRows(folder.file("db.sqlite"))
+        // Registrations untouched; only the counters moved (nothing matched: the push is too old).
+        let after = try storedRows(database)
         #expect(after.first == before.first && after.count == 2)
         #expect(after.last == "acks unmatched 5")
     }

@@ -7,14 +7,11 @@ import Testing
 
 /// The metrics route of the API (the figures themselves: LiveActivityFiguresTests).
 @Suite struct MetricsRouteTests {
-    let folder = TemporaryDirectory("metrics")
     let now: Int64 = 1_800_000_000_000
 
     @Test func theMetricsRouteAnswersGetOnly() throws {
-        var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
-        _ = try populatedStatsStore(at: folder.file("db.sqlite"), now: now)
-        let api = RegistrationAPI(configuration: configuration, log: { _ in })
+        let database = try populateStatsFigures(TestDatabase(label: "metrics"), now: now)
+        let api = RegistrationAPI(database: database)
         let response = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/metrics"))
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == PrometheusMetrics.contentType)

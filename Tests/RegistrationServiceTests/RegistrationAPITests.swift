@@ -9,17 +9,17 @@ import Testing
 /// SPEC section 3 through the API function itself (no transport): what succeeds, and the errors
 /// that need more than one request (the error table's rows are in ErrorTableTests).
 @Suite struct RegistrationAPITests {
-    let folder = TemporaryDirectory("api")
+    let database: TestDatabase
     let api: RegistrationAPI
     let logged = LockedBox<[String]>([])
 
     init() throws {
+        database = try TestDatabase(label: "api")
         var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
         configuration.maxRegistrations = 3
         configuration.defaultEnvironment = .production
         let box = logged
-        api = RegistrationAPI(configuration: configuration, log: { line in box.update { $0.append(line) } })
+        api = RegistrationAPI(database: database, configuration: configuration, log: { line in box.update { $0.append(line) } })
     }
 
     func post(_ body: String, contentType: String? = "application/json", parameter: String? = nil) -> HTTPResponse {
@@ -35,10 +35,10 @@ import Testing
     }
 
     func stored() throws -> [Registration] {
-        let store = try RegistrationStore(path: api.configuration.databasePath)
-        return try store.connection.statement(
-            "SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error FROM registrations ORDER BY push_token"
-        ).rows(refusing: Registration.init(row:))
+        try database.reading { _ in }  // migrated, as the responder leaves it
+        return try database.rows("SELECT push_token FROM registrations ORDER BY push_token").compactMap { row in
+            try database.registration(PushToken(trusted: row[0] ?? ""))
+        }
     }
 
     func expectError(
@@ -132,9 +132,7 @@ import Testing
     }
 
     @Test func anUnusableDatabaseIs503WithoutInternals() throws {
-        var configuration = Configuration()
-        configuration.databasePath = folder.file("missing-folder/db.sqlite")
-        let broken = RegistrationAPI(configuration: configuration, log: { _ in })
+        let broken = RegistrationAPI(database: try TestDatabase.unusable(in: database.folder))
         let response = broken.respond(
             to: HTTPRequest(
                 method: "POST", path: "/wakeup", contentType: "application/json",

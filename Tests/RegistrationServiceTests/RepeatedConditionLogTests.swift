@@ -9,17 +9,19 @@ import Testing
 /// issue 18 point 4), for the whole process: two APIs stand for two workers sharing one
 /// `FaultLog`, the second one's clock a minute ahead (the clock offset tests use).
 @Suite struct RepeatedConditionLogTests {
-    let folder = TemporaryDirectory("repeated")
+    let database: TestDatabase
     let faults = FaultLog()
     let logged = LockedBox<[String]>([])
 
+    init() throws { database = try TestDatabase(label: "repeated") }
+
     func api(minutesLater minutes: Int64 = 0) -> RegistrationAPI {
         var configuration = Configuration()
-        configuration.databasePath = folder.file("db.sqlite")
         configuration.maxRegistrations = 2
         configuration.clock = Clock(offsetMilliseconds: minutes * 60_000)
         let box = logged
-        return RegistrationAPI(configuration: configuration, faults: faults, log: { line in box.update { $0.append(line) } })
+        return RegistrationAPI(
+            database: database, configuration: configuration, faults: faults, log: { line in box.update { $0.append(line) } })
     }
 
     func post(_ api: RegistrationAPI, _ seed: Int, parameter: String? = nil) -> Int {

@@ -15,6 +15,8 @@ public final class LiveStack: @unchecked Sendable {
     }
 
     public struct Options: Sendable {
+        /// The engine the responder stores in.
+        public var engine = TestEngine.current
         /// Extra settings for the responder (SPEC section 6), over `LIVEACTIVITY_DB`.
         public var environment: [String: String] = [:]
         public var workers = 16
@@ -34,7 +36,10 @@ public final class LiveStack: @unchecked Sendable {
     public let folder: TemporaryDirectory
     public let port: Int
     public let socketPath: String
-    public let databasePath: String
+    /// The responder's database; `LIVEACTIVITY_DB` is its `setting`.
+    public let database: TestDatabase
+    /// The SQLite file, on that engine (tests of what happens to the file itself).
+    public var databasePath: String { database.setting }
     public let responder: ChildProcess
     public let nginx: ChildProcess
 
@@ -42,9 +47,9 @@ public final class LiveStack: @unchecked Sendable {
         let folder = TemporaryDirectory(label)
         self.folder = folder
         socketPath = folder.file(options.unprivileged ? "run/fcgi.sock" : "fcgi.sock")
-        databasePath = folder.file("registrations.sqlite")
+        database = try TestDatabase(options.engine, label: label, folder: folder)
 
-        var environment = ["LIVEACTIVITY_DB": databasePath, "PATH": "/usr/bin:/bin"]
+        var environment = ["LIVEACTIVITY_DB": database.setting, "PATH": "/usr/bin:/bin"]
         environment.merge(options.environment) { _, new in new }
         var command = [product("liveactivity-fcgi")]
         if options.unprivileged {
@@ -141,11 +146,6 @@ public final class LiveStack: @unchecked Sendable {
         let headers = contentType.map { [("Content-Type", $0)] } ?? []
         return try HTTPClient.request(
             port: port, method: method, path: path, headers: headers, body: bytes, sourceAddress: sourceAddress)
-    }
-
-    /// The database as the responder sees it (a connection of the test's own).
-    public func store() throws -> RegistrationStore {
-        try RegistrationStore(path: databasePath)
     }
 
     /// What the responder logged so far.

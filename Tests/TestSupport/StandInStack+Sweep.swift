@@ -8,24 +8,27 @@ import LiveActivitySweep
 /// that a fault can stop an environment before most of its rows were read.
 extension StandInStack {
     public func sweepInProcess(
-        database: String, extra: [String: String] = [:], duePageSize: Int, lookahead: Int,
+        database: TestDatabase, extra: [String: String] = [:], duePageSize: Int, lookahead: Int,
         log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
-        var environment = sweepEnvironment(database: database)
+        var environment = sweepEnvironment(database: database.setting)
         environment.merge(extra) { _, new in new }
         let settings = Settings(values: environment)
         var configuration = try Configuration(settings: settings)
         try configuration.readPushIntervals(settings)
         let credentials = try SweepCredentials(settings: settings)
-        let store = try SweepStore(path: database, options: configuration.sqliteOptions, migrating: true)
+        let store = try database.engine.openSweep(migrating: true)
+        defer { store.close() }
+        let folder = try SweepFolder(path: configuration.sweepDirectory ?? database.engine.defaultSweepFolder)
         let tokens = ProviderTokenCache(
-            path: ProviderTokenCache.path(in: try SweepFolder(databasePath: database)), cacheKey: credentials.tokenCacheKey
+            store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: credentials.tokenCacheKey
         ) { seconds in
             try credentials.issueToken(at: seconds)
         }
         let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings), topic: credentials.bundleID)
         return try Sweep(
-            configuration: configuration, store: store, sender: sender, tokens: tokens,
+            configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
+            clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
             duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()
     }

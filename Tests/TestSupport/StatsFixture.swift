@@ -3,23 +3,26 @@ import LiveActivityStore
 
 /// A database for the stats and metrics tests, as of `now`: four registrations of known ages,
 /// types and environments (two pushed, one waiting after two failures), and two recorded sweeps
-/// (one 10 minutes ago with a sandbox fault, one 3 days ago).
-public func populatedStatsStore(at path: String, now: Int64) throws -> RegistrationStore {
+/// (one 3 days ago, then one 10 minutes ago with a sandbox fault).
+@discardableResult
+public func populateStatsFigures(_ database: TestDatabase, now: Int64) throws -> TestDatabase {
     let minute: Int64 = 60_000
-    let store = try RegistrationStore(path: path)
     let ages: [(Int, ActivityType, APNsEnvironment, Int64)] = [
         (1, .charging, .production, 1 * minute), (2, .charging, .production, 10 * minute),
         (3, .debug, .sandbox, 45 * minute), (4, .charging, .sandbox, 3 * 60 * minute),
     ]
     for (seed, type, environment, age) in ages {
-        try store.register(
-            try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now - age,
-            expiresAt: now, cap: 100)
+        try database.register(
+            try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now - age, expiresAt: now,
+            cap: 100)
     }
-    try store.connection.execute("UPDATE registrations SET wakeup_count = 7 WHERE push_token = '\(sampleToken(3))'")
-    try store.connection.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
-    try store.connection.execute("UPDATE registrations SET consecutive_failures = 2 WHERE push_token = '\(sampleToken(3))'")
-    let sweeps = SweepStore(connection: store.connection)
+    try database.execute("UPDATE registrations SET wakeup_count = 7 WHERE push_token = '\(sampleToken(3))'")
+    try database.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
+    try database.execute("UPDATE registrations SET consecutive_failures = 2 WHERE push_token = '\(sampleToken(3))'")
+    var older = SweepSummary()
+    older.startedAt = now - 3 * 86_400_000
+    older.sent = 100
+    try database.record(older)  // recorded in the order the runs happened
     var recent = SweepSummary()
     recent.startedAt = now - 10 * minute
     recent.sent = 90
@@ -31,10 +34,6 @@ public func populatedStatsStore(at path: String, now: Int64) throws -> Registrat
     recent.faults = [
         SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 40, advice: "")
     ]
-    try sweeps.record(recent)
-    var older = SweepSummary()
-    older.startedAt = now - 3 * 86_400_000
-    older.sent = 100
-    try sweeps.record(older)
-    return store
+    try database.record(recent)
+    return database
 }

@@ -1,5 +1,5 @@
 import LiveActivityDomain
-import LiveActivityStore
+import SQLiteClient
 
 /// The stand-in's own SQLite file: what it received (so a person or a test can see deliveries),
 /// the answers scripted per token for tests, and the provider token in use (for the refresh rule).
@@ -46,7 +46,7 @@ public final class StandInState {
         """
 
     public init(path: String) throws {
-        var options = DatabaseOptions()
+        var options = SQLiteOptions()
         options.busyTimeoutMilliseconds = 10_000
         connection = try SQLiteConnection(path: path, options: options)
         try connection.execute(Self.schema)

@@ -12,10 +12,13 @@ public struct Configuration: Sendable {
     /// `production` alone for a key restricted to it). Always holds `defaultEnvironment`.
     public var enabledEnvironments = APNsEnvironment.allCases
     public var maxRegistrations = 100_000
+    /// `LIVEACTIVITY_MAX_UNPROVEN`: registrations never answered 200 that may be stored at once
+    /// (SPEC 5, guard): junk the guard must hold cannot fill the table and lock real devices out.
+    public var maxUnproven = 10_000
     public var expiryHours = 8.0
-    public var intervals: [ActivityType: Int] = [.charging: 300, .debug: 60]
-    /// `LIVEACTIVITY_INTERVAL_MAX`: the longest interval an app may ask for, seconds.
-    public var intervalMaximum = IntervalPolicy.defaultMaximumSeconds
+    /// The push intervals (`LIVEACTIVITY_INTERVAL_<TYPE>`, `LIVEACTIVITY_INTERVAL_MAX`), once read
+    /// (`readPushIntervals`); the types' defaults until then.
+    public var intervalPolicy = IntervalPolicy()
     /// `PRAGMA synchronous` for the database (`LIVEACTIVITY_SQLITE_SYNCHRONOUS`).
     public var sqliteSynchronous = "NORMAL"
     /// `LIVEACTIVITY_BUSY_TIMEOUT_MS`: how long a writer waits for the database lock.
@@ -25,6 +28,13 @@ public struct Configuration: Sendable {
     /// want a hard size limit on a shared disk. nil: no ceiling of our own.
     public var sqliteMaxPages: Int?
     public var clock = Clock()
+    /// `LIVEACTIVITY_HOST_NAME`: this host's name in leases, the run history and the status page.
+    public var hostName = Configuration.systemHostName()
+    /// `LIVEACTIVITY_LEASE_SECONDS`: how long a row a sweep claimed is its host's (PostgreSQL).
+    public var leaseSeconds = 120
+    /// `LIVEACTIVITY_SWEEP_DIR`: the sweep's private folder on this host; nil: the engine's default
+    /// (`<db>.sweep` beside a SQLite database, `./var/liveactivity.sweep` on PostgreSQL).
+    public var sweepDirectory: String?
 
     /// Defaults only; tests start from here.
     public init() {}
@@ -56,6 +66,7 @@ public struct Configuration: Sendable {
                     "an environment APNS_ENVIRONMENTS enables (\(enabledEnvironments.map(\.rawValue).joined(separator: ",")))")
         }
         if let cap = try settings.integer("LIVEACTIVITY_MAX_REGISTRATIONS", in: 1...100_000_000) { maxRegistrations = cap }
+        if let cap = try settings.integer("LIVEACTIVITY_MAX_UNPROVEN", in: 1...100_000_000) { maxUnproven = cap }
         // Above zero (nothing would ever be pushed) and at most a year.
         if let hours = try settings.number("LIVEACTIVITY_EXPIRY_HOURS", in: 0.01...8760, unit: "hours") {
             expiryHours = hours
@@ -71,6 +82,32 @@ public struct Configuration: Sendable {
         }
         if let pages = try settings.integer("LIVEACTIVITY_SQLITE_MAX_PAGES", in: 16...1_073_741_823) { sqliteMaxPages = pages }
         clock = try Clock(settings: settings)
+        if let name = settings.text("LIVEACTIVITY_HOST_NAME") {
+            guard Self.isHostName(name) else {
+                throw .malformed(name: "LIVEACTIVITY_HOST_NAME", expected: "1 to 64 letters, digits, dots, dashes or underscores")
+            }
+            hostName = name
+        }
+        if let seconds = try settings.integer("LIVEACTIVITY_LEASE_SECONDS", in: 10...86_400) { leaseSeconds = seconds }
+        sweepDirectory = settings.text("LIVEACTIVITY_SWEEP_DIR")
+    }
+
+    /// A host name as leases and the status page show it: short, and nothing a log or a page
+    /// would have to escape.
+    public static func isHostName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+    }
+
+    /// The system's host name, cut to a name `isHostName` accepts (`localhost` when there is none).
+    public static func systemHostName() -> String {
+        let name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let kept = String(
+            String.UnicodeScalarView(name.unicodeScalars.filter { $0.isASCII && isHostName(String($0)) }).prefix(64))
+        return kept.isEmpty ? "localhost" : kept
     }
 
     /// Reads the push intervals (`LIVEACTIVITY_INTERVAL_CHARGING`, `_DEBUG`, `_MAX`, seconds).
@@ -78,19 +115,15 @@ public struct Configuration: Sendable {
     /// effective interval and matches acks by it) and `history` - and by no other: a program
     /// ignores the settings it does not use (SPEC 6).
     public mutating func readPushIntervals(_ settings: Settings) throws(ConfigurationError) {
-        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_CHARGING", in: 1...86_400) { intervals[.charging] = seconds }
-        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_DEBUG", in: 1...86_400) { intervals[.debug] = seconds }
-        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
-            intervalMaximum = seconds
+        for type in ActivityType.allCases {
+            let name = "LIVEACTIVITY_INTERVAL_" + type.rawValue.uppercased()
+            if let seconds = try settings.integer(name, in: IntervalPolicy.requestable) {
+                intervalPolicy.typeSeconds[type] = seconds
+            }
         }
-    }
-
-    /// The bounds an app's `interval` is clamped to.
-    public var intervalPolicy: IntervalPolicy { IntervalPolicy(typeSeconds: intervals, maximumSeconds: intervalMaximum) }
-
-    /// The push interval of `type`, in milliseconds.
-    public func intervalMilliseconds(_ type: ActivityType) -> Int64 {
-        Int64(intervals[type] ?? 300) * 1000
+        if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
+            intervalPolicy.maximumSeconds = seconds
+        }
     }
 
     /// The registration lifetime, in milliseconds.

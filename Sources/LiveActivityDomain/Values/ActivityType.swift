@@ -8,4 +8,13 @@ public enum ActivityType: String, CaseIterable, Sendable, Hashable {
 
     /// The names the API lists in `supported`.
     public static var supportedNames: [String] { allCases.map(\.rawValue) }
+
+    /// The push interval of the type when the operator sets none (`LIVEACTIVITY_INTERVAL_<TYPE>`):
+    /// the one home of SPEC 3's "charging every 5 minutes, debug every minute".
+    public var defaultIntervalSeconds: Int {
+        switch self {
+        case .charging: 300
+        case .debug: 60
+        }
+    }
 }

@@ -38,6 +38,14 @@ public struct SweepCredentials {
     /// The cache key of the provider token: any change of key id, team or key renews it.
     public var tokenCacheKey: String { ProviderToken.cacheKey(keyID: keyID, teamID: teamID, keyPEM: keyPEM) }
 
+    /// What decides where pushes go and who they are from: key id, team, key, bundle id and the
+    /// host pushes are sent to (`APNS_HOST`, nil: Apple's). When it changes between sweeps, the
+    /// registrations a fault or the guard held are due at once (SPEC 5). A hash: the key's text
+    /// never reaches the database.
+    public func settingsFingerprint(host: String?) -> String {
+        ProviderToken.cacheKey(keyID: keyID, teamID: teamID, keyPEM: keyPEM + "\n" + bundleID + "\n" + (host ?? "apple"))
+    }
+
     /// Signs a provider token issued at `seconds`.
     public func issueToken(at seconds: Int64) throws -> ProviderToken {
         try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signer)

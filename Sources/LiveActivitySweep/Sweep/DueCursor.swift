@@ -4,35 +4,45 @@ import LiveActivityStore
 /// The registrations due this sweep, read from the database a page at a time, so a sweep of
 /// 100,000 holds a few thousand rows, not all of them (their tokens alone were 11 MB).
 ///
-/// Pages follow the due index (oldest first) and each starts after the last row read, with no
-/// read transaction held between them: the outcome writer commits while the sweep reads, and a
-/// long-lived snapshot would keep SQLite from checkpointing the WAL for the whole run. So a row
-/// written this run can come round again further on (a very short interval puts it back within
-/// the due slack): the cursor remembers a 64-bit hash of every token it returned and skips them,
-/// so each registration is pushed at most once per sweep. A registration made during the sweep
-/// is pushed in it when its place is still ahead, as if it had been there at the start.
+/// Pages follow the due order (oldest first) and each starts after the last row read, with no
+/// transaction held between them: the outcome writer commits while the sweep reads, and on SQLite
+/// a long-lived snapshot would keep the WAL from checkpointing for the whole run. On PostgreSQL
+/// each page is claimed under the sweep's lease as it is read. So a row written this run can come
+/// round again further on (a very short interval puts it back within the due slack): the cursor
+/// remembers a 64-bit hash of every token it returned and skips them, so each registration is
+/// pushed at most once per sweep. A registration made during the sweep is pushed in it when its
+/// place is still ahead, as if it had been there at the start.
 ///
 /// An environment a fault stopped is skipped from then on (`skip`): its rows are not read one by
-/// one to be held, one statement holds them at the end (`SweepStore.holdUnreached`).
+/// one to be held, one statement holds them at the end (`SweepStatements.holdUnreached`). A row
+/// holding a value this build cannot use is skipped and counted (`refused`), never pushed.
 final class DueCursor {
-    private let store: SweepStore
+    private let store: any SweepStatements
     let cutoff: Int64
     private var environments: [APNsEnvironment]
+    private let lease: SweepLease
     private let pageSize: Int
 
-    private var page: [DueRegistration] = []
+    private var page: [DueRead] = []
     private var index = 0
     private var position: DuePosition?
     private var exhausted = false
     private var returned = Set<Int>()
+    /// Rows skipped for a value this build cannot use, and the first one's reason.
+    private(set) var refused = 0
+    private(set) var firstRefusal: String?
 
     /// `expected`: the rows counted due at the start, room for whose hashes is made at once. Grown
     /// one doubling at a time instead, the set's last doubling came at the run's end, when memory
     /// peaks: 1 MB of old storage beside 2 MB of new at 100,000.
-    init(store: SweepStore, cutoff: Int64, environments: [APNsEnvironment], pageSize: Int = 1000, expected: Int = 0) {
+    init(
+        store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment], lease: SweepLease, pageSize: Int = 1000,
+        expected: Int = 0
+    ) {
         self.store = store
         self.cutoff = cutoff
         self.environments = environments
+        self.lease = lease
         self.pageSize = max(1, pageSize)
         returned.reserveCapacity(max(0, expected))
     }
@@ -47,14 +57,23 @@ final class DueCursor {
         while true {
             if index == page.count {
                 guard !exhausted, !environments.isEmpty else { return nil }
-                page = try store.duePage(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
+                page = try store.claimDue(
+                    atOrBefore: cutoff, environments: environments, after: position, limit: pageSize, lease: lease)
                 index = 0
                 exhausted = page.count < pageSize
                 position = page.last?.position ?? position
                 if page.isEmpty { return nil }
             }
-            let row = page[index]
+            let read = page[index]
             index += 1
+            let row: DueRegistration
+            switch read.registration {
+            case .success(let due): row = due
+            case .failure(let error):
+                refused += 1
+                if firstRefusal == nil { firstRefusal = "\(read.position.token.logPrefix): \(error)" }
+                continue
+            }
             guard environments.contains(row.environment) else { continue }
             if returned.insert(row.token.hex.hashValue).inserted { return row }
         }

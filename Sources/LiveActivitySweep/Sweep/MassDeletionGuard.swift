@@ -31,7 +31,8 @@ public struct MassDeletionGuard: Sendable {
     }
 
     static func isRejection(_ answer: APNsAnswer) -> Bool {
-        ["BadDeviceToken", "DeviceTokenNotForTopic"].contains(answer.response?.reason)
+        guard let response = answer.response, response.status != 200 else { return false }
+        return APNsReason.meaning(status: response.status, reason: response.reason) == .rejected
     }
 
     /// Counts the final answer to the push for `row` (not one that is about to be retried).
@@ -53,17 +54,29 @@ public struct MassDeletionGuard: Sendable {
         held[row.environment, default: []].append((row, write, reason))
     }
 
+    /// Why the guard trips for an environment.
+    public struct Trip: Equatable, Sendable {
+        /// The operator's words for it.
+        public var why: String
+        /// No push there was ever answered 200: its held rows back off (`OutcomeRules.heldBackingOff`)
+        /// rather than wait one interval, so junk a stranger registers costs a handful of pushes.
+        public var freshDeployment: Bool
+    }
+
     /// Why the guard trips for `environment`, nil when it does not.
-    public func tripReason(in environment: APNsEnvironment) -> String? {
+    public func trip(in environment: APNsEnvironment) -> Trip? {
         let count = counts[environment] ?? Counts()
         if count.provenAnswered >= Self.minimumAnswers && count.provenRejected * 2 > count.provenAnswered {
-            return "\(count.provenRejected) of \(count.provenAnswered) proven tokens were rejected"
+            return Trip(
+                why: "\(count.provenRejected) of \(count.provenAnswered) proven tokens were rejected", freshDeployment: false)
         }
         // Fresh: no 200 ever, in this sweep or before. An environment that once delivered and has
         // no real device due this sweep (a quiet sandbox, a production night) deletes its junk.
         if !everDelivered.contains(environment) && count.delivered == 0 && count.rejected >= Self.minimumAnswers {
-            return "no push got a 200 in this database's history and \(count.rejected) tokens were rejected "
+            let why =
+                "no push got a 200 in this database's history and \(count.rejected) tokens were rejected "
                 + "(a fresh deployment pointed at the wrong place?)"
+            return Trip(why: why, freshDeployment: true)
         }
         return nil
     }
@@ -87,16 +100,18 @@ public struct MassDeletionGuard: Sendable {
         var ruling = Ruling()
         for (environment, deletions) in held.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             var fault: SweepFault
+            var backsOff = false
             if let existing = faults[environment], existing.kind != .unreachable {
                 fault = existing
                 ruling.touched[environment] = deletions.count
-            } else if let why = tripReason(in: environment) {
+            } else if let trip = trip(in: environment) {
                 let reasons = Dictionary(deletions.map { ($0.reason, 1) }, uniquingKeysWith: +)
                 let reason = reasons.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "BadDeviceToken"
                 fault = .raised(.guarded, reason: reason, in: environment)
-                fault.advice = why + "; " + fault.advice
+                fault.advice = trip.why + "; " + fault.advice
                 fault.pushes = deletions.count
                 ruling.faults.append(fault)
+                backsOff = trip.freshDeployment
             } else {
                 for (_, write, reason) in deletions {
                     ruling.writes.append(write)
@@ -104,8 +119,9 @@ public struct MassDeletionGuard: Sendable {
                 }
                 continue
             }
-            for (row, _, _) in deletions {
-                let (write, tally) = rules.touched(row, by: fault, now: now)
+            for (row, _, reason) in deletions {
+                let (write, tally) =
+                    backsOff ? rules.heldBackingOff(row, reason: reason, now: now) : rules.touched(row, by: fault, now: now)
                 ruling.writes.append(write)
                 ruling.tally += tally
             }

@@ -5,34 +5,22 @@ import LiveActivityDomain
 /// its push, whether that push was already a retry, and the time -> what the sweep does, writes
 /// and counts. No I/O: a new rule is a new row here, not a branch in the sweep's loop.
 public struct OutcomeRules: Sendable {
-    /// The push interval of each activity type, in milliseconds.
-    public var intervals: [ActivityType: Int64]
-    /// The longest interval an app may ask for (`LIVEACTIVITY_INTERVAL_MAX`), in milliseconds.
-    public var maximumInterval: Int64
+    /// The push intervals (`LIVEACTIVITY_INTERVAL_*`): the one rule of SPEC 3 and 5.3.
+    public var policy: IntervalPolicy
 
-    public init(
-        intervals: [ActivityType: Int64], maximumInterval: Int64 = Int64(IntervalPolicy.defaultMaximumSeconds) * 1000
-    ) {
-        self.intervals = intervals
-        self.maximumInterval = maximumInterval
+    public init(policy: IntervalPolicy = IntervalPolicy()) {
+        self.policy = policy
     }
 
-    /// The intervals the configuration sets (`LIVEACTIVITY_INTERVAL_*`).
+    /// The intervals the configuration sets.
     public init(configuration: Configuration) {
-        var intervals: [ActivityType: Int64] = [:]
-        for type in ActivityType.allCases { intervals[type] = configuration.intervalMilliseconds(type) }
-        self.init(intervals: intervals, maximumInterval: Int64(configuration.intervalMaximum) * 1000)
+        self.init(policy: configuration.intervalPolicy)
     }
-
-    /// The push interval of `type`, in milliseconds.
-    public func interval(_ type: ActivityType) -> Int64 { intervals[type] ?? 300_000 }
 
     /// The effective interval of `row`, in milliseconds: the app's, clamped to [its type's, the
-    /// maximum], else its type's (`IntervalPolicy.effectiveSeconds`, in milliseconds).
+    /// maximum], else its type's (`IntervalPolicy`).
     public func interval(_ row: DueRegistration) -> Int64 {
-        let floor = interval(row.activityType)
-        guard let requested = row.requestedInterval else { return floor }
-        return max(floor, min(Int64(requested) * 1000, maximumInterval))
+        policy.effectiveMilliseconds(row.activityType, requested: row.requestedInterval)
     }
 
     /// What `answer` to the push for `row` means at `now` (Unix milliseconds).
@@ -55,36 +43,33 @@ public struct OutcomeRules: Sendable {
         status: Int, reason: String, timestamp: Int64?, _ row: DueRegistration, _ isRetry: Bool, _ now: Int64
     ) -> OutcomeDecision {
         let nextInterval = now + interval(row)
-        switch (status, reason) {
-        case (200, _):
+        if status == 200 {
             let write = OutcomeWrite.delivered(
                 row.token, selectedRegisteredAt: row.registeredAt, at: now, nextPushAt: nextInterval)
             return OutcomeDecision(.write(write), tally: .delivered)
-        case (410, _):
+        }
+        switch APNsReason.meaning(status: status, reason: reason) {
+        case .gone:
             // Deleted unless registered again after APNs learned the token was gone.
             let write = OutcomeWrite.unregistered(
                 row.token, registeredAtOrBefore: timestamp ?? row.registeredAt, selectedRegisteredAt: row.registeredAt,
                 reason: reason, nextPushAt: nextInterval)
             return OutcomeDecision(.write(write), tally: .removed(reason))
-        case (_, "BadDeviceToken"), (_, "DeviceTokenNotForTopic"):
+        case .rejected:
             // Also what a wrong host, key or bundle id looks like: the guard has the last word.
             let write = OutcomeWrite.delete(row.token, registeredAtOrBefore: row.registeredAt)
             return OutcomeDecision(.deleteUnlessGuarded(write, reason: reason))
-        case (_, "ExpiredProviderToken"):
+        case .renewToken:
             // Renew the token and resend, once: a token signed a moment ago and still expired
             // means our clock is wrong. (The run sends a retry as it sends a due row: held if a
             // fault stopped its environment meanwhile, left for the next run past the budget.)
             guard isRetry else { return OutcomeDecision(.retryWithNewToken) }
             return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
-        case (_, let reason) where SweepFault.configurationReasons.contains(reason):
-            return OutcomeDecision(.stopEnvironment(.raised(.configuration, reason: reason, in: row.environment)))
-        case (405, _):
-            return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
-        case (_, let reason) where SweepFault.providerReasons.contains(reason):
-            return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment)))
-        case (429, _), (500...599, _):
+        case .fault(let kind):
+            return OutcomeDecision(.stopEnvironment(.raised(kind, reason: reason, in: row.environment)))
+        case .backOff:
             return backOff(row, reason, now: now)
-        default:
+        case .retryNextInterval:
             // Any other answer: kept, tried again one interval later, the reason recorded.
             let write = OutcomeWrite.failed(
                 row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: nextInterval)
@@ -104,6 +89,17 @@ public struct OutcomeRules: Sendable {
         let write = OutcomeWrite.held(
             row.token, selectedRegisteredAt: row.registeredAt, reason: fault.reason,
             nextPushAt: now + interval(row))
+        return (write, .held)
+    }
+
+    /// A row the guard holds in an environment that never delivered (SPEC 5, "a fresh deployment
+    /// pointed at the wrong place"): its failures count one more and it waits interval x
+    /// 2^(failures-1), so a stranger's junk in a quiet sandbox is pushed a handful of times in
+    /// its 8 hours, never every interval. Counted as held, under the guard's fault.
+    public func heldBackingOff(_ row: DueRegistration, reason: String, now: Int64) -> (write: OutcomeWrite, tally: SweepTally) {
+        let delay = BackOff.heldDelay(afterFailures: row.failures + 1, interval: interval(row))
+        let write = OutcomeWrite.failed(
+            row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)
         return (write, .held)
     }
 

@@ -6,7 +6,7 @@ import LiveActivityStore
 /// pushes keep flowing while a batch is committed: at 100,000 registrations the writes, done
 /// between two polls of the HTTP/2 client, had stalled it for a quarter of the sweep.
 ///
-/// Batches are applied in the order submitted, each in one transaction (SweepStore.apply); a
+/// Batches are applied in the order submitted, each in one transaction (`OutcomeBatch`); a
 /// killed sweep loses at most the batches not yet committed, whose pushes are simply due again.
 /// At most `maximumQueued` batches wait: when the writer falls behind, `submit` waits for it, so
 /// the sweep's memory stays flat (unbounded, a sweep of 100,000 at loopback had 28 batches
@@ -18,37 +18,30 @@ final class OutcomeWriter: @unchecked Sendable {
 
     // State shared with the thread, guarded by `condition`.
     private let condition = NSCondition()
-    private var queue: [(writes: [OutcomeWrite], answered: [AnsweredPush])] = []
+    private var queue: [OutcomeBatch] = []
     private var closing = false
     private var done = false
     private var deleted = 0
     private var failure: (any Error)?
 
-    /// Opens the connection (to a database the sweep already migrated) and starts the thread.
-    /// The store is used by that thread alone.
-    init(path: String, options: DatabaseOptions) throws {
-        var options = options
-        // Outcomes update rows all over the table (tokens are random): with SQLite's default
-        // 2 MiB page cache each batch re-read the same interior pages once the table outgrew
-        // it, and the push rate fell with N. 4 MiB holds the B-tree levels above the leaves of
-        // a few hundred thousand registrations; 16 MiB was no faster at 100,000 and held 12 MB
-        // more for the whole run. Only this connection needs it.
-        options.cacheKibibytes = 4096
-        let store = ThreadOwned(try SweepStore(path: path, options: options))
-        let thread = Thread { [self] in run(store.value) }
+    /// Starts the thread, which is the only user of `statements` (the engine's outcome writer's
+    /// connection, to a database the sweep already migrated) from then on.
+    init(statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws {
+        let owned = ThreadOwned(statements)
+        let thread = Thread { [self] in run(owned.value, lease: lease, policy: policy) }
         thread.name = "sweep-outcome-writer"
         thread.start()
     }
 
-    /// Queues `writes` and the `answered` pushes they come from (one transaction for both),
-    /// first waiting while `maximumQueued` batches wait; throws the error of an earlier batch,
-    /// which stops the sweep.
-    func submit(_ writes: [OutcomeWrite], answered: [AnsweredPush] = []) throws {
+    /// Queues `batch` (the writes and the answered pushes they come from: one transaction for
+    /// both), first waiting while `maximumQueued` batches wait; throws the error of an earlier
+    /// batch, which stops the sweep.
+    func submit(_ batch: OutcomeBatch) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count >= Self.maximumQueued && failure == nil { condition.wait() }
         if let failure { throw failure }
-        queue.append((writes, answered))
+        queue.append(batch)
         condition.broadcast()
     }
 
@@ -64,11 +57,13 @@ final class OutcomeWriter: @unchecked Sendable {
         return deleted
     }
 
-    private func run(_ store: SweepStore) {
+    private func run(_ statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) {
         while true {
             condition.lock()
             while queue.isEmpty && !closing { condition.wait() }
             if queue.isEmpty || failure != nil {
+                // Closed before `finish` returns: its file or socket is released when the run ends.
+                statements.close()
                 done = true
                 condition.broadcast()
                 condition.unlock()
@@ -78,7 +73,7 @@ final class OutcomeWriter: @unchecked Sendable {
             condition.broadcast()  // a submit waiting for room
             condition.unlock()
 
-            let result = Result { try store.apply(batch.writes, answered: batch.answered) }
+            let result = Result { try batch.apply(to: statements, lease: lease, policy: policy) }
             condition.lock()
             switch result {
             case .success(let count): deleted += count

@@ -1,5 +1,6 @@
 import APNsHTTP2
 import LiveActivityDomain
+import LiveActivityStore
 
 /// The sweep's loop: the thin I/O around `SweepRun`'s pure step. It reads due rows as the sender
 /// needs them (`DueCursor`, keeping `lookahead` pushes queued beyond those in flight), gives the
@@ -10,8 +11,8 @@ extension Sweep {
     func send(
         _ run: inout SweepRun, reading cursor: DueCursor, dueCounts: [APNsEnvironment: Int], writer: OutcomeWriter
     ) throws {
-        let clock = configuration.clock
-        sender.setProviderToken(try tokens.current(now: clock.now()))
+        var token = try tokens.current(now: clock.now())
+        sender.setProviderToken(token)
         sender.setDeadline(run.deadline)
         for (environment, count) in dueCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             sender.expect(count, to: environment)
@@ -34,7 +35,8 @@ extension Sweep {
                     sender.enqueue(push, to: environment)
                 case .renewProviderToken:
                     log("APNs answered ExpiredProviderToken; signing a new provider token")
-                    sender.setProviderToken(try tokens.renew(now: clock.now()))
+                    token = try tokens.renew(replacing: token, now: clock.now())
+                    sender.setProviderToken(token)
                 case .write(let write):
                     batch.append(write)
                 case .record(let answer):
@@ -53,7 +55,7 @@ extension Sweep {
             }
             for answer in answers { try apply(answer) }
             if batch.count >= Self.batchSize || answered.count >= Self.batchSize {
-                try writer.submit(batch, answered: answered)
+                try writer.submit(OutcomeBatch(writes: batch, answered: answered))
                 batch.removeAll(keepingCapacity: true)
                 answered.removeAll(keepingCapacity: true)
             }
@@ -80,6 +82,6 @@ extension Sweep {
         // environment a fault stopped are not read: the sweep holds them in one statement).
         while !allRead, let row = try cursor.next() { try apply(.due(row, now: clock.now())) }
         try apply(.finish(now: clock.now()))
-        try writer.submit(batch, answered: answered)
+        try writer.submit(OutcomeBatch(writes: batch, answered: answered))
     }
 }

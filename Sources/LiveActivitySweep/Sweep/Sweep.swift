@@ -8,21 +8,25 @@ import LiveActivityStore
 ///
 /// The sending is a `SweepRun`, a value whose pure step decides (with `OutcomeRules`), driven by
 /// this type's loop (`Sweep+Sending`), which does the I/O. This type holds the dependencies (once),
-/// selects what is due and records what came of it.
+/// selects what is due and records what came of it. It speaks the store's contract only, so it
+/// runs alike on SQLite and PostgreSQL.
 public final class Sweep {
-    /// Cron runs every minute with some jitter: a registration counts as due when its next push
-    /// is at most this far ahead, so consecutive pushes land within I - 30 s and I + 60 s.
-    public static let dueSlackMilliseconds: Int64 = 30_000
     /// Outcomes are written at least this often, so a killed sweep loses little bookkeeping.
     static let batchSize = 1000
     /// Pushes kept queued in the sender: more than its deepest window takes in one pass.
     static let lookahead = 2 * APNsClientSettings.maxConcurrency
 
     let configuration: Configuration
-    let store: SweepStore
+    let engine: any StoreEngine
+    let store: any SweepStatements
     let sender: PushSender
     let tokens: ProviderTokenCache
     let budget: SweepBudget
+    let lease: SweepLease
+    /// The clock due times go by: the database server's on PostgreSQL (`StoreEngine.clock`).
+    let clock: Clock
+    /// The APNs settings' fingerprint: when it changes, held registrations are due at once.
+    let settingsFingerprint: String?
     let stopRequested: () -> Bool
     let log: (String) -> Void
     /// Due rows read from the database at a time, and pushes kept queued in the sender
@@ -30,55 +34,64 @@ public final class Sweep {
     let duePageSize: Int
     let lookahead: Int
 
-    /// `stopRequested` is asked between answers: true (SIGTERM) ends the run as the budget does.
+    /// `store`: the run's connection, opened (and migrated) by the caller on `engine`, which also
+    /// opens the outcome writer's. `stopRequested` is asked between answers: true (SIGTERM) ends
+    /// the run as the budget does.
     public init(
-        configuration: Configuration, store: SweepStore, sender: PushSender, tokens: ProviderTokenCache,
-        budget: SweepBudget = SweepBudget(), stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000,
-        lookahead: Int? = nil,
-        log: @escaping (String) -> Void
+        configuration: Configuration, engine: any StoreEngine, store: any SweepStatements, sender: PushSender,
+        tokens: ProviderTokenCache, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil, clock: Clock? = nil,
+        settingsFingerprint: String? = nil, stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000,
+        lookahead: Int? = nil, log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
+        self.engine = engine
         self.store = store
         self.sender = sender
         self.tokens = tokens
         self.budget = budget
+        self.lease = lease ?? SweepLease.random(host: configuration.hostName, seconds: configuration.leaseSeconds)
+        self.clock = clock ?? configuration.clock
+        self.settingsFingerprint = settingsFingerprint
         self.stopRequested = stopRequested
         self.duePageSize = duePageSize
         self.lookahead = max(1, lookahead ?? Self.lookahead)
         self.log = log
     }
 
-    /// Runs the sweep and returns its summary (also recorded in `sweep_runs`). Faults, each
+    /// Runs the sweep and returns its summary (also recorded in the run history). Faults, each
     /// scoped to its environment, show in `summary.faults`.
     public func run() throws -> SweepSummary {
         let started = ContinuousClock.now
-        let clock = configuration.clock
         var summary = SweepSummary()
         let start = clock.now()
         summary.startedAt = start
 
+        try releaseHeldAfterASettingsChange(now: start)
         summary.expired = try store.deleteExpired(registeredAtOrBefore: start - configuration.expiryMilliseconds)
-        summary.active = try store.activeCount()
-        let cutoff = start + Self.dueSlackMilliseconds
+        summary.active = try store.registrationCount()
+        let cutoff = start + SweepTiming.dueSlackMilliseconds
         let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.enabledEnvironments)
         let dueCount = dueCounts.values.reduce(0, +)
         summary.skipped = summary.active - dueCount
 
         if dueCount > 0 {
             let cursor = DueCursor(
-                store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, pageSize: duePageSize,
-                expected: dueCount)
+                store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, lease: lease,
+                pageSize: duePageSize, expected: dueCount)
             var run = SweepRun(
                 rules: OutcomeRules(configuration: configuration),
                 deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), startedAt: start,
                 deadline: budget.deadline(startingAt: started))
-            let writer = try OutcomeWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
+            let writer = try OutcomeWriter(
+                statements: try engine.openOutcomeWriter(), lease: lease, policy: configuration.intervalPolicy)
             // On every way out, the thread ends and the batches already queued are written.
             var finished = false
             defer { if !finished { _ = try? writer.finish() } }
             try send(&run, reading: cursor, dueCounts: dueCounts, writer: writer)
             finished = true
             summary.removed += try writer.finish()
+            // Rows this run claimed and wrote nothing for are any host's again at once.
+            try store.release(lease)
             summary.add(run.tally)
             summary.deferred = run.leftForNextRun
             var faults = run.faults
@@ -90,25 +103,57 @@ public final class Sweep {
                     ? "a stop was requested (SIGTERM)" : "the time budget of \(budget.seconds) s ran out"
                 log("\(why): \(summary.deferred) pushes were not sent and are due at the next run")
             }
+            if cursor.refused > 0 {
+                log(
+                    "\(cursor.refused) due registrations hold values this build cannot use and were skipped "
+                        + "(first: \(cursor.firstRefusal ?? "")); they expire as usual")
+            }
         }
         summary.durationMilliseconds = clock.now() - start
-        try store.record(summary)
+        try store.record(summary, host: configuration.hostName)
         return summary
     }
 
-    /// Holds one interval, in one statement per environment, the rows a fault stopped before the
-    /// run read them (SPEC 5: every due row of a faulted environment that got no 200 waits one
-    /// interval, its own effective one), after every outcome is written; counts them against the
-    /// fault. Returns how many.
+    /// Holds one interval, in one statement per environment and kind of registration, the rows a
+    /// fault stopped before the run read them (SPEC 5: every due row of a faulted environment
+    /// that got no 200 waits one interval, its own effective one), after every outcome is
+    /// written; counts them against the fault. The interval is `IntervalPolicy`'s, applied here
+    /// once per (type, asked interval), not in any engine's SQL. Returns how many.
     private func holdUnreached(_ faults: inout SweepFaults, cutoff: Int64, start: Int64) throws -> Int {
         var total = 0
+        let policy = configuration.intervalPolicy
         for fault in faults.stoppedEnvironments {
-            let held = try store.holdUnreached(
-                in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
-                now: configuration.clock.now(), policy: configuration.intervalPolicy)
+            let now = clock.now()
+            var held = 0
+            for kind in try store.unreachedKinds(in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start) {
+                // A kind this build does not know is left as it is, like its rows in the cursor.
+                guard let type = ActivityType(rawValue: kind.activityType) else { continue }
+                let requested: Int?
+                do { requested = try StoredValue.requestedInterval(kind.requestedInterval) } catch { continue }
+                held += try store.holdUnreached(
+                    in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start,
+                    activityType: kind.activityType, requestedInterval: kind.requestedInterval, reason: fault.reason,
+                    nextPushAt: now + policy.effectiveMilliseconds(type, requested: requested))
+            }
             total += held
             faults.touch(fault.environment, pushes: held)
         }
         return total
+    }
+
+    /// When the APNs settings changed since the last sweep (key, key id, team, bundle id, host),
+    /// the registrations a fault or the guard held are due now (SPEC 5): a fixed deployment
+    /// reaches its real devices at once instead of after their back-off.
+    private func releaseHeldAfterASettingsChange(now: Int64) throws {
+        guard let settingsFingerprint else { return }
+        let previous = try store.exchangeSettingsFingerprint(settingsFingerprint)
+        guard let previous, previous != settingsFingerprint else { return }
+        let reasons =
+            APNsReason.documented.values.filter { reason in
+                if case .fault = reason.meaning { return true }
+                return reason.meaning == .rejected
+            }.map(\.name).sorted() + [APNsReason.notHTTP2]
+        let released = try store.releaseHeld(reasons: reasons, now: now)
+        if released > 0 { log("the APNs settings changed since the last sweep: \(released) held registrations are due now") }
     }
 }

@@ -20,7 +20,7 @@ public final class FaultLog: Sendable {
         var lastLineAt: [String: Int64] = [:]
         var unwritten: [String: Int] = [:]
         var lastAllClearAt: Int64?
-        var reportedReplacedFiles: Set<FileIdentity> = []
+        var reportedStale: Set<String> = []
 
         /// The line for one more occurrence of `condition`, or nil when it was said recently.
         mutating func limited(_ condition: String, line: String, now: Int64, every period: Int64) -> String? {
@@ -74,9 +74,9 @@ public final class FaultLog: Sendable {
         }
     }
 
-    /// True the first time any worker reports that `file` vanished, so the process says it once.
-    public func firstReport(ofReplaced file: FileIdentity?) -> Bool {
-        guard let file else { return true }
-        return state.withLock { $0.reportedReplacedFiles.insert(file).inserted }
+    /// True the first time any worker reports a connection gone stale for `key` (a file that
+    /// vanished), so the process says it once.
+    public func firstReport(ofStale key: String) -> Bool {
+        state.withLock { $0.reportedStale.insert(key).inserted }
     }
 }

@@ -14,6 +14,8 @@ public final class RegistrationAPI: HTTPResponder {
     public static let environmentParameter = "LIVEACTIVITY_APNS_ENVIRONMENT"
 
     public let configuration: Configuration
+    /// The clock registration and ack times go by: the database server's on PostgreSQL.
+    private var clock: Clock { writer.clock(configuration.clock) }
     /// The database, shared by every worker of the process (group commit).
     private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
@@ -22,13 +24,17 @@ public final class RegistrationAPI: HTTPResponder {
     /// minute, not one per request.
     private let faults: FaultLog
 
-    /// `writer` and `faults`: the process's shared ones; by default new ones for this API alone.
+    /// The database as a log line names it (never a password).
+    private let location: String
+
+    /// `writer` and `faults`: the process's shared ones (`faults` by default new for this API alone).
     public init(
-        configuration: Configuration, writer: RegistrationWriter? = nil, faults: FaultLog = FaultLog(),
+        configuration: Configuration, writer: RegistrationWriter, location: String, faults: FaultLog = FaultLog(),
         log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
-        self.writer = writer ?? RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
+        self.writer = writer
+        self.location = location
         self.faults = faults
         self.log = log
     }
@@ -45,13 +51,11 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    /// The writer reopens a database file deleted or replaced under it (writing on would go to an
-    /// unlinked inode and be lost); say so once per file.
+    /// The writer reopens a connection gone stale under it (a database file deleted or replaced:
+    /// writing on would go to an unlinked inode and be lost); say so once per cause.
     private func reportReplacedFile() {
-        for identity in writer.takeReplacedFiles() where faults.firstReport(ofReplaced: identity) {
-            log(
-                "database file \(configuration.databasePath) was deleted or replaced while open; reopening it (creating and migrating a new one if none is there)"
-            )
+        for staleness in writer.takeStaleness() where faults.firstReport(ofStale: staleness.key) {
+            log(staleness.line)
         }
     }
 
@@ -108,10 +112,10 @@ public final class RegistrationAPI: HTTPResponder {
         case .ack:
             // The same answer whatever the outcome: an ack tells a stranger nothing (no oracle).
             let token = try RegistrationBody.unregistration(request.body)
-            _ = try writer.perform(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
+            _ = try writer.perform(.acknowledge(token, now: clock.now(), policy: configuration.intervalPolicy))
         case .health, .metrics, .status: break
         }
-        if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
+        if let line = faults.succeeded(now: clock.now()) { log(line) }
         return .json(200, answer)
     }
 
@@ -144,27 +148,33 @@ public final class RegistrationAPI: HTTPResponder {
             }
             environment = fromLocation
         }
-        let now = configuration.clock.now()
+        let now = clock.now()
+        let registration = NewRegistration(
+            token: body.token, activityType: body.activityType, environment: environment, registeredAt: now,
+            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval)
+        let caps = RegistrationCaps(total: configuration.maxRegistrations, unproven: configuration.maxUnproven)
         do {
-            _ = try writer.perform(
-                .register(
-                    body.token, type: body.activityType, environment: environment,
-                    now: now, expiresAt: now + configuration.expiryMilliseconds,
-                    cap: configuration.maxRegistrations, interval: body.interval))
+            _ = try writer.perform(.register(registration, caps: caps))
         } catch StoreError.capacityReached(let limit) {
             say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
+            throw APIError.capacityReached
+        } catch StoreError.unprovenCapacityReached(let limit) {
+            say(
+                "unproven cap reached",
+                "registration refused: \(limit) registrations were never answered 200 (LIVEACTIVITY_MAX_UNPROVEN); "
+                    + "junk the mass-deletion guard holds, or a deployment that cannot deliver?")
             throw APIError.capacityReached
         }
     }
 
     private func health() throws -> HTTPResponse {
-        let count = try writer.read { try $0.count() }
+        let count = try writer.read { try $0.registrationCount() }
         return .json(200, "{\"status\":\"ok\",\"registrations\":\(count)}")
     }
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = PrometheusMetrics.render(try writer.read { try $0.metricsSnapshot() })
+        let text = PrometheusMetrics.render(try writer.read { try MetricsSnapshot.gather($0) })
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
@@ -175,7 +185,7 @@ public final class RegistrationAPI: HTTPResponder {
     /// connection's turn, rendered after it. A database fault is a short HTML page, not JSON.
     private func status() -> HTTPResponse {
         do {
-            let report = try writer.read { try $0.statsReport(now: configuration.clock.now()) }
+            let report = try writer.read { try StatsReport.gather($0, now: clock.now()) }
             return .html(200, StatusPage.render(report))
         } catch {
             let answer = failure(error)
@@ -187,27 +197,31 @@ public final class RegistrationAPI: HTTPResponder {
     /// to do (at most once a minute while it lasts, `FaultLog`) and answered without internals;
     /// anything else is an internal error.
     private func failure(_ error: any Error) -> APIError {
-        guard let fault = DatabaseFault(error) else {
+        if let stored = error as? StoredValueError {
+            // A row this build cannot use answers as a fault of the database, not a crash (SPEC 7).
+            say("stored value", "database error: \(location): \(stored); that request answers 503")
+            return .unavailable
+        }
+        guard let fault = StoreFault.of(error) else {
             say("internal error", "internal error: \(error)")
             return .internalError
         }
         let answer = Self.answer(to: fault)
         let line =
-            "database error: \(fault.cause): \(configuration.databasePath): \(fault.detail); "
-            + "\(fault.advice(pageCeiling: configuration.sqliteMaxPages)); "
+            "database error: \(fault.cause): \(location): \(fault.message); \(fault.advice); "
             + "requests answer \(answer.status) until \(fault.passes ? "it passes" : "it is fixed")"
-        if let text = faults.failed(cause: fault.cause, line: line, now: configuration.clock.now()) { log(text) }
+        if let text = faults.failed(cause: fault.cause, line: line, now: clock.now()) { log(text) }
         return answer
     }
 
     /// Logs `line` for a condition that may repeat per request: at most once a minute for the
     /// whole process, with the count of those not written (`FaultLog`).
     private func say(_ condition: String, _ line: String) {
-        if let text = faults.repeated(condition, line: line, now: configuration.clock.now()) { log(text) }
+        if let text = faults.repeated(condition, line: line, now: clock.now()) { log(text) }
     }
 
     /// Every database fault is a 503 (SPEC section 3): the service is unavailable, not broken by
     /// the request, and the app retries later. Whether it passes by itself or needs the operator
     /// is the log line's business, not the client's.
-    static func answer(to fault: DatabaseFault) -> APIError { .unavailable }
+    static func answer(to fault: StoreFault) -> APIError { .unavailable }
 }

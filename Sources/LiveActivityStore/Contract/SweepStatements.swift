@@ -1,0 +1,72 @@
+import LiveActivityDomain
+
+/// A sweep's statements (SPEC 5): expiry, the due rows, the outcome batches and their figures,
+/// the run history. Run by one sweep at a time per host; on PostgreSQL by several hosts at once,
+/// each with its own lease.
+public protocol SweepStatements: StoreConnection, FigureQueries {
+    /// Deletes registrations made at or before `cutoff` (ms); how many.
+    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
+
+    /// How many registrations of `environments` are due at `cutoff`, per environment.
+    func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [APNsEnvironment: Int]
+
+    /// Up to `limit` due rows of `environments` in the due order (oldest first, then by token),
+    /// after `position` (nil: from the start), that are no other sweep's: on PostgreSQL each is
+    /// claimed under `lease` in the same statement, which commits before any push.
+    func claimDue(
+        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
+        lease: SweepLease
+    ) throws -> [DueRead]
+
+    /// Gives back the rows `lease` claimed and no outcome was written for (the sweep stopped
+    /// sending): due at once for any host. Nothing on SQLite.
+    func release(_ lease: SweepLease) throws
+
+    /// The (type, asked interval) pairs of the rows `holdUnreached` would hold, so the interval
+    /// rule is applied above, once per pair.
+    func unreachedKinds(in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64)
+        throws -> [(activityType: String, requestedInterval: Int64?)]
+
+    /// Holds, in one statement, the registrations of `environment` of one kind that a fault
+    /// stopped before the sweep wrote anything for them: still due at `cutoff`, registered at
+    /// or before `start`, not answered 200 since, and no other sweep's. Each waits until
+    /// `nextPushAt` with `reason`; its failures stay as they are. How many.
+    func holdUnreached(
+        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
+        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64
+    ) throws -> Int
+
+    /// The environments in which a push was ever answered 200 in this database (the guard).
+    func environmentsEverDelivered() throws -> Set<APNsEnvironment>
+
+    /// Keeps `firsts` (an environment and the time of its first 200 in a batch) among them.
+    func markEverDelivered(_ firsts: [APNsEnvironment: Int64]) throws
+
+    /// The acks waiting on the rows of `tokens` (`AckRule.waits`), held until the transaction ends.
+    func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck]
+
+    /// Applies `rows` (at most one per token) where each row is still the one the sweep read
+    /// (and on PostgreSQL still under `lease`); what became of each, in order.
+    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> [OutcomeRow.Result]
+
+    /// Adds pushes answered 200 to the hourly delivery figures.
+    func add(_ deliveries: [DeliveryCount]) throws
+
+    /// Registrations a batch's 200s proved for the first time: no longer counted as unproven.
+    func markProven(_ counts: [ProvenCount]) throws
+
+    /// Adds acks (judged with a batch) to the figures.
+    func count(_ acks: [AckCount]) throws
+
+    /// Keeps the run for `stats` and the figures; prunes runs older than 30 days and figures
+    /// older than 7, with `summary.startedAt` as now.
+    func record(_ summary: SweepSummary, host: String) throws
+
+    /// The fingerprint of the APNs settings the last sweep ran with, and keeps `fingerprint` as
+    /// the new one; nil when none was kept.
+    func exchangeSettingsFingerprint(_ fingerprint: String) throws -> String?
+
+    /// Makes due at `now` the registrations a fault or the guard held for one of `reasons`
+    /// (the operator changed the APNs settings: a fixed deployment reaches its devices at once).
+    func releaseHeld(reasons: [String], now: Int64) throws -> Int
+}

@@ -1,0 +1,125 @@
+import LiveActivityDomain
+
+/// What one outcome batch does to one registration's row: the sweep's writes for it, folded into
+/// one in the order they were made (`OutcomeBatch`), the attempt its answer adds, and whether an
+/// ack waiting on the row was judged. An engine applies a batch of these in one transaction, only
+/// where the row is still the one the sweep read: on SQLite, registered at the time it was read
+/// (a registration made again meanwhile is due at once and keeps that); on PostgreSQL also still
+/// under this sweep's lease (another host may have taken it since).
+public struct OutcomeRow: Sendable, Equatable {
+    public enum Change: Sendable, Equatable {
+        /// 200: pushed at `at`, wake-ups + 1, failures reset, due again at `nextPushAt`.
+        case delivered(at: Int64, nextPushAt: Int64)
+        /// Kept: failures + `failuresAdded` (0 for a row a fault held), the reason, due again at `nextPushAt`.
+        case kept(failuresAdded: Int, reason: String, nextPushAt: Int64)
+        /// Deleted, unless registered again after `registeredAtOrBefore`.
+        case deleted(registeredAtOrBefore: Int64)
+        /// 410: deleted, unless registered again after APNs's timestamp; then kept as `kept` says.
+        case deletedUnlessRenewed(registeredAtOrBefore: Int64, kept: Kept)
+        /// Nothing but its attempts (an answer whose outcome another batch writes, or none does).
+        case attemptOnly
+
+        public struct Kept: Sendable, Equatable {
+            public var failuresAdded: Int
+            public var reason: String
+            public var nextPushAt: Int64
+
+            public init(failuresAdded: Int, reason: String, nextPushAt: Int64) {
+                self.failuresAdded = failuresAdded
+                self.reason = reason
+                self.nextPushAt = nextPushAt
+            }
+        }
+    }
+
+    /// What happens to the row's attempts (SPEC 4: its last 20 answers, newest first).
+    public enum Attempts: Sendable, Equatable {
+        case unchanged
+        /// This answer goes first (`AttemptRing.entry`), the 21st is dropped.
+        case prepend(PushAttempt)
+        /// All of them anew, newest first: a waiting ack was judged a match and marked one.
+        case replace([PushAttempt])
+    }
+
+    public var token: PushToken
+    /// When the registration the sweep read was made.
+    public var selectedRegisteredAt: Int64
+    public var change: Change
+    public var attempts: Attempts
+    /// An ack waiting on the row was judged with this batch: the row no longer holds it.
+    public var clearsWaitingAck: Bool
+
+    public init(
+        token: PushToken, selectedRegisteredAt: Int64, change: Change, attempts: Attempts = .unchanged,
+        clearsWaitingAck: Bool = false
+    ) {
+        self.token = token
+        self.selectedRegisteredAt = selectedRegisteredAt
+        self.change = change
+        self.attempts = attempts
+        self.clearsWaitingAck = clearsWaitingAck
+    }
+
+    /// What an engine did with the row.
+    public enum Result: Sendable, Equatable {
+        case written
+        case deleted
+        /// Not there as the sweep read it: deleted, registered again, or (PostgreSQL) taken by another host.
+        case skipped
+    }
+}
+
+/// An ack waiting on a row of an outcome batch (`AckRule.waits`), with what judging it needs.
+public struct WaitingAck: Sendable, Equatable {
+    public var token: PushToken
+    public var at: Int64
+    public var activityType: ActivityType
+    public var environment: APNsEnvironment
+    public var requestedInterval: Int?
+    /// The row's attempts before this batch, newest first.
+    public var attempts: [PushAttempt]
+
+    public init(
+        token: PushToken, at: Int64, activityType: ActivityType, environment: APNsEnvironment, requestedInterval: Int?,
+        attempts: [PushAttempt]
+    ) {
+        self.token = token
+        self.at = at
+        self.activityType = activityType
+        self.environment = environment
+        self.requestedInterval = requestedInterval
+        self.attempts = attempts
+    }
+}
+
+/// Pushes answered 200 in one hour, of one type and environment, and the registrations they were
+/// the first of that hour for (registration-hours): what a batch adds to the delivery figures.
+public struct DeliveryCount: Sendable, Equatable, Hashable {
+    public var hour: Int64
+    public var activityType: ActivityType
+    public var environment: APNsEnvironment
+    public var delivered: Int64
+    public var registrations: Int64
+
+    public init(hour: Int64, activityType: ActivityType, environment: APNsEnvironment, delivered: Int64, registrations: Int64) {
+        self.hour = hour
+        self.activityType = activityType
+        self.environment = environment
+        self.delivered = delivered
+        self.registrations = registrations
+    }
+}
+
+/// Registrations of one type and environment that got their first 200 in a batch (the unproven
+/// counter goes down by `count`).
+public struct ProvenCount: Sendable, Equatable {
+    public var activityType: ActivityType
+    public var environment: APNsEnvironment
+    public var count: Int64
+
+    public init(activityType: ActivityType, environment: APNsEnvironment, count: Int64) {
+        self.activityType = activityType
+        self.environment = environment
+        self.count = count
+    }
+}

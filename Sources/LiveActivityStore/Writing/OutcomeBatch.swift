@@ -1,0 +1,188 @@
+import LiveActivityDomain
+
+/// One batch of a sweep's outcomes applied through any engine's `SweepStatements`, in one
+/// transaction (SPEC 4, 5): the writes folded to one per registration, each answer put first in
+/// its registration's attempts, an ack that waited for one of these pushes judged (`AckRule`),
+/// and the hourly figures of the 200s added. What each write means is decided here, once; an
+/// engine runs one statement per kind of row for the whole batch where it can.
+public struct OutcomeBatch: Sendable {
+    public var writes: [OutcomeWrite]
+    /// The final answers the writes come from (the attempt history, the figures).
+    public var answered: [AnsweredPush]
+
+    public init(writes: [OutcomeWrite], answered: [AnsweredPush] = []) {
+        self.writes = writes
+        self.answered = answered
+    }
+
+    public var isEmpty: Bool { writes.isEmpty && answered.isEmpty }
+
+    /// Applies the batch in one transaction; how many registrations it deleted.
+    public func apply(to statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws -> Int {
+        guard !isEmpty else { return 0 }
+        var rows = Self.rows(writes, answered: answered)
+        return try statements.transaction {
+            let waiting = try statements.waitingAcks(among: rows.map(\.token))
+            let acks = Self.judge(waiting, in: &rows, policy: policy)
+            let results = try statements.write(rows, lease: lease)
+            let deliveries = Self.deliveries(answered)
+            if !deliveries.isEmpty { try statements.add(deliveries) }
+            let firsts = Self.firstDeliveries(answered)
+            if !firsts.isEmpty { try statements.markEverDelivered(firsts) }
+            let proven = Self.proven(rows, results, answered)
+            if !proven.isEmpty { try statements.markProven(proven) }
+            // An ack is counted where its row took the batch: a row skipped (registered again,
+            // another host's now) still holds it, for the write that does reach it.
+            let counted = zip(rows, results).compactMap { row, result in result == .skipped ? nil : acks[row.token.hex] }
+            if !counted.isEmpty { try statements.count(counted) }
+            return results.filter { $0 == .deleted }.count
+        }
+    }
+
+    // MARK: - Folding
+
+    /// One row per registration: its writes in the order made (a failure then a fault's hold keep
+    /// the failure's count and take the hold's wait), and its answer first in its attempts.
+    static func rows(_ writes: [OutcomeWrite], answered: [AnsweredPush]) -> [OutcomeRow] {
+        var rows: [OutcomeRow] = []
+        var index: [String: Int] = [:]
+        for write in writes {
+            let (selected, change) = Self.change(write)
+            if let at = index[write.token.hex] {
+                rows[at].change = Self.fold(rows[at].change, then: change)
+            } else {
+                index[write.token.hex] = rows.count
+                rows.append(OutcomeRow(token: write.token, selectedRegisteredAt: selected, change: change))
+            }
+        }
+        for push in answered {
+            let token = push.attempt.token
+            if let at = index[token.hex] {
+                rows[at].attempts = .prepend(push.attempt)
+            } else {
+                index[token.hex] = rows.count
+                rows.append(
+                    OutcomeRow(token: token, selectedRegisteredAt: 0, change: .attemptOnly, attempts: .prepend(push.attempt)))
+            }
+        }
+        return rows
+    }
+
+    private static func change(_ write: OutcomeWrite) -> (selectedRegisteredAt: Int64, OutcomeRow.Change) {
+        switch write {
+        case .delivered(_, let selected, let at, let next):
+            (selected, .delivered(at: at, nextPushAt: next))
+        case .failed(_, let selected, let reason, let next):
+            (selected, .kept(failuresAdded: 1, reason: reason, nextPushAt: next))
+        case .held(_, let selected, let reason, let next):
+            (selected, .kept(failuresAdded: 0, reason: reason, nextPushAt: next))
+        case .delete(_, let cutoff):
+            (cutoff, .deleted(registeredAtOrBefore: cutoff))
+        case .unregistered(_, let cutoff, let selected, let reason, let next):
+            (
+                selected,
+                .deletedUnlessRenewed(
+                    registeredAtOrBefore: cutoff, kept: .init(failuresAdded: 1, reason: reason, nextPushAt: next))
+            )
+        }
+    }
+
+    /// `earlier` then `later` on one row: two keeps add their failures (the later's reason and
+    /// wait stand); anything else, the later write stands.
+    private static func fold(_ earlier: OutcomeRow.Change, then later: OutcomeRow.Change) -> OutcomeRow.Change {
+        guard case .kept(let before, _, _) = earlier, case .kept(let added, let reason, let next) = later else { return later }
+        return .kept(failuresAdded: before + added, reason: reason, nextPushAt: next)
+    }
+
+    // MARK: - Waiting acks
+
+    /// Judges each ack waiting on a row of the batch against the row's attempts as the batch
+    /// leaves them; a match marks its push. Returns the count of each, by token.
+    static func judge(_ waiting: [WaitingAck], in rows: inout [OutcomeRow], policy: IntervalPolicy) -> [String: AckCount] {
+        guard !waiting.isEmpty else { return [:] }
+        let byToken = Dictionary(waiting.map { ($0.token.hex, $0) }, uniquingKeysWith: { first, _ in first })
+        var counts: [String: AckCount] = [:]
+        for index in rows.indices {
+            guard let ack = byToken[rows[index].token.hex] else { continue }
+            var attempts = ack.attempts
+            if case .prepend(let attempt) = rows[index].attempts {
+                attempts = Array(([attempt] + attempts).prefix(PushAttempt.kept))
+            }
+            let interval = policy.effectiveMilliseconds(ack.activityType, requested: ack.requestedInterval)
+            let verdict = AckRule.judge(ackAt: ack.at, attempts: attempts, intervalMilliseconds: interval)
+            rows[index].clearsWaitingAck = true
+            guard case .matched(let matched, let delay) = verdict else {
+                counts[ack.token.hex] = AckCount(outcome: verdict.outcome, at: ack.at)
+                continue
+            }
+            rows[index].attempts = .replace(AckRule.marking(attempts, index: matched, delayMilliseconds: delay))
+            let match = AckCount.Match(
+                answeredAt: attempts[matched].answeredAt, activityType: ack.activityType, environment: ack.environment,
+                delayMilliseconds: delay)
+            counts[ack.token.hex] = AckCount(outcome: .matched, at: ack.at, match: match)
+        }
+        return counts
+    }
+
+    // MARK: - Figures
+
+    /// The 200s per hour, type and environment, and the registrations each was the first of its
+    /// hour for (registration-hours: the registration's previous 200 fell in an earlier hour).
+    static func deliveries(_ answered: [AnsweredPush]) -> [DeliveryCount] {
+        var counts: [DeliveryCount] = []
+        var index: [DeliveryKey: Int] = [:]
+        for push in answered where push.attempt.status == 200 {
+            let hour = DeliveryHour.of(push.attempt.answeredAt)
+            let key = DeliveryKey(hour: hour, activityType: push.activityType, environment: push.environment)
+            let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
+            let at =
+                index[key]
+                ?? {
+                    index[key] = counts.count
+                    counts.append(
+                        DeliveryCount(
+                            hour: hour, activityType: push.activityType, environment: push.environment, delivered: 0,
+                            registrations: 0))
+                    return counts.count - 1
+                }()
+            counts[at].delivered += 1
+            if firstOfHour { counts[at].registrations += 1 }
+        }
+        return counts
+    }
+
+    /// The registrations the batch's written 200s proved for the first time (their previous 200:
+    /// none), per type and environment.
+    static func proven(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [ProvenCount] {
+        let written = Set(
+            zip(rows, results).compactMap { row, result -> String? in
+                guard result == .written, case .delivered = row.change else { return nil }
+                return row.token.hex
+            })
+        var counts: [ProvenCount] = []
+        for push in answered
+        where push.attempt.status == 200 && push.previousDeliveryAt == nil && written.contains(push.attempt.token.hex) {
+            if let at = counts.firstIndex(where: { $0.activityType == push.activityType && $0.environment == push.environment }) {
+                counts[at].count += 1
+            } else {
+                counts.append(ProvenCount(activityType: push.activityType, environment: push.environment, count: 1))
+            }
+        }
+        return counts
+    }
+
+    /// The first 200 of each environment in the batch (SPEC 5's guard: environments that ever delivered).
+    static func firstDeliveries(_ answered: [AnsweredPush]) -> [APNsEnvironment: Int64] {
+        var firsts: [APNsEnvironment: Int64] = [:]
+        for push in answered where push.attempt.status == 200 {
+            firsts[push.environment] = min(firsts[push.environment] ?? .max, push.attempt.answeredAt)
+        }
+        return firsts
+    }
+
+    private struct DeliveryKey: Hashable {
+        var hour: Int64
+        var activityType: ActivityType
+        var environment: APNsEnvironment
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import LiveActivityDomain
+import Synchronization
+
+/// The responder's database connections, shared by its worker threads: one that writes, with
+/// group commit, and one that reads the figures.
+///
+/// Group commit: a worker queues its write; the first to find the writing connection free
+/// commits every queued write in one transaction, wakes the writers it answered and hands the
+/// connection to the first writer queued meanwhile, which commits the next batch (`CommitTurn`).
+/// Why: with a connection per worker every commit invalidated the other connections' page caches
+/// (a dozen `pread`s per registration on SQLite), and one transaction per write paid the commit
+/// once per request (a WAL append, or a round trip to a server). Each caller still returns only
+/// after its own write is committed (or failed), so a 200 always means committed.
+///
+/// Reads (health, metrics, the status page) take a connection of their own, one reader at a
+/// time, and never the writers' turn: a flood of status requests costs workers, not commits.
+///
+/// Either connection is opened on first use and opened anew when it goes stale (its file was
+/// replaced, the server went away) or fails in a way that needs it; after an open fails, the next
+/// second's requests fail at once with the same fault rather than each waiting out a connect.
+public final class RegistrationWriter: @unchecked Sendable {
+    private let engine: any StoreEngine
+    private let turn = CommitTurn<Pending>()
+    /// The writing connection; only the holder of the turn touches it.
+    private var connection: (any RegistrationStatements)?
+    private var writerOpening = FailedOpen()
+    /// The reading connection and its failed open, guarded by `readLock`.
+    private let readLock = NSLock()
+    private var reader: (any RegistrationStatements)?
+    private var readerOpening = FailedOpen()
+    /// Why connections were dropped as stale, for the caller to report.
+    private let stale = Mutex<[Staleness]>([])
+    /// The database's clock ahead of this host's (ms), as the last connection opened measured it.
+    private let clockOffset = Atomic<Int64>(0)
+    /// Transactions begun, each of which may wait the whole busy timeout: what tests count.
+    let transactionAttempts = Atomic<Int>(0)
+    /// Writes waiting for the turn (tests wait on it).
+    var queuedWrites: Int { turn.queuedCount }
+
+    public init(engine: any StoreEngine) {
+        self.engine = engine
+    }
+
+    /// Commits `write` (alone or with others queued at the same time) and returns its outcome,
+    /// or throws its own error: a `StoreError` refusal, a `StoreFault`, a `StoredValueError`.
+    public func perform(_ write: StoreWrite) throws -> StoreWrite.Outcome {
+        let mine = Pending(write)
+        if !turn.queue(mine) { mine.wake.wait() }
+        // Woken with an answer: another thread committed our write. Without one: we hold the turn.
+        if mine.answer == nil {
+            let batch = turn.takeWrites()
+            commit(batch)
+            let next = turn.handOver()
+            next?.wake.signal()
+            for pending in batch where pending !== mine { pending.wake.signal() }
+        }
+        guard let answer = mine.answer else { throw StoreWrite.Unanswered() }
+        return try answer.get()
+    }
+
+    /// Runs `body` on the reading connection, one reader at a time, never waiting for a commit.
+    public func read<T>(_ body: (any FigureQueries) throws -> T) throws -> T {
+        readLock.lock()
+        defer { readLock.unlock() }
+        dropIfStale(&reader)
+        do {
+            let opened = try open(&reader, &readerOpening)
+            return try body(opened)
+        } catch {
+            dropIfBroken(&reader, by: error)
+            throw error
+        }
+    }
+
+    /// Runs `body` holding the writers' turn, as a commit would, with no write of its own: the
+    /// writes queued meanwhile form one batch when it returns (tests make batches of a known size).
+    func holdingTurn(_ body: () -> Void) {
+        turn.waitAsHolder()
+        body()
+        turn.handOver()?.wake.signal()
+    }
+
+    /// `local` moved to the database's clock (SPEC 4: registration and ack times go by it).
+    public func clock(_ local: Clock) -> Clock {
+        Clock(offsetMilliseconds: local.offsetMilliseconds + clockOffset.load(ordering: .relaxed))
+    }
+
+    /// Why connections were dropped since the last call (deleted or replaced files, lost servers).
+    public func takeStaleness() -> [Staleness] {
+        stale.withLock { notes in
+            defer { notes.removeAll() }
+            return notes
+        }
+    }
+
+    // MARK: - Connections
+
+    /// An open that failed, and until when the same failure is every caller's answer.
+    private struct FailedOpen {
+        var error: (any Error)?
+        var until: ContinuousClock.Instant?
+    }
+
+    /// How long an open that could not reach the server answers for itself: long enough that 64
+    /// workers do not each wait out a connect to a server that is down, short enough that
+    /// recovery is seen at once.
+    static let failedOpenHold: Duration = .seconds(1)
+
+    private func open(_ slot: inout (any RegistrationStatements)?, _ failed: inout FailedOpen) throws
+        -> any RegistrationStatements
+    {
+        if let opened = slot { return opened }
+        if let error = failed.error, let until = failed.until, ContinuousClock.now < until { throw error }
+        do {
+            let opened = try engine.openRegistrations()
+            slot = opened
+            clockOffset.store(opened.clockOffsetMilliseconds, ordering: .relaxed)
+            failed = FailedOpen()
+            return opened
+        } catch {
+            // Only a server that cannot be reached costs a wait worth sparing the next callers;
+            // a file that cannot be opened fails at once and may be fixed at any moment.
+            if StoreFault.of(error)?.kind == .unreachable {
+                failed = FailedOpen(error: error, until: ContinuousClock.now + Self.failedOpenHold)
+            }
+            throw error
+        }
+    }
+
+    /// Closes a connection that went stale (its file replaced, its server gone): writes would be
+    /// lost or fail. The next use opens one afresh.
+    private func dropIfStale(_ slot: inout (any RegistrationStatements)?) {
+        guard let current = slot, let why = current.staleness else { return }
+        current.close()
+        slot = nil
+        stale.withLock { $0.append(why) }
+    }
+
+    /// Closes the connection after a fault that leaves it unusable.
+    private func dropIfBroken(_ slot: inout (any RegistrationStatements)?, by error: any Error) {
+        guard StoreFault.of(error)?.needsReopen == true else { return }
+        slot?.close()
+        slot = nil
+    }
+
+    // MARK: - Committing a batch
+
+    /// Answers every write of `batch` (the caller holds the turn).
+    private func commit(_ batch: [Pending]) {
+        dropIfStale(&connection)
+        let opened: any RegistrationStatements
+        do {
+            opened = try open(&connection, &writerOpening)
+        } catch {
+            for pending in batch { pending.answer = .failure(error) }
+            return
+        }
+        if batch.count > 1 {
+            guard let failure = commitTogether(batch, opened) else { return }
+            // A fault of the database itself (busy, full, read-only, unreachable, ...) would fail
+            // each write alone the same way, a busy one after another whole wait each, with the
+            // turn held all along: it is every write's answer at once.
+            if let fault = StoreFault.of(failure), fault.isDatabaseWide {
+                for pending in batch { pending.answer = .failure(failure) }
+                dropIfBroken(&connection, by: failure)
+                return
+            }
+        }
+        // One transaction each: alone, or after a batch failed on one of its rows (a constraint),
+        // so that one write's failure is that write's answer and no other's.
+        var broken: (any Error)?
+        for pending in batch {
+            // Once the connection broke, it is every remaining write's answer too.
+            if let broken {
+                pending.answer = .failure(broken)
+                continue
+            }
+            do {
+                transactionAttempts.add(1, ordering: .relaxed)
+                let answers = try opened.transaction { try StoreWrite.apply([pending.write], to: opened) }
+                pending.answer = answers[0]
+            } catch {
+                pending.answer = .failure(error)
+                dropIfBroken(&connection, by: error)
+                if connection == nil { broken = error }
+            }
+        }
+    }
+
+    /// All of `batch` in one transaction; the error (and nothing changed) when the transaction
+    /// failed, nil when every write is answered. A write refused for a cap changed nothing, so
+    /// the others go on; the counts it checked include the writes before it, so the caps stay exact.
+    private func commitTogether(_ batch: [Pending], _ statements: any RegistrationStatements) -> (any Error)? {
+        let writes = batch.map(\.write)
+        var answers = [Result<StoreWrite.Outcome, any Error>](repeating: .failure(StoreWrite.Unanswered()), count: batch.count)
+        do {
+            transactionAttempts.add(1, ordering: .relaxed)
+            try statements.transaction {
+                for run in StoreWrite.runs(writes) {
+                    let answered = try StoreWrite.apply(run.map { writes[$0] }, to: statements)
+                    for (index, answer) in zip(run, answered) { answers[index] = answer }
+                }
+            }
+        } catch {
+            return error
+        }
+        for (pending, answer) in zip(batch, answers) { pending.answer = answer }
+        return nil
+    }
+
+    /// A queued write and, once committed, its answer. The committing thread sets `answer` before
+    /// it signals `wake`, and the asker reads it only after: the semaphore orders the two.
+    private final class Pending: TurnWaiting, @unchecked Sendable {
+        let write: StoreWrite
+        var answer: Result<StoreWrite.Outcome, any Error>?
+        let wake = DispatchSemaphore(value: 0)
+        init(_ write: StoreWrite) { self.write = write }
+    }
+}

@@ -1,0 +1,118 @@
+import LiveActivityDomain
+
+/// A group-commit batch applied through any engine's `RegistrationStatements`, inside the
+/// transaction the writer holds: the rules of SPEC 3 decided here, once, with one statement per
+/// kind of write for the whole batch where the engine can (PostgreSQL pipelines them).
+///
+/// Writes of one batch were concurrent, so any order of them is one the clients could have seen;
+/// the batch is applied as registrations, then unregistrations, then acks, each answered as of
+/// that order. A token written twice in one batch splits it (`StoreWrite.runs`), so every
+/// statement sees each token once.
+extension StoreWrite {
+    /// Applies `writes` (no token twice) and answers each, in order: an outcome, or the refusal
+    /// that changed nothing (a cap). Throws what the engine threw: the caller rolls back.
+    static func apply(
+        _ writes: [StoreWrite], to statements: any RegistrationStatements
+    ) throws -> [Result<Outcome, any Error>] {
+        var answers = [Result<Outcome, any Error>?](repeating: nil, count: writes.count)
+
+        // Registrations: every stored token refreshed at once, then the new ones under the caps,
+        // counted as they go so the caps stay exact within the batch.
+        let registrations = writes.indices.compactMap { index -> (Int, NewRegistration, RegistrationCaps)? in
+            guard case .register(let registration, let caps) = writes[index] else { return nil }
+            return (index, registration, caps)
+        }
+        if !registrations.isEmpty {
+            let refreshed = try statements.refresh(registrations.map(\.1))
+            var counts: RegistrationCounts?
+            var inserted: [NewRegistration] = []
+            for ((index, registration, caps), stored) in zip(registrations, refreshed) {
+                if stored {
+                    answers[index] = .success(.registered(.refreshed))
+                    continue
+                }
+                var current = try counts ?? statements.registrationCounts()
+                if current.total >= caps.total {
+                    answers[index] = .failure(StoreError.capacityReached(limit: caps.total))
+                } else if current.unproven >= caps.unproven {
+                    answers[index] = .failure(StoreError.unprovenCapacityReached(limit: caps.unproven))
+                } else {
+                    current.total += 1
+                    current.unproven += 1
+                    inserted.append(registration)
+                    answers[index] = .success(.registered(.created))
+                }
+                counts = current
+            }
+            if !inserted.isEmpty { try statements.insert(inserted) }
+        }
+
+        let unregistrations = writes.indices.filter { if case .unregister = writes[$0] { true } else { false } }
+        if !unregistrations.isEmpty {
+            let found = try statements.delete(unregistrations.map { writes[$0].token })
+            for (index, wasThere) in zip(unregistrations, found) { answers[index] = .success(.unregistered(found: wasThere)) }
+        }
+
+        let acks = writes.indices.compactMap { index -> (Int, PushToken, Int64, IntervalPolicy)? in
+            guard case .acknowledge(let token, let now, let policy) = writes[index] else { return nil }
+            return (index, token, now, policy)
+        }
+        if !acks.isEmpty {
+            let subjects = try statements.ackSubjects(acks.map(\.1))
+            var rowWrites: [AckWrite] = []
+            var counted: [AckCount] = []
+            for ((index, token, now, policy), subject) in zip(acks, subjects) {
+                let (verdict, write, count) = judge(token, subject, now: now, policy: policy)
+                if let write { rowWrites.append(write) }
+                if let count { counted.append(count) }
+                answers[index] = .success(.acknowledged(verdict))
+            }
+            if !rowWrites.isEmpty { try statements.write(rowWrites) }
+            if !counted.isEmpty { try statements.count(counted) }
+        }
+        return answers.map { $0 ?? .failure(Unanswered()) }
+    }
+
+    /// An ack against its registration (nil: not registered): its verdict (nil: it waits on the
+    /// row for the push on its way), what it writes on the row, and what it counts.
+    static func judge(_ token: PushToken, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy)
+        -> (AckOutcome?, AckWrite?, AckCount?)
+    {
+        guard let subject else { return (.unmatched, nil, AckCount(outcome: .unmatched, at: now)) }
+        if AckRule.waits(nextPushAt: subject.nextPushAt, now: now) {
+            // One ack waits for a push; another for the same push is a duplicate.
+            if subject.waitingAckAt != nil { return (.duplicate, nil, AckCount(outcome: .duplicate, at: now)) }
+            return (nil, .wait(token, at: now), nil)
+        }
+        let interval = policy.effectiveMilliseconds(subject.activityType, requested: subject.requestedInterval)
+        let verdict = AckRule.judge(ackAt: now, attempts: subject.attempts, intervalMilliseconds: interval)
+        guard case .matched(let index, let delay) = verdict else {
+            return (verdict.outcome, nil, AckCount(outcome: verdict.outcome, at: now))
+        }
+        let marked = AckRule.marking(subject.attempts, index: index, delayMilliseconds: delay)
+        let match = AckCount.Match(
+            answeredAt: subject.attempts[index].answeredAt, activityType: subject.activityType,
+            environment: subject.environment, delayMilliseconds: delay)
+        return (.matched, .mark(token, attempts: marked), AckCount(outcome: .matched, at: now, match: match))
+    }
+
+    /// `writes` cut where a token comes again, so no run holds a token twice; the runs are
+    /// applied in order in one transaction.
+    static func runs(_ writes: [StoreWrite]) -> [[Int]] {
+        var runs: [[Int]] = [[]]
+        var seen = Set<String>()
+        for index in writes.indices {
+            if !seen.insert(writes[index].token.hex).inserted {
+                runs.append([])
+                seen = [writes[index].token.hex]
+            }
+            runs[runs.count - 1].append(index)
+        }
+        return runs.filter { !$0.isEmpty }
+    }
+
+    /// A write the batch left unanswered: a defect, never expected.
+    struct Unanswered: Error, CustomStringConvertible {
+        var description: String { "write was not answered" }
+    }
+}

@@ -1,0 +1,45 @@
+import LiveActivityDomain
+
+/// One write a responder worker hands to the `RegistrationWriter`, and what it did.
+public enum StoreWrite: Sendable {
+    /// Register or refresh (SPEC 3). A new token is refused at `caps`; a stored one refreshes.
+    case register(NewRegistration, caps: RegistrationCaps)
+    case unregister(PushToken)
+    /// The app woke from a push (`POST /wakeup/ack`) at `now`, judged by `policy`'s intervals.
+    case acknowledge(PushToken, now: Int64, policy: IntervalPolicy)
+
+    /// The write's answer.
+    public enum Outcome: Sendable, Equatable {
+        case registered(RegisterResult)
+        case unregistered(found: Bool)
+        /// The ack's verdict; `nil` while it waits for the push on its way (counted when the
+        /// sweep judges it).
+        case acknowledged(AckOutcome?)
+    }
+
+    /// What `register` did.
+    public enum RegisterResult: Equatable, Sendable {
+        case created
+        case refreshed
+    }
+
+    /// The token the write is about.
+    var token: PushToken {
+        switch self {
+        case .register(let registration, _): registration.token
+        case .unregister(let token), .acknowledge(let token, _, _): token
+        }
+    }
+}
+
+/// The caps a new registration must fit under (SPEC 3, 5): `LIVEACTIVITY_MAX_REGISTRATIONS` and
+/// `LIVEACTIVITY_MAX_UNPROVEN`. A refresh of a stored token fits whatever the counts.
+public struct RegistrationCaps: Sendable, Equatable {
+    public var total: Int
+    public var unproven: Int
+
+    public init(total: Int, unproven: Int) {
+        self.total = total
+        self.unproven = unproven
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import LiveActivityDomain
+import LiveActivityFigures
+import LiveActivityStore
+import SQLiteClient
+import SQLiteStore
+
+/// The engine a test run stores in (SPEC 8: every store, API and sweep test runs on each, from
+/// the same test code). The test command runs the suites twice, once per engine, naming it in
+/// `LIVEACTIVITY_TEST_ENGINE`; a test of what only one engine has (a SQLite file deleted under the
+/// responder, a PostgreSQL server restarted) runs in that engine's pass and says so in its name.
+public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+
+    public var description: String { rawValue }
+
+    /// This run's engine: `LIVEACTIVITY_TEST_ENGINE`, SQLite when unset.
+    public static let current: TestEngine = {
+        guard let name = ProcessInfo.processInfo.environment["LIVEACTIVITY_TEST_ENGINE"], !name.isEmpty else { return .sqlite }
+        guard let engine = TestEngine(rawValue: name) else {
+            preconditionFailure("LIVEACTIVITY_TEST_ENGINE=\(name): expected one of \(allCases.map(\.rawValue))")
+        }
+        return engine
+    }()
+}
+
+/// A database of one engine for one test, and nothing else's: a file in a folder of its own on
+/// SQLite, a database of its own in the test run's PostgreSQL cluster. Gone when released.
+///
+/// It reaches the database as the programs do (the engine's contract), and also raw, for what a
+/// test sets up or reads that no API shows (a row as a hand edit or a newer build left it).
+public final class TestDatabase: @unchecked Sendable {
+    public let kind: TestEngine
+    public let engine: any StoreEngine
+    /// `LIVEACTIVITY_DB` for a program the test starts.
+    public let setting: String
+    /// A folder of the test's own (the SQLite file, the sweep's folder, logs).
+    public let folder: TemporaryDirectory
+    private let raw: any RawDatabase
+    /// The responder's path for writes (`register`, `unregister`, `acknowledge`), opened on first use.
+    public private(set) lazy var writer = RegistrationWriter(engine: engine)
+
+    public init(_ kind: TestEngine = .current, label: String = "db", folder: TemporaryDirectory? = nil) throws {
+        self.kind = kind
+        let folder = folder ?? TemporaryDirectory(label)
+        self.folder = folder
+        switch kind {
+        case .sqlite:
+            let path = folder.file("registrations.sqlite")
+            setting = path
+            engine = SQLiteEngine(path: path)
+            raw = RawSQLite(path: path)
+        }
+    }
+
+    /// A SQLite database at `path`, which the test made (or damaged, or left missing) itself.
+    public init(sqliteFile path: String) {
+        kind = .sqlite
+        folder = TemporaryDirectory("unused")
+        setting = path
+        engine = SQLiteEngine(path: path)
+        raw = RawSQLite(path: path)
+    }
+
+    /// A database of this run's engine that cannot be used: a file in a folder that is not there
+    /// (SQLite); a database the server does not have (PostgreSQL).
+    public static func unusable(in folder: TemporaryDirectory) throws -> TestDatabase {
+        switch TestEngine.current {
+        case .sqlite: TestDatabase(sqliteFile: folder.file("missing-folder/db.sqlite"))
+        }
+    }
+
+    // MARK: - Raw SQL
+
+    /// Runs `sql` (statements both engines read alike: plain UPDATE, DELETE, INSERT) as the test's own.
+    public func execute(_ sql: String) throws { try raw.execute(sql) }
+
+    /// The first column of the first row of `sql`, as an integer.
+    public func scalar(_ sql: String) throws -> Int64? { try raw.rows(sql).first?.first.flatMap { $0.flatMap { Int64($0) } } }
+
+    /// Marks the schema as written by a build newer than this one (a database this build must refuse).
+    public func pretendNewerSchema() throws {
+        switch kind {
+        case .sqlite: try execute("PRAGMA user_version = 9999")
+        }
+    }
+
+    /// The engine with a write lock waited on for a minute (SQLite's busy timeout): for tests
+    /// that hold the lock from another connection on purpose.
+    public var patientEngine: any StoreEngine {
+        switch kind {
+        case .sqlite:
+            var options = SQLiteOptions()
+            options.busyTimeoutMilliseconds = 60_000
+            return SQLiteEngine(path: setting, options: options)
+        }
+    }
+
+    /// The engine with a write lock waited on for a tenth of a second: for tests of a database
+    /// that stays busy.
+    public var impatientEngine: any StoreEngine {
+        switch kind {
+        case .sqlite:
+            var options = SQLiteOptions()
+            options.busyTimeoutMilliseconds = 100
+            return SQLiteEngine(path: setting, options: options)
+        }
+    }
+
+    /// Makes every later INSERT of a token ending in `suffix` fail with `message`, as a trigger.
+    public func refuseInserts(endingIn suffix: String, message: String) throws {
+        switch kind {
+        case .sqlite:
+            try execute(
+                """
+                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE '%\(suffix)'
+                BEGIN SELECT RAISE(ABORT, '\(message)'); END;
+                """)
+        }
+    }
+
+    /// Makes every later UPDATE of `token`'s row fail (a write the database refuses), as a trigger.
+    public func refuseUpdates(of token: String) throws {
+        switch kind {
+        case .sqlite:
+            try execute(
+                "CREATE TRIGGER refuse BEFORE UPDATE ON registrations WHEN new.push_token = '\(token)' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        }
+    }
+
+    /// Holds the database's write lock (for the registrations) from a connection of the test's own
+    /// until `release`, as another writer would.
+    public func holdWriteLock() throws -> WriteLockHolder {
+        switch kind {
+        case .sqlite:
+            let connection = try SQLiteConnection(path: setting)
+            try connection.execute("BEGIN IMMEDIATE")
+            return WriteLockHolder { try connection.execute("COMMIT") }
+        }
+    }
+
+    /// An SQL expression of a row's attempts as comparable text.
+    public var attemptsAsText: String {
+        switch kind {
+        case .sqlite: "hex(attempts)"
+        }
+    }
+
+    /// Every row of `sql`, each column as text (nil for NULL).
+    public func rows(_ sql: String) throws -> [[String?]] { try raw.rows(sql) }
+
+    // MARK: - As the programs reach it
+
+    /// A connection as the sweep opens one (migrated).
+    public func sweep() throws -> any SweepStatements { try engine.openSweep(migrating: true) }
+
+    /// Stores or refreshes a registration through the responder's group commit.
+    @discardableResult
+    public func register(
+        _ token: PushToken, type: ActivityType = .charging, environment: APNsEnvironment = .production, now: Int64,
+        expiresAt: Int64? = nil, cap: Int = 1_000_000, unprovenCap: Int = 1_000_000, interval: Int? = nil
+    ) throws -> StoreWrite.RegisterResult {
+        let registration = NewRegistration(
+            token: token, activityType: type, environment: environment, registeredAt: now,
+            expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval)
+        guard
+            case .registered(let result) = try writer.perform(
+                .register(registration, caps: .init(total: cap, unproven: unprovenCap)))
+        else { throw UnexpectedAnswer() }
+        return result
+    }
+
+    @discardableResult
+    public func unregister(_ token: PushToken) throws -> Bool {
+        guard case .unregistered(let found) = try writer.perform(.unregister(token)) else { throw UnexpectedAnswer() }
+        return found
+    }
+
+    /// The ack's outcome; nil while it waits for a push on its way.
+    @discardableResult
+    public func acknowledge(_ token: PushToken, now: Int64, policy: IntervalPolicy = IntervalPolicy()) throws -> AckOutcome? {
+        guard case .acknowledged(let outcome) = try writer.perform(.acknowledge(token, now: now, policy: policy)) else {
+            throw UnexpectedAnswer()
+        }
+        return outcome
+    }
+
+    public func registration(_ token: PushToken) throws -> Registration? { try reading { try $0.registration(token) } }
+
+    public func count() throws -> Int { try reading { try $0.registrationCount() } }
+
+    /// Applies one outcome batch as the sweep's writer does; how many rows it deleted.
+    @discardableResult
+    public func apply(
+        _ writes: [OutcomeWrite], answered: [AnsweredPush] = [], lease: SweepLease = TestDatabase.lease,
+        policy: IntervalPolicy = IntervalPolicy()
+    ) throws -> Int {
+        try reading { try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, lease: lease, policy: policy) }
+    }
+
+    /// Records a run as a sweep does.
+    public func record(_ summary: SweepSummary, host: String = "test-host") throws {
+        try reading { try $0.record(summary, host: host) }
+    }
+
+    public func statsReport(now: Int64) throws -> StatsReport { try reading { try StatsReport.gather($0, now: now) } }
+
+    public func metricsSnapshot() throws -> MetricsSnapshot { try reading { try MetricsSnapshot.gather($0) } }
+
+    public func history(_ prefix: String) throws -> DeviceHistory.Lookup {
+        try reading { try DeviceHistory.lookup(prefix, in: $0) }
+    }
+
+    /// `body` on a sweep's connection of its own, closed after.
+    public func reading<T>(_ body: (any SweepStatements) throws -> T) throws -> T {
+        let connection = try sweep()
+        defer { connection.close() }
+        return try body(connection)
+    }
+
+    /// The lease the tests' batches write under.
+    public static let lease = SweepLease(host: "test-host", id: "test-lease", seconds: 120)
+
+    struct UnexpectedAnswer: Error {}
+}
+
+/// A write lock a test holds (`TestDatabase.holdWriteLock`).
+public final class WriteLockHolder: @unchecked Sendable {
+    private let releasing: () throws -> Void
+    init(_ release: @escaping () throws -> Void) { releasing = release }
+    public func release() throws { try releasing() }
+}
+
+/// Raw access to a test's database, beside the engine's contract.
+protocol RawDatabase: Sendable {
+    func execute(_ sql: String) throws
+    func rows(_ sql: String) throws -> [[String?]]
+}
+
+/// SQLite, raw: a connection of its own per call.
+struct RawSQLite: RawDatabase {
+    let path: String
+
+    func execute(_ sql: String) throws { try SQLiteConnection(path: path).execute(sql) }
+
+    func rows(_ sql: String) throws -> [[String?]] {
+        let connection = try SQLiteConnection(path: path)
+        return try connection.statement(sql).rows { row in (0..<row.columnCount).map { row.isNull($0) ? nil : row.text($0) } }
+    }
+}
