@@ -217,4 +217,27 @@ import Testing
         _ = try sweep(at: t0 + 1000, ScriptedSender())
         #expect(try database.scalar("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'") == 1)
     }
+
+    /// Issue 26 point 3: junk a stranger registers in an environment that never delivered is
+    /// held by the guard, and backs off: 1, 2, 4, 8 intervals, a handful of pushes in its 8
+    /// hours instead of one every interval; a change of the APNs settings makes it due at once.
+    @Test func heldJunkBacksOffAndIsDueAtOnceWhenTheSettingsChange() throws {
+        try register(1...12, .charging, .sandbox, at: t0)
+        var pushedAt: [Int64] = []
+        for minutes in stride(from: 0, through: 8 * 60 - 1, by: 1) {
+            let sender = ScriptedSender()
+            for seed in 1...12 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+            let summary = try sweep(at: t0 + 1000 + Int64(minutes) * minute, sender, settingsFingerprint: "settings-1")
+            if !sender.sent.isEmpty {
+                pushedAt.append(Int64(minutes))
+                #expect(summary.faults.map(\.kind) == [.guarded] && summary.held == 12 && summary.removed == 0)
+            }
+        }
+        #expect(pushedAt == [0, 5, 15, 35, 75, 155, 315], "pushed \(pushedAt.count) times in 8 hours")
+        #expect(try row(1)?.consecutiveFailures == 7)
+        // The operator fixes the settings: the held rows are due at the next sweep.
+        let fixed = ScriptedSender()
+        let summary = try sweep(at: t0 + 1000 + 320 * minute, fixed, settingsFingerprint: "settings-2")
+        #expect(fixed.sent.count == 12 && summary.sent == 12, "held rows waited for their back-off")
+    }
 }
