@@ -10,8 +10,8 @@
 // - Beside it, the figures (stats, metrics): values and renderings, no C either, so both programs
 //   render them and neither links a library for it.
 // - Over those, one target per C library: the wire (libfcgi), the store (SQLite), the provider token
-//   (libcrypto), the APNs client (libcurl). Each speaks domain values at its edge and keeps its C
-//   types inside, so which C library a program links follows from which of these it uses.
+//   (libcrypto), the APNs client (libcurl), PostgreSQL's client (libpq). Each keeps its C types
+//   inside, so which C library a program links follows from which of these it uses.
 // - Then the features, and the executables (a page of wiring each).
 // The web-facing responder therefore links neither libcurl nor libcrypto - it holds no APNs key by
 // construction, not by promise - and the APNs layers reach no SQLite (checked by PackageShapeTests).
@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: - The domain, over no C library
         // Tokens, environments, activity types, the provider token, the clock, registrations, the
@@ -49,6 +50,10 @@ let package = Package(
         // The registrations' database: the only target that writes their SQL. Its stores take and
         // return domain values; the SQLite types inside serve the stores and their tests.
         .target(name: "LiveActivityStore", dependencies: ["CSQLite", "LiveActivityDomain", "LiveActivityFigures"]),
+        // PostgreSQL's client over libpq, knowing nothing of the domain (as the wire knows no
+        // registration): connections whose every wait is bounded, prepared statements, pipelines,
+        // and libpq's failures classified. Only a PostgreSQL engine (and its tests) links libpq.
+        .target(name: "PostgresClient", dependencies: ["CPostgreSQL"]),
         // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
         // libcrypto's handles stay inside.
         .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),

@@ -46,7 +46,7 @@ import Testing
     @Test func theDomainHasNoCModuleBeneathItAndTheAPNsLayersReachNoSQLite() throws {
         let targets = try manifestTargets()
         let cModules = Set(targets.filter { $0.value.type == "system" }.keys)
-        #expect(cModules.isSuperset(of: ["CSQLite", "COpenSSL", "CCurl", "CFastCGI"]), "\(cModules.sorted())")
+        #expect(cModules.isSuperset(of: ["CSQLite", "COpenSSL", "CCurl", "CFastCGI", "CPostgreSQL"]), "\(cModules.sorted())")
         #expect(targets["LiveActivityDomain"] != nil)
         #expect(reach("LiveActivityDomain", in: targets) == ["LiveActivityDomain"])
         #expect(reach("LiveActivityFigures", in: targets) == ["LiveActivityFigures", "LiveActivityDomain"])
@@ -56,6 +56,8 @@ import Testing
             #expect(!reached.contains("CSQLite") && !reached.contains("LiveActivityStore"), "\(layer): \(reached.sorted())")
         }
         #expect(!reach("liveactivity-fcgi", in: targets).contains { ["CCurl", "COpenSSL", "APNsJWT", "APNsHTTP2"].contains($0) })
+        // PostgreSQL's client, like the wire, is one C library's layer and no more.
+        #expect(reach("PostgresClient", in: targets) == ["PostgresClient", "CPostgreSQL"])
     }
 
     @Test func everySourceImportsOnlyTheTargetsItsTargetDependsOn() throws {
@@ -121,9 +123,13 @@ import Testing
     }
 
     /// The features and programs reach the database through the store's public API alone: no
-    /// SQLite type, statement or store connection (the stand-in keeps its own record in SQLite).
+    /// SQLite or PostgreSQL type, statement or store connection (the stand-in keeps its own record
+    /// in SQLite).
     @Test func theFeaturesAndProgramsNameNoSQLiteType() throws {
-        let forbidden = ["SQLiteConnection", "PreparedStatement", "SQLiteError", "Schema.", ".connection", "import CSQLite"]
+        let forbidden = [
+            "SQLiteConnection", "PreparedStatement", "SQLiteError", "Schema.", ".connection", "import CSQLite",
+            "PostgresConnection", "PostgresStatement", "import PostgresClient", "import CPostgreSQL",
+        ]
         var checked = 0
         for target in ["RegistrationService", "LiveActivitySweep", "liveactivity-fcgi", "liveactivity-sweep"] {
             let folder = packageRoot + "/Sources/" + target
