@@ -100,6 +100,7 @@ let package = Package(
             name: "LiveActivityStoreTests",
             dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "TestSupport"]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "TestSupport"]),
         .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
