@@ -10,8 +10,8 @@
 // - Beside it, the figures (stats, metrics): values and renderings, no C either, so both programs
 //   render them and neither links a library for it.
 // - Over those, one target per C library: the wire (libfcgi), the store (SQLite), the provider token
-//   (libcrypto), the APNs client (libcurl). Each speaks domain values at its edge and keeps its C
-//   types inside, so which C library a program links follows from which of these it uses.
+//   (libcrypto), the APNs client (libcurl), PostgreSQL's client (libpq). Each keeps its C types
+//   inside, so which C library a program links follows from which of these it uses.
 // - Then the features, and the executables (a page of wiring each).
 // The web-facing responder therefore links neither libcurl nor libcrypto - it holds no APNs key by
 // construction, not by promise - and the APNs layers reach no SQLite (checked by PackageShapeTests).
@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: - The domain, over no C library
         // Tokens, environments, activity types, the provider token, the clock, registrations, the
@@ -49,6 +50,10 @@ let package = Package(
         // SQLite's own wrapper: the connection, prepared statements, rows and errors. Only the SQLite
         // engine and the stand-in's own record use it.
         .target(name: "SQLiteClient", dependencies: ["CSQLite"]),
+        // PostgreSQL's client over libpq, knowing nothing of the domain (as the wire knows no
+        // registration): connections whose every wait is bounded, prepared statements, pipelines,
+        // and libpq's failures classified. Only the PostgreSQL engine (and its tests) links libpq.
+        .target(name: "PostgresClient", dependencies: ["CPostgreSQL"]),
         // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
         // libcrypto's handles stay inside.
         .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),
@@ -112,6 +117,7 @@ let package = Package(
                 "TestSupport",
             ]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "TestSupport"]),
         .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",

@@ -46,7 +46,7 @@ import Testing
     @Test func theDomainHasNoCModuleBeneathItAndTheAPNsLayersReachNoSQLite() throws {
         let targets = try manifestTargets()
         let cModules = Set(targets.filter { $0.value.type == "system" }.keys)
-        #expect(cModules.isSuperset(of: ["CSQLite", "COpenSSL", "CCurl", "CFastCGI"]), "\(cModules.sorted())")
+        #expect(cModules.isSuperset(of: ["CSQLite", "COpenSSL", "CCurl", "CFastCGI", "CPostgreSQL"]), "\(cModules.sorted())")
         #expect(targets["LiveActivityDomain"] != nil)
         #expect(reach("LiveActivityDomain", in: targets) == ["LiveActivityDomain"])
         #expect(reach("LiveActivityFigures", in: targets) == ["LiveActivityFigures", "LiveActivityDomain"])
@@ -56,6 +56,8 @@ import Testing
             #expect(!reached.contains("CSQLite") && !reached.contains("LiveActivityStore"), "\(layer): \(reached.sorted())")
         }
         #expect(!reach("liveactivity-fcgi", in: targets).contains { ["CCurl", "COpenSSL", "APNsJWT", "APNsHTTP2"].contains($0) })
+        // PostgreSQL's client, like the wire, is one C library's layer and no more.
+        #expect(reach("PostgresClient", in: targets) == ["PostgresClient", "CPostgreSQL"])
     }
 
     @Test func everySourceImportsOnlyTheTargetsItsTargetDependsOn() throws {

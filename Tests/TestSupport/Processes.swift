@@ -23,3 +23,12 @@ public func residentKilobytes(of pid: Int32) -> Int? {
     }
     return nil
 }
+
+/// The state letter of `pid` in `/proc/PID/stat` (`R`, `S`, `T` stopped, `Z` ended but not
+/// reaped, ...), nil once it is gone.
+public func processState(of pid: Int32) -> Character? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    return stat[stat.index(after: close)...].split(separator: " ").first?.first
+}
