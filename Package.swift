@@ -71,8 +71,12 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: ["CSQLite", "SQLiteClient", "LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
+        // The engine of several hosts: the contract's statements over one PostgreSQL database, with leases.
+        .target(
+            name: "PostgresStore",
+            dependencies: ["PostgresClient", "LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
         // The engine LIVEACTIVITY_DB names: the one place that knows every engine.
-        .target(name: "StoreEngines", dependencies: ["LiveActivityStore", "SQLiteStore", "LiveActivityDomain"]),
+        .target(name: "StoreEngines", dependencies: ["LiveActivityStore", "SQLiteStore", "PostgresStore", "LiveActivityDomain"]),
 
         // MARK: - Features
         // The JSON API of SPEC section 3 as a plain function from request to response.
@@ -102,6 +106,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "SQLiteClient", "SQLiteStore", "StoreEngines",
+                "PostgresClient", "PostgresStore",
                 "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn", "RegistrationService", "FastCGIWire",
             ],
             path: "Tests/TestSupport"),

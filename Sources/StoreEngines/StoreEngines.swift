@@ -1,5 +1,6 @@
 import LiveActivityDomain
 import LiveActivityStore
+import PostgresStore
 import SQLiteStore
 
 /// The engine `LIVEACTIVITY_DB` names (SPEC 4, 6): a `postgresql://` or `postgres://` URI is
@@ -7,6 +8,7 @@ import SQLiteStore
 /// a third is one target more and one line here, and nothing above the contract changes.
 public enum StoreEngines {
     public static func engine(for configuration: Configuration) throws(ConfigurationError) -> any StoreEngine {
-        SQLiteEngine(configuration: configuration)
+        if PostgresEngine.names(configuration.databasePath) { return try PostgresEngine(uri: configuration.databasePath) }
+        return SQLiteEngine(configuration: configuration)
     }
 }

@@ -63,11 +63,12 @@ import Testing
         try database.apply([.delivered(token(1), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
         try register([2], at: t0 + 200)
         try database.apply([.failed(token(3), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
-        let kinds = try store.unreachedKinds(in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50)
+        let kinds = try store.unreachedKinds(
+            in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, lease: TestDatabase.lease)
         #expect(kinds.map(\.activityType) == ["charging"] && kinds.map(\.requestedInterval) == [nil], "one kind to hold")
         let held = try store.holdUnreached(
             in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, activityType: "charging",
-            requestedInterval: nil, reason: "BadPriority", nextPushAt: t0 + 300_000)
+            requestedInterval: nil, reason: "BadPriority", nextPushAt: t0 + 300_000, lease: TestDatabase.lease)
         #expect(held == 3, "4, 5 and 6, never reached")
         func row(_ seed: Int) throws -> Registration { try #require(try database.registration(token(seed))) }
         #expect(try row(4).nextPushAt == t0 + 300_000 && row(4).lastError == "BadPriority" && row(4).consecutiveFailures == 0)

@@ -20,6 +20,8 @@ import Testing
                 try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2,
                 cap: 100)
         }
+        // Read by the sweep: on PostgreSQL taken under its lease.
+        try database.claim(seeds.map { PushToken(trusted: sampleToken($0)) })
         return database
     }
 

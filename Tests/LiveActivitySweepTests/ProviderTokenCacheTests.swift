@@ -21,7 +21,7 @@ import Testing
 
     @Test func aCachedTokenOutlivesItsConnectionUntilTheRuleRenewsIt() throws {
         let database = try TestDatabase(label: "tokens")
-        let store = database.engine.providerTokens(sweepFolder: try SweepFolder(path: database.engine.defaultSweepFolder).path)
+        let store = database.engine.providerTokens(sweepFolder: try SweepFolder(path: database.sweepFolder).path)
         let signed = LockedBox(0)
         func cache(_ key: String = "key") throws -> ProviderTokenCache {
             ProviderTokenCache(store: store, cacheKey: key) { seconds in

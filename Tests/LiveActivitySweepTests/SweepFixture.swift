@@ -17,6 +17,7 @@ extension SweepFixture {
     var configuration: Configuration {
         var configuration = Configuration()
         configuration.databasePath = database.setting
+        configuration.sweepDirectory = database.sweepFolder
         return configuration
     }
 
@@ -65,7 +66,7 @@ extension SweepFixture {
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let store = try database.sweep()
         defer { store.close() }
-        let folder = try SweepFolder(path: database.engine.defaultSweepFolder)
+        let folder = try SweepFolder(path: database.sweepFolder)
         let tokens = ProviderTokenCache(store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: "test") {
             seconds in
             let count = issued.update {
@@ -76,7 +77,8 @@ extension SweepFixture {
         }
         return try Sweep(
             configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
-            lease: TestDatabase.lease, clock: configuration.clock, settingsFingerprint: settingsFingerprint,
+            lease: .random(host: TestDatabase.lease.host, seconds: 120), clock: configuration.clock,
+            settingsFingerprint: settingsFingerprint,
             stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()
     }

@@ -12,6 +12,7 @@ extension StandInStack {
         log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
         var environment = sweepEnvironment(database: database.setting)
+        environment.merge(database.programEnvironment) { _, new in new }
         environment.merge(extra) { _, new in new }
         let settings = Settings(values: environment)
         var configuration = try Configuration(settings: settings)

@@ -2,6 +2,8 @@ import Foundation
 import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
+import PostgresClient
+import PostgresStore
 import SQLiteClient
 import SQLiteStore
 
@@ -11,6 +13,7 @@ import SQLiteStore
 /// responder, a PostgreSQL server restarted) runs in that engine's pass and says so in its name.
 public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
+    case postgres
 
     public var description: String { rawValue }
 
@@ -37,6 +40,8 @@ public final class TestDatabase: @unchecked Sendable {
     /// A folder of the test's own (the SQLite file, the sweep's folder, logs).
     public let folder: TemporaryDirectory
     private let raw: any RawDatabase
+    /// The PostgreSQL database of a `.postgres` one (dropped when this is released).
+    public let postgres: PostgresTestDatabase?
     /// The responder's path for writes (`register`, `unregister`, `acknowledge`), opened on first use.
     public private(set) lazy var writer = RegistrationWriter(engine: engine)
 
@@ -50,7 +55,24 @@ public final class TestDatabase: @unchecked Sendable {
             setting = path
             engine = SQLiteEngine(path: path)
             raw = RawSQLite(path: path)
+            postgres = nil
+        case .postgres:
+            let database = try PostgresCluster.shared().createDatabase(label)
+            postgres = database
+            setting = database.uri()
+            engine = try PostgresEngine(uri: setting)
+            raw = RawPostgres(conninfo: setting)
         }
+    }
+
+    /// A PostgreSQL database `setting` names (a test's own cluster, a role of its own).
+    public init(postgresURI uri: String, database: PostgresTestDatabase? = nil, folder: TemporaryDirectory? = nil) throws {
+        kind = .postgres
+        self.folder = folder ?? TemporaryDirectory("pg")
+        setting = uri
+        engine = try PostgresEngine(uri: uri)
+        raw = RawPostgres(conninfo: uri)
+        postgres = database
     }
 
     /// A SQLite database at `path`, which the test made (or damaged, or left missing) itself.
@@ -60,6 +82,7 @@ public final class TestDatabase: @unchecked Sendable {
         setting = path
         engine = SQLiteEngine(path: path)
         raw = RawSQLite(path: path)
+        postgres = nil
     }
 
     /// A database of this run's engine that cannot be used: a file in a folder that is not there
@@ -67,6 +90,10 @@ public final class TestDatabase: @unchecked Sendable {
     public static func unusable(in folder: TemporaryDirectory) throws -> TestDatabase {
         switch TestEngine.current {
         case .sqlite: TestDatabase(sqliteFile: folder.file("missing-folder/db.sqlite"))
+        case .postgres:
+            try TestDatabase(
+                postgresURI: PostgresCluster.uri(hosts: [try PostgresCluster.shared()], database: "missing_folder_database"),
+                folder: folder)
         }
     }
 
@@ -82,6 +109,9 @@ public final class TestDatabase: @unchecked Sendable {
     public func pretendNewerSchema() throws {
         switch kind {
         case .sqlite: try execute("PRAGMA user_version = 9999")
+        case .postgres:
+            try reading { _ in }  // migrated
+            try execute("UPDATE liveactivity_schema SET version = 9999")
         }
     }
 
@@ -93,6 +123,8 @@ public final class TestDatabase: @unchecked Sendable {
             var options = SQLiteOptions()
             options.busyTimeoutMilliseconds = 60_000
             return SQLiteEngine(path: setting, options: options)
+        case .postgres:
+            return engine  // PostgreSQL waits for a lock for as long as a call may take
         }
     }
 
@@ -104,6 +136,10 @@ public final class TestDatabase: @unchecked Sendable {
             var options = SQLiteOptions()
             options.busyTimeoutMilliseconds = 100
             return SQLiteEngine(path: setting, options: options)
+        case .postgres:
+            guard let postgres else { return engine }
+            // swift-format-ignore
+            return (try? PostgresEngine(uri: postgres.uri(options: ["options": "-c lock_timeout=100"]))) ?? engine
         }
     }
 
@@ -116,6 +152,13 @@ public final class TestDatabase: @unchecked Sendable {
                 CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE '%\(suffix)'
                 BEGIN SELECT RAISE(ABORT, '\(message)'); END;
                 """)
+        case .postgres:
+            try execute(
+                """
+                CREATE FUNCTION poisoned() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.push_token LIKE '%\(suffix)' THEN RAISE EXCEPTION '\(message)'; END IF; RETURN NEW; END $$;
+                CREATE TRIGGER poisoned BEFORE INSERT ON registrations FOR EACH ROW EXECUTE FUNCTION poisoned();
+                """)
         }
     }
 
@@ -126,6 +169,13 @@ public final class TestDatabase: @unchecked Sendable {
             try execute(
                 "CREATE TRIGGER refuse BEFORE UPDATE ON registrations WHEN new.push_token = '\(token)' BEGIN SELECT RAISE(ABORT, 'refused'); END"
             )
+        case .postgres:
+            try execute(
+                """
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.push_token = '\(token)' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
+                CREATE TRIGGER refuse BEFORE UPDATE ON registrations FOR EACH ROW EXECUTE FUNCTION refuse();
+                """)
         }
     }
 
@@ -137,6 +187,10 @@ public final class TestDatabase: @unchecked Sendable {
             let connection = try SQLiteConnection(path: setting)
             try connection.execute("BEGIN IMMEDIATE")
             return WriteLockHolder { try connection.execute("COMMIT") }
+        case .postgres:
+            let connection = try PostgresConnection(conninfo: setting, callTimeout: .seconds(120))
+            try connection.execute("BEGIN; LOCK TABLE registrations IN EXCLUSIVE MODE")
+            return WriteLockHolder { try connection.execute("COMMIT") }
         }
     }
 
@@ -144,6 +198,7 @@ public final class TestDatabase: @unchecked Sendable {
     public var attemptsAsText: String {
         switch kind {
         case .sqlite: "hex(attempts)"
+        case .postgres: "attempts::text"
         }
     }
 
@@ -190,13 +245,42 @@ public final class TestDatabase: @unchecked Sendable {
 
     public func count() throws -> Int { try reading { try $0.registrationCount() } }
 
-    /// Applies one outcome batch as the sweep's writer does; how many rows it deleted.
+    /// Applies one outcome batch as the sweep's writer does; how many rows it deleted. The rows
+    /// written are first taken under `lease` as a sweep's claim takes them (PostgreSQL writes an
+    /// outcome only where its row carries the sweep's lease; SQLite needs no claim).
     @discardableResult
     public func apply(
         _ writes: [OutcomeWrite], answered: [AnsweredPush] = [], lease: SweepLease = TestDatabase.lease,
         policy: IntervalPolicy = IntervalPolicy()
     ) throws -> Int {
-        try reading { try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, lease: lease, policy: policy) }
+        try claim(writes.map(\.token), lease: lease)
+        return try reading { try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, lease: lease, policy: policy) }
+    }
+
+    /// Takes `tokens`' rows under `lease`, as a sweep's claim does before it pushes (only
+    /// PostgreSQL writes an outcome under a lease; SQLite needs no claim).
+    public func claim(_ tokens: [PushToken], lease: SweepLease = TestDatabase.lease) throws {
+        guard kind == .postgres, !tokens.isEmpty else { return }
+        let list = Set(tokens.map(\.hex)).map { "'\($0)'" }.joined(separator: ",")
+        try reading { _ in }  // migrated
+        try execute("UPDATE registrations SET lease_id = '\(lease.id)', lease_host = '\(lease.host)' WHERE push_token IN (\(list))")
+    }
+
+    /// The sweep's own folder for this database: `<db>.sweep` beside a SQLite file (the
+    /// default), a folder of the test's for PostgreSQL (`LIVEACTIVITY_SWEEP_DIR`).
+    public var sweepFolder: String {
+        switch kind {
+        case .sqlite: engine.defaultSweepFolder
+        case .postgres: folder.file("sweep")
+        }
+    }
+
+    /// What a program the test starts needs to reach this database: `LIVEACTIVITY_DB`, and the
+    /// sweep's folder where it is not the default.
+    public var programEnvironment: [String: String] {
+        var environment = ["LIVEACTIVITY_DB": setting]
+        if kind == .postgres { environment["LIVEACTIVITY_SWEEP_DIR"] = sweepFolder }
+        return environment
     }
 
     /// Records a run as a sweep does.
@@ -223,6 +307,18 @@ public final class TestDatabase: @unchecked Sendable {
     public static let lease = SweepLease(host: "test-host", id: "test-lease", seconds: 120)
 
     struct UnexpectedAnswer: Error {}
+}
+
+/// PostgreSQL, raw: a session of its own per call, as the superuser.
+struct RawPostgres: RawDatabase {
+    let conninfo: String
+
+    func execute(_ sql: String) throws { try PostgresConnection(conninfo: conninfo).execute(sql) }
+
+    func rows(_ sql: String) throws -> [[String?]] {
+        let result = try PostgresConnection(conninfo: conninfo).query(sql)
+        return result.rows { row in (0..<Int32(result.columnCount)).map { row.isNull($0) ? nil : row.text($0) } }
+    }
 }
 
 /// A write lock a test holds (`TestDatabase.holdWriteLock`).

@@ -24,16 +24,17 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
 
     /// The (type, asked interval) pairs of the rows `holdUnreached` would hold, so the interval
     /// rule is applied above, once per pair.
-    func unreachedKinds(in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64)
-        throws -> [(activityType: String, requestedInterval: Int64?)]
+    func unreachedKinds(
+        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+    ) throws -> [(activityType: String, requestedInterval: Int64?)]
 
     /// Holds, in one statement, the registrations of `environment` of one kind that a fault
     /// stopped before the sweep wrote anything for them: still due at `cutoff`, registered at
-    /// or before `start`, not answered 200 since, and no other sweep's. Each waits until
-    /// `nextPushAt` with `reason`; its failures stay as they are. How many.
+    /// or before `start`, not answered 200 since, and no other live sweep's (`lease` names this
+    /// host). Each waits until `nextPushAt` with `reason`; its failures stay as they are. How many.
     func holdUnreached(
         in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64
+        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64, lease: SweepLease
     ) throws -> Int
 
     /// The environments in which a push was ever answered 200 in this database (the guard).

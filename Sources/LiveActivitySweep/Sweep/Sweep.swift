@@ -125,7 +125,9 @@ public final class Sweep {
         for fault in faults.stoppedEnvironments {
             let now = clock.now()
             var held = 0
-            for kind in try store.unreachedKinds(in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start) {
+            for kind in try store.unreachedKinds(
+                in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, lease: lease)
+            {
                 // A kind this build does not know is left as it is, like its rows in the cursor.
                 guard let type = ActivityType(rawValue: kind.activityType) else { continue }
                 let requested: Int?
@@ -133,7 +135,7 @@ public final class Sweep {
                 held += try store.holdUnreached(
                     in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start,
                     activityType: kind.activityType, requestedInterval: kind.requestedInterval, reason: fault.reason,
-                    nextPushAt: now + policy.effectiveMilliseconds(type, requested: requested))
+                    nextPushAt: now + policy.effectiveMilliseconds(type, requested: requested), lease: lease)
             }
             total += held
             faults.touch(fault.environment, pushes: held)

@@ -55,9 +55,9 @@ extension SQLiteStoreConnection: SweepStatements {
 
     func release(_ lease: SweepLease) throws {}
 
-    func unreachedKinds(in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64)
-        throws -> [(activityType: String, requestedInterval: Int64?)]
-    {
+    func unreachedKinds(
+        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+    ) throws -> [(activityType: String, requestedInterval: Int64?)] {
         try storeFaults {
             try connection.statement(
                 """
@@ -72,7 +72,7 @@ extension SQLiteStoreConnection: SweepStatements {
 
     func holdUnreached(
         in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64
+        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64, lease: SweepLease
     ) throws -> Int {
         try transaction {
             try connection.statement(

@@ -1,0 +1,48 @@
+import PostgresClient
+
+/// A whole column of a batch as one parameter: PostgreSQL's array literal, unnested by the
+/// statement (`unnest($1::text[], $2::bigint[], ...)`), so a batch of a thousand rows is one
+/// statement and one round trip, not a thousand.
+enum PostgresArray {
+    /// `{"a","b",NULL}`: every element quoted, `"` and `\` escaped, nil as NULL.
+    static func text(_ values: [String?]) -> PostgresValue {
+        var literal = "{"
+        for (index, value) in values.enumerated() {
+            if index > 0 { literal += "," }
+            guard let value else {
+                literal += "NULL"
+                continue
+            }
+            literal += "\""
+            for character in value {
+                if character == "\"" || character == "\\" { literal += "\\" }
+                literal.append(character)
+            }
+            literal += "\""
+        }
+        return .text(literal + "}")
+    }
+
+    /// `{1,2,NULL}`.
+    static func integers(_ values: [Int64?]) -> PostgresValue {
+        .text("{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")
+    }
+
+    /// Bytes as lowercase hex text, for `decode(x, 'hex')` in a statement.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// The SQL of a registration's attempts as one bytea, the entries joined newest first, for
+/// `AttemptRing.decode` (the column holds one element per attempt, so a sweep puts an answer
+/// first in the UPDATE that writes it, with no read before).
+let attemptsJoined =
+    "(SELECT coalesce(string_agg(e, ''::bytea ORDER BY o), ''::bytea) FROM unnest(attempts) WITH ORDINALITY AS a(e, o))"
