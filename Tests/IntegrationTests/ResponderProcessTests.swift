@@ -126,7 +126,7 @@ struct ResponderProcessTests {
         #expect(listening == ["0100007F:\(hexPort)"], "\(listening)")
         // The line follows the bind: connectable is not yet logged.
         #expect(
-            waitUntil(timeout: 30) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
+            waitUntil(timeout: 60) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -155,7 +155,7 @@ struct ResponderProcessTests {
         let successor = try ChildProcess(
             binary, ["--socket", socketPath], environment: ["LIVEACTIVITY_DB": successorFolder.file("db.sqlite")],
             outputPath: successorFolder.file("responder.log"))
-        #expect(waitUntil(timeout: 10) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
+        #expect(waitUntil(timeout: 60) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
         #expect(first.stop() == .exited(0))
