@@ -77,8 +77,9 @@ final class WorkerPool: Sendable {
         inFlight.beginStopping()
         socket.stopArrivals()
         let wakeUps = self.wakeUps.withLock { $0 }
-        let deadline = Date().addingTimeInterval(grace)
-        while !inFlight.closeIfIdle() && Date() < deadline {
+        // On the monotonic clock: a step of the wall clock must neither cut the drain short nor stretch it.
+        let deadline = ContinuousClock.now + .seconds(grace)
+        while !inFlight.closeIfIdle() && ContinuousClock.now < deadline {
             // Again each round: a wake-up that lands just before a worker enters accept is lost.
             for wakeUp in wakeUps { wakeUp.wake() }
             usleep(2_000)
