@@ -14,6 +14,8 @@ public final class RegistrationAPI: HTTPResponder {
     public static let environmentParameter = "LIVEACTIVITY_APNS_ENVIRONMENT"
 
     public let configuration: Configuration
+    /// The body's and the nginx location's halves of the environment rule (SPEC 3).
+    private let environments: EnvironmentChoice
     /// The database, shared by every worker of the process (group commit).
     private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
@@ -28,6 +30,7 @@ public final class RegistrationAPI: HTTPResponder {
         log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
+        environments = EnvironmentChoice(configuration)
         self.writer = writer ?? RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
         self.faults = faults
         self.log = log
@@ -55,39 +58,16 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    private enum Route { case register, unregister, ack, health, metrics, status }
-
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
-        let path = request.path
-        let route: Route
-        if path.hasSuffix("/wakeup/unregister") {
-            route = .unregister
-        } else if path.hasSuffix("/wakeup/ack") {
-            route = .ack
-        } else if path.hasSuffix("/wakeup/health") {
-            route = .health
-        } else if path.hasSuffix("/wakeup/metrics") {
-            route = .metrics
-        } else if path.hasSuffix("/wakeup/status") {
-            route = .status
-        } else if path.hasSuffix("/wakeup") {
-            route = .register
-        } else {
-            throw APIError.notFound
+        guard let route = Route.matching(request.path) else { throw APIError.notFound }
+        guard route.accepts(request.method) else { throw APIError.methodNotAllowed(allow: route.allow) }
+        switch route {
+        // Reads only: a read-only or full database still answers them, so they clear no fault.
+        case .health: return try health()
+        case .metrics: return try metrics()
+        case .status: return status()
+        case .register, .unregister, .ack: break
         }
-
-        if route == .health || route == .metrics || route == .status {
-            // Reads only: a read-only or full database still answers them, so they clear no fault.
-            guard request.method == "GET" || request.method == "HEAD" else {
-                throw APIError.methodNotAllowed(allow: route == .status ? "GET, HEAD" : "GET")
-            }
-            switch route {
-            case .health: return try health()
-            case .metrics: return try metrics()
-            default: return status()
-            }
-        }
-        guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
         guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
             throw APIError.payloadTooLarge
         }
@@ -97,22 +77,31 @@ public final class RegistrationAPI: HTTPResponder {
         var answer = "{\"success\":true}"
         switch route {
         case .register:
-            let body = try RegistrationBody.parse(request.body, environments: configuration.enabledEnvironments)
+            let body = try RegistrationBody.parse(request.body, choice: environments)
             try register(body, parameter: request.parameters[Self.environmentParameter])
             // Only an app that asked hears what applies (SPEC 3); older builds get the old answer.
             if let asked = body.interval {
                 let effective = configuration.intervalPolicy.effectiveSeconds(body.activityType, requested: asked)
                 answer = "{\"success\":true,\"interval\":\(effective)}"
             }
-        case .unregister: _ = try writer.perform(.unregister(try RegistrationBody.unregistration(request.body)))
+        case .unregister: try commit(.unregister(try RegistrationBody.unregistration(request.body)))
         case .ack:
-            // The same answer whatever the outcome: an ack tells a stranger nothing (no oracle).
             let token = try RegistrationBody.unregistration(request.body)
-            _ = try writer.perform(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
+            try commit(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
         case .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
         return .json(200, answer)
+    }
+
+    /// Commits `write`; the answer goes out only after it. What the write found never changes
+    /// the answer: unregistering is idempotent, and an ack answers alike whether it matched a
+    /// push or not (no oracle, SPEC 3; the store counts its outcome). The cap, the one outcome
+    /// that does, comes as an error.
+    private func commit(_ write: StoreWrite) throws {
+        switch try writer.perform(write) {
+        case .registered, .unregistered, .acknowledged: return
+        }
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
@@ -129,24 +118,22 @@ public final class RegistrationAPI: HTTPResponder {
     }
 
     private func register(_ body: RegistrationBody, parameter: String?) throws {
-        // Body first, then the nginx location's parameter, then the configured default.
-        var environment = body.environment ?? configuration.defaultEnvironment
-        if body.environment == nil, let parameter, !parameter.isEmpty {
-            guard let fromLocation = APNsEnvironment(name: parameter) else {
+        let environment: APNsEnvironment
+        do {
+            environment = try environments.choose(body: body.environment, parameter: parameter)
+        } catch {
+            switch error {
+            case .unsupported(let answer): throw answer
+            case .badParameter(let value):
                 say(
                     "bad environment parameter",
-                    "\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
+                    "\(Self.environmentParameter)=\(value.prefix(32)) is not production or sandbox; check the nginx config")
                 throw APIError.internalError
             }
-            // An nginx location of an environment the operator turned off (APNS_ENVIRONMENTS).
-            guard configuration.enabledEnvironments.contains(fromLocation) else {
-                throw RegistrationBody.unsupported(environment: parameter, enabled: configuration.enabledEnvironments)
-            }
-            environment = fromLocation
         }
         let now = configuration.clock.now()
         do {
-            _ = try writer.perform(
+            try commit(
                 .register(
                     body.token, type: body.activityType, environment: environment,
                     now: now, expiresAt: now + configuration.expiryMilliseconds,
