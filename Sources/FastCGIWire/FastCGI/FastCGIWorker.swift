@@ -93,6 +93,7 @@ struct FastCGIWorker: Sendable {
                 case .empty:
                     if inFlight.isStopping { return .empty }
                     // A socket handed down non-blocking: wait until something is queued.
+                    // Whatever poll says (EINTR from a stop's wake-up included), accept is tried again.
                     var waiting = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
                     _ = poll(&waiting, 1, -1)
                 case .failed(let failure): return .failed(failure)

@@ -19,6 +19,8 @@ final class WorkerPool: Sendable {
         // A client that hangs up must cost its request only, never the process (also when the
         // pool serves inside another program, as in the wire's tests).
         signal(SIGPIPE, SIG_IGN)
+        // Installs SIGUSR2's empty handler once per process; sigaction cannot refuse a valid
+        // signal and handler, and should it ever, the stop's grace still bounds the drain.
         _ = AcceptWakeUp.handlerInstalled
     }
 

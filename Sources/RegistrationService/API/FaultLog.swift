@@ -1,4 +1,3 @@
-import LiveActivityDomain
 import LiveActivityStore
 import Synchronization
 
