@@ -36,6 +36,8 @@ do {
     var read = try Configuration(settings: settings)
     // It answers with the effective interval and matches acks by it (SPEC 3, 6).
     try read.readPushIntervals(settings)
+    // It answers status, health and metrics to these networks besides loopback (SPEC 3).
+    try read.readMonitorAccess(settings)
     configuration = read
 } catch {
     log(error.description)

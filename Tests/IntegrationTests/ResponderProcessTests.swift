@@ -21,7 +21,9 @@ struct ResponderProcessTests {
     }
 
     func health(over socket: RawSocket) throws -> HTTPResult {
-        try FastCGIClient.request(over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health"])
+        // As nginx's monitoring location passes it: health answers the host alone (SPEC 3).
+        try FastCGIClient.request(
+            over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health", "REMOTE_ADDR": "127.0.0.1"])
     }
 
     @Test func helpExplainsTheFlagsAndExitsZero() throws {

@@ -152,7 +152,8 @@ struct StopBench {
         switch program {
         case .responder:
             environment = ["LIVEACTIVITY_DB": folder.file("db.sqlite"), "PATH": "/usr/bin:/bin"]
-            parameters = ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health"]
+            // A client of the socket on this host, saying so: health answers the host alone.
+            parameters = ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health", "REMOTE_ADDR": "127.0.0.1"]
             body = []
         case .standIn:
             let key = try TestKey(in: folder)

@@ -19,7 +19,7 @@ import Testing
         let before = try storedRows(configuration.databasePath)
 
         let response = api.respond(
-            to: HTTPRequest(parameters: RequestParameters(row.parameters), body: Array((row.body ?? "").utf8)))
+            to: HTTPRequest(parameters: RequestParameters(row.parameters), body: Array((row.body ?? "").utf8), gateway: .cgi))
 
         #expect(response.status == row.status)
         #expect(response.bodyText == row.expectedBody)

@@ -28,6 +28,9 @@ public final class LiveStack: @unchecked Sendable {
         /// Run the responder as `nobody:nogroup` (through `setpriv`), so file permissions apply
         /// to it as they do to the web user on a real host: root ignores them.
         public var unprivileged = false
+        /// nginx lines put in the server block before the shipped locations (a location an
+        /// operator wrote otherwise, say).
+        public var serverLines = ""
         public init() {}
     }
 
@@ -124,6 +127,9 @@ public final class LiveStack: @unchecked Sendable {
                 .replacingOccurrences(of: "@SOCKET@", with: socketPath)
                 .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
                 .replacingOccurrences(of: "@RATE@", with: options.rate)
+                .replacingOccurrences(
+                    of: "include snippets/liveactivity-locations.conf;",
+                    with: options.serverLines + "\n        include snippets/liveactivity-locations.conf;")
         }
     }
 

@@ -38,7 +38,7 @@ struct FastCGIWorker: Sendable {
                     request.readBody(into: $0, count: $1)
                 }
                 let response = responder.respond(
-                    to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge))
+                    to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge, gateway: .fastCGI))
                 request.discardRemainingBody()
                 request.write(response.cgiBytes())
             } else {

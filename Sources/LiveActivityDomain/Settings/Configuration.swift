@@ -25,6 +25,9 @@ public struct Configuration: Sendable {
     /// want a hard size limit on a shared disk. nil: no ceiling of our own.
     public var sqliteMaxPages: Int?
     public var clock = Clock()
+    /// `LIVEACTIVITY_MONITOR_FROM`: who besides the host itself may read status, health and
+    /// metrics. The responder's alone (`readMonitorAccess`).
+    public var monitorAccess = MonitorAccess()
 
     /// Defaults only; tests start from here.
     public init() {}
@@ -83,6 +86,11 @@ public struct Configuration: Sendable {
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
             intervalMaximum = seconds
         }
+    }
+
+    /// Reads `LIVEACTIVITY_MONITOR_FROM`, which only the responder uses (SPEC 3, 6).
+    public mutating func readMonitorAccess(_ settings: Settings) throws(ConfigurationError) {
+        monitorAccess = try MonitorAccess(settings: settings)
     }
 
     /// The bounds an app's `interval` is clamped to.

@@ -60,6 +60,15 @@ public final class RegistrationAPI: HTTPResponder {
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let route = Route.matching(request.path) else { throw APIError.notFound }
+        // The responder's own rule, whatever the web server in front of it does (SPEC 3): a
+        // location written without nginx's `allow` lines, a CGI server or a socket client
+        // does not publish the figures. Before the method, so a stranger learns nothing more.
+        if route.isMonitoring {
+            let client = request.parameters["REMOTE_ADDR"]
+            guard configuration.monitorAccess.allows(remoteAddress: client, absentIsLocal: request.gateway == .cgi) else {
+                throw APIError.forbidden
+            }
+        }
         guard route.accepts(request.method) else { throw APIError.methodNotAllowed(allow: route.allow) }
         switch route {
         // Reads only: a read-only or full database still answers them, so they clear no fault.
