@@ -134,9 +134,11 @@ public final class RegistrationAPI: HTTPResponder {
             switch error {
             case .unsupported(let answer): throw answer
             case .badParameter(let value):
+                // The value as any client of the socket may send it: escaped and cut (SPEC 7).
                 say(
                     "bad environment parameter",
-                    "\(Self.environmentParameter)=\(value.prefix(32)) is not production or sandbox; check the nginx config")
+                    "\(Self.environmentParameter)=\(OutsideText.line(value, limit: 32)) is not production or sandbox; "
+                        + "check the nginx config")
                 throw APIError.internalError
             }
         }
@@ -184,12 +186,12 @@ public final class RegistrationAPI: HTTPResponder {
     /// anything else is an internal error.
     private func failure(_ error: any Error) -> APIError {
         guard let fault = DatabaseFault(error) else {
-            say("internal error", "internal error: \(error)")
+            say("internal error", "internal error: \(OutsideText.line("\(error)", limit: 200))")
             return .internalError
         }
         let answer = Self.answer(to: fault)
         let line =
-            "database error: \(fault.cause): \(configuration.databasePath): \(fault.detail); "
+            "database error: \(fault.cause): \(configuration.databasePath): \(OutsideText.line(fault.detail, limit: 200)); "
             + "\(fault.advice(pageCeiling: configuration.sqliteMaxPages)); "
             + "requests answer \(answer.status) until \(fault.passes ? "it passes" : "it is fixed")"
         if let text = faults.failed(cause: fault.cause, line: line, now: configuration.clock.now()) { log(text) }
