@@ -48,10 +48,11 @@ import Testing
 
     @Test func theStatusPagesWakeHoursCarryTheAcks() throws {
         let store = try populatedDeliveryStore(at: folder.file("db.sqlite"), now: now)
-        #expect(try StatsReport.gather(store.connection, now: now).day.hours.allSatisfy { $0.acknowledged == nil })
+        // The hour's 200s and their acks both come from the delivery figures, by the hour APNs
+        // answered (issue 26 point 8); a run's own count, filed by its start, is not the divisor.
         var run = SweepSummary()
         run.startedAt = now - 10 * 60_000
-        run.sent = 11
+        run.sent = 99
         try SweepStore(connection: store.connection).record(run)
         let hours = try StatsReport.gather(store.connection, now: now).day.hours
         let hour = try #require(hours.last)

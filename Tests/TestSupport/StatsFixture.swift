@@ -3,7 +3,8 @@ import LiveActivityStore
 
 /// A database for the stats and metrics tests, as of `now`: four registrations of known ages,
 /// types and environments (two pushed, one waiting after two failures), and two recorded sweeps
-/// (one 10 minutes ago with a sandbox fault, one 3 days ago).
+/// (one 3 days ago, then one 10 minutes ago with a sandbox fault), recorded in that order as
+/// cron records them: the last one recorded is the last sweep.
 public func populatedStatsStore(at path: String, now: Int64) throws -> RegistrationStore {
     let minute: Int64 = 60_000
     let store = try RegistrationStore(path: path)
@@ -20,6 +21,10 @@ public func populatedStatsStore(at path: String, now: Int64) throws -> Registrat
     try store.connection.execute("UPDATE registrations SET wakeup_count = 2 WHERE push_token = '\(sampleToken(4))'")
     try store.connection.execute("UPDATE registrations SET consecutive_failures = 2 WHERE push_token = '\(sampleToken(3))'")
     let sweeps = SweepStore(connection: store.connection)
+    var older = SweepSummary()
+    older.startedAt = now - 3 * 86_400_000
+    older.sent = 100
+    try sweeps.record(older)
     var recent = SweepSummary()
     recent.startedAt = now - 10 * minute
     recent.sent = 90
@@ -32,9 +37,5 @@ public func populatedStatsStore(at path: String, now: Int64) throws -> Registrat
         SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 40, advice: "")
     ]
     try sweeps.record(recent)
-    var older = SweepSummary()
-    older.startedAt = now - 3 * 86_400_000
-    older.sent = 100
-    try sweeps.record(older)
     return store
 }

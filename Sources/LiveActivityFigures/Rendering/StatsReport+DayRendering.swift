@@ -51,6 +51,9 @@ extension SweepHealth.Alarm {
     var words: String {
         switch self {
         case .noSweepRecorded: "no sweep recorded (is cron running liveactivity-sweep?)"
+        case .noSweepFinishedLately(let milliseconds) where milliseconds < 0:
+            "no sweep finished in the last 3 minutes (the last one recorded finished \(StatsReport.age(-milliseconds)) "
+                + "ahead of this clock, which went back since)"
         case .noSweepFinishedLately(let milliseconds):
             "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
         case .lastSweepFailed: "the last sweep exited non-zero"

@@ -17,13 +17,7 @@ extension StatsReport.Day {
                 start: row.int(0) * bucketMilliseconds, runs: row.int(1), active: row.int(2), sent: row.int(3),
                 failed: row.int(4))
         }
-        let firstHour = firstHour(now: now)
-        day.hours = try connection.statement(
-            "SELECT started_at / ?1, sum(sent) FROM sweep_runs WHERE started_at >= ?2 GROUP BY 1 ORDER BY 1"
-        ).rows([.integer(hourMilliseconds), .integer(firstHour)]) { row in
-            StatsReport.WakeHour(start: row.int(0) * hourMilliseconds, answered: row.int(1))
-        }
-        try addAcks(to: &day.hours, connection)
+        day.hours = try wakeHours(connection, since: firstHour(now: now))
         let reasons = try connection.statement(
             """
             SELECT s.kind, s.reason, sum(s.count) FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
@@ -40,12 +34,12 @@ extension StatsReport.Day {
             SweepFault(environment: .production, kind: $0, reason: "", advice: "").failsTheRun
         }
         let placeholders = failing.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
-        // The same row as `RunHistory.lastRun` (the same order, the same index).
+        // The same row as `RunHistory.lastRun`: the last one recorded, whatever the clock did.
         let last = try connection.statement(
             """
             SELECT started_at + duration_ms,
                    EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind IN (\(placeholders)))
-            FROM sweep_runs ORDER BY started_at DESC LIMIT 1
+            FROM sweep_runs ORDER BY id DESC LIMIT 1
             """
         ).firstRow(failing.map { .text($0.rawValue) }) { row in (row.int(0), row.int(1) != 0) }
         day.lastRunFinishedAt = last?.0

@@ -32,9 +32,10 @@ package struct RunHistory {
         } ?? StatsReport.RunTotals()
     }
 
-    /// The last recorded run.
+    /// The last recorded run: the last one written (`id`), not the latest start, which a step of
+    /// the wall clock could make an older run's (issue 26 point 8).
     package func lastRun() throws(SQLiteError) -> RecordedRun? {
-        try connection.statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY started_at DESC LIMIT 1")
+        try connection.statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY id DESC LIMIT 1")
             .firstRow { row in RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
     }
 

@@ -23,13 +23,18 @@ public final class RegistrationAPI: HTTPResponder {
     /// Shared by the workers of a process, so a lasting fault or a repeated refusal is a line a
     /// minute, not one per request.
     private let faults: FaultLog
+    /// What `faults` measures its minutes on; the wall clock (`configuration.clock`) is for the
+    /// times stored and shown, this for how long passed.
+    private let elapsed: MonotonicClock
 
     /// `writer` and `faults`: the process's shared ones; by default new ones for this API alone.
+    /// `elapsed`: the monotonic clock, which tests may move.
     public init(
         configuration: Configuration, writer: RegistrationWriter? = nil, faults: FaultLog = FaultLog(),
-        log: @escaping (String) -> Void
+        elapsed: MonotonicClock = MonotonicClock(), log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
+        self.elapsed = elapsed
         environments = EnvironmentChoice(configuration)
         self.writer = writer ?? RegistrationWriter(path: configuration.databasePath, options: configuration.sqliteOptions)
         self.faults = faults
@@ -99,7 +104,7 @@ public final class RegistrationAPI: HTTPResponder {
             try commit(.acknowledge(token, now: configuration.clock.now(), policy: configuration.intervalPolicy))
         case .health, .metrics, .status: break
         }
-        if let line = faults.succeeded(now: configuration.clock.now()) { log(line) }
+        if let line = faults.succeeded(now: elapsed.now()) { log(line) }
         return .json(200, answer)
     }
 
@@ -194,14 +199,14 @@ public final class RegistrationAPI: HTTPResponder {
             "database error: \(fault.cause): \(configuration.databasePath): \(OutsideText.line(fault.detail, limit: 200)); "
             + "\(fault.advice(pageCeiling: configuration.sqliteMaxPages)); "
             + "requests answer \(answer.status) until \(fault.passes ? "it passes" : "it is fixed")"
-        if let text = faults.failed(cause: fault.cause, line: line, now: configuration.clock.now()) { log(text) }
+        if let text = faults.failed(cause: fault.cause, line: line, now: elapsed.now()) { log(text) }
         return answer
     }
 
     /// Logs `line` for a condition that may repeat per request: at most once a minute for the
     /// whole process, with the count of those not written (`FaultLog`).
     private func say(_ condition: String, _ line: String) {
-        if let text = faults.repeated(condition, line: line, now: configuration.clock.now()) { log(text) }
+        if let text = faults.repeated(condition, line: line, now: elapsed.now()) { log(text) }
     }
 
     /// Every database fault is a 503 (SPEC section 3): the service is unavailable, not broken by
