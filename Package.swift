@@ -140,7 +140,9 @@ let package = Package(
             dependencies: ["APNsStandIn", "APNsJWT", "FastCGIWire", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["LiveActivityDomain", "LiveActivityStore", "LiveActivitySweep", "APNsStandIn", "TestSupport"]),
+            dependencies: [
+                "LiveActivityDomain", "LiveActivityStore", "LiveActivitySweep", "APNsStandIn", "SQLiteClient", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

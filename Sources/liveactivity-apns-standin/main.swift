@@ -34,16 +34,27 @@ if arguments.first == "--show" {
     }
 }
 
-let options = TransportOptions.fromCommandLine(
-    arguments, maximumBodySize: 64 * 1024, program: program,
-    synopsis: [
-        "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
-        "--show [N]                                 the last N pushes received",
-    ],
-    settings:
-        "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
-        + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both).",
-    log: { Log.line(program, $0) })
+let options: TransportOptions
+do {
+    switch try TransportOptions.parse(arguments, maximumBodySize: 64 * 1024) {
+    case .serve(let parsed): options = parsed
+    case .help:
+        print(
+            TransportOptions.help(
+                program: program,
+                synopsis: [
+                    "[--socket PATH|HOST:PORT] [--workers N]    serve behind nginx (HTTP/2 + TLS)",
+                    "--show [N]                                 the last N pushes received",
+                ],
+                settings:
+                    "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
+                    + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both)."))
+        exit(0)
+    }
+} catch {
+    Log.line(program, error.description)
+    exit(2)
+}
 
 let configuration: StandInConfiguration
 do {

@@ -13,10 +13,23 @@ let program = "liveactivity-fcgi"
 umask(0o007)
 // Every line time-stamped: under spawn-fcgi it lands in a log file with the supervisor's.
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
-let options = TransportOptions.fromCommandLine(
-    Array(CommandLine.arguments.dropFirst()), maximumBodySize: RegistrationAPI.maximumBodySize, program: program,
-    synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
-    settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6).", log: log)
+let arguments = Array(CommandLine.arguments.dropFirst())
+let options: TransportOptions
+do {
+    switch try TransportOptions.parse(arguments, maximumBodySize: RegistrationAPI.maximumBodySize) {
+    case .serve(let parsed): options = parsed
+    case .help:
+        print(
+            TransportOptions.help(
+                program: program,
+                synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
+                settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6)."))
+        exit(0)
+    }
+} catch {
+    log(error.description)
+    exit(2)
+}
 
 let configuration: Configuration
 let engine: any StoreEngine
@@ -25,6 +38,8 @@ do {
     var read = try Configuration(settings: settings)
     // It answers with the effective interval and matches acks by it (SPEC 3, 6).
     try read.readPushIntervals(settings)
+    // It answers status, health and metrics to these networks besides loopback (SPEC 3).
+    try read.readMonitorAccess(settings)
     configuration = read
     engine = try StoreEngines.engine(for: read)
 } catch {

@@ -1,4 +1,3 @@
-import Foundation
 import LiveActivityDomain
 import LiveActivityStore
 import StoreEngines

@@ -2,7 +2,6 @@ import Foundation
 import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
-import LiveActivitySweep
 
 /// `liveactivity-sweep history TOKEN [--json]`: one device's story (SPEC 7).
 enum HistoryCommand {

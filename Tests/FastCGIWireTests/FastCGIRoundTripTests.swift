@@ -26,7 +26,7 @@ final class InProcessServer: Sendable {
 
     deinit { pool.stop(grace: 2) }
 
-    func connect() throws -> RawSocket { try RawSocket(unixPath: socketPath, timeout: 5) }
+    func connect() throws -> RawSocket { try RawSocket(unixPath: socketPath) }
 }
 
 @Suite struct FastCGIRoundTripTests {

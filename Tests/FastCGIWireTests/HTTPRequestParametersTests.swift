@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HTTPRequestParametersTests {
     func request(_ values: [String: String], body: [UInt8] = [], tooLarge: Bool = false) -> HTTPRequest {
-        HTTPRequest(parameters: RequestParameters(values), body: body, bodyTooLarge: tooLarge)
+        HTTPRequest(parameters: RequestParameters(values), body: body, bodyTooLarge: tooLarge, gateway: .fastCGI)
     }
 
     @Test func nginxRoutesOnDocumentURI() {

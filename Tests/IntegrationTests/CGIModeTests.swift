@@ -28,7 +28,7 @@ struct CGIModeTests {
         }
         variables.merge(environment) { _, new in new }
         let run = try runCommand(
-            product("liveactivity-fcgi"), [], environment: variables, input: body.map { Array($0.utf8) }, timeout: 10)
+            product("liveactivity-fcgi"), [], environment: variables, input: body.map { Array($0.utf8) })
         #expect(run.status == 0, "exit status; stderr: \(run.stderr)")
         return (try HTTPResult(parsing: Array(run.stdout.utf8)), run.stderr)
     }

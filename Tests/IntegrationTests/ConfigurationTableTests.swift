@@ -38,7 +38,7 @@ struct ConfigurationTableTests {
                 "GATEWAY_INTERFACE": "CGI/1.1", "SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "GET",
                 "SCRIPT_NAME": "/wakeup/health", "LIVEACTIVITY_DB": folder.file("db.sqlite"), "PATH": "/usr/bin:/bin",
                 name: value,
-            ], timeout: 10)
+            ])
     }
 
     @Test func everyRowSaysWhichProgramReadsIt() throws {

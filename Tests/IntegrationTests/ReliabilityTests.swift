@@ -148,7 +148,7 @@ struct ReliabilityTests {
             #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
         }
 
-        #expect(waitUntil(timeout: 30) { acknowledged.get().count >= 100 })
+        #expect(waitUntil(timeout: 60) { acknowledged.get().count >= 100 })
         kill(killed, SIGKILL)
         var restarted: Int32?
         let back = waitUntil(timeout: 60) {
@@ -157,7 +157,7 @@ struct ReliabilityTests {
         }
         #expect(back, "the supervisor did not bring the responder back: \(stack.responderLog)")
         let atRestart = acknowledged.get().count
-        #expect(waitUntil(timeout: 30) { acknowledged.get().count >= atRestart + 50 }, "no registration after the restart")
+        #expect(waitUntil(timeout: 60) { acknowledged.get().count >= atRestart + 50 }, "no registration after the restart")
         stop.set(true)
         #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
 

@@ -21,7 +21,9 @@ struct ResponderProcessTests {
     }
 
     func health(over socket: RawSocket) throws -> HTTPResult {
-        try FastCGIClient.request(over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health"])
+        // As nginx's monitoring location passes it: health answers the host alone (SPEC 3).
+        try FastCGIClient.request(
+            over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health", "REMOTE_ADDR": "127.0.0.1"])
     }
 
     @Test func helpExplainsTheFlagsAndExitsZero() throws {
@@ -127,7 +129,7 @@ struct ResponderProcessTests {
         #expect(listening == ["0100007F:\(hexPort)"], "\(listening)")
         // The line follows the bind: connectable is not yet logged.
         #expect(
-            waitUntil(timeout: 30) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
+            waitUntil(timeout: 60) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -156,7 +158,7 @@ struct ResponderProcessTests {
         let successor = try ChildProcess(
             binary, ["--socket", socketPath], environment: ["LIVEACTIVITY_DB": successorFolder.file("db.sqlite")],
             outputPath: successorFolder.file("responder.log"))
-        #expect(waitUntil(timeout: 10) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
+        #expect(waitUntil(timeout: 60) { successor.output.contains("serving FastCGI") }, "\(successor.output)")
         #expect(try health(over: RawSocket(unixPath: socketPath)).status == 200)
 
         #expect(first.stop() == .exited(0))

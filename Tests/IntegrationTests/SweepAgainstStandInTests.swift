@@ -205,7 +205,7 @@ struct SweepAgainstStandInTests {
         environment["LIVEACTIVITY_APNS_CONCURRENCY"] = "20"
         let sweep = try ChildProcess(
             product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
-        #expect(waitUntil(timeout: 30) { ((try? fixture.received().count) ?? 0) >= 300 })
+        #expect(waitUntil(timeout: 60) { ((try? fixture.received().count) ?? 0) >= 300 })
         // Deliberately SIGKILL: a crash or a power cut in the middle of a run.
         sweep.signal(SIGKILL)
         #expect(sweep.waitForExit(timeout: 30) == .signalled(SIGKILL))

@@ -35,6 +35,17 @@ import Testing
         #expect(SweepHealth(lastFinishedAt: now + 60_000, lastExitedNonZero: false, now: now).alarms == [])
     }
 
+    /// The last run recorded finished more than 3 minutes ahead of the clock: the clock went back
+    /// since (issue 26 point 8), and no run was recorded after the step, so none can be said to
+    /// have finished in the last 3 minutes by this clock: cron stopped, or runs fail.
+    @Test func aFinishFarAheadOfTheClockIsNoProofOfARecentSweep() {
+        #expect(
+            SweepHealth(lastFinishedAt: now + 3_600_000, lastExitedNonZero: false, now: now).alarms == [
+                .noSweepFinishedLately(milliseconds: -3_600_000)
+            ])
+        #expect(SweepHealth(lastFinishedAt: now + 180_000, lastExitedNonZero: false, now: now).alarms == [])
+    }
+
     /// "Exited non-zero" is read as the sweep decides its exit code: a recorded fault of any kind
     /// but an unreachable host (which backs off and exits 0).
     @Test(arguments: [

@@ -79,4 +79,43 @@ import Testing
         #expect(day.buckets.isEmpty && day.hours.isEmpty && day.failureReasons.isEmpty)
         #expect(day.lastRunFinishedAt == nil)
     }
+
+    /// The share of acked wakes per hour divides like by like (issue 26 point 8): the acks of the
+    /// 200s APNs gave in an hour by those 200s, both filed by the hour APNs answered, not by the
+    /// hour the run that sent them started. A run starting at 10:59:50 whose pushes are answered
+    /// at 11:00:01 and acked at 11:00:03 is 100% in the 11 o'clock hour.
+    @Test func acksAreSharedOverThe200sOfTheHourAPNsAnswered() throws {
+        let store = database
+        let hour: Int64 = 1_800_000_000_000 + 3_600_000
+        let tokens = try (1...4).map { try PushToken(validating: sampleToken($0)) }
+        for token in tokens {
+            try store.register(
+                token, type: .charging, environment: .production, now: hour - 3_600_000, expiresAt: hour + 3_600_000, cap: 10)
+        }
+        let sweeps = store
+        var run = SweepSummary()
+        run.startedAt = hour - 10_000
+        run.sent = 4
+        run.durationMilliseconds = 12_000
+        try sweeps.record(run)
+        // Written as the sweep writes them: no push on its way when the acks come.
+        try sweeps.apply(
+            tokens.map { .delivered($0, selectedRegisteredAt: hour - 3_600_000, at: hour + 1_000, nextPushAt: hour + 3_600_000) },
+            answered: tokens.map { token in
+                AnsweredPush(
+                    attempt: PushAttempt(
+                        token: token, sentAt: hour - 9_000, answeredAt: hour + 1_000, status: 200, reason: nil, apnsID: nil),
+                    activityType: .charging, environment: .production, previousDeliveryAt: nil)
+            })
+        for token in tokens.prefix(3) {
+            #expect(try store.acknowledge(token, now: hour + 3_000) == .matched)
+        }
+
+        let day = try store.statsReport(now: hour + 600_000).day
+        let elevenOClock = try #require(day.hours.first { $0.start == hour }, "no figures for the hour APNs answered in")
+        #expect(elevenOClock.answered == 4)
+        #expect(elevenOClock.acknowledged == 3)
+        #expect(elevenOClock.share == 0.75)
+        #expect(day.hours.allSatisfy { $0.start == hour || $0.answered == 0 }, "\(day.hours)")
+    }
 }

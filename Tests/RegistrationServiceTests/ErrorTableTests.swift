@@ -17,7 +17,7 @@ import Testing
         let before = try storedRows(database)
 
         let response = api.respond(
-            to: HTTPRequest(parameters: RequestParameters(row.parameters), body: Array((row.body ?? "").utf8)))
+            to: HTTPRequest(parameters: RequestParameters(row.parameters), body: Array((row.body ?? "").utf8), gateway: .cgi))
 
         #expect(response.status == row.status)
         #expect(response.bodyText == row.expectedBody)

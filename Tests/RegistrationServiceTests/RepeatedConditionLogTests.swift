@@ -7,7 +7,7 @@ import Testing
 
 /// A condition that repeats per request logs at most one line a minute with a count (SPEC 7,
 /// issue 18 point 4), for the whole process: two APIs stand for two workers sharing one
-/// `FaultLog`, the second one's clock a minute ahead (the clock offset tests use).
+/// `FaultLog`, the second one's monotonic clock a minute ahead.
 @Suite struct RepeatedConditionLogTests {
     let database: TestDatabase
     let faults = FaultLog()
@@ -18,10 +18,10 @@ import Testing
     func api(minutesLater minutes: Int64 = 0) -> RegistrationAPI {
         var configuration = Configuration()
         configuration.maxRegistrations = 2
-        configuration.clock = Clock(offsetMilliseconds: minutes * 60_000)
         let box = logged
         return RegistrationAPI(
-            database: database, configuration: configuration, faults: faults, log: { line in box.update { $0.append(line) } })
+            database: database, configuration: configuration, faults: faults,
+            elapsed: MonotonicClock(offsetMilliseconds: minutes * 60_000), log: { line in box.update { $0.append(line) } })
     }
 
     func post(_ api: RegistrationAPI, _ seed: Int, parameter: String? = nil) -> Int {

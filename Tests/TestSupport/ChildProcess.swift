@@ -12,6 +12,8 @@ public final class ChildProcess: @unchecked Sendable {
     public let outputPath: String?
     /// The ways a stop (SIGTERM or SIGINT) may legitimately end it.
     private let stopsWith: Set<ProcessEnd>
+    /// Whether a stop sends SIGTERM again every 250 ms within its bound (`resendsStop`).
+    private let resendsStop: Bool
     private let name: String
     private let lock = NSLock()
     private var ended: ProcessEnd?
@@ -21,13 +23,19 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments`; stdout and stderr go to `outputPath` when given.
     /// `stopsWith`: how SIGTERM/SIGINT may end it (`.exited(0)`, as SPEC 7 asks of this
-    /// project's programs; another program may legitimately exit otherwise).
+    /// project's programs; another program may legitimately exit otherwise). `resendsStop`: a
+    /// stop sends SIGTERM again every 250 ms until its bound, for another program that can lose
+    /// one (nginx without a master process reads a signal's flag only when its event loop wakes:
+    /// `LoopbackNginx`). Never for this project's programs: a lost SIGTERM there is a defect the
+    /// stop must catch.
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-        outputPath: String? = nil, standardInput: FileHandle? = nil, stopsWith: Set<ProcessEnd> = [.exited(0)]
+        outputPath: String? = nil, standardInput: FileHandle? = nil, stopsWith: Set<ProcessEnd> = [.exited(0)],
+        resendsStop: Bool = false
     ) throws {
         self.outputPath = outputPath
         self.stopsWith = stopsWith
+        self.resendsStop = resendsStop
         name = URL(fileURLWithPath: executable).lastPathComponent
         var redirections = SpawnRedirections()
         redirections.standardInput = standardInput.map { .descriptor($0.fileDescriptor) } ?? .null
@@ -52,22 +60,27 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for the process to end on its own; nil if it still runs.
     @discardableResult
-    public func waitForExit(timeout: TimeInterval = 10) -> ProcessEnd? {
+    public func waitForExit(timeout: TimeInterval = 60) -> ProcessEnd? {
         waitUntil(timeout: timeout) { poll() != nil }
         return poll()
     }
 
-    /// Stops the process: SIGTERM to its group, up to `timeout` seconds, then SIGKILL to the group.
-    /// Returns how it ended (judged as the type's comment says). The default
-    /// bound is above the serving programs' own 10 s grace for requests in flight.
+    /// Stops the process: SIGTERM to its group (again every 250 ms with `resendsStop`), up to
+    /// `timeout` seconds, then SIGKILL to the group. Returns how it ended (judged as the type's
+    /// comment says). The default bound is above the serving programs' own 10 s grace for
+    /// requests in flight.
     @discardableResult
     public func stop(timeout: TimeInterval = 30) -> ProcessEnd {
         if poll() == nil {
-            lock.withLock {
-                sentSignals.insert(SIGTERM)
-                kill(-pid, SIGTERM)
-            }
-            if waitForExit(timeout: timeout) == nil {
+            let deadline = ContinuousClock.now + .seconds(timeout)
+            repeat {
+                lock.withLock {
+                    sentSignals.insert(SIGTERM)
+                    if ended == nil { kill(-pid, SIGTERM) }
+                }
+                waitForExit(timeout: resendsStop ? 0.25 : timeout)
+            } while resendsStop && poll() == nil && ContinuousClock.now < deadline
+            if poll() == nil {
                 lock.withLock {
                     neededKill = true
                     sentSignals.insert(SIGKILL)

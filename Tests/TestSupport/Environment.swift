@@ -45,11 +45,12 @@ public func freePort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass, on the monotonic clock:
+/// a step of the wall clock neither ends the wait early nor stretches it.
 @discardableResult
-public func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+public func waitUntil(timeout: TimeInterval = 60, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    while ContinuousClock.now < deadline {
         if condition() { return true }
         usleep(20_000)
     }

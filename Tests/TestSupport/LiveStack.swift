@@ -30,6 +30,9 @@ public final class LiveStack: @unchecked Sendable {
         /// Run the responder as `nobody:nogroup` (through `setpriv`), so file permissions apply
         /// to it as they do to the web user on a real host: root ignores them.
         public var unprivileged = false
+        /// nginx lines put in the server block before the shipped locations (a location an
+        /// operator wrote otherwise, say).
+        public var serverLines = ""
         public init() {}
     }
 
@@ -90,21 +93,10 @@ public final class LiveStack: @unchecked Sendable {
         }
 
         let prefix = folder.file("nginx")
-        try FileManager.default.createDirectory(atPath: prefix + "/snippets", withIntermediateDirectories: true)
-        for name in ["liveactivity-locations.conf", "liveactivity-fastcgi.conf"] {
-            try FileManager.default.copyItem(atPath: packageRoot + "/nginx/" + name, toPath: prefix + "/snippets/" + name)
-        }
-        let template = try String(contentsOfFile: packageRoot + "/nginx/local.conf.template", encoding: .utf8)
         let started: (port: Int, process: ChildProcess)
         do {
-            started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { candidate in
-                template
-                    .replacingOccurrences(of: "@PREFIX@", with: prefix)
-                    .replacingOccurrences(of: "@PORT@", with: String(candidate))
-                    .replacingOccurrences(of: "@SOCKET@", with: socketPath)
-                    .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
-                    .replacingOccurrences(of: "@RATE@", with: options.rate)
-            }
+            let render = try Self.nginxConfiguration(prefix: prefix, socketPath: socketPath, options: options)
+            started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out"), render: render)
         } catch {
             responder.stop()
             throw error
@@ -119,6 +111,30 @@ public final class LiveStack: @unchecked Sendable {
             nginx.stop()
             responder.stop()
             throw SocketError("the stack did not become ready; responder said: \(log)")
+        }
+    }
+
+    /// Prepares nginx's folder `prefix` (the shipped locations in `snippets/`) and returns the
+    /// configuration for a port: `nginx/local.conf.template` filled in for `socketPath`.
+    public static func nginxConfiguration(
+        prefix: String, socketPath: String, options: Options = Options()
+    ) throws -> (Int) -> String {
+        try FileManager.default.createDirectory(atPath: prefix + "/snippets", withIntermediateDirectories: true)
+        for name in ["liveactivity-locations.conf", "liveactivity-fastcgi.conf"] {
+            try? FileManager.default.removeItem(atPath: prefix + "/snippets/" + name)
+            try FileManager.default.copyItem(atPath: packageRoot + "/nginx/" + name, toPath: prefix + "/snippets/" + name)
+        }
+        let template = try String(contentsOfFile: packageRoot + "/nginx/local.conf.template", encoding: .utf8)
+        return { port in
+            template
+                .replacingOccurrences(of: "@PREFIX@", with: prefix)
+                .replacingOccurrences(of: "@PORT@", with: String(port))
+                .replacingOccurrences(of: "@SOCKET@", with: socketPath)
+                .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
+                .replacingOccurrences(of: "@RATE@", with: options.rate)
+                .replacingOccurrences(
+                    of: "include snippets/liveactivity-locations.conf;",
+                    with: options.serverLines + "\n        include snippets/liveactivity-locations.conf;")
         }
     }
 

@@ -13,9 +13,7 @@ public enum LoopbackNginx {
             let candidate = freePort()
             try? FileManager.default.removeItem(atPath: pidFile)
             try render(candidate).write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = try ChildProcess(
-                nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
-                outputPath: outputPath)
+            let process = try spawn(nginxPath, prefix: prefix, outputPath: outputPath)
             // nginx writes its pid file only once its port is bound: a connect alone could reach
             // another test's nginx on the same port while this one still retries bind(2).
             if waitUntil(timeout: 60, { !process.isRunning || FileManager.default.fileExists(atPath: pidFile) }),
@@ -26,5 +24,18 @@ public enum LoopbackNginx {
             process.stop()
         }
         throw SocketError("nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+    }
+
+    /// Runs nginx with `prefix/nginx.conf`. The tests' nginx runs without a master process, and
+    /// such an nginx reads a signal's flag only after its event loop wakes: a SIGTERM that lands
+    /// after the loop's check and before it sleeps in `epoll_wait` waits for the next event or
+    /// timer, which an idle nginx may not have for minutes (issue 26: "did not end on SIGTERM
+    /// within its bound and was killed"). Its stop sends SIGTERM again every 250 ms; each one
+    /// interrupts the sleep. (`timer_resolution` would wake it too, but makes nginx's clock
+    /// coarse, and the per-client limit then refuses a burst that passes without it.)
+    public static func spawn(_ nginxPath: String, prefix: String, outputPath: String) throws -> ChildProcess {
+        try ChildProcess(
+            nginxPath, ["-p", prefix + "/", "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"],
+            outputPath: outputPath, resendsStop: true)
     }
 }

@@ -2,11 +2,15 @@ import Foundation
 
 /// A blocking client socket for tests: TCP to a loopback port (optionally from another loopback
 /// source address, which nginx sees as another client) or a unix socket. Closed in `deinit`.
+///
+/// Each send and receive waits at most `timeout` seconds (60 by default): longer than any bound
+/// of the servers it talks to (nginx's `fastcgi_read_timeout` of 10 s, a stop's 10 s of grace),
+/// so on a loaded machine a slow server's own answer still arrives instead of a cut-off here.
 public final class RawSocket {
     public let descriptor: Int32
 
     /// Connects to `127.0.0.1:port`, from `sourceAddress` when given (e.g. `127.0.0.2`).
-    public init(port: Int, sourceAddress: String? = nil, timeout: TimeInterval = 10) throws {
+    public init(port: Int, sourceAddress: String? = nil, timeout: TimeInterval = 60) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError("socket: \(Self.lastError)") }
         setTimeout(timeout)
@@ -29,7 +33,7 @@ public final class RawSocket {
     }
 
     /// Connects to the unix socket at `path`.
-    public init(unixPath path: String, timeout: TimeInterval = 10) throws {
+    public init(unixPath path: String, timeout: TimeInterval = 60) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError("socket: \(Self.lastError)") }
         setTimeout(timeout)

@@ -7,12 +7,12 @@ extension RegistrationAPI {
     /// engine, and `configuration`'s settings with `LIVEACTIVITY_DB` set to the database.
     public convenience init(
         database: TestDatabase, configuration: Configuration = Configuration(), faults: FaultLog = FaultLog(),
-        log: @escaping (String) -> Void = { _ in }
+        elapsed: MonotonicClock = MonotonicClock(), log: @escaping (String) -> Void = { _ in }
     ) {
         var configuration = configuration
         configuration.databasePath = database.setting
         self.init(
             configuration: configuration, writer: RegistrationWriter(engine: database.engine), location: database.engine.location,
-            faults: faults, log: log)
+            faults: faults, elapsed: elapsed, log: log)
     }
 }

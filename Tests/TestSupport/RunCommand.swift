@@ -63,23 +63,23 @@ public func runCommand(
     var status: Int32 = 0
     var reaped = false
     var timedOut = false
-    let deadline = Date().addingTimeInterval(timeout)
-    var drainDeadline: Date?
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    var drainDeadline: ContinuousClock.Instant?
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
         if !reaped, waitpid(pid, &status, WNOHANG) == pid {
             reaped = true
-            drainDeadline = Date().addingTimeInterval(2)
+            drainDeadline = ContinuousClock.now + .seconds(2)
         }
         let openReads = readEnds.filter { $0 >= 0 }
         if reaped && openReads.isEmpty { break }
-        if let drainDeadline, Date() > drainDeadline { break }
-        if !reaped && Date() > deadline {
+        if let drainDeadline, ContinuousClock.now > drainDeadline { break }
+        if !reaped && ContinuousClock.now > deadline {
             timedOut = true
             kill(-pid, SIGKILL)
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             reaped = true
-            drainDeadline = Date().addingTimeInterval(2)
+            drainDeadline = ContinuousClock.now + .seconds(2)
         }
         var descriptors = openReads.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         if writeEnd >= 0 { descriptors.append(pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)) }

@@ -65,6 +65,25 @@ public final class StandInStack: @unchecked Sendable {
         else { throw SocketError("the stand-in did not start: \(responder.output)") }
 
         let prefix = folder.file("nginx")
+        self.nginxPrefix = prefix
+        let render = try Self.nginxConfiguration(
+            prefix: prefix, socketPath: socketPath, certificate: certificate, maxConcurrentStreams: maxConcurrentStreams,
+            goawayAfter: goawayAfter, resetAfterAnswer: resetAfterAnswer, pace: pace, http2: http2)
+        let started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out"), render: render)
+        (port, nginx) = started
+    }
+
+    deinit {
+        nginx.stop()
+        responder.stop()
+    }
+
+    /// Prepares nginx's folder `prefix` and returns the configuration for a port:
+    /// `nginx/apns-standin.conf.template` filled in, as one foreground process (the knobs as in `init`).
+    public static func nginxConfiguration(
+        prefix: String, socketPath: String, certificate: TestCertificate, maxConcurrentStreams: Int? = nil,
+        goawayAfter: Int? = nil, resetAfterAnswer: Bool = false, pace: Int? = nil, http2: Bool = true
+    ) throws -> (Int) -> String {
         for sub in ["", "/tmp"] {
             try FileManager.default.createDirectory(atPath: prefix + sub, withIntermediateDirectories: true)
         }
@@ -82,22 +101,15 @@ public final class StandInStack: @unchecked Sendable {
             .replacingOccurrences(of: "@GOAWAY_AFTER@", with: String(goawayAfter ?? 10_000_000))
             .replacingOccurrences(of: "@RESET_AFTER_ANSWER@", with: resetAfterAnswer ? "1" : "0")
             .replacingOccurrences(of: "@PACE@", with: pace.map { "\($0)r/s" } ?? "1000000r/s")
-        self.nginxPrefix = prefix
-        let started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out")) { [template] candidate in
+        return { [template] port in
             "daemon off;\nmaster_process off;\n"
                 + template
                 .replacingOccurrences(of: "@PREFIX@", with: prefix)
-                .replacingOccurrences(of: "@PORT@", with: String(candidate))
+                .replacingOccurrences(of: "@PORT@", with: String(port))
                 .replacingOccurrences(of: "@SOCKET@", with: socketPath)
                 .replacingOccurrences(of: "@CERT@", with: certificate.certificatePath)
                 .replacingOccurrences(of: "@CERT_KEY@", with: certificate.keyPath)
         }
-        (port, nginx) = started
-    }
-
-    deinit {
-        nginx.stop()
-        responder.stop()
     }
 
     /// The stand-in's record and script (a connection of the test's own).

@@ -137,9 +137,9 @@ public final class TestDatabase: @unchecked Sendable {
             options.busyTimeoutMilliseconds = 100
             return SQLiteEngine(path: setting, options: options)
         case .postgres:
-            guard let postgres else { return engine }
-            // swift-format-ignore
-            return (try? PostgresEngine(uri: postgres.uri(options: ["options": "-c lock_timeout=100"]))) ?? engine
+            // A lock waited on for a tenth of a second (PostgreSQL's lock_timeout), then busy.
+            let uri = postgres?.uri(options: ["options": "-c lock_timeout=100"]) ?? setting
+            return (try? PostgresEngine(uri: uri)) ?? engine
         }
     }
 
@@ -263,7 +263,8 @@ public final class TestDatabase: @unchecked Sendable {
         guard kind == .postgres, !tokens.isEmpty else { return }
         let list = Set(tokens.map(\.hex)).map { "'\($0)'" }.joined(separator: ",")
         try reading { _ in }  // migrated
-        try execute("UPDATE registrations SET lease_id = '\(lease.id)', lease_host = '\(lease.host)' WHERE push_token IN (\(list))")
+        try execute(
+            "UPDATE registrations SET lease_id = '\(lease.id)', lease_host = '\(lease.host)' WHERE push_token IN (\(list))")
     }
 
     /// The sweep's own folder for this database: `<db>.sweep` beside a SQLite file (the

@@ -26,7 +26,8 @@ enum CGIExchange {
             log("cannot answer the CGI request: \(error)")
             return 1
         }
-        let response = responder.respond(to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge))
+        let response = responder.respond(
+            to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge, gateway: .cgi))
         writeAll(response.cgiBytes(), to: output)
         return 0
     }

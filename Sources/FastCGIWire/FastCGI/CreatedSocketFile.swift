@@ -25,6 +25,7 @@ struct CreatedSocketFile: Sendable {
     func removeIfStillThere() {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_dev == device, status.st_ino == inode else { return }
+        // Best effort: a file left behind is unlinked by the next process's bind (libfcgi).
         _ = unlink(path)
     }
 }

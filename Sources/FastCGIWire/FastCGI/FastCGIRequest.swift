@@ -57,6 +57,7 @@ final class FastCGIRequest {
     func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
+                // -1 only when the client went away: its answer is lost, and nothing else.
                 _ = FCGX_PutStr($0.baseAddress, Int32($0.count), pointer.pointee.out)
             }
         }

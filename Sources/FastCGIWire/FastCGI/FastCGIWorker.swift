@@ -38,7 +38,7 @@ struct FastCGIWorker: Sendable {
                     request.readBody(into: $0, count: $1)
                 }
                 let response = responder.respond(
-                    to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge))
+                    to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge, gateway: .fastCGI))
                 request.discardRemainingBody()
                 request.write(response.cgiBytes())
             } else {
@@ -93,6 +93,7 @@ struct FastCGIWorker: Sendable {
                 case .empty:
                     if inFlight.isStopping { return .empty }
                     // A socket handed down non-blocking: wait until something is queued.
+                    // Whatever poll says (EINTR from a stop's wake-up included), accept is tried again.
                     var waiting = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
                     _ = poll(&waiting, 1, -1)
                 case .failed(let failure): return .failed(failure)

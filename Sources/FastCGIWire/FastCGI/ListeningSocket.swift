@@ -68,6 +68,7 @@ final class ListeningSocket: Sendable {
         let connection = accept(descriptor, nil, nil)
         if connection >= 0 {
             var on: Int32 = 1
+            // Refused on a unix socket (no TCP there), which needs no such option.
             _ = setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             return .connection(connection)
         }
@@ -95,8 +96,9 @@ final class ListeningSocket: Sendable {
     /// filter, new connections go on queueing and the stop's grace alone bounds the drain.
     func stopArrivals() {
         guard !isInherited else { return }
+        // Each call is best effort, as the comment above says: a refusal leaves the grace as the bound.
         if isOwnedTCP {
-            _ = dropNewHandshakes()
+            dropNewHandshakes()
         } else {
             _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         }
@@ -109,6 +111,7 @@ final class ListeningSocket: Sendable {
     /// Each instruction is a `struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }`, the program
     /// a `struct sock_fprog { u16 len; struct sock_filter *filter; }` (linux/filter.h, which
     /// Glibc's module does not carry); the packet starts at the TCP header.
+    @discardableResult
     private func dropNewHandshakes() -> Bool {
         let program: [(code: UInt16, jt: UInt8, jf: UInt8, k: UInt32)] = [
             (0x30, 0, 0, 13),  // BPF_LD|BPF_B|BPF_ABS: the flags byte

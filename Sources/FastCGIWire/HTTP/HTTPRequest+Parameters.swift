@@ -1,7 +1,7 @@
 extension HTTPRequest {
     /// The request `parameters` describe, with `body` already read: method, routing path and
     /// Content-Type taken from them (SPEC section 3), the parameters kept as they came.
-    public init(parameters: RequestParameters, body: [UInt8], bodyTooLarge: Bool = false) {
+    public init(parameters: RequestParameters, body: [UInt8], bodyTooLarge: Bool = false, gateway: Gateway) {
         let contentType = parameters["CONTENT_TYPE"].flatMap { $0.isEmpty ? nil : $0 }
         self.init(
             method: parameters["REQUEST_METHOD"] ?? "GET",
@@ -9,7 +9,8 @@ extension HTTPRequest {
             contentType: contentType,
             body: body,
             bodyTooLarge: bodyTooLarge,
-            parameters: parameters)
+            parameters: parameters,
+            gateway: gateway)
     }
 
     /// The path the responder routes on, from FastCGI/CGI parameters (SPEC section 3):

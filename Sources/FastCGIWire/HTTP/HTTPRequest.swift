@@ -12,10 +12,12 @@ public struct HTTPRequest: Sendable {
     /// Every parameter of the request (FastCGI params or the CGI environment), for what the fields
     /// above do not cover: headers as `HTTP_*`, `QUERY_STRING`, or a web server's own settings.
     public var parameters: RequestParameters
+    /// FastCGI or CGI: the wire sets it; a request made in-process (tests) is as a CGI run by hand.
+    public var gateway: Gateway
 
     public init(
         method: String, path: String, contentType: String? = nil, body: [UInt8] = [],
-        bodyTooLarge: Bool = false, parameters: RequestParameters = RequestParameters([:])
+        bodyTooLarge: Bool = false, parameters: RequestParameters = RequestParameters([:]), gateway: Gateway = .cgi
     ) {
         self.method = method
         self.path = path
@@ -23,5 +25,6 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.bodyTooLarge = bodyTooLarge
         self.parameters = parameters
+        self.gateway = gateway
     }
 }

@@ -35,6 +35,7 @@ final class StopSignal: Sendable {
         let handler: @convention(c) (Int32) -> Void = { _ in
             var byte = StopReason.signal.rawValue
             let fd = StopSignal.handlerWriteEnd.load(ordering: .sequentiallyConsistent)
+            // Nothing a handler could do if it failed: a full pipe already holds a reason.
             _ = write(fd, &byte, 1)
         }
         signal(SIGTERM, handler)
@@ -49,6 +50,7 @@ final class StopSignal: Sendable {
 
     func post(_ reason: StopReason) {
         var byte = reason.rawValue
+        // A full pipe already holds a reason the main thread will read.
         _ = write(writeEnd, &byte, 1)
     }
 

@@ -27,7 +27,7 @@ enum Supervisor {
 
         var delay: TimeInterval = 1
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
-            let started = Date()
+            let started = ContinuousClock.now
             guard let pid = spawn(arguments) else {
                 log("cannot start \(executable): \(String(cString: strerror(errno))); retrying in \(Int(delay)) s")
                 pause(delay)
@@ -53,7 +53,7 @@ enum Supervisor {
                 return 2
             }
             // Quick deaths back off (1, 2, 4 ... 30 s) so a crash loop cannot eat the host.
-            delay = Date().timeIntervalSince(started) > 10 ? 1 : delay
+            delay = ContinuousClock.now - started > .seconds(10) ? 1 : delay
             log("child \(pid) \(how); restarting it in \(Int(delay)) s")
             pause(delay)
             delay = min(delay * 2, 30)
@@ -120,7 +120,8 @@ enum Supervisor {
 
     /// Sleeps `seconds`, waking early when a stop is requested.
     private static func pause(_ seconds: TimeInterval) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && !stopRequested.load(ordering: .sequentiallyConsistent) { usleep(50_000) }
+        // Monotonic, as every bound in time here: a step of the wall clock changes no delay.
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline && !stopRequested.load(ordering: .sequentiallyConsistent) { usleep(50_000) }
     }
 }

@@ -19,6 +19,8 @@ final class WorkerPool: Sendable {
         // A client that hangs up must cost its request only, never the process (also when the
         // pool serves inside another program, as in the wire's tests).
         signal(SIGPIPE, SIG_IGN)
+        // Installs SIGUSR2's empty handler once per process; sigaction cannot refuse a valid
+        // signal and handler, and should it ever, the stop's grace still bounds the drain.
         _ = AcceptWakeUp.handlerInstalled
     }
 
@@ -66,9 +68,11 @@ final class WorkerPool: Sendable {
     /// refused. On an inherited socket the workers stop accepting and leave the queue to the
     /// process that serves it next. Connections the web server keeps open are not waited for:
     /// their next request is answered if it comes before the exit. One that closes while idle
-    /// nginx drops from its cache unused; but a POST it sends on one just as the process exits
-    /// gets its 502, since nginx does not resend a POST once sent (`non_idempotent` is not in
-    /// `fastcgi_next_upstream` by default): a limit of this stop, not yet closed.
+    /// nginx drops from its cache unused; a POST it sends on one just as the process exits meets
+    /// a closed connection, unread, and nginx sends it again on a new one, which the next process
+    /// serves - since the shipped snippet lets it resend a POST (`fastcgi_next_upstream error
+    /// non_idempotent`; by default it answered 502): safe because no request is left unanswered
+    /// once read here.
     func stop(grace: TimeInterval = 10) {
         // Stopping first: a worker whose accept fails once the arrivals are stopped (a shut-down
         // unix socket's EINVAL) must see a stop, not a failed socket (which ends the process
@@ -77,8 +81,9 @@ final class WorkerPool: Sendable {
         inFlight.beginStopping()
         socket.stopArrivals()
         let wakeUps = self.wakeUps.withLock { $0 }
-        let deadline = Date().addingTimeInterval(grace)
-        while !inFlight.closeIfIdle() && Date() < deadline {
+        // On the monotonic clock: a step of the wall clock must neither cut the drain short nor stretch it.
+        let deadline = ContinuousClock.now + .seconds(grace)
+        while !inFlight.closeIfIdle() && ContinuousClock.now < deadline {
             // Again each round: a wake-up that lands just before a worker enters accept is lost.
             for wakeUp in wakeUps { wakeUp.wake() }
             usleep(2_000)

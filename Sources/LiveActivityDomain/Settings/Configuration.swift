@@ -35,6 +35,9 @@ public struct Configuration: Sendable {
     /// `LIVEACTIVITY_SWEEP_DIR`: the sweep's private folder on this host; nil: the engine's default
     /// (`<db>.sweep` beside a SQLite database, `./var/liveactivity.sweep` on PostgreSQL).
     public var sweepDirectory: String?
+    /// `LIVEACTIVITY_MONITOR_FROM`: who besides the host itself may read status, health and
+    /// metrics. The responder's alone (`readMonitorAccess`).
+    public var monitorAccess = MonitorAccess()
 
     /// Defaults only; tests start from here.
     public init() {}
@@ -124,6 +127,11 @@ public struct Configuration: Sendable {
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
             intervalPolicy.maximumSeconds = seconds
         }
+    }
+
+    /// Reads `LIVEACTIVITY_MONITOR_FROM`, which only the responder uses (SPEC 3, 6).
+    public mutating func readMonitorAccess(_ settings: Settings) throws(ConfigurationError) {
+        monitorAccess = try MonitorAccess(settings: settings)
     }
 
     /// The registration lifetime, in milliseconds.

@@ -6,7 +6,10 @@ extension DeliveryReport {
     public var lines: [String] {
         var lines: [String] = []
         for (label, windows, acks) in [("24 h", lastDay, acksLastDay), ("7 d", lastWeek, acksLastWeek)] {
-            for window in windows { lines.append("Delivery over \(label), \(window.activityType): " + Self.describe(window)) }
+            for window in windows {
+                // The type as the database holds it (SPEC 7: escaped and cut).
+                lines.append("Delivery over \(label), \(OutsideText.line(window.activityType)): " + Self.describe(window))
+            }
             lines.append("Acks over \(label): " + Self.describe(acks))
         }
         return lines
@@ -34,7 +37,7 @@ extension DeliveryReport {
     public var json: String {
         func optional(_ value: Double?) -> String { value.map { String(format4: $0) } ?? "null" }
         func windowJSON(_ window: Window) -> String {
-            "{\"activityType\":\(JSONText.string(window.activityType)),\"delivered\":\(window.delivered),\"acked\":\(window.acked),"
+            "{\"activityType\":\(JSONText.outside(window.activityType)),\"delivered\":\(window.delivered),\"acked\":\(window.acked),"
                 + "\"ackedShare\":\(optional(window.ackedShare)),\"delayMedianSeconds\":\(optional(window.delayMedian)),"
                 + "\"delayP90Seconds\":\(optional(window.delayP90)),\"delaySumMs\":\(window.delaySumMilliseconds),"
                 + "\"registrationHours\":\(window.registrationHours),"

@@ -2,7 +2,8 @@ import LiveActivityDomain
 
 /// The two faces of `liveactivity-sweep history TOKEN` (SPEC 7): text for the operator whose
 /// user says "my Live Activity did not update", `--json` for machines. The token is shown by its
-/// first 8 characters only, as in every log.
+/// first 8 characters only, as in every log; reasons and apns-ids, which come from APNs and the
+/// database, escaped and cut (`OutsideText`).
 extension DeviceHistory {
     /// The text, as of `now` (ms); `policy` gives the effective interval, `expiry` (ms) the lifetime.
     public func text(now: Int64, policy: IntervalPolicy, expiry: Int64) -> String {
@@ -21,7 +22,7 @@ extension DeviceHistory {
             "  interval: \(interval)",
             "  registered: \(Self.time(row.registeredAt, now: now)); expires \(Self.time(row.registeredAt + expiry, now: now))",
             "  next push: \(Self.time(row.nextPushAt, now: now))",
-            "  wakeups: \(row.wakeupCount); failures in a row: \(row.consecutiveFailures); last reason: \(row.lastError ?? "none")",
+            "  wakeups: \(row.wakeupCount); failures in a row: \(row.consecutiveFailures); last reason: \(OutsideText.line(row.lastError ?? "none"))",
         ]
         if attempts.isEmpty {
             lines.append("Attempts: none yet (pushed at the next sweep)")
@@ -36,7 +37,7 @@ extension DeviceHistory {
     public func json(policy: IntervalPolicy, expiry: Int64) -> String {
         let row = registration
         func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
-        func text(_ value: String?) -> String { value.map(JSONText.string) ?? "null" }
+        func text(_ value: String?) -> String { value.map { JSONText.outside($0) } ?? "null" }
         let attemptsJSON = attempts.map { attempt in
             "{\"sentAt\":\(attempt.sentAt),\"answeredAt\":\(attempt.answeredAt),\"status\":\(number(attempt.status.map(Int64.init))),"
                 + "\"reason\":\(text(attempt.reason)),\"apnsID\":\(text(attempt.apnsID)),\"ackedAt\":\(number(attempt.ackedAt)),"
@@ -61,11 +62,11 @@ extension DeviceHistory {
         var line = iso(attempt.answeredAt) + "  "
         switch (attempt.status, attempt.reason) {
         case (200?, _): line += "200"
-        case (let status?, let reason?): line += "\(status) \(reason)"
+        case (let status?, let reason?): line += "\(status) \(OutsideText.line(reason))"
         case (let status?, nil): line += "\(status)"
-        case (nil, let reason): line += "\(reason ?? "no answer") (no answer)"
+        case (nil, let reason): line += "\(OutsideText.line(reason ?? "no answer")) (no answer)"
         }
-        if let id = attempt.apnsID { line += "  apns-id \(id)" }
+        if let id = attempt.apnsID { line += "  apns-id \(OutsideText.line(id))" }
         if attempt.status == 200 {
             if let acked = attempt.ackedAt {
                 line += "  acked \(iso(acked)) (after \(SweepSummary.seconds(attempt.ackDelayMilliseconds ?? 0)) s)"

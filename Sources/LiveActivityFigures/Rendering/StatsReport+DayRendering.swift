@@ -14,7 +14,7 @@ extension StatsReport {
             ("Failure reasons over 24 h", day.failureReasons), ("Removal reasons over 24 h", day.removalReasons),
         ]
         where !reasons.isEmpty {
-            lines.append("\(label): " + reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", "))
+            lines.append("\(label): " + reasons.map { "\(OutsideText.line($0.reason)) \($0.count)" }.joined(separator: ", "))
         }
         return lines
     }
@@ -22,7 +22,7 @@ extension StatsReport {
     /// The JSON members of the day and the alarm, for `json`.
     var dayJSON: [String] {
         func reasons(_ list: [ReasonCount]) -> String {
-            "{" + list.map { "\(JSONText.string($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
+            "{" + list.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
         }
         func optional(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
         let buckets = day.buckets.map {
@@ -51,6 +51,9 @@ extension SweepHealth.Alarm {
     var words: String {
         switch self {
         case .noSweepRecorded: "no sweep recorded (is cron running liveactivity-sweep?)"
+        case .noSweepFinishedLately(let milliseconds) where milliseconds < 0:
+            "no sweep finished in the last 3 minutes (the last one recorded finished \(StatsReport.age(-milliseconds)) "
+                + "ahead of this clock, which went back since)"
         case .noSweepFinishedLately(let milliseconds):
             "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
         case .lastSweepFailed: "the last sweep exited non-zero"

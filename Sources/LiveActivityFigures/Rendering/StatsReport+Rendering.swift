@@ -1,12 +1,14 @@
 import LiveActivityDomain
 
-/// The two faces of `liveactivity-sweep stats`: text for people, `--json` for machines.
+/// The two faces of `liveactivity-sweep stats`: text for people, `--json` for machines. Every
+/// name and reason comes from the database, which any process of the web user may write: each
+/// is shown escaped and cut (`OutsideText`, SPEC 7), so none writes a line of its own.
 extension StatsReport {
     public var text: String {
         var lines: [String] = []
         lines.append("Active registrations: \(active)")
         for group in byTypeAndEnvironment {
-            lines.append("  \(group.activityType) / \(group.environment): \(group.count)")
+            lines.append("  \(OutsideText.line(group.activityType)) / \(OutsideText.line(group.environment)): \(group.count)")
         }
         lines.append(
             "By age: "
@@ -16,7 +18,8 @@ extension StatsReport {
         }
         lines.append("Wakeups of active registrations: \(activeWakeups); delivered in all runs: \(lifetimeSent)")
         if !topWakeups.isEmpty {
-            lines.append("Top wakeup counts: " + topWakeups.map { "\($0.token) \($0.count)" }.joined(separator: ", "))
+            lines.append(
+                "Top wakeup counts: " + topWakeups.map { "\(OutsideText.line($0.token)) \($0.count)" }.joined(separator: ", "))
         }
         for (label, totals) in [("24 h", lastDay), ("7 d", lastWeek)] {
             let rate = String(format1: totals.errorRate * 100)
@@ -26,20 +29,21 @@ extension StatsReport {
         }
         lines += delivery.lines
         lines.append(
-            "Waiting after failures (back-off): " + backingOff.map { "\($0.environment) \($0.count)" }.joined(separator: ", "))
+            "Waiting after failures (back-off): "
+                + backingOff.map { "\(OutsideText.line($0.environment)) \($0.count)" }.joined(separator: ", "))
         if recentFaults.isEmpty {
             lines.append("Faults over 24 h: none")
         } else {
             lines.append("Faults over 24 h:")
             for fault in recentFaults {
                 lines.append(
-                    "  \(fault.environment): \(fault.kind) \(fault.reason) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
+                    "  \(OutsideText.line(fault.environment)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
                 )
             }
         }
         if let lastRunAt {
             lines.append(
-                "Last sweep: \(Self.age(generatedAt - lastRunAt)) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(lastRunOutcome ?? "ok")"
+                "Last sweep: \(Self.age(generatedAt - lastRunAt)) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(OutsideText.line(lastRunOutcome ?? "ok"))"
             )
         } else {
             lines.append("Last sweep: none recorded")
@@ -58,29 +62,31 @@ extension StatsReport {
         parts.append(
             "\"byTypeAndEnvironment\":["
                 + byTypeAndEnvironment.map {
-                    "{\"activityType\":\(JSONText.string($0.activityType)),\"environment\":\(JSONText.string($0.environment)),\"count\":\($0.count)}"
+                    "{\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
                 }.joined(separator: ",") + "]")
         parts.append("\"byAge\":{" + byAge.map { "\(JSONText.string($0.label)):\($0.count)" }.joined(separator: ",") + "}")
         parts.append("\"activeWakeups\":\(activeWakeups)")
         parts.append("\"lifetimeSent\":\(lifetimeSent)")
         parts.append(
             "\"topWakeups\":["
-                + topWakeups.map { "{\"token\":\(JSONText.string($0.token)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
+                + topWakeups.map { "{\"token\":\(JSONText.outside($0.token)),\"count\":\($0.count)}" }.joined(separator: ",")
+                + "]"
         )
         parts.append("\"oldestRegisteredAt\":" + (oldestRegisteredAt.map(String.init) ?? "null"))
         parts.append("\"sweeps24h\":" + totalsJSON(lastDay))
         parts.append("\"sweeps7d\":" + totalsJSON(lastWeek))
         parts.append("\"delivery\":" + delivery.json)
         parts.append(
-            "\"backingOff\":{" + backingOff.map { "\(JSONText.string($0.environment)):\($0.count)" }.joined(separator: ",") + "}")
+            "\"backingOff\":{" + backingOff.map { "\(JSONText.outside($0.environment)):\($0.count)" }.joined(separator: ",") + "}"
+        )
         parts.append(
             "\"faults24h\":["
                 + recentFaults.map {
-                    "{\"environment\":\(JSONText.string($0.environment)),\"kind\":\(JSONText.string($0.kind)),\"reason\":\(JSONText.string($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)}"
+                    "{\"environment\":\(JSONText.outside($0.environment)),\"kind\":\(JSONText.outside($0.kind)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)}"
                 }.joined(separator: ",") + "]")
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))
-        parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map(JSONText.string) ?? "null"))
+        parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map { JSONText.outside($0) } ?? "null"))
         parts += dayJSON
         return "{" + parts.joined(separator: ",") + "}"
     }

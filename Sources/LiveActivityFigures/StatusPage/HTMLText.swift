@@ -4,10 +4,17 @@ import LiveActivityDomain
 /// written without Foundation's locale-dependent formatting.
 package enum HTMLText {
     /// The five characters markup gives meaning to; control characters have no place on the page
-    /// (reasons are a bounded vocabulary), so each becomes U+FFFD.
+    /// (reasons are a bounded vocabulary), so each becomes U+FFFD, as do those beyond ASCII a
+    /// reader could be fooled by (bidirectional overrides, line separators; SPEC 7).
     private static let escapes = EscapeTable(
         controls: { _ in "\u{FFFD}" },
-        named: ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
+        named: ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"],
+        beyondASCII: { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: "\u{FFFD}"
+            default: nil
+            }
+        })
 
     /// `text` safe as element content and as a quoted attribute value.
     package static func escape(_ text: String) -> String {

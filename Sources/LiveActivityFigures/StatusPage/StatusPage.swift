@@ -49,6 +49,11 @@ public enum StatusPage {
                 case .noSweepRecorded:
                     out +=
                         "No sweep has been recorded in this database. Is cron running <code>liveactivity-sweep</code> every minute, with this <code>LIVEACTIVITY_DB</code>?"
+                case .noSweepFinishedLately(let milliseconds) where milliseconds < 0:
+                    out += "No sweep finished in the last 3 minutes: the last one recorded finished "
+                    out +=
+                        "\(HTMLText.age(-milliseconds)) ahead of this host's clock, which went back since, and none ran after. "
+                    out += "Is cron running? The sweep's log says why a run stopped before recording itself."
                 case .noSweepFinishedLately(let milliseconds):
                     out += "No sweep finished in the last 3 minutes: the last one finished \(HTMLText.age(milliseconds)) ago. "
                     out += "Is cron running? The sweep's log says why a run stopped before recording itself."

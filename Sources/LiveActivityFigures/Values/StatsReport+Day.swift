@@ -13,7 +13,8 @@ extension StatsReport {
         public var start: Int64 = 0
         /// The buckets in which a sweep started, oldest first (an empty one means no sweep ran).
         public var buckets: [SweepBucket] = []
-        /// The 24 hours up to the report's, oldest first, those with a sweep only.
+        /// The 24 hours up to the report's, oldest first, those with delivery figures only (a push
+        /// APNs answered 200 in that hour).
         public var hours: [WakeHour] = []
         /// Why pushes failed in the runs of the 24 hours, most frequent first.
         public var failureReasons: [ReasonCount] = []
@@ -61,9 +62,10 @@ extension StatsReport {
         }
     }
 
-    /// One hour of wakes: the pushes APNs answered 200, and of those the ones the app
-    /// acknowledged (`POST /wakeup/ack`) with their delay. `acknowledged` is nil while this
-    /// database keeps no acks (the page then says "no acks yet").
+    /// One hour of wakes: the pushes APNs answered 200 in it, and of those the ones the app
+    /// acknowledged (`POST /wakeup/ack`) with their delay: both by the hour of the 200, so the
+    /// share divides like by like. `acknowledged` is nil while this database keeps no acks (the
+    /// page then says "no acks yet").
     public struct WakeHour: Sendable, Equatable {
         /// Unix ms, on an hour boundary.
         public var start: Int64

@@ -8,7 +8,8 @@ public struct SweepHealth: Sendable, Equatable {
     public enum Alarm: Sendable, Equatable {
         /// The database holds no sweep run at all.
         case noSweepRecorded
-        /// The last run finished this long ago (ms), more than `staleAfterMilliseconds`.
+        /// The last run finished this long ago (ms), more than `staleAfterMilliseconds`; negative
+        /// when it is recorded as finishing that far ahead of the clock (which went back since).
         case noSweepFinishedLately(milliseconds: Int64)
         /// The last run exited non-zero (a configuration or provider fault, the guard held deletions).
         case lastSweepFailed
@@ -28,9 +29,14 @@ public struct SweepHealth: Sendable, Equatable {
     public init(lastFinishedAt: Int64?, lastExitedNonZero: Bool, now: Int64) {
         var alarms: [Alarm] = []
         if let lastFinishedAt {
-            // A finish in the future (another host's clock) counts as just now.
-            let since = max(0, now - lastFinishedAt)
-            if since > Self.staleAfterMilliseconds { alarms.append(.noSweepFinishedLately(milliseconds: since)) }
+            // `lastFinishedAt` is the last run recorded (not the latest start), so a step of the
+            // clock cannot put an older run in its place. A finish a little ahead (another host's
+            // clock) counts as just now; one further ahead than the bound means this clock went
+            // back since and no run was recorded after the step: by this clock, none finished in
+            // the last 3 minutes either, which is what the alarm says (cron stopped, or every run
+            // fails), rather than "all well" for as long as the clock went back.
+            let since = now - lastFinishedAt
+            if abs(since) > Self.staleAfterMilliseconds { alarms.append(.noSweepFinishedLately(milliseconds: since)) }
             if lastExitedNonZero { alarms.append(.lastSweepFailed) }
         } else {
             alarms.append(.noSweepRecorded)

@@ -21,6 +21,8 @@ public struct APIError: Error, Equatable, Sendable {
         APIError(status: 405, message: "Method not allowed; use \(allow)", allow: allow)
     }
     public static let notFound = APIError(status: 404, message: "Not found")
+    /// A monitoring route asked by a client it is not for (SPEC 3); the same body nginx's `deny` gives.
+    public static let forbidden = APIError(status: 403, message: "Forbidden")
     public static let payloadTooLarge = APIError(
         status: 413, message: "Request body is larger than \(RegistrationAPI.maximumBodySize) bytes")
     public static let unsupportedMediaType = APIError(status: 415, message: "Content-Type must be application/json")

@@ -1,4 +1,3 @@
-import LiveActivityDomain
 import LiveActivityStore
 import Synchronization
 
@@ -10,6 +9,9 @@ import Synchronization
 /// refused request, nor a flood of refusals fill it.
 ///
 /// It decides what to say; the caller writes it (so this stays `Sendable` without a closure).
+/// Every `now` is on the monotonic clock (`MonotonicClock`): a period is how long passed, which
+/// a step of the wall clock must not change (backwards it silenced a condition for as long as
+/// the clock went back; forwards it let a line through early).
 public final class FaultLog: Sendable {
     private struct State {
         /// The database fault now on, if any.

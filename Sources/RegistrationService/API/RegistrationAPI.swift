@@ -16,6 +16,8 @@ public final class RegistrationAPI: HTTPResponder {
     public let configuration: Configuration
     /// The clock registration and ack times go by: the database server's on PostgreSQL.
     private var clock: Clock { writer.clock(configuration.clock) }
+    /// The body's and the nginx location's halves of the environment rule (SPEC 3).
+    private let environments: EnvironmentChoice
     /// The database, shared by every worker of the process (group commit).
     private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
@@ -23,16 +25,22 @@ public final class RegistrationAPI: HTTPResponder {
     /// Shared by the workers of a process, so a lasting fault or a repeated refusal is a line a
     /// minute, not one per request.
     private let faults: FaultLog
+    /// What `faults` measures its minutes on; the wall clock (`configuration.clock`) is for the
+    /// times stored and shown, this for how long passed.
+    private let elapsed: MonotonicClock
 
     /// The database as a log line names it (never a password).
     private let location: String
 
-    /// `writer` and `faults`: the process's shared ones (`faults` by default new for this API alone).
+    /// `writer` and `faults`: the process's shared ones (`faults` by default new for this API
+    /// alone). `elapsed`: the monotonic clock, which tests may move.
     public init(
         configuration: Configuration, writer: RegistrationWriter, location: String, faults: FaultLog = FaultLog(),
-        log: @escaping (String) -> Void
+        elapsed: MonotonicClock = MonotonicClock(), log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
+        self.elapsed = elapsed
+        environments = EnvironmentChoice(configuration)
         self.writer = writer
         self.location = location
         self.faults = faults
@@ -59,39 +67,25 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    private enum Route { case register, unregister, ack, health, metrics, status }
-
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
-        let path = request.path
-        let route: Route
-        if path.hasSuffix("/wakeup/unregister") {
-            route = .unregister
-        } else if path.hasSuffix("/wakeup/ack") {
-            route = .ack
-        } else if path.hasSuffix("/wakeup/health") {
-            route = .health
-        } else if path.hasSuffix("/wakeup/metrics") {
-            route = .metrics
-        } else if path.hasSuffix("/wakeup/status") {
-            route = .status
-        } else if path.hasSuffix("/wakeup") {
-            route = .register
-        } else {
-            throw APIError.notFound
-        }
-
-        if route == .health || route == .metrics || route == .status {
-            // Reads only: a read-only or full database still answers them, so they clear no fault.
-            guard request.method == "GET" || request.method == "HEAD" else {
-                throw APIError.methodNotAllowed(allow: route == .status ? "GET, HEAD" : "GET")
-            }
-            switch route {
-            case .health: return try health()
-            case .metrics: return try metrics()
-            default: return status()
+        guard let route = Route.matching(request.path) else { throw APIError.notFound }
+        // The responder's own rule, whatever the web server in front of it does (SPEC 3): a
+        // location written without nginx's `allow` lines, a CGI server or a socket client
+        // does not publish the figures. Before the method, so a stranger learns nothing more.
+        if route.isMonitoring {
+            let client = request.parameters["REMOTE_ADDR"]
+            guard configuration.monitorAccess.allows(remoteAddress: client, absentIsLocal: request.gateway == .cgi) else {
+                throw APIError.forbidden
             }
         }
-        guard request.method == "POST" else { throw APIError.methodNotAllowed(allow: "POST") }
+        guard route.accepts(request.method) else { throw APIError.methodNotAllowed(allow: route.allow) }
+        switch route {
+        // Reads only: a read-only or full database still answers them, so they clear no fault.
+        case .health: return try health()
+        case .metrics: return try metrics()
+        case .status: return status()
+        case .register, .unregister, .ack: break
+        }
         guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
             throw APIError.payloadTooLarge
         }
@@ -101,22 +95,31 @@ public final class RegistrationAPI: HTTPResponder {
         var answer = "{\"success\":true}"
         switch route {
         case .register:
-            let body = try RegistrationBody.parse(request.body, environments: configuration.enabledEnvironments)
+            let body = try RegistrationBody.parse(request.body, choice: environments)
             try register(body, parameter: request.parameters[Self.environmentParameter])
             // Only an app that asked hears what applies (SPEC 3); older builds get the old answer.
             if let asked = body.interval {
                 let effective = configuration.intervalPolicy.effectiveSeconds(body.activityType, requested: asked)
                 answer = "{\"success\":true,\"interval\":\(effective)}"
             }
-        case .unregister: _ = try writer.perform(.unregister(try RegistrationBody.unregistration(request.body)))
+        case .unregister: try commit(.unregister(try RegistrationBody.unregistration(request.body)))
         case .ack:
-            // The same answer whatever the outcome: an ack tells a stranger nothing (no oracle).
             let token = try RegistrationBody.unregistration(request.body)
-            _ = try writer.perform(.acknowledge(token, now: clock.now(), policy: configuration.intervalPolicy))
+            try commit(.acknowledge(token, now: clock.now(), policy: configuration.intervalPolicy))
         case .health, .metrics, .status: break
         }
-        if let line = faults.succeeded(now: clock.now()) { log(line) }
+        if let line = faults.succeeded(now: elapsed.now()) { log(line) }
         return .json(200, answer)
+    }
+
+    /// Commits `write`; the answer goes out only after it. What the write found never changes
+    /// the answer: unregistering is idempotent, and an ack answers alike whether it matched a
+    /// push or not (no oracle, SPEC 3; the store counts its outcome). The cap, the one outcome
+    /// that does, comes as an error.
+    private func commit(_ write: StoreWrite) throws {
+        switch try writer.perform(write) {
+        case .registered, .unregistered, .acknowledged: return
+        }
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
@@ -133,20 +136,20 @@ public final class RegistrationAPI: HTTPResponder {
     }
 
     private func register(_ body: RegistrationBody, parameter: String?) throws {
-        // Body first, then the nginx location's parameter, then the configured default.
-        var environment = body.environment ?? configuration.defaultEnvironment
-        if body.environment == nil, let parameter, !parameter.isEmpty {
-            guard let fromLocation = APNsEnvironment(name: parameter) else {
+        let environment: APNsEnvironment
+        do {
+            environment = try environments.choose(body: body.environment, parameter: parameter)
+        } catch {
+            switch error {
+            case .unsupported(let answer): throw answer
+            case .badParameter(let value):
+                // The value as any client of the socket may send it: escaped and cut (SPEC 7).
                 say(
                     "bad environment parameter",
-                    "\(Self.environmentParameter)=\(parameter.prefix(32)) is not production or sandbox; check the nginx config")
+                    "\(Self.environmentParameter)=\(OutsideText.line(value, limit: 32)) is not production or sandbox; "
+                        + "check the nginx config")
                 throw APIError.internalError
             }
-            // An nginx location of an environment the operator turned off (APNS_ENVIRONMENTS).
-            guard configuration.enabledEnvironments.contains(fromLocation) else {
-                throw RegistrationBody.unsupported(environment: parameter, enabled: configuration.enabledEnvironments)
-            }
-            environment = fromLocation
         }
         let now = clock.now()
         let registration = NewRegistration(
@@ -154,7 +157,7 @@ public final class RegistrationAPI: HTTPResponder {
             expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval)
         let caps = RegistrationCaps(total: configuration.maxRegistrations, unproven: configuration.maxUnproven)
         do {
-            _ = try writer.perform(.register(registration, caps: caps))
+            try commit(.register(registration, caps: caps))
         } catch StoreError.capacityReached(let limit) {
             say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
@@ -199,25 +202,27 @@ public final class RegistrationAPI: HTTPResponder {
     private func failure(_ error: any Error) -> APIError {
         if let stored = error as? StoredValueError {
             // A row this build cannot use answers as a fault of the database, not a crash (SPEC 7).
-            say("stored value", "database error: \(location): \(stored); that request answers 503")
+            say(
+                "stored value",
+                "database error: \(location): \(OutsideText.line(stored.description, limit: 200)); that request answers 503")
             return .unavailable
         }
         guard let fault = StoreFault.of(error) else {
-            say("internal error", "internal error: \(error)")
+            say("internal error", "internal error: \(OutsideText.line("\(error)", limit: 200))")
             return .internalError
         }
         let answer = Self.answer(to: fault)
         let line =
-            "database error: \(fault.cause): \(location): \(fault.message); \(fault.advice); "
+            "database error: \(fault.cause): \(location): \(OutsideText.line(fault.message, limit: 200)); \(fault.advice); "
             + "requests answer \(answer.status) until \(fault.passes ? "it passes" : "it is fixed")"
-        if let text = faults.failed(cause: fault.cause, line: line, now: clock.now()) { log(text) }
+        if let text = faults.failed(cause: fault.cause, line: line, now: elapsed.now()) { log(text) }
         return answer
     }
 
     /// Logs `line` for a condition that may repeat per request: at most once a minute for the
     /// whole process, with the count of those not written (`FaultLog`).
     private func say(_ condition: String, _ line: String) {
-        if let text = faults.repeated(condition, line: line, now: clock.now()) { log(text) }
+        if let text = faults.repeated(condition, line: line, now: elapsed.now()) { log(text) }
     }
 
     /// Every database fault is a 503 (SPEC section 3): the service is unavailable, not broken by

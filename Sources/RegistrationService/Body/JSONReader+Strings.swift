@@ -2,6 +2,7 @@ extension JSONReader {
     /// A string at `index` (its opening quote): checked, and returned when `keeping`.
     /// Refuses unescaped control characters, unknown escapes, lone surrogates and ill-formed
     /// UTF-8 (overlong forms, encoded surrogates, beyond U+10FFFF), as RFC 8259 and Unicode ask.
+    @discardableResult
     mutating func string(keeping: Bool) throws(Failure) -> String? {
         index += 1
         let start = index

@@ -74,18 +74,20 @@ struct JSONReader {
     private mutating func value() throws(Failure) {
         guard let byte = peek() else { throw .invalid }
         switch byte {
-        case UInt8(ascii: "{"): _ = try object(collecting: false)
+        case UInt8(ascii: "{"): try object(collecting: false)
         case UInt8(ascii: "["): try array()
-        case UInt8(ascii: "\""): _ = try string(keeping: false)
+        case UInt8(ascii: "\""): try string(keeping: false)
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
         default: throw .invalid
         }
     }
 
-    /// An object at `index` (its `{`); its members when `collecting` (the top level only).
+    /// An object at `index` (its `{`); its members when `collecting` (the top level only). A
+    /// nested object is only checked and skipped, its result unused.
+    @discardableResult
     private mutating func object(collecting: Bool) throws(Failure) -> Members {
         var members = Members()
         guard try enter(closingWith: UInt8(ascii: "}")) else { return members }
@@ -161,6 +163,7 @@ struct JSONReader {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, and finite as a `Double`.
+    @discardableResult
     private mutating func number() throws(Failure) -> Double {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }

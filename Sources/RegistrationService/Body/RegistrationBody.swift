@@ -4,7 +4,7 @@ import LiveActivityDomain
 public struct RegistrationBody: Equatable, Sendable {
     public var token: PushToken
     public var activityType: ActivityType
-    /// Absent: the FastCGI parameter, then the configured default, decide.
+    /// Absent: the FastCGI parameter, then the configured default, decide (`EnvironmentChoice`).
     public var environment: APNsEnvironment?
     /// The seconds between wake-ups the app asked for; nil: the type's interval.
     public var interval: Int? = nil
@@ -15,11 +15,11 @@ public struct RegistrationBody: Equatable, Sendable {
     )
 
     /// Parses and validates a registration; every failure is a 400 whose message names the field.
-    /// An environment that is not one of `environments` (APNS_ENVIRONMENTS) is refused with the
-    /// enabled ones as `supported`.
-    public static func parse(
-        _ bytes: [UInt8], environments: [APNsEnvironment] = APNsEnvironment.allCases
-    ) throws(APIError) -> RegistrationBody {
+    /// An environment `choice` does not enable (APNS_ENVIRONMENTS) is refused with the enabled
+    /// ones as `supported`.
+    public static func parse(_ bytes: [UInt8], choice: EnvironmentChoice = EnvironmentChoice()) throws(APIError)
+        -> RegistrationBody
+    {
         let object = try jsonObject(bytes)
         let token = try token(in: object)
 
@@ -35,10 +35,7 @@ public struct RegistrationBody: Equatable, Sendable {
         var environment: APNsEnvironment?
         if let rawEnvironment = object["environment"], rawEnvironment != .null {
             guard case .string(let name) = rawEnvironment else { throw .badRequest("environment must be a string") }
-            guard let parsed = APNsEnvironment(name: name), environments.contains(parsed) else {
-                throw unsupported(environment: name, enabled: environments)
-            }
-            environment = parsed
+            environment = try choice.named(inBody: name)
         }
         return RegistrationBody(
             token: token, activityType: type, environment: environment, interval: try interval(in: object))
@@ -58,11 +55,6 @@ public struct RegistrationBody: Equatable, Sendable {
     /// its value, since an app may send the body it registered with.
     public static func unregistration(_ bytes: [UInt8]) throws(APIError) -> PushToken {
         try token(in: try jsonObject(bytes))
-    }
-
-    /// The 400 for an environment that is unknown or not enabled, listing the enabled ones.
-    static func unsupported(environment name: String, enabled: [APNsEnvironment]) -> APIError {
-        .unsupported("Unsupported environment: \(name.prefix(64))", supported: enabled.map(\.rawValue))
     }
 
     private static func token(in object: JSONReader.Members) throws(APIError) -> PushToken {

@@ -41,7 +41,7 @@ struct DamagedDatabaseTests {
             environment["CONTENT_LENGTH"] = String(body.utf8.count)
         }
         return try runCommand(
-            product("liveactivity-fcgi"), [], environment: environment, input: body.map { Array($0.utf8) }, timeout: 10)
+            product("liveactivity-fcgi"), [], environment: environment, input: body.map { Array($0.utf8) })
     }
 
     @Test(arguments: Damage.allCases)

@@ -27,7 +27,7 @@ struct InheritedSocketTests {
     func health(_ path: String) -> Int? {
         guard let socket = try? RawSocket(unixPath: path, timeout: 3) else { return nil }
         return try? FastCGIClient.request(
-            over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health"]
+            over: socket, parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/wakeup/health", "REMOTE_ADDR": "127.0.0.1"]
         ).status
     }
 

@@ -49,7 +49,7 @@ struct SettingBoundsTests {
             "LIVEACTIVITY_DB": folder.file("cgi.sqlite"), "PATH": "/usr/bin:/bin",
         ]
         environment.merge(settings) { _, new in new }
-        return try runCommand(product("liveactivity-fcgi"), [], environment: environment, timeout: 10)
+        return try runCommand(product("liveactivity-fcgi"), [], environment: environment)
     }
 
     func expectRefused(_ run: CommandResult, _ program: String, _ name: String, _ value: String) {

@@ -23,7 +23,7 @@ struct SweepFolderTests {
         let holder = try ChildProcess(
             "/usr/bin/python3", ["-c", script, path], outputPath: fixture.folder.file("holder.log"),
             stopsWith: [.signalled(SIGTERM)])
-        #expect(waitUntil(timeout: 10) { holder.output.contains("held") }, "the holder never held \(path): \(holder.output)")
+        #expect(waitUntil(timeout: 60) { holder.output.contains("held") }, "the holder never held \(path): \(holder.output)")
         return holder
     }
 
