@@ -29,6 +29,7 @@ do {
         settings = try Settings.fromProcess()
         configuration = try Configuration(settings: settings)
         if command.readsIntervals { try configuration.readPushIntervals(settings) }
+        if command == .sweep { try configuration.readSweepSettings(settings) }
     } catch {
         throw CommandFailure.configuration(error.description)
     }

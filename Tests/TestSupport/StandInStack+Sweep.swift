@@ -17,6 +17,7 @@ extension StandInStack {
         let settings = Settings(values: environment)
         var configuration = try Configuration(settings: settings)
         try configuration.readPushIntervals(settings)
+        try configuration.readSweepSettings(settings)
         let credentials = try SweepCredentials(settings: settings)
         let store = try database.engine.openSweep(migrating: true)
         defer { store.close() }

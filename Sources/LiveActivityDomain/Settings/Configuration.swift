@@ -85,6 +85,11 @@ public struct Configuration: Sendable {
         }
         if let pages = try settings.integer("LIVEACTIVITY_SQLITE_MAX_PAGES", in: 16...1_073_741_823) { sqliteMaxPages = pages }
         clock = try Clock(settings: settings)
+    }
+
+    /// Reads the settings only a sweep uses (SPEC 5, 6): this host's name, the lease, the sweep's
+    /// folder. The responder ignores them, as every program ignores the settings it does not use.
+    public mutating func readSweepSettings(_ settings: Settings) throws(ConfigurationError) {
         if let name = settings.text("LIVEACTIVITY_HOST_NAME") {
             guard Self.isHostName(name) else {
                 throw .malformed(name: "LIVEACTIVITY_HOST_NAME", expected: "1 to 64 letters, digits, dots, dashes or underscores")
