@@ -134,3 +134,29 @@ extension PostgresConnection {
         }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
+
+extension PostgresConnection {
+    /// Whether the server has ended the session while it was idle (a restart, a failover, an
+    /// administrator's `pg_terminate_backend`): reads what the socket holds without waiting, and
+    /// closes the connection when libpq finds it gone. A poll of zero time, cheap enough before
+    /// every transaction, so its owner opens a new session instead of losing a request to the old.
+    package func lostItsServer() -> Bool {
+        guard !isBroken else { return true }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else {
+            breakConnection()
+            return true
+        }
+        // A server that ends a session sends its FATAL message and then closes: libpq reads the
+        // message on one call and finds the end of the stream only on the next, so read until
+        // the socket holds nothing more (a few rounds at most; an idle session gets no traffic).
+        for _ in 0..<4 {
+            guard poll(&descriptor, 1, 0) > 0, descriptor.revents != 0 else { return false }
+            if PQconsumeInput(handle) == 0 || PQstatus(handle) == CONNECTION_BAD {
+                breakConnection()
+                return true
+            }
+        }
+        return false
+    }
+}

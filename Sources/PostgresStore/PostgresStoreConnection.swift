@@ -60,9 +60,11 @@ final class PostgresStoreConnection: StoreConnection {
         try storeFaults { try connection.transaction(body) }
     }
 
-    /// A session that lost its server (or found it a standby) is closed by the client: open another.
+    /// A session that lost its server (or found it a standby) is closed by the client: open
+    /// another. The socket is looked at first, so a session the server ended while idle (a
+    /// restart, a failover) is found before a request is lost to it.
     var staleness: Staleness? {
-        guard connection.isBroken else { return nil }
+        guard connection.lostItsServer() else { return nil }
         return Staleness(
             key: "postgres-session-lost",
             line: "lost the session with the database \(location); opening a new one (the primary, after a failover)")

@@ -43,9 +43,10 @@ struct LogPrivacyTests {
         let stats = try runCommand(product("liveactivity-sweep"), ["stats"], environment: sweepEnvironment)
         let statsJSON = try runCommand(product("liveactivity-sweep"), ["stats", "--json"], environment: sweepEnvironment)
         #expect(try stack.request("POST", "/wakeup/unregister", body: unregisterBody(tokens[0])).status == 200)
-        // A database fault on the way: the file vanishes and the responder says so.
-        try FileManager.default.removeItem(atPath: stack.databasePath)
-        #expect(try stack.request("POST", "/wakeup", body: registerBody(tokens[1])).status == 200)
+        // A database fault on the way: the file vanishes (the server ends the session) and the
+        // responder says so.
+        try stack.database.breakOpenConnections()
+        #expect(try stack.request("POST", "/wakeup", body: registerBody(tokens[1])).status == 200, "\(stack.responderLog)")
 
         let logs = [
             "responder": stack.responderLog, "sweep": sweep.stdout + sweep.stderr,

@@ -9,7 +9,8 @@ import Testing
 /// load. Each must cost requests (503), never data, and name its cause in one log line.
 @Suite("Reliability")
 struct ReliabilityTests {
-    @Test func aFullDatabaseAnswers503WithOneLineKeepsItsRowsAndResumesWhenSpaceReturns() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's page ceiling"))
+    func aFullDatabaseAnswers503WithOneLineKeepsItsRowsAndResumesWhenSpaceReturns() throws {
         // max_page_count is the database's own "disk": writes past it fail exactly as ENOSPC does.
         let stack = try LiveStack(with(["LIVEACTIVITY_SQLITE_MAX_PAGES": "24"]))
         let pid = stack.responder.pid
@@ -48,7 +49,7 @@ struct ReliabilityTests {
     }
 
     // Needs root to run the responder as nobody and to hand the folder over to it.
-    @Test(.enabled(if: geteuid() == 0))
+    @Test(.enabled(if: geteuid() == 0), .enabled(if: TestEngine.current == .sqlite, "a SQLite file's folder"))
     func aDatabaseFolderTheResponderMayNotWriteIsA503UntilItMay() throws {
         // The responder runs as nobody (root would write anyway); the folder and file are root's.
         let data = TemporaryDirectory("readonly")
@@ -83,7 +84,8 @@ struct ReliabilityTests {
         try expectIntact(TestDatabase(sqliteFile: path), holding: [earlier, later])
     }
 
-    @Test func aDatabaseFileDeletedUnderTheResponderIsCreatedAgainAndTakesTheNextRegistrations() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "a SQLite file"))
+    func aDatabaseFileDeletedUnderTheResponderIsCreatedAgainAndTakesTheNextRegistrations() throws {
         let stack = try LiveStack(with([:], workers: 4))
         let before = testToken(31_000)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(before)).status == 200)

@@ -201,7 +201,7 @@ struct SweepAgainstStandInTests {
         try fixture.register(1...2000)
         // Each answer takes 10 ms, so the run lasts long enough to be killed in the middle.
         try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 10, count: 2000)
-        var environment = fixture.standIn.sweepEnvironment(database: fixture.databasePath)
+        var environment = fixture.sweepEnvironment()
         environment["LIVEACTIVITY_APNS_CONCURRENCY"] = "20"
         let sweep = try ChildProcess(
             product("liveactivity-sweep"), environment: environment, outputPath: fixture.folder.file("sweep.log"))
@@ -277,7 +277,7 @@ struct SweepFixtureOnSameDatabase {
     let standIn: StandInStack
 
     func sweep(_ extra: [String: String]) throws -> CommandResult {
-        var environment = standIn.sweepEnvironment(database: fixture.databasePath)
+        var environment = fixture.sweepEnvironment(standIn)
         environment.merge(extra) { _, new in new }
         return try runCommand(product("liveactivity-sweep"), environment: environment)
     }

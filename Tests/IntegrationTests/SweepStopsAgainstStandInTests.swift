@@ -81,7 +81,7 @@ struct SweepStopsAgainstStandInTests {
         let fixture = try SweepFixture()
         try fixture.register(1...5)
         let binary = product("liveactivity-sweep")
-        var environment = fixture.standIn.sweepEnvironment(database: fixture.databasePath)
+        var environment = fixture.sweepEnvironment()
         environment["SWEEP"] = binary
         // The reader of the pipe is gone before the summary is printed.
         let result = try runCommand(

@@ -34,9 +34,17 @@ final class SweepFixture: @unchecked Sendable {
     /// Starts `liveactivity-sweep` as a process of its own (to signal it, or act during its run);
     /// its stdout and stderr go to `sweep.log` in the fixture's folder.
     func startSweep(_ extra: [String: String] = [:]) throws -> ChildProcess {
-        var environment = standIn.sweepEnvironment(database: databasePath)
+        var environment = sweepEnvironment()
         environment.merge(extra) { _, new in new }
         return try ChildProcess(product("liveactivity-sweep"), environment: environment, outputPath: folder.file("sweep.log"))
+    }
+
+    /// The sweep's settings as cron gives them for this fixture's database (on PostgreSQL also its
+    /// folder), against `standIn` (the fixture's own by default).
+    func sweepEnvironment(_ standIn: StandInStack? = nil) -> [String: String] {
+        var environment = (standIn ?? self.standIn).sweepEnvironment(database: databasePath)
+        environment.merge(database.programEnvironment) { _, new in new }
+        return environment
     }
 
     /// Registrations with at least one delivered push.
@@ -54,7 +62,7 @@ final class SweepFixture: @unchecked Sendable {
 
     /// Runs `liveactivity-sweep` with the stand-in's settings plus `extra`.
     func sweep(_ extra: [String: String] = [:], arguments: [String] = [], timeout: TimeInterval = 60) throws -> CommandResult {
-        var environment = standIn.sweepEnvironment(database: databasePath)
+        var environment = sweepEnvironment()
         environment.merge(extra) { _, new in new }
         return try runCommand(product("liveactivity-sweep"), arguments, environment: environment, timeout: timeout)
     }
@@ -73,8 +81,8 @@ final class SweepFixture: @unchecked Sendable {
     /// The cached provider token where the engine keeps it (a file in the sweep's folder on SQLite,
     /// the database on PostgreSQL), with the issue time in milliseconds.
     func cachedToken() throws -> (token: String, issuedAt: Int64)? {
-        let credentials = try SweepCredentials(settings: Settings(values: standIn.sweepEnvironment(database: databasePath)))
-        let store = database.engine.providerTokens(sweepFolder: database.engine.defaultSweepFolder)
+        let credentials = try SweepCredentials(settings: Settings(values: sweepEnvironment()))
+        let store = database.engine.providerTokens(sweepFolder: database.sweepFolder)
         guard let token = try store.load(cacheKey: credentials.tokenCacheKey) else { return nil }
         return (token.jwt, token.issuedAt * 1000)
     }

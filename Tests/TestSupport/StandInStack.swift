@@ -117,11 +117,15 @@ public final class StandInStack: @unchecked Sendable {
 
     /// Settings that point a sweep at this stand-in with its key.
     public func sweepEnvironment(database: String) -> [String: String] {
-        [
+        var environment = [
             "LIVEACTIVITY_DB": database, "APNS_KEY_ID": key.keyID, "APNS_TEAM_ID": key.teamID,
             "APNS_BUNDLE_ID": key.bundleID, "APNS_KEY_PATH": key.privateKeyPath, "APNS_HOST": baseURL,
             "APNS_CA_FILE": certificatePath, "PATH": "/usr/bin:/bin",
         ]
+        // A sweep folder of its own for a database that is no file (PostgreSQL): the default,
+        // `./var/liveactivity.sweep`, is relative to wherever the test runs.
+        if !database.hasPrefix("/") { environment["LIVEACTIVITY_SWEEP_DIR"] = folder.file("sweep") }
+        return environment
     }
 
     /// What the stand-in logged.

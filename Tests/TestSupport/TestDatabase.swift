@@ -194,6 +194,18 @@ public final class TestDatabase: @unchecked Sendable {
         }
     }
 
+    /// Takes the database away from under every open connection, as an operator or a crash might:
+    /// the SQLite file deleted (and its -wal, -shm), or every PostgreSQL session ended by the server.
+    public func breakOpenConnections() throws {
+        switch kind {
+        case .sqlite:
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setting + suffix) }
+        case .postgres:
+            guard let postgres else { return }
+            _ = try postgres.cluster.terminateBackends(database: postgres.name)
+        }
+    }
+
     /// An SQL expression of a row's attempts as comparable text.
     public var attemptsAsText: String {
         switch kind {

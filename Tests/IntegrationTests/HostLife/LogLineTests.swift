@@ -28,7 +28,7 @@ struct LogLineTests {
         let fixture = try SweepFixture()
         // This user's own process holds it: another sweep, nothing to do.
         #expect(try fixture.sweep().status == 0)
-        let lock = open(fixture.databasePath + ".sweep/lock", O_RDWR | O_NOFOLLOW)
+        let lock = open(fixture.database.sweepFolder + "/lock", O_RDWR | O_NOFOLLOW)
         defer { close(lock) }
         #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
         let run = try fixture.sweep()

@@ -49,12 +49,13 @@ struct SharedDatabaseFilesTests {
         #expect(mode(database + ".sweep") == 0o700, "the sweep's folder is open to others")
     }
 
-    @Test func theProviderTokenIsCachedInAFileOnlyTheSweepsUserReads() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "the token's file: SQLite's engine"))
+    func theProviderTokenIsCachedInAFileOnlyTheSweepsUserReads() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
         let run = try fixture.sweep()
         #expect(run.status == 0, "sweep: \(run.stderr)")
-        let tokenFile = fixture.databasePath + ".sweep/provider-token"
+        let tokenFile = fixture.database.sweepFolder + "/provider-token"
         #expect(
             mode(tokenFile) == 0o600, "the provider token file is \(mode(tokenFile).map { String($0, radix: 8) } ?? "missing")")
         let tables = try runCommand(
@@ -68,11 +69,12 @@ struct SharedDatabaseFilesTests {
         #expect(tokens.count == 1, "the second run signed a new token instead of reusing the cached one")
     }
 
-    @Test func aTokenFileOthersCouldReadIsReplacedNotTrusted() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "the token's file: SQLite's engine"))
+    func aTokenFileOthersCouldReadIsReplacedNotTrusted() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
         #expect(try fixture.sweep().status == 0)
-        let tokenFile = fixture.databasePath + ".sweep/provider-token"
+        let tokenFile = fixture.database.sweepFolder + "/provider-token"
         chmod(tokenFile, 0o644)
         try fixture.register([2])
         // Whether APNs takes the replacement at once (its 20-minute rule) is not the point here.

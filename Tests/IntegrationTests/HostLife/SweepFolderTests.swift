@@ -33,7 +33,8 @@ struct SweepFolderTests {
 
     func errorLines(_ run: CommandResult) -> [Substring] { run.stderr.split(separator: "\n") }
 
-    @Test func aWebUserHoldingTheOldLockBesideTheDatabaseStopsNothing() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "files beside a SQLite file"))
+    func aWebUserHoldingTheOldLockBesideTheDatabaseStopsNothing() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
         let oldLock = fixture.databasePath + ".sweep-lock"
@@ -50,7 +51,7 @@ struct SweepFolderTests {
         let fixture = try SweepFixture()
         #expect(try fixture.sweep().status == 0)
         try fixture.register([1])
-        let holder = try holdLock(fixture.databasePath + ".sweep/lock", in: fixture)
+        let holder = try holdLock(fixture.database.sweepFolder + "/lock", in: fixture)
         let run = try fixture.sweep()
         stopHolder(holder)
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
@@ -66,7 +67,7 @@ struct SweepFolderTests {
     @Test func theWebUserCannotEnterTheSweepsFolder() throws {
         let fixture = try SweepFixture()
         #expect(try fixture.sweep().status == 0)
-        let folder = fixture.databasePath + ".sweep"
+        let folder = fixture.database.sweepFolder
         let info = try FileManager.default.attributesOfItem(atPath: folder)
         #expect(info[.posixPermissions] as? Int == 0o700)
         #expect((info[.ownerAccountID] as? NSNumber)?.uint32Value == geteuid())
@@ -79,7 +80,7 @@ struct SweepFolderTests {
     @Test func aFolderAnotherUserMadeIsRefusedWithOneLine() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
-        let folder = fixture.databasePath + ".sweep"
+        let folder = fixture.database.sweepFolder
         #expect(mkdir(folder, 0o700) == 0 && chown(folder, Self.otherUID, Self.otherUID) == 0)
         let run = try fixture.sweep()
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
@@ -92,18 +93,19 @@ struct SweepFolderTests {
         try fixture.register([1])
         let elsewhere = fixture.folder.file("elsewhere")
         #expect(mkdir(elsewhere, 0o700) == 0)
-        #expect(symlink(elsewhere, fixture.databasePath + ".sweep") == 0)
+        #expect(symlink(elsewhere, fixture.database.sweepFolder) == 0)
         let run = try fixture.sweep()
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(errorLines(run).count == 1 && run.stderr.contains("not a folder (a link?)"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
 
-    @Test func aTokenFileThatIsALinkIsNotFollowed() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "the token's file: SQLite's engine"))
+    func aTokenFileThatIsALinkIsNotFollowed() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
         #expect(try fixture.sweep().status == 0)
-        let tokenFile = fixture.databasePath + ".sweep/provider-token"
+        let tokenFile = fixture.database.sweepFolder + "/provider-token"
         let planted = fixture.folder.file("planted-token")
         try FileManager.default.moveItem(atPath: tokenFile, toPath: planted)
         let before = try String(contentsOfFile: planted, encoding: .utf8)
@@ -121,7 +123,8 @@ struct SweepFolderTests {
 
     /// A deployment of an earlier build kept both files beside the database: the sweep ignores
     /// them and deletes those that are its user's own.
-    @Test func theOldFilesBesideTheDatabaseAreRemovedOnUpgrade() throws {
+    @Test(.enabled(if: TestEngine.current == .sqlite, "files beside a SQLite file"))
+    func theOldFilesBesideTheDatabaseAreRemovedOnUpgrade() throws {
         let fixture = try SweepFixture()
         try fixture.register([1])
         let oldToken = fixture.databasePath + ".provider-token"
@@ -131,7 +134,7 @@ struct SweepFolderTests {
         let run = try fixture.sweep()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: oldToken) && !FileManager.default.fileExists(atPath: oldLock))
-        #expect(FileManager.default.fileExists(atPath: fixture.databasePath + ".sweep/provider-token"))
+        #expect(FileManager.default.fileExists(atPath: fixture.database.sweepFolder + "/provider-token"))
         #expect(try fixture.received(1).count == 1)
     }
 }
