@@ -15,6 +15,8 @@ package final class SQLiteConnection {
     private var statements: [String: PreparedStatement] = [:]
     /// The same statements, by the address of the literal their text was written as.
     private var literalStatements: [UnsafeRawPointer: PreparedStatement] = [:]
+    /// Where this connection's commits hand their checkpoints, if anywhere (`checkpoint(in:)`).
+    private var checkpointer: WALCheckpointer?
 
     package init(path: String, options: SQLiteOptions = SQLiteOptions()) throws(SQLiteError) {
         if !options.readOnly { Self.createSharedFile(path) }
@@ -81,7 +83,31 @@ package final class SQLiteConnection {
         isClosed = true
         statements.removeAll()
         literalStatements.removeAll()
+        // Its connection first, so that this one, closing last, checkpoints and removes the WAL.
+        checkpointer?.stop()
         sqlite3_close_v2(handle)
+    }
+
+    /// Hands this connection's checkpoints to `checkpointer`'s thread instead of running them in
+    /// the commit (SQLite's auto-checkpoint): a commit that leaves `threshold` pages not yet
+    /// copied asks it for one; one that leaves `limit` pages in the WAL checkpoints itself.
+    package func checkpoint(in checkpointer: WALCheckpointer) {
+        self.checkpointer = checkpointer
+        // Replaces SQLite's auto-checkpoint, itself a WAL hook (https://sqlite.org/c3ref/wal_hook.html).
+        // The hook runs after the commit, its write lock released; the connection keeps
+        // `checkpointer` alive as long as the hook can run.
+        sqlite3_wal_hook(
+            handle,
+            { context, db, name, pages in
+                let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
+                switch checkpointer.afterCommit(leaving: pages) {
+                case .nothing: break
+                case .request: checkpointer.request()
+                // As SQLite's own hook does: the commit stands whatever the checkpoint says.
+                case .checkpoint: _ = sqlite3_wal_checkpoint(db, name)
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     deinit { close() }
