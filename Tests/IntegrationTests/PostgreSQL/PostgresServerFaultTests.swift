@@ -86,11 +86,12 @@ struct PostgresServerFaultTests {
 
     @Test func aServerLostInTheMiddleOfASweepLosesNoRegistration() throws {
         let (cluster, database) = try ownServer("sweep-middle")
-        // Eight answers at a time, each held a second: the server goes while pushes are in flight.
+        // Eight answers at a time, each held three seconds: the sweep takes 24 s, and the server goes
+        // while pushes are in flight however slowly a loaded machine stops it.
         let fixture = try SweepFixture(database: database, standIn: StandInStack(workers: 8))
         let tokens = (1...64).map(sampleToken)
         try fixture.register(1...64)
-        try fixture.standIn.state().script(tokens: tokens, status: 200, reason: nil, delayMilliseconds: 1000)
+        try fixture.standIn.state().script(tokens: tokens, status: 200, reason: nil, delayMilliseconds: 3000)
         let sweep = try fixture.startSweep(["LIVEACTIVITY_APNS_CONCURRENCY": "8"])
         #expect(waitUntil(timeout: 60) { ((try? fixture.received().count) ?? 0) >= 1 }, "no push went out")
         cluster.stop()
