@@ -77,7 +77,7 @@ struct PackageLifeTests {
         #expect(ours.isEmpty, "after the purge the file system differs from before the install: \(ours.prefix(20))")
         if !others.isEmpty { print("package life: changed meanwhile by other packages' apt runs: \(others.prefix(5))") }
         print(
-            "package life: \(first.fileName) and \(second.fileName) built, lintian-clean, installed, used, reinstalled, upgraded, removed and purged; \(host.site.acknowledged.count) registrations kept throughout; systemd \(PackageHost.systemdRuns ? "runs" : "is not PID 1: its units ran under systemd-socket-activate")"
+            "package life: \(first.fileName) and \(second.fileName) built, checked by lintian, installed, used, reinstalled, upgraded, removed and purged; \(host.site.acknowledged.count) registrations kept throughout; systemd \(PackageHost.systemdRuns ? "runs" : "is not PID 1: its units ran under systemd-socket-activate")"
         )
     }
 
@@ -124,8 +124,8 @@ struct PackageLifeTests {
         #expect(check.output.contains("\"status\":\"ok\""), "README's check answered: \(OperatorHost.tail(check.output))")
     }
 
-    /// The block of README's package section holding `fragment`, with the one substitution a
-    /// test host needs: the operator's host name is the test's.
+    /// The block of README's package section holding `fragment`, as written (the host name in
+    /// it is the one the test's site serves).
     func readmeBlock(_ fragment: String, of host: PackageHost) throws -> ReadmeDeployment.Block {
         try host.readme.block(containing: fragment)
     }

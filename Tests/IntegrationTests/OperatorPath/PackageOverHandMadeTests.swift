@@ -80,6 +80,9 @@ extension PackageLifeTests {
         #expect(purged.status == 0, "apt purge exited \(purged.status): \(OperatorHost.tail(purged.output))")
         let test = try host.root("nginx -t")
         #expect(test.status == 0, "after the purge nginx refuses the hand-made site: \(OperatorHost.tail(test.output))")
+        for path in ["/etc/cron.d/liveactivity.dpkg-old", "/etc/logrotate.d/liveactivity.dpkg-old"] {
+            #expect(!FileManager.default.fileExists(atPath: path), "the purge left \(path) (README says it goes)")
+        }
     }
 
     /// The units of README's systemd way by hand, as `cp systemd/liveactivity-* /etc/systemd/system/`
