@@ -170,9 +170,18 @@ struct HostClaim {
         if marker.contains("purge " + Self.packageName + "\n"), Self.packageState() != nil {
             var environment = HostCommand.rootEnvironment
             environment["DEBIAN_FRONTEND"] = "noninteractive"
+            // apt-get, not dpkg: it waits for dpkg's lock while another apt run holds it.
             _ = try? HostCommand.run(
-                [systemTool("dpkg") ?? "/usr/bin/dpkg", "--purge", Self.packageName], environment: environment, timeout: 300,
-                scratch: scratch)
+                [
+                    systemTool("apt-get") ?? "/usr/bin/apt-get", "purge", "-y", "-o", "DPkg::Lock::Timeout=300",
+                    Self.packageName,
+                ], environment: environment, timeout: 400, scratch: scratch)
+            // A package left half-installed, which apt declines to touch.
+            if Self.packageState() != nil {
+                _ = try? HostCommand.run(
+                    [systemTool("dpkg") ?? "/usr/bin/dpkg", "--purge", Self.packageName], environment: environment,
+                    timeout: 300, scratch: scratch)
+            }
         }
         if getgrnam(Self.user) != nil {
             _ = try? HostCommand.run(
