@@ -8,7 +8,7 @@ import Testing
 /// executable loads only the C libraries of the targets it uses: the web-facing responder links
 /// neither libcurl nor libcrypto, so it cannot sign or send a push even if it were compromised;
 /// the sweep links both (the control that shows the check can fail).
-@Suite struct PackageShapeTests {
+@Suite(.sqlitePassOnly) struct PackageShapeTests {
     /// The manifest's targets: each one's type (`system` for a C library) and direct dependencies.
     func manifestTargets() throws -> [String: (type: String, dependencies: [String])] {
         let swift = try #require(
