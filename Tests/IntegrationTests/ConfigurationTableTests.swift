@@ -6,7 +6,7 @@ import Testing
 /// reads the names it uses; issue 18 point 12). The responder, run once as CGI, is held to it: a
 /// malformed value of a setting "both" read stops it with exit 2 naming it, and one only the
 /// sweep reads is ignored.
-@Suite("README configuration table")
+@Suite("README configuration table", .sqlitePassOnly)
 struct ConfigurationTableTests {
     /// (names, read by) per row of the table under "## Configuration".
     static func rows() throws -> [(names: [String], readBy: String)] {

@@ -10,7 +10,7 @@ import Testing
 /// connect, never cut off (a reset, or a close before FCGI_END_REQUEST). `STOP_STORM_ROUNDS` raises the
 /// count (`scripts/stop-storm` runs 200 of each); the suite runs 20. `STOP_STORM_PRODUCTS` names
 /// another build's products folder, to measure that build's programs the same way.
-@Suite("Stops under load")
+@Suite("Stops under load", .sqlitePassOnly)
 struct StopUnderLoadTests {
     enum Program: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case responder = "liveactivity-fcgi"

@@ -4,7 +4,7 @@ import Testing
 
 /// A listening socket the responder inherited (spawn-fcgi, systemd) outlives the responder: the
 /// next process serves the same socket (SPEC 7, issue #8 defect 1).
-@Suite("Inherited socket")
+@Suite("Inherited socket", .sqlitePassOnly)
 struct InheritedSocketTests {
     /// A listening unix socket made here, as spawn-fcgi or systemd makes it.
     func listeningSocket(at path: String) throws -> Int32 {

@@ -1,21 +1,40 @@
 import Foundation
 import TestSupport
 
-/// The operator-path test's claim on this host: a lock so two runs never collide, the checks
-/// that it touches no real deployment, and a marker file naming everything it will create, so
-/// that teardown - after success, failure, or a run that died - removes exactly that.
+/// The operator-path tests' claim on this host (README's deployment by hand, and the Debian
+/// package): a lock so no two runs ever use the host at once, the checks that it touches no real
+/// deployment, and a marker file naming everything it will create, so that teardown - after
+/// success, failure, or a run that died - removes exactly that (purging the package first).
 struct HostClaim {
     static let lockPath = "/run/lock/liveactivity-operator-path.lock"
     static let markerPath = "/var/lib/liveactivity-operator-path.created"
 
     /// The deployment's own paths (README, cron/, nginx/): none may exist before the test.
-    static let deploymentPaths = [
-        "/opt/liveactivity", "/etc/liveactivity", "/var/lib/liveactivity", "/var/log/liveactivity",
-        "/etc/cron.d/liveactivity", "/etc/logrotate.d/liveactivity", "/etc/nginx/snippets/liveactivity-locations.conf",
-        "/etc/nginx/snippets/liveactivity-fastcgi.conf", "/etc/nginx/sites-available/liveactivity",
-        "/etc/nginx/sites-enabled/liveactivity", "/run/liveactivity-fcgi.sock", "/run/liveactivity-fcgi.pid",
-        "/var/log/nginx/liveactivity.access.log", "/var/log/nginx/liveactivity.error.log",
+    static let deploymentPaths =
+        [
+            "/opt/liveactivity", "/etc/liveactivity", "/var/lib/liveactivity", "/var/log/liveactivity",
+            "/etc/cron.d/liveactivity", "/etc/logrotate.d/liveactivity", "/etc/nginx/snippets/liveactivity-locations.conf",
+            "/etc/nginx/snippets/liveactivity-fastcgi.conf", "/etc/nginx/sites-available/liveactivity",
+            "/etc/nginx/sites-enabled/liveactivity", "/run/liveactivity-fcgi.sock", "/run/liveactivity-fcgi.pid",
+            "/var/log/nginx/liveactivity.access.log", "/var/log/nginx/liveactivity.error.log",
+            // The package's own files, and what its install sets aside from a hand-made deployment.
+            "/usr/bin/liveactivity-fcgi", "/usr/bin/liveactivity-sweep", "/usr/share/doc/liveactivity",
+            "/etc/nginx/conf.d/liveactivity.conf", "/etc/nginx/snippets/liveactivity.conf",
+            "/etc/nginx/snippets/liveactivity-fastcgi-pass.conf", "/etc/cron.d/liveactivity.dpkg-old",
+            "/etc/logrotate.d/liveactivity.dpkg-old",
+        ] + handMadeUnits.flatMap { ["/etc/systemd/system/" + $0, "/etc/systemd/system/\($0).dpkg-old"] }
+        + handMadeUnitLinks
+    /// The shipped units, as README's systemd way by hand copies them into /etc/systemd/system.
+    static let handMadeUnits = [
+        "liveactivity-fcgi.socket", "liveactivity-fcgi.service", "liveactivity-sweep.service", "liveactivity-sweep.timer",
     ]
+    /// The links `systemctl enable` makes for them (the package's point to /lib/systemd/system).
+    static let handMadeUnitLinks = [
+        "/etc/systemd/system/sockets.target.wants/liveactivity-fcgi.socket",
+        "/etc/systemd/system/multi-user.target.wants/liveactivity-fcgi.service",
+        "/etc/systemd/system/timers.target.wants/liveactivity-sweep.timer",
+    ]
+    static let packageName = "liveactivity"
     static let user = "liveactivity"
     static let webUser = "www-data"
 
@@ -55,11 +74,27 @@ struct HostClaim {
         if getpwnam(user) != nil || getgrnam(user) != nil {
             return SkipReason("user or group '\(user)' exists: this host has a real deployment, which the test never touches")
         }
+        if let state = packageState() {
+            return SkipReason(
+                "the package \(packageName) is known to dpkg here (\(state)): a real deployment, which the test never touches")
+        }
         let taken = (deploymentPaths + ["/etc/letsencrypt/live/" + siteName]).first { FileManager.default.fileExists(atPath: $0) }
         if let taken {
             return SkipReason("\(taken) exists: this host has a real deployment, which the test never touches")
         }
         return nil
+    }
+
+    /// dpkg's status of the package (`install ok installed`, `deinstall ok config-files` ...), or
+    /// nil when dpkg knows nothing of it.
+    static func packageState() -> String? {
+        let query = try? HostCommand.run(
+            [systemTool("dpkg-query") ?? "/usr/bin/dpkg-query", "-W", "-f=${Status}", packageName],
+            scratch: NSTemporaryDirectory())
+        guard let query, query.status == 0, !query.output.isEmpty, !query.output.hasSuffix("not-installed") else {
+            return nil
+        }
+        return query.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// True when nothing listens on `port`, on IPv4's or IPv6's any-address (nginx binds both).
@@ -90,15 +125,25 @@ struct HostClaim {
 
     /// Writes the marker before anything is created: what teardown removes.
     func recordCreations(siteName: String) throws {
-        var lines = Self.deploymentPaths.map { "remove " + $0 }
+        var lines = ["purge " + Self.packageName] + Self.deploymentPaths.map { "remove " + $0 }
         lines.append("remove /etc/letsencrypt/live/" + siteName)
         if !FileManager.default.fileExists(atPath: "/etc/letsencrypt") { lines.append("remove /etc/letsencrypt") }
         lines.append("remove /run/nginx.pid")
         try (lines.joined(separator: "\n") + "\n").write(toFile: Self.markerPath, atomically: true, encoding: .utf8)
     }
 
-    /// Stops every process of the deployment and the test's nginx, removes the users and every
-    /// path the marker names, then the marker. Safe to run twice; stops at nothing.
+    /// Adds `path` to what teardown removes; call it before creating `path`, and only for a path
+    /// that did not exist.
+    func recordCreation(of path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: Self.markerPath))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("remove \(path)\n".utf8))
+    }
+
+    /// Stops every process of the deployment and the test's nginx, purges the package, removes
+    /// the users and every path the marker names, then the marker. Safe to run twice; stops at
+    /// nothing.
     func tearDown() {
         var doomed: [Int32] = []
         for (pidFile, name) in [("/run/liveactivity-fcgi.pid", "liveactivity-fcgi"), ("/run/nginx.pid", "nginx")] {
@@ -106,17 +151,38 @@ struct HostClaim {
                 doomed += HostProcesses.tree(of: pid)
             }
         }
-        // Whatever runs from /opt/liveactivity is ours: that folder did not exist before the test.
+        // Whatever runs from /opt/liveactivity or the package's programs is ours: neither existed
+        // before the test; so are the units' stand-ins on the package's socket.
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int32(entry),
-                let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe"),
-                exe.hasPrefix("/opt/liveactivity/")
+                let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")
             else { continue }
-            doomed += HostProcesses.tree(of: pid)
+            let ours =
+                exe.hasPrefix("/opt/liveactivity/") || exe.hasPrefix("/usr/bin/liveactivity-")
+                || (exe.hasSuffix("/systemd-socket-activate")
+                    && HostProcesses.commandLine(pid).contains("/run/liveactivity-fcgi"))
+            if ours { doomed += HostProcesses.tree(of: pid) }
         }
         HostProcesses.kill(doomed)
 
         let scratch = NSTemporaryDirectory()
+        let marker = (try? String(contentsOfFile: Self.markerPath, encoding: .utf8)) ?? ""
+        if marker.contains("purge " + Self.packageName + "\n"), Self.packageState() != nil {
+            var environment = HostCommand.rootEnvironment
+            environment["DEBIAN_FRONTEND"] = "noninteractive"
+            // apt-get, not dpkg: it waits for dpkg's lock while another apt run holds it.
+            _ = try? HostCommand.run(
+                [
+                    systemTool("apt-get") ?? "/usr/bin/apt-get", "purge", "-y", "-o", "DPkg::Lock::Timeout=300",
+                    Self.packageName,
+                ], environment: environment, timeout: 400, scratch: scratch)
+            // A package left half-installed, which apt declines to touch.
+            if Self.packageState() != nil {
+                _ = try? HostCommand.run(
+                    [systemTool("dpkg") ?? "/usr/bin/dpkg", "--purge", Self.packageName], environment: environment,
+                    timeout: 300, scratch: scratch)
+            }
+        }
         if getgrnam(Self.user) != nil {
             _ = try? HostCommand.run(
                 [systemTool("gpasswd") ?? "/usr/bin/gpasswd", "-d", Self.webUser, Self.user], scratch: scratch)
@@ -128,7 +194,6 @@ struct HostClaim {
             _ = try? HostCommand.run([systemTool("groupdel") ?? "/usr/sbin/groupdel", Self.user], scratch: scratch)
         }
 
-        let marker = (try? String(contentsOfFile: Self.markerPath, encoding: .utf8)) ?? ""
         for line in marker.split(separator: "\n") where line.hasPrefix("remove /") {
             try? FileManager.default.removeItem(atPath: String(line.dropFirst("remove ".count)))
         }

@@ -30,6 +30,16 @@ enum HostCommand {
         return try run(command, environment: environment, timeout: timeout, scratch: scratch)
     }
 
+    /// Runs a crontab entry as cron does: `/bin/sh -c` as the entry's user, from that user's
+    /// home, with cron's small environment.
+    static func cron(_ entry: SystemCrontab.Entry, scratch: String) throws -> HostOutput {
+        guard let account = getpwnam(entry.user) else { throw SocketError("cron: no user \(entry.user)") }
+        let home = String(cString: account.pointee.pw_dir)
+        let environment = ["HOME": home, "LOGNAME": entry.user, "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"]
+        return try shell(
+            entry.command, as: entry.user == "root" ? nil : entry.user, in: home, environment: environment, scratch: scratch)
+    }
+
     /// Runs `command` to completion (killed after `timeout` seconds) with its output in a file in
     /// `scratch`. Spawned by TestSupport's `spawnInOwnGroup` (no signal blocked, none of the runner's
     /// descriptors) and reaped here with waitpid: Foundation's Process learns of an exit from

@@ -79,12 +79,7 @@ final class OperatorHost {
     /// Runs a crontab entry as cron does: `/bin/sh -c` as the entry's user, from that user's home,
     /// with cron's small environment.
     func runAsCron(_ entry: SystemCrontab.Entry) throws -> HostOutput {
-        guard let account = getpwnam(entry.user) else { throw SocketError("cron: no user \(entry.user)") }
-        let home = String(cString: account.pointee.pw_dir)
-        let environment = ["HOME": home, "LOGNAME": entry.user, "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"]
-        return try HostCommand.shell(
-            entry.command, as: entry.user == "root" ? nil : entry.user, in: home, environment: environment,
-            scratch: staging.path)
+        try HostCommand.cron(entry, scratch: staging.path)
     }
 
     /// `liveactivity-sweep` once, from the crontab's own line.

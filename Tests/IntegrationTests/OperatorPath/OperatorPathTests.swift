@@ -8,7 +8,7 @@ import Testing
 /// stand-in; then the operator's and the host's events. It changes the host (users, /etc, /opt,
 /// /var, /run), so it runs as root only, one run per host at a time, and removes everything it
 /// made - on failure too, and after a run that died.
-@Suite("Operator path", .serialized)
+@Suite("Operator path", .serialized, .sqlitePassOnly)
 struct OperatorPathTests {
     @Test(.enabled(if: getuid() == 0, "operator path: needs root (users, /etc, /opt, /var, /run, nginx on :443)"))
     func theREADMEDeploymentLivesThroughAHostsLife() throws {
@@ -41,6 +41,7 @@ struct OperatorPathTests {
         try firstRegistrationsArePushed(on: host)
         expectSeparatedUsers(on: host)
         try theWebUserCannotHoldUpTheSweep(on: host)
+        try rootWritesThroughNoPlantedLink(on: host)
 
         host.survive("SIGHUP to the supervisor", logs: ["on SIGHUP", "serving FastCGI"]) { try host.hangUpSupervisor() }
         host.survive("SIGKILL of the responder", logs: ["killed by signal 9", "serving FastCGI"]) { try host.killResponder() }
@@ -126,6 +127,31 @@ struct OperatorPathTests {
         #expect(missing.isEmpty, "with the old lock held, \(missing.count) tokens were not pushed")
     }
 
+    /// Root's crontab lines append to the logs by path (SPEC 7, issue 26 point 4). The sweep's
+    /// user and the web user each try to put links to a file of root's in place of fcgi.log and
+    /// sweep.log; then the @reboot line and the sweep's line run as cron runs them, and that file
+    /// must still be empty. (When the sweep's user owned the log folder, its link took root's
+    /// lines wherever it pointed.)
+    func rootWritesThroughNoPlantedLink(on host: OperatorHost) throws {
+        let crontab = try host.crontab()
+        RootWrites.expectRootLinesWriteOnlyWhereRootAlone(crontab, named: "/etc/cron.d/liveactivity")
+        let target = try PlantedLinkTarget()
+        let folder = "/var/log/liveactivity"
+        let logs = [OperatorHost.fcgiLog, OperatorHost.sweepLog]
+        try host.stop()
+        let planted = target.plant(logs, in: folder, as: [HostClaim.user, HostClaim.webUser], scratch: host.staging.path)
+        defer { target.removeLinks(logs, in: folder) }
+        #expect(planted.isEmpty, "less-privileged users put links in the log folder: \(planted)")
+
+        let booted = try host.runAsCron(crontab.reboot())
+        #expect(booted.status == 0, "the @reboot line exited \(booted.status): \(OperatorHost.tail(booted.output))")
+        #expect(host.responder() != nil, "the @reboot line started no responder")
+        let sweep = try host.sweepAsCron()
+        #expect(
+            sweep.status == 0, "the sweep's line exited \(sweep.status): \(OperatorHost.tail(host.log(OperatorHost.sweepLog)))")
+        #expect(target.written.isEmpty, "root wrote through a planted link: '\(target.written.prefix(160))'")
+    }
+
     /// Who may read and write what (README step 2, docs/SECURITY.md, SPEC 2 and 5).
     func expectSeparatedUsers(on host: OperatorHost) {
         let user = HostClaim.user
@@ -150,7 +176,9 @@ struct OperatorPathTests {
             "the database www-data reads holds a token table: \(tables.map { OperatorHost.tail($0.output) } ?? "sqlite3 failed")")
 
         host.expectFile(host.configPath, owner: "root", group: user, mode: 0o640, why: "README step 3")
-        host.expectFile("/var/log/liveactivity", owner: user, group: user, mode: 0o750, why: "README step 2")
+        host.expectFile(
+            "/var/log/liveactivity", owner: "root", group: "adm", mode: 0o2750,
+            why: "README step 2: only root's cron lines write there")
         for name in [OperatorHost.fcgiLog, OperatorHost.sweepLog] {
             let found = FileOwnership("/var/log/liveactivity/" + name)
             #expect(

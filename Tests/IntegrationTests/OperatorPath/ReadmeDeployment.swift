@@ -2,8 +2,18 @@ import Foundation
 import TestSupport
 
 /// README's "Deployment on a shared host" as the operator reads it: the fenced `sh` blocks of
-/// each numbered step, taken from the README itself so the test runs what the README says.
+/// each numbered step of one way to deploy (by hand, or the Debian package), taken from the
+/// README itself so the test runs what the README says.
 struct ReadmeDeployment {
+    /// A way to deploy: the part of README between two headings.
+    enum Way {
+        case byHand
+        case package
+
+        var start: String { self == .byHand ? "### By hand" : "### With the Debian package" }
+        var end: String { self == .byHand ? "**Stop, restart" : "### By hand" }
+    }
+
     /// One fenced `sh` block, de-indented, with the number of the step it belongs to.
     struct Block {
         let step: Int
@@ -14,16 +24,13 @@ struct ReadmeDeployment {
     /// The section's prose too (for inline commands such as the `stats` line).
     let section: String
 
-    static let sectionStart = "## Deployment on a shared host"
-    static let sectionEnd = "**Stop, restart"
-
-    init(readmePath: String = packageRoot + "/README.md") throws {
+    init(_ way: Way = .byHand, readmePath: String = packageRoot + "/README.md") throws {
         let readme = try String(contentsOfFile: readmePath, encoding: .utf8)
         let lines = readme.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(where: { $0.hasPrefix(Self.sectionStart) }) else {
-            throw SocketError("README has no '\(Self.sectionStart)' section")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix(way.start) }) else {
+            throw SocketError("README has no '\(way.start)' section")
         }
-        let end = lines[start...].firstIndex(where: { $0.hasPrefix(Self.sectionEnd) }) ?? lines.endIndex
+        let end = lines[start...].firstIndex(where: { $0.hasPrefix(way.end) }) ?? lines.endIndex
         let part = lines[start..<end]
         section = part.joined(separator: "\n")
 
