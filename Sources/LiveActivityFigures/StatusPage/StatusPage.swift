@@ -62,7 +62,7 @@ public enum StatusPage {
                         "The last sweep exited non-zero: a configuration or provider fault, or the mass-deletion guard held deletions. "
                     out += "Its log line says what to fix; the faults are listed below."
                 case .hostStopped(let host, let milliseconds):
-                    out += "Host <strong data-figure=\"stoppedHosts\">\(HTMLText.escape(host))</strong> recorded no sweep in the "
+                    out += "Host <strong data-figure=\"stoppedHosts\" data-value=\"\(HTMLText.escape(host))\">\(HTMLText.escape(host))</strong> recorded no sweep in the "
                     out += "last 3 minutes (its last one finished "
                     out += milliseconds < 0 ? "\(HTMLText.age(-milliseconds)) ahead of this clock). " : "\(HTMLText.age(milliseconds)) ago). "
                     out += "The other hosts go on sweeping its registrations; is its cron running, and can it reach the database?"
