@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivityDomain
+import LiveActivityFigures
 import LiveActivitySweep
 import TestSupport
 import Testing
@@ -37,6 +38,16 @@ struct SameMinuteTests {
         #expect(try hosts.leasedRows() == 0, "every lease ended with its write")
         let recorded = try hosts.database.rows("SELECT DISTINCT host FROM sweep_runs ORDER BY host").map { $0[0] ?? "" }
         #expect(recorded == names, "each host's run is in the shared history")
+        // Every host's last sweep in stats --json and /wakeup/metrics' figures, none alarmed.
+        let stats = try runCommand(
+            product("liveactivity-sweep"), ["stats", "--json"], environment: hosts.environment("host-1"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect((json["hosts"] as? [[String: Any]])?.compactMap { $0["host"] as? String } == names, "\(stats.stdout)")
+        #expect(json["alarms"] as? [String] == [])
+        let metrics = PrometheusMetrics.render(try hosts.database.metricsSnapshot())
+        for name in names {
+            #expect(metrics.contains("liveactivity_host_last_sweep_timestamp_seconds{host=\"\(name)\"} "), "\(metrics)")
+        }
         // The next minute, nothing is due for anyone.
         for name in names { #expect(SweepingHosts.sent(try hosts.sweep(name).stdout) == 0) }
         #expect(try hosts.standIn.state().received().count == 3000)
