@@ -56,7 +56,7 @@ struct RunLocalTests {
         #expect(run.status == 0, "run-local --hosts 2 --once exited \(run.status): \(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let sent = ["host-1", "host-2"].map { host in
-            lines.first { $0.hasPrefix("-- \(host) sent ") }.flatMap { Int($0.split(separator: " ")[3]) } ?? -1
+            lines.first { $0.hasPrefix("-- \(host) sent ") }.flatMap { Int($0.split(separator: " ")[3].dropLast()) } ?? -1
         }
         #expect(sent.allSatisfy { $0 >= 0 } && sent.reduce(0, +) == 2500, "\(sent): \(run.stdout)")
         #expect(lines.contains { $0.hasPrefix("Hosts (last sweep each): host-1 ") && $0.contains("host-2") }, "\(run.stdout)")
