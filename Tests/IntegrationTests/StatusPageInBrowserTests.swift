@@ -90,7 +90,8 @@ struct StatusPageInBrowserTests {
         let other = try sweep(standIn, live, host: "host-b")
         #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
         let stopped = try check(browser, url, live, alarms: ["hostStopped"], label: "host-stopped")
-        let named = stopped.contains("Host <strong data-figure=\"stoppedHosts\" data-value=\"host-c\">host-c</strong> recorded no sweep")
+        let named = stopped.contains(
+            "Host <strong data-figure=\"stoppedHosts\" data-value=\"host-c\">host-c</strong> recorded no sweep")
         #expect(named, "the alarm names the host whose cron stopped")
         for host in ["test-host", "host-b", "host-c"] {
             #expect(stopped.contains("data-figure=\"hosts.\(host).lastRunAt\""), "\(host) listed with its last sweep")

@@ -26,9 +26,10 @@ import Testing
                 .hostStopped(host: "web2", milliseconds: 598_000)
             ])
         // One host alone is the alarms above, not named twice.
-        #expect(SweepHealth(lastFinishedAt: now - 598_000, lastExitedNonZero: false, now: now, hosts: [hosts[1]]).alarms == [
-            .noSweepFinishedLately(milliseconds: 598_000)
-        ])
+        #expect(
+            SweepHealth(lastFinishedAt: now - 598_000, lastExitedNonZero: false, now: now, hosts: [hosts[1]]).alarms == [
+                .noSweepFinishedLately(milliseconds: 598_000)
+            ])
     }
 
     @Test func noSweepForMoreThanThreeMinutesIsAnAlarm() {

@@ -76,7 +76,8 @@ public enum PrometheusMetrics {
                 "liveactivity_host_last_sweep_timestamp_seconds", "gauge",
                 "Start of each host's last recorded sweep, Unix seconds (several hosts, one database).")
             for run in snapshot.hosts {
-                out += "liveactivity_host_last_sweep_timestamp_seconds{host=\"\(label(run.host))\"} \(Double(run.startedAt) / 1000)\n"
+                out +=
+                    "liveactivity_host_last_sweep_timestamp_seconds{host=\"\(label(run.host))\"} \(Double(run.startedAt) / 1000)\n"
             }
             family("liveactivity_host_last_sweep_failed", "gauge", "1 when a host's last recorded sweep exited non-zero.")
             for run in snapshot.hosts {

@@ -50,13 +50,16 @@ extension StatsReport {
             "\"lastRunFinishedAt\":" + optional(self.day.lastRunFinishedAt),
             "\"lastRunExitedNonZero\":\(self.day.lastRunExitedNonZero)",
             "\"alarms\":" + JSONText.array(health.alarms.map(\.name)),
-            "\"stoppedHosts\":" + JSONText.array(health.alarms.compactMap { alarm in
-                if case .hostStopped(let host, _) = alarm { return OutsideText.cut(host) } else { return nil }
-            }),
-            "\"hosts\":[" + self.day.hosts.map { run in
-                "{\"host\":\(JSONText.outside(run.host)),\"lastRunAt\":\(run.startedAt),\"lastRunDurationMs\":\(run.durationMilliseconds),"
-                    + "\"lastRunFinishedAt\":\(run.finishedAt),\"lastRunExitedNonZero\":\(run.failed)}"
-            }.joined(separator: ",") + "]",
+            "\"stoppedHosts\":"
+                + JSONText.array(
+                    health.alarms.compactMap { alarm in
+                        if case .hostStopped(let host, _) = alarm { return OutsideText.cut(host) } else { return nil }
+                    }),
+            "\"hosts\":["
+                + self.day.hosts.map { run in
+                    "{\"host\":\(JSONText.outside(run.host)),\"lastRunAt\":\(run.startedAt),\"lastRunDurationMs\":\(run.durationMilliseconds),"
+                        + "\"lastRunFinishedAt\":\(run.finishedAt),\"lastRunExitedNonZero\":\(run.failed)}"
+                }.joined(separator: ",") + "]",
         ]
     }
 }
@@ -74,7 +77,8 @@ extension SweepHealth.Alarm {
         case .lastSweepFailed: "the last sweep exited non-zero"
         case .hostStopped(let host, let milliseconds):
             "host \(OutsideText.line(host)) recorded no sweep in the last 3 minutes (its last finished "
-                + (milliseconds < 0 ? "\(StatsReport.age(-milliseconds)) ahead of this clock)" : "\(StatsReport.age(milliseconds)) ago)")
+                + (milliseconds < 0
+                    ? "\(StatsReport.age(-milliseconds)) ahead of this clock)" : "\(StatsReport.age(milliseconds)) ago)")
                 + "; is its cron running?"
         }
     }

@@ -66,7 +66,10 @@ struct HostClockTests {
         let skewed = ["LD_PRELOAD": shim, "HOST_CLOCK_SKEW_SECONDS": "600"]
         // The shim does move a process's clock: date(1) reads it as every program does.
         let real = Clock().now() / 1000
-        let shown = Int64(try runCommand("/bin/date", ["+%s"], environment: skewed).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let shown =
+            Int64(
+                try runCommand("/bin/date", ["+%s"], environment: skewed).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
         #expect(shown - real >= 590 && shown - real <= 660, "date under the shim said \(shown), the clock \(real)")
 
         // 10 devices registered now, 5 registered 7 h 55 min ago (they expire at 8 h).
@@ -86,12 +89,15 @@ struct HostClockTests {
         #expect(try hosts.standIn.state().received().allSatisfy { $0.status == 200 }, "its provider token is not from the future")
         #expect(try hosts.database.count() == 20)
         // Its run is recorded at the database's time, not 10 minutes ahead.
-        let offset = try hosts.database.scalar(
-            "SELECT started_at - liveactivity_now_ms() FROM sweep_runs WHERE host = 'clock-ahead'") ?? Int64.max
+        let offset =
+            try hosts.database.scalar(
+                "SELECT started_at - liveactivity_now_ms() FROM sweep_runs WHERE host = 'clock-ahead'") ?? Int64.max
         #expect(abs(offset) < 120_000, "recorded \(offset) ms from the database's now")
         // Its next due times too: 5 minutes after the database's now.
-        let next = try hosts.database.scalar(
-            "SELECT max(next_push_at) - liveactivity_now_ms() FROM registrations WHERE lease_host = 'clock-ahead'") ?? Int64.max
+        let next =
+            try hosts.database.scalar(
+                "SELECT max(next_push_at) - liveactivity_now_ms() FROM registrations WHERE lease_host = 'clock-ahead'")
+            ?? Int64.max
         #expect(next > 120_000 && next <= 300_000 + 30_000, "next push in \(next) ms")
     }
 }

@@ -107,8 +107,9 @@ struct HostFailureTests {
         let hosts = try slowHosts()
         let cut = try startCaughtMidSweep(hosts, "host-a")
         // The server ends every session of host-a's sweep, as a lost network ends them.
-        #expect(try hosts.database.postgres!.cluster.terminateBackends(
-            database: hosts.database.postgres!.name, applicationName: "liveactivity-sweep") >= 1)
+        #expect(
+            try hosts.database.postgres!.cluster.terminateBackends(
+                database: hosts.database.postgres!.name, applicationName: "liveactivity-sweep") >= 1)
         _ = try? hosts.database.postgres!.cluster.terminateBackends(
             database: hosts.database.postgres!.name, applicationName: "liveactivity-sweep outcomes")
         let end = cut.waitForExit(timeout: 120)
