@@ -123,6 +123,8 @@ let package = Package(
             ]),
         .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "TestSupport"]),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "LiveActivityStore", "LiveActivityDomain", "TestSupport"]),
         .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",

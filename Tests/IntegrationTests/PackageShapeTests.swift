@@ -159,7 +159,7 @@ import Testing
             checked += 1
         }
         #expect(checked > 15, "sources found: \(checked)")
-        for engine in ["SQLiteStore"] {
+        for engine in ["SQLiteStore", "PostgresStore"] {
             let folder = packageRoot + "/Sources/" + engine
             let sources = try #require(FileManager.default.enumerator(atPath: folder))
             for case let file as String in sources where file.hasSuffix(".swift") {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `scripts/run-local --once`, as a newcomer runs it, on free ports and a state folder of the
+/// `scripts/run-local --once` (with `--postgres` on the PostgreSQL pass), as a newcomer runs it, on free ports and a state folder of the
 /// test's own, with the binaries this build made (issue 18 point 7): what it prints as received by
 /// the stand-in is the one push, not its own readiness probe (a `405 MethodNotAllowed` line); then
 /// it acks the push as the app does and shows the device's history and the delivery line (issue 16).
@@ -17,8 +17,11 @@ struct RunLocalTests {
             "LIVEACTIVITY_LOCAL_STATE": state.path, "LIVEACTIVITY_LOCAL_BIN": binaries,
             "LIVEACTIVITY_LOCAL_PORT": "\(freePort())", "LIVEACTIVITY_LOCAL_APNS_PORT": "\(freePort())",
         ]) { _, new in new }
+        // On the PostgreSQL pass, `--postgres`: the same loop on a throwaway server of its own.
+        let postgres = TestEngine.current == .postgres
         let run = try runCommand(
-            "/bin/bash", [packageRoot + "/scripts/run-local", "--once"], environment: environment, timeout: 120)
+            "/bin/bash", [packageRoot + "/scripts/run-local", "--once"] + (postgres ? ["--postgres"] : []),
+            environment: environment, timeout: 180)
         #expect(run.status == 0, "run-local --once exited \(run.status): \(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         guard let shown = lines.firstIndex(of: "-- the stand-in received:") else {
@@ -33,6 +36,13 @@ struct RunLocalTests {
         #expect(lines.contains { $0.contains("  200  apns-id ") && $0.contains("  acked ") }, "history: \(run.stdout)")
         #expect(lines.contains { $0.hasPrefix("Delivery over 24 h, debug: 1 answered 200, 1 acked (100.0%)") }, "\(run.stdout)")
         #expect(lines.last == "run-local: the push arrived and the ack matched it; stopping.")
+        let sqliteFile = FileManager.default.fileExists(atPath: state.file("liveactivity.sqlite"))
+        #expect(sqliteFile != postgres, "the SQLite file is made exactly when SQLite is the engine")
+        if postgres {
+            let started = lines.first { $0.hasPrefix("== starting a throwaway PostgreSQL in /") }
+            let folder = try #require(started?.split(separator: " ").last.map(String.init), "\(run.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: folder), "the throwaway server's folder \(folder) is left")
+        }
         #expect(
             run.stdout.contains(
                 "== the status page: http://127.0.0.1:\(environment["LIVEACTIVITY_LOCAL_PORT"] ?? "")/wakeup/status"))

@@ -14,8 +14,9 @@ final class SweepFixture: @unchecked Sendable {
     /// `LIVEACTIVITY_DB` of the sweep the fixture runs.
     var databasePath: String { database.setting }
 
-    init(standIn: StandInStack? = nil, standInEnvironment: [String: String] = [:]) throws {
-        database = try TestDatabase(label: "sweepdb")
+    /// `database` is a test's own (a server it stops, say); a fresh one of this run's engine by default.
+    init(database: TestDatabase? = nil, standIn: StandInStack? = nil, standInEnvironment: [String: String] = [:]) throws {
+        self.database = try database ?? TestDatabase(label: "sweepdb")
         self.standIn = try standIn ?? StandInStack(environment: standInEnvironment)
     }
 

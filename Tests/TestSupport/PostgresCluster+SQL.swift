@@ -17,6 +17,26 @@ extension PostgresCluster {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs `script` through psql's standard input, statement by statement as an operator's
+    /// session does (so `CREATE DATABASE` may follow another statement), as `user` with the
+    /// password from `passfile` when given; a failure throws with psql's message.
+    @discardableResult
+    public func psqlScript(_ script: String, database: String = "postgres", user: String = superuser, passfile: String? = nil)
+        throws -> String
+    {
+        var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PGCONNECT_TIMEOUT": "60"]
+        if let passfile { environment["PGPASSFILE"] = passfile }
+        let result = try runCommand(
+            Self.binaries + "/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-w", "-h", socketDirectory, "-p", "\(port)", "-U", user,
+                "-d", database, "-f", "-",
+            ],
+            environment: environment, input: Array(script.utf8), timeout: 120)
+        guard result.status == 0 else { throw ClusterError("psql: \(result.stderr.suffix(2000))") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// A new, empty database of its own for one test, dropped when the value is released.
     public func createDatabase(_ label: String = "test") throws -> PostgresTestDatabase {
         let name = uniqueName(label)

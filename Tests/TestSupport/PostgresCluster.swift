@@ -193,7 +193,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// A name no other database or role of this cluster has, from `label` (lowercase letters,
     /// digits and `_`, within PostgreSQL's 63 bytes).
-    func uniqueName(_ label: String) -> String {
+    public func uniqueName(_ label: String) -> String {
         let number = lock.withLock {
             names += 1
             return names

@@ -1,4 +1,4 @@
-# Part 7 of scripts/bench (issue 24, README "Several hosts"), sourced by it: one throwaway
+# Part 8 of scripts/bench (issue 24, README "Several hosts"), sourced by it: one throwaway
 # PostgreSQL (scripts/postgres-cluster) and the endpoint of part 2.
 #   - A sweep of BENCH_HOSTS_ROWS (100,000) due rows by one host, then by two hosts started at
 #     once (each with its own name and folder): pushes/s of the whole, the reference being the one
@@ -17,7 +17,7 @@ hosts_lease=${BENCH_HOSTS_LEASE:-120}
 hosts_psql() { "$hosts_bindir/psql" -X -q -At -h "$hosts_pg/socket" -U postgres "$@"; }
 
 hosts_run() {
-  log "7 several hosts: $hosts_rows due rows swept by one host, then by two at once, $rounds rounds; then a host killed"
+  log "8 several hosts: $hosts_rows due rows swept by one host, then by two at once, $rounds rounds; then a host killed"
   hosts_bindir=$("$root/scripts/postgres-cluster" bindir)
   # The server's user (nobody, under root) must reach its folder: one of its own under /tmp.
   hosts_pg=$(mktemp -d "${TMPDIR:-/tmp}/liveactivity-bench-postgres-XXXXXX")
@@ -129,7 +129,7 @@ hosts_pause() {
 
 hosts_table() {
   echo
-  echo "7. Several hosts ($hosts_rows due rows on one PostgreSQL, the part 2 endpoint; reference: one host in the same round)"
+  echo "8. Several hosts ($hosts_rows due rows on one PostgreSQL, the part 2 endpoint; reference: one host in the same round)"
   printf '  %-22s %12s %10s %12s %12s %10s %8s\n' "" "pushes/s" "/1 host" "claims/push" "writes/push" "dupl." "errors"
   local h r1 r; r1=$(value hosts.1.rate)
   for h in 1 2; do

@@ -29,11 +29,27 @@ enum PostgresSchema {
             let version = try installedVersion(connection) ?? 0
             if version > currentVersion { throw SchemaTooNewError(found: version, supported: currentVersion) }
             guard version < currentVersion else { return }
-            try connection.transaction {
-                try connection.execute(migrations[Int(version)])
-                try connection.execute("UPDATE liveactivity_schema SET version = \(version + 1)")
+            do {
+                try connection.transaction {
+                    try connection.execute(migrations[Int(version)])
+                    try connection.execute("UPDATE liveactivity_schema SET version = \(version + 1)")
+                }
+            } catch let error as PostgresError where error.kind == .insufficientPrivilege {
+                throw notMigratable(from: version)
             }
         }
+    }
+
+    /// The responder's role, split from the sweep's, may not create tables: the fault says who does.
+    private static func notMigratable(from version: Int64) -> StoreFault {
+        StoreFault(
+            .permissionDenied,
+            message: version == 0
+                ? "the database has no schema yet, and this role may not create it"
+                : "the schema is at version \(version), this build needs \(currentVersion), and this role may not migrate it",
+            advice:
+                "the sweep's role migrates it at its next run (or run liveactivity-sweep stats as its user; README \"PostgreSQL\")"
+        )
     }
 
     /// The schema's version; nil when the database has none yet.

@@ -11,7 +11,7 @@ import Testing
 @Suite("README: several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
 struct ReadmeSeveralHostsTests {
     static let readmeURI =
-        "postgresql://liveactivity@db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write"
+        "postgresql://db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write"
 
     /// The section's first `sh` block.
     static func configurationBlock() throws -> String {

@@ -1,0 +1,116 @@
+# Part 7 of scripts/bench (issue 23), sourced by it: the same work on PostgreSQL beside SQLite,
+# in the same rounds. A throwaway server (scripts/postgres-cluster: its unix socket, fsync off as
+# for the tests, so the figure is the engine's path and not this machine's disk) serves:
+#   - registration through the shipped nginx locations (wrk, 64 connections, new token each
+#     request) into liveactivity-fcgi on PostgreSQL, against the same on a SQLite file;
+#   - a sweep of BENCH_PG_SWEEP_N (100000) due registrations to the HTTP/2 endpoint of part 2,
+#     against the same rows in SQLite.
+# Every figure counts its errors: a non-2xx answer, or a sweep that did not send every row.
+
+pg_folder=""
+pg_pid=""
+pg_bin=""
+
+# Starts the throwaway server once; pg_uri DB names a database on it.
+pg_start() {
+  [ -n "$pg_pid" ] && return 0
+  pg_folder="$work/postgres"
+  mkdir -p "$pg_folder"
+  # The server runs as nobody under root: it must pass through the bench's own folder.
+  chmod 711 "$work"
+  "$root/scripts/postgres-cluster" init "$pg_folder" >/dev/null
+  "$root/scripts/postgres-cluster" run "$pg_folder" >"$pg_folder/server.log" 2>&1 &
+  pg_pid=$!
+  pids+=("$pg_pid")
+  "$root/scripts/postgres-cluster" wait "$pg_folder" "$pg_pid" 120
+  pg_bin=$("$root/scripts/postgres-cluster" bindir)
+}
+pg_uri() { echo "postgresql://postgres@/$1?host=$pg_folder/socket"; }
+pg_sql() { PGOPTIONS="-c client_min_messages=warning" "$pg_bin/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$pg_folder/socket" -U postgres -d "$1" -c "$2"; }
+# pg_fresh DB [TEMPLATE]: DB dropped and made anew, empty or as a copy of TEMPLATE.
+pg_fresh() {
+  pg_sql postgres "DROP DATABASE IF EXISTS $1 WITH (FORCE)"
+  pg_sql postgres "CREATE DATABASE $1${2:+ TEMPLATE $2}"
+}
+
+# pg_fill DB ROWS DUE: the rows fill() writes in SQLite, in a database the sweep has migrated.
+pg_fill() {
+  local db=$1 rows=$2 due=$3 now; now=$(($(date +%s) * 1000))
+  pg_fresh "$db"
+  sweep "$(pg_uri "$db")" env LIVEACTIVITY_SWEEP_DIR="$work/pg-sweep-$db" "$bin/liveactivity-sweep" >/dev/null
+  pg_sql "$db" "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+    SELECT md5(random()::text) || lpad(to_hex(i), 32, '0'),
+           CASE WHEN i % 10 = 0 THEN 'debug' ELSE 'charging' END, 'production',
+           $now - (i * 7919 % 25200000), $now - (i * 7919 % 25200000) + 28800000,
+           CASE WHEN i <= $due THEN $now - (i % 60000) ELSE $now + 3600000 END
+    FROM generate_series(1, $rows) AS i"
+  pg_sql "$db" "VACUUM ANALYZE registrations"
+}
+
+postgres_run() {
+  local n=${BENCH_PG_SWEEP_N:-100000} round summary sent start elapsed
+  log "7 PostgreSQL beside SQLite: registration ($rounds rounds of ${duration}s, $connections connections), a sweep of $n"
+  pg_start
+
+  # Registration: each engine's responder behind its own nginx, warmed, then in turns.
+  pg_fresh bench_registrations
+  start_stack "$(pg_uri bench_registrations)"
+  local pg_port=$stack_port pg_pids=$stack_pids
+  start_stack "$work/pg-beside.sqlite"
+  local sqlite_port=$stack_port sqlite_pids=$stack_pids
+  for stack_port in $pg_port $sqlite_port; do run_wrk warmup /wakeup 2 "$connections" 997 >/dev/null; done
+  for round in $(seq "$rounds"); do
+    stack_port=$pg_port
+    run_wrk pg.register /wakeup "$duration" "$connections" "$((round + 700))"
+    stack_port=$sqlite_port
+    run_wrk pg.sqlite_register /wakeup "$duration" "$connections" "$((round + 700))"
+    log "  round $round: register on PostgreSQL $(latest pg.register.rps) req/s (p99 $(latest pg.register.p99) ms," \
+      "errors $(latest pg.register.errors)), on SQLite $(latest pg.sqlite_register.rps) (p99 $(latest pg.sqlite_register.p99) ms)"
+  done
+  stack_pids=$pg_pids; stop_stack
+  stack_pids=$sqlite_pids; stop_stack
+
+  # The sweep: the same rows in each engine, a fresh copy per round.
+  pg_fill bench_sweep_template "$n" "$n"
+  fill "$work/pg-beside-template.sqlite" "$n" "$n"
+  for round in $(seq "$rounds"); do
+    pg_fresh bench_sweep bench_sweep_template
+    rm -rf "$work/pg-sweep-run"
+    start=$(now_ns)
+    summary=$(sweep "$(pg_uri bench_sweep)" env LIVEACTIVITY_SWEEP_DIR="$work/pg-sweep-run" \
+      /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep")
+    elapsed=$(($(now_ns) - start))
+    sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<<"$summary")
+    record pg.sweep.errors "$((n - ${sent:-0}))"
+    [ "$sent" = "$n" ] || log "the sweep on PostgreSQL sent ${sent:-?} of $n: $summary"
+    record pg.sweep.rate "$(awk -v n="$n" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
+    record pg.sweep.rss_mb "$(awk '/Maximum resident/ { print $NF / 1024 }' "$work/time.txt")"
+
+    copy_database "$work/pg-beside-template.sqlite" "$work/pg-beside-run.sqlite"
+    rm -rf "$work/pg-beside-run.sqlite.sweep"
+    start=$(now_ns)
+    summary=$(sweep "$work/pg-beside-run.sqlite" "$bin/liveactivity-sweep")
+    elapsed=$(($(now_ns) - start))
+    sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<<"$summary")
+    record pg.sqlite_sweep.errors "$((n - ${sent:-0}))"
+    record pg.sqlite_sweep.rate "$(awk -v n="$n" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
+    log "  round $round: sweep of $n on PostgreSQL $(latest pg.sweep.rate) pushes/s, on SQLite $(latest pg.sqlite_sweep.rate)"
+  done
+}
+
+pg_total() { awk -v k="$1" '$1 == k { s += $2 } END { print s + 0 }' "$results"; }
+
+postgres_table() {
+  local n=${BENCH_PG_SWEEP_N:-100000} errors
+  echo
+  echo "7. PostgreSQL beside SQLite (same rounds; a throwaway server on this host, its unix socket, fsync off)"
+  printf '  %-36s %12s %10s %10s %10s %12s\n' "" "PostgreSQL" "p99 ms" "errors" "SQLite" "PG/SQLite"
+  errors=$(pg_total pg.register.errors)
+  printf '  %-36s %12s %10s %10s %10s %12s\n' "register (req/s, $connections connections)" "$(fmt "$(value pg.register.rps)")" \
+    "$(fmt "$(value pg.register.p99)")" "$errors" "$(fmt "$(value pg.sqlite_register.rps)")" \
+    "$(ratio "$(value pg.register.rps)" "$(value pg.sqlite_register.rps)")"
+  printf '  %-36s %12s %10s %10s %10s %12s\n' "sweep of $n (pushes/s)" "$(fmt "$(value pg.sweep.rate)")" "" \
+    "$(pg_total pg.sweep.errors)" "$(fmt "$(value pg.sqlite_sweep.rate)")" \
+    "$(ratio "$(value pg.sweep.rate)" "$(value pg.sqlite_sweep.rate)")"
+  echo "  errors: register $(verdict "$errors == 0"), SQLite register $(verdict "$(pg_total pg.sqlite_register.errors) == 0"), sweeps $(verdict "$(pg_total pg.sweep.errors) + $(pg_total pg.sqlite_sweep.errors) == 0")"
+}
