@@ -115,6 +115,8 @@ struct HostFailureTests {
         let end = cut.waitForExit(timeout: 120)
         #expect(end != nil && end != .exited(0), "a sweep that lost the database says so: \(cut.output)")
         #expect(isCrashFree(cut.output), "one line, no crash: \(cut.output)")
+        let lines = cut.output.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("(LIVEACTIVITY_DB): unreachable"), "\(cut.output)")
         let cutConnections = try hosts.connectionsSoFar()
 
         #expect(hosts.waitForLeasesToEnd())

@@ -56,6 +56,28 @@ struct SameMinuteTests {
         #expect(try hosts.standIn.state().received().count == 3000)
     }
 
+    @Test func threeHostsExpiringAndPruningTheSameMinuteDeleteEachRowOnce() throws {
+        let hosts = try SweepingHosts(shared: ["LIVEACTIVITY_APNS_CONCURRENCY": "100"])
+        // 500 registrations past their 8 hours, 500 due, and a run history older than 30 days.
+        try hosts.fixture.register(1...500, ago: 9 * 3_600_000)
+        try hosts.fixture.register(501...1000)
+        for day in [31, 32, 40] {
+            var old = SweepSummary()
+            old.startedAt = Clock().now() - Int64(day) * 86_400_000
+            try hosts.database.record(old, host: "retired")
+        }
+        let names = ["host-1", "host-2", "host-3"]
+        let outputs = try sweepTogether(hosts, names)
+        let expired = names.map { Int(SweepFixture.field("expired", in: outputs[$0] ?? "") ?? "") ?? -1 }
+        #expect(expired.allSatisfy { $0 >= 0 } && expired.reduce(0, +) == 500, "each expired row deleted once: \(expired)")
+        #expect(names.map { SweepingHosts.sent(outputs[$0] ?? "") }.reduce(0, +) == 500)
+        #expect(try hosts.database.count() == 500)
+        let counts = try hosts.receivedCounts()
+        #expect(counts.count == 500 && counts.values.allSatisfy { $0 == 1 } && counts[sampleToken(1)] == nil)
+        #expect(try hosts.database.scalar("SELECT count(*) FROM sweep_runs WHERE host = 'retired'") == 0, "pruned")
+        #expect(try hosts.database.scalar("SELECT count(*) FROM sweep_runs") == 3, "one run recorded per host")
+    }
+
     @Test func hostsRenewingTogetherSignOneProviderTokenBetweenThem() throws {
         let hosts = try SweepingHosts()
         try hosts.register(600)
