@@ -91,12 +91,14 @@ hosts_statements() {
 
 # A host dies a second into its sweep; another host's cron runs every minute from then on.
 hosts_pause() {
-  local rows=10000 killed left deadline next run=0
+  local rows=10000 killed left deadline next run=0 claimed_error=0
   hosts_psql -c "DROP DATABASE IF EXISTS pause" -c "CREATE DATABASE pause"
   sweep "$uri_base/pause" LIVEACTIVITY_SWEEP_DIR="$work/migrate" "$bin/liveactivity-sweep" >/dev/null
   hosts_fill pause "$rows"
-  # The host that dies: one push in flight at a time keeps it mid-sweep.
-  sweep "$uri_base/pause" LIVEACTIVITY_HOST_NAME=dying LIVEACTIVITY_SWEEP_DIR="$work/dying" \
+  # The host that dies: one push in flight at a time keeps it mid-sweep. Started by env, which
+  # becomes the sweep (a function in the background would be a subshell, and SIGKILL would end
+  # that subshell, not the sweep).
+  env "${sweep_env[@]}" LIVEACTIVITY_DB="$uri_base/pause" LIVEACTIVITY_HOST_NAME=dying LIVEACTIVITY_SWEEP_DIR="$work/dying" \
     LIVEACTIVITY_LEASE_SECONDS="$hosts_lease" LIVEACTIVITY_SWEEP_BUDGET=$((hosts_lease > 56 ? 50 : hosts_lease - 6)) \
     LIVEACTIVITY_APNS_CONCURRENCY=1 "$bin/liveactivity-sweep" >"$work/dying.out" 2>&1 &
   local dying=$! waited=0
@@ -107,7 +109,10 @@ hosts_pause() {
     waited=$((waited + 1))
   done
   kill -KILL "$dying" 2>/dev/null || true
-  wait "$dying" 2>/dev/null || true
+  local status=0
+  wait "$dying" 2>/dev/null || status=$?
+  # Killed, not ended on its own: anything else makes the figure an error.
+  [ "$status" = 137 ] || { log "  the host to kill ended with status $status first: $(tail -c 300 "$work/dying.out")"; claimed_error=1; }
   killed=$(now_ns)
   local claimed; claimed=$(hosts_psql -c "SELECT count(*) FROM registrations WHERE lease_host = 'dying' AND wakeup_count = 0" pause)
   deadline=$((killed + (hosts_lease + 240) * 1000000000))
@@ -123,7 +128,7 @@ hosts_pause() {
   [ "$claimed" -gt 0 ] || log "  the host to kill claimed nothing: $(tail -c 300 "$work/dying.out")"
   record hosts.pause.claimed "$claimed"
   record hosts.pause.seconds "$(awk -v ns="$(($(now_ns) - killed))" 'BEGIN { print ns / 1e9 }')"
-  record hosts.pause.errors "$([ "$left" = 0 ] && [ "$claimed" -gt 0 ] && echo 0 || echo 1)"
+  record hosts.pause.errors "$([ "$left" = 0 ] && [ "$claimed" -gt 0 ] && [ "$claimed_error" = 0 ] && echo 0 || echo 1)"
   log "  a host killed holding $claimed claimed rows: wakes resumed after $(latest hosts.pause.seconds) s (lease $hosts_lease s)"
 }
 
