@@ -46,6 +46,18 @@ enum SweepCommand {
         SweepFolder.removeOldFiles(forDatabase: configuration.databasePath)
         let store = try openDatabase(engine) { try engine.openSweep(migrating: true) }
         defer { store.close() }
+        // This host's lock says no earlier sweep of this host still runs; the database's lock on
+        // the name says no other host runs under it, so the leases stamped with the name are this
+        // sweep's to take again (SPEC 5, "Several hosts"). Held by the sweep's session to its end.
+        let ownsName: Bool
+        do { ownsName = try store.holdHostName(configuration.hostName) } catch {
+            throw CommandFailure.database(error, doing: "sweep", engine)
+        }
+        guard ownsName else {
+            throw .configuration(
+                "configuration: LIVEACTIVITY_HOST_NAME=\(configuration.hostName) is in use by a sweep of another host "
+                    + "against this database (it holds the name's lock there); give each host a name of its own")
+        }
         let summary: SweepSummary
         do {
             let tokens = ProviderTokenCache(

@@ -47,4 +47,30 @@ struct RunLocalTests {
             run.stdout.contains(
                 "== the status page: http://127.0.0.1:\(environment["LIVEACTIVITY_LOCAL_PORT"] ?? "")/wakeup/status"))
     }
+
+    /// `scripts/run-local --hosts 2 --once` (README "Several hosts"): two hosts, each a responder
+    /// and a sweep of its own name, behind one nginx, on one throwaway PostgreSQL; both sweeps
+    /// start at once and every device is pushed exactly once between them.
+    @Test(.enabled(if: systemTool("nginx") != nil && systemTool("curl") != nil, "run-local needs nginx and curl"))
+    func twoHostsShareOneDatabaseAndPushEachDeviceOnce() throws {
+        let state = TemporaryDirectory("runlocal-hosts")
+        let binaries = URL(fileURLWithPath: product("liveactivity-fcgi")).deletingLastPathComponent().path
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key == "PATH" || $0.key == "HOME" }
+        environment.merge([
+            "LIVEACTIVITY_LOCAL_STATE": state.path, "LIVEACTIVITY_LOCAL_BIN": binaries,
+            "LIVEACTIVITY_LOCAL_PORT": "\(freePort())", "LIVEACTIVITY_LOCAL_APNS_PORT": "\(freePort())",
+        ]) { _, new in new }
+        let run = try runCommand(
+            "/bin/bash", [packageRoot + "/scripts/run-local", "--hosts", "2", "--once"], environment: environment,
+            timeout: 300)
+        #expect(run.status == 0, "run-local --hosts 2 --once exited \(run.status): \(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let sent = ["host-1", "host-2"].map { host in
+            lines.first { $0.hasPrefix("-- \(host) sent ") }.flatMap { Int($0.split(separator: " ")[3].dropLast()) } ?? -1
+        }
+        #expect(sent.allSatisfy { $0 >= 0 } && sent.reduce(0, +) == 2500, "\(sent): \(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Hosts (last sweep each): host-1 ") && $0.contains("host-2") }, "\(run.stdout)")
+        #expect(lines.last == "run-local: 2500 devices pushed once each between the 2 hosts; stopping.", "\(run.stdout)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
 }

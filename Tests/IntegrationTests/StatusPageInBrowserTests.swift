@@ -81,6 +81,23 @@ struct StatusPageInBrowserTests {
         try browser.screenshot(url, to: Self.screenshots + "/alarm-wide.png", width: 1280, height: 2050)
         try browser.screenshot(url, to: Self.screenshots + "/alarm-phone.png", width: 390, height: 3300)
 
+        // Several hosts (SPEC 5): host-c's cron stopped ten minutes ago while host-b sweeps on.
+        // The page lists every host's last sweep and its alarm names host-c.
+        var stale = SweepSummary()
+        stale.startedAt = Clock().now() - 600_000
+        stale.durationMilliseconds = 300
+        try history.record(stale, host: "host-c")
+        let other = try sweep(standIn, live, host: "host-b")
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        let stopped = try check(browser, url, live, alarms: ["hostStopped"], label: "host-stopped")
+        let named = stopped.contains(
+            "Host <strong data-figure=\"stoppedHosts\" data-value=\"host-c\">host-c</strong> recorded no sweep")
+        #expect(named, "the alarm names the host whose cron stopped")
+        for host in ["test-host", "host-b", "host-c"] {
+            #expect(stopped.contains("data-figure=\"hosts.\(host).lastRunAt\""), "\(host) listed with its last sweep")
+        }
+        try browser.screenshot(url, to: Self.screenshots + "/host-stopped-wide.png", width: 1280, height: 2050)
+
         // No token on the page, not even its first 8 characters (nor in the access log).
         for token in tokens + [fresh] {
             let shown = alarmed.contains(String(token.prefix(8))) || live.accessLog.contains(String(token.prefix(8)))
@@ -90,9 +107,13 @@ struct StatusPageInBrowserTests {
 
     // MARK: - Helpers
 
-    /// One cron run against the stack's database, with the stand-in's settings.
-    func sweep(_ standIn: StandInStack, _ live: LiveStack) throws -> CommandResult {
-        try runCommand(product("liveactivity-sweep"), environment: standIn.sweepEnvironment(database: live.databasePath))
+    /// One cron run against the stack's database, with the stand-in's settings, as `host` (the
+    /// name the day's history was recorded under, unless another host is meant).
+    func sweep(_ standIn: StandInStack, _ live: LiveStack, host: String = "test-host") throws -> CommandResult {
+        var environment = standIn.sweepEnvironment(database: live.databasePath)
+        environment.merge(live.database.programEnvironment) { _, new in new }
+        environment["LIVEACTIVITY_HOST_NAME"] = host
+        return try runCommand(product("liveactivity-sweep"), environment: environment)
     }
 
     /// Loads the page in the browser and checks it against `stats --json` and `stats --html`
@@ -189,6 +210,11 @@ struct StatusPageInBrowserTests {
             let fault = faults.first { "\($0["environment"] ?? "")/\($0["kind"] ?? "")/\($0["reason"] ?? "")" == which }
             return number(fault?[key])
         case ("alarms", nil): return nil
+        case ("stoppedHosts", nil): return (stats["stoppedHosts"] as? [String])?.joined(separator: ",")
+        case ("hosts", let rest?):
+            let key = rest.split(separator: ".").last.map(String.init) ?? ""
+            let host = String(rest.dropLast(key.count + 1))
+            return number((stats["hosts"] as? [[String: Any]] ?? []).first { $0["host"] as? String == host }?[key])
         case ("acks", nil):
             let hours = day?["hours"] as? [[String: Any]] ?? []
             return hours.allSatisfy { $0["acknowledged"] is NSNull } ? "none" : nil

@@ -20,6 +20,12 @@ final class SweepFixture: @unchecked Sendable {
         self.standIn = try standIn ?? StandInStack(environment: standInEnvironment)
     }
 
+    /// A fixture over `database`, a test's own (a cluster it stops, restarts or fails over).
+    init(database: TestDatabase, standIn: StandInStack? = nil) throws {
+        self.database = database
+        self.standIn = try standIn ?? StandInStack()
+    }
+
     /// Registers `seeds` as the API would, `ago` milliseconds in the past.
     func register(
         _ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0

@@ -15,6 +15,23 @@ import Testing
         #expect(SweepHealth(lastFinishedAt: now - 1, lastExitedNonZero: false, now: now).isAlarm == false)
     }
 
+    @Test func ofSeveralHostsTheOneWhoseLastSweepIsOlderThanThreeMinutesIsNamed() {
+        let hosts = [
+            HostRun(host: "web1", startedAt: now - 30_000, durationMilliseconds: 2_000, failed: false),
+            HostRun(host: "web2", startedAt: now - 600_000, durationMilliseconds: 2_000, failed: false),
+        ]
+        // web1's run is the last of all: only the host alarm shows that web2 stopped.
+        #expect(
+            SweepHealth(lastFinishedAt: now - 28_000, lastExitedNonZero: false, now: now, hosts: hosts).alarms == [
+                .hostStopped(host: "web2", milliseconds: 598_000)
+            ])
+        // One host alone is the alarms above, not named twice.
+        #expect(
+            SweepHealth(lastFinishedAt: now - 598_000, lastExitedNonZero: false, now: now, hosts: [hosts[1]]).alarms == [
+                .noSweepFinishedLately(milliseconds: 598_000)
+            ])
+    }
+
     @Test func noSweepForMoreThanThreeMinutesIsAnAlarm() {
         #expect(
             SweepHealth(lastFinishedAt: now - 180_001, lastExitedNonZero: false, now: now).alarms == [

@@ -149,6 +149,14 @@ public final class StandInState {
     }
 
     /// Everything received, oldest first (optionally for one token).
+    /// Each push received, as (device token, nginx's connection number) in arrival order: which
+    /// client connection it came on tells which sweep sent it when several sweeps push at once.
+    public func receivedConnections() throws -> [(token: String, connection: String)] {
+        try connection.statement("SELECT device_token, coalesce(connection, '') FROM received ORDER BY id").rows { row in
+            (row.text(0) ?? "", row.text(1) ?? "")
+        }
+    }
+
     public func received(token: String? = nil) throws -> [Received] {
         try connection.statement(
             """

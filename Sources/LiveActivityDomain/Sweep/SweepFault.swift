@@ -48,3 +48,12 @@ public struct SweepFault: Sendable, Equatable {
     /// `sandbox:BadEnvironmentKeyInToken:1000`, for the summary line.
     public var summary: String { "\(environment.rawValue):\(reason):\(pushes)" }
 }
+
+extension SweepFault {
+    /// The kinds of fault that make the sweep exit non-zero, from the rule itself: a run that
+    /// recorded one of them exited non-zero (the figures' "last sweep failed").
+    public static var failingKinds: [String] {
+        Kind.allCases.filter { SweepFault(environment: .production, kind: $0, reason: "", advice: "").failsTheRun }.map(
+            \.rawValue)
+    }
+}

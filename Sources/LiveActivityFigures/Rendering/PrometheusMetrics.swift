@@ -71,6 +71,19 @@ public enum PrometheusMetrics {
             family("liveactivity_last_sweep_duration_seconds", "gauge", "Duration of the last recorded sweep.")
             out += "liveactivity_last_sweep_duration_seconds \(Double(last.durationMilliseconds) / 1000)\n"
         }
+        if !snapshot.hosts.isEmpty {
+            family(
+                "liveactivity_host_last_sweep_timestamp_seconds", "gauge",
+                "Start of each host's last recorded sweep, Unix seconds (several hosts, one database).")
+            for run in snapshot.hosts {
+                out +=
+                    "liveactivity_host_last_sweep_timestamp_seconds{host=\"\(label(run.host))\"} \(Double(run.startedAt) / 1000)\n"
+            }
+            family("liveactivity_host_last_sweep_failed", "gauge", "1 when a host's last recorded sweep exited non-zero.")
+            for run in snapshot.hosts {
+                out += "liveactivity_host_last_sweep_failed{host=\"\(label(run.host))\"} \(run.failed ? 1 : 0)\n"
+            }
+        }
         return out
     }
 

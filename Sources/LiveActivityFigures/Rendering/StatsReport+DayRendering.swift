@@ -10,6 +10,14 @@ extension StatsReport {
         if health.isAlarm {
             lines.append("ALARM: " + health.alarms.map(\.words).joined(separator: "; "))
         }
+        if day.hosts.count > 1 {
+            lines.append(
+                "Hosts (last sweep each): "
+                    + day.hosts.map { run in
+                        "\(OutsideText.line(run.host)) \(StatsReport.age(generatedAt - run.startedAt)) ago"
+                            + (run.failed ? " (exited non-zero)" : "")
+                    }.joined(separator: ", "))
+        }
         for (label, reasons) in [
             ("Failure reasons over 24 h", day.failureReasons), ("Removal reasons over 24 h", day.removalReasons),
         ]
@@ -42,6 +50,16 @@ extension StatsReport {
             "\"lastRunFinishedAt\":" + optional(self.day.lastRunFinishedAt),
             "\"lastRunExitedNonZero\":\(self.day.lastRunExitedNonZero)",
             "\"alarms\":" + JSONText.array(health.alarms.map(\.name)),
+            "\"stoppedHosts\":"
+                + JSONText.array(
+                    health.alarms.compactMap { alarm in
+                        if case .hostStopped(let host, _) = alarm { return OutsideText.cut(host) } else { return nil }
+                    }),
+            "\"hosts\":["
+                + self.day.hosts.map { run in
+                    "{\"host\":\(JSONText.outside(run.host)),\"lastRunAt\":\(run.startedAt),\"lastRunDurationMs\":\(run.durationMilliseconds),"
+                        + "\"lastRunFinishedAt\":\(run.finishedAt),\"lastRunExitedNonZero\":\(run.failed)}"
+                }.joined(separator: ",") + "]",
         ]
     }
 }
@@ -57,6 +75,11 @@ extension SweepHealth.Alarm {
         case .noSweepFinishedLately(let milliseconds):
             "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
         case .lastSweepFailed: "the last sweep exited non-zero"
+        case .hostStopped(let host, let milliseconds):
+            "host \(OutsideText.line(host)) recorded no sweep in the last 3 minutes (its last finished "
+                + (milliseconds < 0
+                    ? "\(StatsReport.age(-milliseconds)) ahead of this clock)" : "\(StatsReport.age(milliseconds)) ago)")
+                + "; is its cron running?"
         }
     }
 }

@@ -19,7 +19,7 @@ extension StatusPage {
         .health{border-left:.5rem solid var(--ok);background:var(--okbg)}
         .health h2{color:var(--ok)}
         .health.alarm{background:var(--alarmbg);color:var(--alarm);border-left-color:#6d0f0a}
-        .health.alarm h2,.health.alarm code{color:var(--alarm)}
+        .health.alarm h2,.health.alarm code,.health.alarm th,.health.alarm caption{color:var(--alarm)}
         .health ul{margin:.25rem 0 .5rem;padding-left:1.25rem}.health p{margin:.25rem 0 0}
         .sign{display:inline-block;width:1.5rem;height:1.5rem;line-height:1.5rem;text-align:center;\
         border-radius:50%;background:var(--ok);color:var(--okbg);margin-right:.25rem}

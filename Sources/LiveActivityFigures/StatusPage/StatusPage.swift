@@ -61,6 +61,14 @@ public enum StatusPage {
                     out +=
                         "The last sweep exited non-zero: a configuration or provider fault, or the mass-deletion guard held deletions. "
                     out += "Its log line says what to fix; the faults are listed below."
+                case .hostStopped(let host, let milliseconds):
+                    out +=
+                        "Host <strong data-figure=\"stoppedHosts\" data-value=\"\(HTMLText.escape(host))\">\(HTMLText.escape(host))</strong> recorded no sweep in the "
+                    out += "last 3 minutes (its last one finished "
+                    out +=
+                        milliseconds < 0
+                        ? "\(HTMLText.age(-milliseconds)) ahead of this clock). " : "\(HTMLText.age(milliseconds)) ago). "
+                    out += "The other hosts go on sweeping its registrations; is its cron running, and can it reach the database?"
                 }
                 out += "</li>"
             }
@@ -79,7 +87,24 @@ public enum StatusPage {
         } else {
             out += "<p>Last sweep: none recorded.</p>"
         }
-        return out + "</section>"
+        return out + hosts(report) + "</section>"
+    }
+
+    /// Each host's last sweep, where several hosts sweep one database (SPEC 5, "Several hosts").
+    static func hosts(_ report: StatsReport) -> String {
+        guard report.day.hosts.count > 1 else { return "" }
+        var out = "<table><caption>Hosts sweeping this database (the last sweep of each)</caption>"
+        out += tableHead(["Host", "Last sweep started", "Exit"], numbers: ["Took"]) + "<tbody>"
+        for run in report.day.hosts {
+            let host = HTMLText.escape(run.host)
+            out += "<tr><td>\(host)</td><td><time data-figure=\"hosts.\(host).lastRunAt\" data-value=\"\(run.startedAt)\">"
+            out +=
+                "\(UTCTime(milliseconds: run.startedAt).full)</time> (\(HTMLText.age(report.generatedAt - run.startedAt)) ago)</td>"
+            out += "<td>\(run.failed ? "non-zero" : "0")</td>"
+            out += "<td class=\"n\" data-figure=\"hosts.\(host).lastRunDurationMs\" data-value=\"\(run.durationMilliseconds)\">"
+            out += "\(HTMLText.duration(run.durationMilliseconds))</td></tr>"
+        }
+        return out + "</tbody></table>"
     }
 
     // MARK: - Registrations now

@@ -12,6 +12,8 @@ public struct MetricsSnapshot: Sendable {
     public var failureReasons: [(reason: String, count: Int64)] = []
     /// The last recorded run.
     public var lastRun: RecordedRun?
+    /// Each host's last recorded run (every host in the run history), by name.
+    public var hosts: [HostRun] = []
     /// Registrations waiting after failures (back-off), by environment.
     public var backingOff: [(environment: String, count: Int64)] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.

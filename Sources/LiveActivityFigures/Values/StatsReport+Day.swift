@@ -27,6 +27,8 @@ extension StatsReport {
         /// its exit code. Runs that stop before recording anything (a bad setting, an unusable
         /// database) leave no run: the page's alarm then says no sweep finished lately.
         public var lastRunExitedNonZero = false
+        /// Each host's last run, of the hosts that swept in the last 24 hours (`HostRun`), by name.
+        public var hosts: [HostRun] = []
 
         public init() {}
 

@@ -13,6 +13,10 @@ public struct SweepHealth: Sendable, Equatable {
         case noSweepFinishedLately(milliseconds: Int64)
         /// The last run exited non-zero (a configuration or provider fault, the guard held deletions).
         case lastSweepFailed
+        /// Of several hosts sweeping one database, this one's last run finished this long ago (ms),
+        /// more than `staleAfterMilliseconds` (its cron stopped, or it lost the database) while
+        /// the others may go on: their runs would hide it from the alarms above.
+        case hostStopped(host: String, milliseconds: Int64)
 
         /// The machine-readable name in `stats --json`.
         public var name: String {
@@ -20,13 +24,16 @@ public struct SweepHealth: Sendable, Equatable {
             case .noSweepRecorded: "noSweepRecorded"
             case .noSweepFinishedLately: "noSweepFinishedLately"
             case .lastSweepFailed: "lastSweepFailed"
+            case .hostStopped: "hostStopped"
             }
         }
     }
 
     public var alarms: [Alarm]
 
-    public init(lastFinishedAt: Int64?, lastExitedNonZero: Bool, now: Int64) {
+    /// `hosts`: each host's last run (`StatsReport.Day.hosts`); watched one by one only when
+    /// more than one host swept in the last 24 hours (one host's stop is the alarms above).
+    public init(lastFinishedAt: Int64?, lastExitedNonZero: Bool, now: Int64, hosts: [HostRun] = []) {
         var alarms: [Alarm] = []
         if let lastFinishedAt {
             // `lastFinishedAt` is the last run recorded (not the latest start), so a step of the
@@ -41,13 +48,18 @@ public struct SweepHealth: Sendable, Equatable {
         } else {
             alarms.append(.noSweepRecorded)
         }
+        if hosts.count > 1 {
+            for run in hosts where abs(now - run.finishedAt) > Self.staleAfterMilliseconds {
+                alarms.append(.hostStopped(host: run.host, milliseconds: now - run.finishedAt))
+            }
+        }
         self.alarms = alarms
     }
 
     public init(_ report: StatsReport) {
         self.init(
             lastFinishedAt: report.day.lastRunFinishedAt, lastExitedNonZero: report.day.lastRunExitedNonZero,
-            now: report.generatedAt)
+            now: report.generatedAt, hosts: report.day.hosts)
     }
 
     public var isAlarm: Bool { !alarms.isEmpty }

@@ -30,6 +30,9 @@ public protocol FigureQueries: AnyObject {
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals
     /// The last run recorded (by the order runs were recorded, not by their clocks).
     func lastRun() throws -> RecordedRun?
+    /// Each host's last run recorded among the runs started at or after `since` (nil: every run
+    /// kept), by host name; `failed`: a fault of `failingKinds` ended it.
+    func lastRunPerHost(since: Int64?, failingKinds: [String]) throws -> [HostRun]
     /// When the last run recorded finished, and whether a fault of `failingKinds` ended it.
     func lastRunEnd(failingKinds: [String]) throws -> (finishedAt: Int64, failed: Bool)?
     /// The faults of the runs started at or after `since` by environment, kind and reason; nil:

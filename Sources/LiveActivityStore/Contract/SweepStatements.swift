@@ -4,6 +4,12 @@ import LiveActivityDomain
 /// the run history. Run by one sweep at a time per host; on PostgreSQL by several hosts at once,
 /// each with its own lease.
 public protocol SweepStatements: StoreConnection, FigureQueries {
+    /// Takes the database's lock on the host name `host` for as long as this connection is open
+    /// (SPEC 5, "Several hosts": a host name is one host's, and a sweep treats the leases stamped
+    /// with it as its own); false when another live session holds it: a second host runs under
+    /// the same name. Always true on SQLite, one host, whose sweep lock beside the file suffices.
+    func holdHostName(_ host: String) throws -> Bool
+
     /// Deletes registrations made at or before `cutoff` (ms); how many.
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
 

@@ -31,13 +31,12 @@ extension StatsReport.Day {
             StatsReport.ReasonCount(reason: $0.reason, count: $0.count)
         }
 
-        // The kinds of fault that make the sweep exit non-zero, from the rule itself.
-        let failing = SweepFault.Kind.allCases.filter {
-            SweepFault(environment: .production, kind: $0, reason: "", advice: "").failsTheRun
-        }
-        let last = try queries.lastRunEnd(failingKinds: failing.map(\.rawValue))
+        let failing = SweepFault.failingKinds
+        let last = try queries.lastRunEnd(failingKinds: failing)
         day.lastRunFinishedAt = last?.finishedAt
         day.lastRunExitedNonZero = last?.failed ?? false
+        day.hosts = try queries.lastRunPerHost(
+            since: now - HostRun.listedForMilliseconds, failingKinds: failing)
         return day
     }
 }

@@ -51,6 +51,7 @@ extension MetricsSnapshot {
             groups: try queries.groups(), totals: try queries.runTotals(since: nil),
             failureReasons: try queries.lifetimeFailureReasons(), lastRun: try queries.lastRun(),
             backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil))
+        snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds)
         snapshot.acks = DeliveryReport.outcomes(try queries.acks(sinceHour: nil))
         let delays = try queries.ackDelayTotals()
         var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)

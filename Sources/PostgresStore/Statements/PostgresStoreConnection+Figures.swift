@@ -93,6 +93,21 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
+    func lastRunPerHost(since: Int64?, failingKinds: [String]) throws -> [HostRun] {
+        try storeFaults {
+            // The last run of each host by the order runs were recorded (its largest id), as `lastRun`.
+            try statement(
+                """
+                SELECT DISTINCT ON (host) host, started_at, duration_ms,
+                       EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind = ANY($2::text[]))
+                FROM sweep_runs WHERE started_at >= $1 ORDER BY host, id DESC
+                """
+            ).rows([.integer(since ?? Int64.min), PostgresArray.text(failingKinds)]) { row in
+                HostRun(host: row.text(0) ?? "", startedAt: row.int(1), durationMilliseconds: row.int(2), failed: row.bool(3))
+            }
+        }
+    }
+
     func lastRunEnd(failingKinds: [String]) throws -> (finishedAt: Int64, failed: Bool)? {
         try storeFaults {
             try statement(

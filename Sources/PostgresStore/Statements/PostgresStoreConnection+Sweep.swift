@@ -15,6 +15,16 @@ extension PostgresStoreConnection: SweepStatements {
         "(lease_until IS NULL OR lease_until < liveactivity_now_ms() OR lease_host = $\(parameter))"
     }
 
+    /// A session-level advisory lock, released when the session ends however it ends (a killed
+    /// sweep's with its connection), keyed by a 64-bit hash of the name: another name's lock
+    /// colliding with it is a chance of one in 2^64.
+    func holdHostName(_ host: String) throws -> Bool {
+        try storeFaults {
+            try statement("SELECT pg_try_advisory_lock(hashtextextended('liveactivity sweep host ' || $1, 0))")
+                .firstRow([.text(host)]) { $0.bool(0) } ?? false
+        }
+    }
+
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try storeFaults {
             try statement("DELETE FROM registrations WHERE registered_at <= $1").run([.integer(cutoff)]).rowsAffected

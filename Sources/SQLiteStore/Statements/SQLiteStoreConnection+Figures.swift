@@ -95,6 +95,23 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
+    func lastRunPerHost(since: Int64?, failingKinds: [String]) throws -> [HostRun] {
+        try storeFaults {
+            let placeholders = failingKinds.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
+            // The last run of each host by the order runs were recorded (its largest id), as `lastRun`.
+            return try connection.statement(
+                """
+                SELECT host, started_at, duration_ms,
+                       EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind IN (\(placeholders.isEmpty ? "''" : placeholders)))
+                FROM sweep_runs WHERE id IN (SELECT max(id) FROM sweep_runs WHERE started_at >= ?1 GROUP BY host)
+                ORDER BY host
+                """
+            ).rows([.integer(since ?? Int64.min)] + failingKinds.map { .text($0) }) { row in
+                HostRun(host: row.text(0) ?? "", startedAt: row.int(1), durationMilliseconds: row.int(2), failed: row.int(3) != 0)
+            }
+        }
+    }
+
     func lastRunEnd(failingKinds: [String]) throws -> (finishedAt: Int64, failed: Bool)? {
         try storeFaults {
             let placeholders = failingKinds.indices.map { "?\($0 + 1)" }.joined(separator: ", ")

@@ -6,6 +6,8 @@ import SQLiteClient
 /// lock), so a lease is not needed: a due row is read, not claimed, and an outcome is written
 /// only where the row is still registered as it was read.
 extension SQLiteStoreConnection: SweepStatements {
+    func holdHostName(_ host: String) throws -> Bool { true }
+
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try transaction {
             try connection.statement("DELETE FROM registrations WHERE registered_at <= ?").run([.integer(cutoff)])
