@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One compiled SQL statement, prepared once and reused, finalized in `deinit`. A query is read
 /// through `rows` or `firstRow`, which bind, step and reset it in one call, so no statement is
 /// left holding a read snapshot or lock; a statement without rows is `run`.
@@ -85,8 +89,19 @@ package final class PreparedStatement {
             let rc: Int32
             switch value {
             case .integer(let number): rc = sqlite3_bind_int64(handle, index, number)
-            case .text(let text):
-                rc = sqlite3_bind_text(handle, index, text, -1, liveactivity_sqlite_transient())
+            case .text(var text):
+                // The string's own UTF-8, copied once by SQLite: passed as a C string, Swift
+                // first copied it into a new array to add the NUL. It ends at a NUL all the same.
+                rc = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        guard let start = chars.baseAddress else {
+                            // An empty text, not NULL: SQLite takes a null pointer for NULL.
+                            return sqlite3_bind_text(handle, index, "", 0, liveactivity_sqlite_transient())
+                        }
+                        return sqlite3_bind_text(
+                            handle, index, start, Int32(strnlen(start, chars.count)), liveactivity_sqlite_transient())
+                    }
+                }
             case .blob(let bytes):
                 rc = bytes.withUnsafeBytes { buffer in
                     // A zero-length blob, not NULL: SQLite takes a null pointer for NULL.

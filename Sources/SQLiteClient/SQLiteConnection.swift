@@ -13,6 +13,10 @@ package final class SQLiteConnection {
     package let handle: OpaquePointer
     package let path: String
     private var statements: [String: PreparedStatement] = [:]
+    /// The same statements, by the address of the literal their text was written as.
+    private var literalStatements: [UnsafeRawPointer: PreparedStatement] = [:]
+    /// Where this connection's commits hand their checkpoints, if anywhere (`checkpoint(in:)`).
+    private var checkpointer: WALCheckpointer?
 
     package init(path: String, options: SQLiteOptions = SQLiteOptions()) throws(SQLiteError) {
         if !options.readOnly { Self.createSharedFile(path) }
@@ -78,7 +82,32 @@ package final class SQLiteConnection {
         guard !isClosed else { return }
         isClosed = true
         statements.removeAll()
+        literalStatements.removeAll()
+        // Its connection first, so that this one, closing last, checkpoints and removes the WAL.
+        checkpointer?.stop()
         sqlite3_close_v2(handle)
+    }
+
+    /// Hands this connection's checkpoints to `checkpointer`'s thread instead of running them in
+    /// the commit (SQLite's auto-checkpoint): a commit that leaves `threshold` pages not yet
+    /// copied asks it for one; one that leaves `limit` pages in the WAL checkpoints itself.
+    package func checkpoint(in checkpointer: WALCheckpointer) {
+        self.checkpointer = checkpointer
+        // Replaces SQLite's auto-checkpoint, itself a WAL hook (https://sqlite.org/c3ref/wal_hook.html).
+        // The hook runs after the commit, its write lock released; the connection keeps
+        // `checkpointer` alive as long as the hook can run.
+        sqlite3_wal_hook(
+            handle,
+            { context, db, name, pages in
+                let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
+                switch checkpointer.afterCommit(leaving: pages) {
+                case .nothing: break
+                case .request: checkpointer.request()
+                // As SQLite's own hook does: the commit stands whatever the checkpoint says.
+                case .checkpoint: _ = sqlite3_wal_checkpoint(db, name)
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     deinit { close() }
@@ -104,6 +133,19 @@ package final class SQLiteConnection {
         return statement
     }
 
+    /// The statement for the literal `sql`, found by the literal's address: looked up by its text,
+    /// a statement's hundreds of characters were hashed on every run (4% of a registration's
+    /// instructions). For the statements a request runs; `statement(_: String)` serves the rest.
+    package func statement(_ sql: StaticString) throws(SQLiteError) -> PreparedStatement {
+        guard sql.hasPointerRepresentation else { return try statement(sql.description) }
+        try checkOpen(sql.description)
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let cached = literalStatements[key] { return cached }
+        let statement = try statement(sql.description)
+        literalStatements[key] = statement
+        return statement
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -112,14 +154,14 @@ package final class SQLiteConnection {
     /// (after the busy timeout) rather than midway.
     /// The three statements are prepared once: `sqlite3_exec` would parse them on every call.
     package func transaction<T>(_ body: () throws -> T) throws -> T {
-        try statement("BEGIN IMMEDIATE").run()
+        try statement("BEGIN IMMEDIATE" as StaticString).run()
         do {
             let result = try body()
-            try statement("COMMIT").run()
+            try statement("COMMIT" as StaticString).run()
             return result
         } catch {
             // After some errors (SQLITE_FULL, IOERR) SQLite has already rolled back on its own.
-            if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK").run() }
+            if sqlite3_get_autocommit(handle) == 0 { try? statement("ROLLBACK" as StaticString).run() }
             throw error
         }
     }
@@ -139,8 +181,8 @@ package final class SQLiteConnection {
         get throws(SQLiteError) { try statement("PRAGMA user_version").scalarInt() ?? 0 }
     }
 
-    private func checkOpen(_ sql: String) throws(SQLiteError) {
-        if isClosed { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed: \(path)", sql: sql) }
+    private func checkOpen(_ sql: @autoclosure () -> String) throws(SQLiteError) {
+        if isClosed { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed: \(path)", sql: sql()) }
     }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {

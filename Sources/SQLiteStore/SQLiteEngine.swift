@@ -26,8 +26,10 @@ public struct SQLiteEngine: StoreEngine {
 
     public var defaultSweepFolder: String { path + ".sweep" }
 
+    /// The responder's: its writer commits every queued registration at once, and a checkpoint
+    /// inside such a commit (SQLite's auto-checkpoint, fsyncs included) held them all.
     public func openRegistrations() throws -> any RegistrationStatements {
-        try SQLiteStoreConnection(path: path, options: options, migrating: true)
+        try SQLiteStoreConnection(path: path, options: options, migrating: true, checkpointingAside: true)
     }
 
     public func openSweep(migrating: Bool) throws -> any SweepStatements {

@@ -18,14 +18,16 @@ final class SQLiteStoreConnection: StoreConnection {
 
     /// Opens (creating if needed) the database at `path`; with `migrating`, brings its schema up
     /// to date first. Concurrent openers are safe: each migration step re-checks the version
-    /// inside its own write transaction.
-    init(path: String, options: SQLiteOptions, migrating: Bool) throws {
+    /// inside its own write transaction. With `checkpointingAside`, its commits leave the WAL's
+    /// checkpoints to a thread of their own (`WALCheckpointer`).
+    init(path: String, options: SQLiteOptions, migrating: Bool, checkpointingAside: Bool = false) throws {
         self.path = path
         pageCeiling = options.maxPageCount
         do {
             connection = try SQLiteConnection(path: path, options: options)
             connection.registerAttemptRingFunction()
             if migrating { try Schema.migrate(connection) }
+            if checkpointingAside { connection.checkpoint(in: WALCheckpointer(path: path, options: options)) }
         } catch let error as SQLiteError {
             throw StoreFault(sqlite: error, path: path, pageCeiling: options.maxPageCount)
         }

@@ -55,5 +55,18 @@ import Testing
         var array = entries + [nil]
         let parameters = array.withUnsafeMutableBufferPointer { RequestParameters(environ: $0.baseAddress) }
         #expect(parameters.values == ["A": "1", "B": "x=y", "EMPTY": ""])
+        #expect(parameters["B"] == "x=y" && parameters["EMPTY"] == "" && parameters["NOEQUALS"] == nil)
+    }
+
+    @Test func aNameMatchesWholeAndTheLastOfTwiceGivenWins() {
+        let texts = ["CONTENT_TYPE=application/json", "CONTENT_LENGTH=12", "X=first", "X=second"]
+        let entries: [UnsafeMutablePointer<CChar>?] = texts.map { text in strdup(text) }
+        defer { for entry in entries { free(entry) } }
+        var array = entries + [nil]
+        let parameters = array.withUnsafeMutableBufferPointer { RequestParameters(environ: $0.baseAddress) }
+        #expect(parameters["CONTENT_TYPE"] == "application/json" && parameters["CONTENT_LENGTH"] == "12")
+        #expect(parameters["CONTENT"] == nil && parameters["CONTENT_TYPE_X"] == nil && parameters[""] == nil)
+        #expect(parameters["X"] == "second" && parameters.values["X"] == "second")
+        #expect(RequestParameters([:])["X"] == nil && RequestParameters([:]).values.isEmpty)
     }
 }

@@ -52,6 +52,26 @@ import Testing
         #expect(try other.statement("PRAGMA wal_checkpoint(TRUNCATE)").firstRow { $0.int(0) } == 0)
     }
 
+    @Test func textIsBoundAsItsUTF8AnEmptyOneIsNotNullAndItEndsAtANul() throws {
+        let texts = ["", "sandbox", "é ✓ 🚗", String(repeating: "0123456789abcdef", count: 20), "before\u{0}after"]
+        let insert = try connection.statement("INSERT INTO t (n, label) VALUES (?, ?)")
+        for (offset, text) in texts.enumerated() { try insert.run([.integer(Int64(100 + offset)), .text(text)]) }
+        let read = try connection.statement("SELECT label, label IS NULL FROM t WHERE n >= 100 ORDER BY n").rows {
+            "\($0.text(0) ?? "nil")|\($0.int(1))"
+        }
+        #expect(read == ["|0", "sandbox|0", "é ✓ 🚗|0", String(repeating: "0123456789abcdef", count: 20) + "|0", "before|0"])
+    }
+
+    @Test func aLiteralStatementIsPreparedOnceAndRefusedAfterClose() throws {
+        let sql: StaticString = "SELECT count(*) FROM t"
+        let first = try connection.statement(sql)
+        #expect(try connection.statement(sql) === first)
+        #expect(try connection.statement("SELECT count(*) FROM t") === first, "the literal and its text are one statement")
+        #expect(try first.scalarInt() == 5)
+        connection.close()
+        #expect(throws: SQLiteError.self) { try connection.statement(sql) }
+    }
+
     @Test func aFailingStepThrowsAndLeavesTheStatementUsable() throws {
         let insert = try connection.statement("INSERT INTO t (n, label) VALUES (?, ?) RETURNING n")
         #expect(throws: SQLiteError.self) { try insert.rows([.null, .null]) { $0.int(0) } }

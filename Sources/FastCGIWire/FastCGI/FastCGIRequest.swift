@@ -9,14 +9,17 @@ import CFastCGI
 /// own (a connection that carries no request ends `FCGX_Accept_r` with -EBADF instead).
 final class FastCGIRequest {
     let pointer: UnsafeMutablePointer<FCGX_Request>
+    /// Where a body left unread is dropped: kept for the worker's life, since a temporary one of
+    /// this size is a heap allocation per request.
+    private let scratch = UnsafeMutablePointer<CChar>.allocate(capacity: scratchSize)
+    private static let scratchSize = 4096
 
     init() throws(TransportStartError) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: FCGX_Request())
-        guard FCGX_InitRequest(pointer, -1, 0) == 0 else {
-            pointer.deallocate()
-            throw TransportStartError("FCGX_InitRequest failed")
-        }
+        // A throw once every property is set still runs deinit, which frees both (freeing them
+        // here as well would free them twice).
+        guard FCGX_InitRequest(pointer, -1, 0) == 0 else { throw TransportStartError("FCGX_InitRequest failed") }
     }
 
     /// Whether a connection is open: one kept by the web server for its next request.
@@ -48,18 +51,15 @@ final class FastCGIRequest {
     /// Reads and drops what is left of the body, so a kept-alive connection carries no stale
     /// stdin records into the next request.
     func discardRemainingBody() {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { scratch in
-            while readBody(into: scratch.baseAddress!, count: Int32(scratch.count)) > 0 {}
-        }
+        while readBody(into: scratch, count: Int32(Self.scratchSize)) > 0 {}
     }
 
-    /// Writes the response (FCGI_STDOUT); a client that went away only loses its own answer.
-    func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                // -1 only when the client went away: its answer is lost, and nothing else.
-                _ = FCGX_PutStr($0.baseAddress, Int32($0.count), pointer.pointee.out)
-            }
+    /// Writes the response (FCGI_STDOUT) in CGI form, each piece copied into libfcgi's buffer;
+    /// a client that went away only loses its own answer.
+    func write(_ response: HTTPResponse) {
+        response.writeCGI { piece in
+            // -1 only when the client went away: its answer is lost, and nothing else.
+            _ = FCGX_PutStr(piece.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(piece.count), pointer.pointee.out)
         }
     }
 
@@ -69,5 +69,6 @@ final class FastCGIRequest {
     deinit {
         FCGX_Free(pointer, 1)
         pointer.deallocate()
+        scratch.deallocate()
     }
 }

@@ -40,11 +40,11 @@ struct FastCGIWorker: Sendable {
                 let response = responder.respond(
                     to: HTTPRequest(parameters: parameters, body: body.bytes, bodyTooLarge: body.tooLarge, gateway: .fastCGI))
                 request.discardRemainingBody()
-                request.write(response.cgiBytes())
+                request.write(response)
             } else {
                 // The whole request is read first: closing with unread input would reset it.
                 request.discardRemainingBody()
-                request.write(stoppingResponse.cgiBytes())
+                request.write(stoppingResponse)
             }
             if inFlight.isStopping { request.closeAfterThisRequest() }
             request.finish()

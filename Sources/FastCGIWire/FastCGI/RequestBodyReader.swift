@@ -1,9 +1,21 @@
 /// Reads a request body through a `read(buffer, count) -> bytes read` function without trusting
 /// `CONTENT_LENGTH`: at most `limit + 1` bytes are kept, so an oversized body is detected by
 /// what arrives, and memory never grows with what a client claims.
-struct RequestBodyReader {
+///
+/// One reader per worker thread: it reads into a buffer of its own, kept for its life, and keeps
+/// only what came. An array of the whole limit per body (or a temporary buffer of that size, which
+/// Swift puts on the heap too) cost a large allocation per request from malloc's slower bins.
+final class RequestBodyReader {
     /// The largest body a responder accepts; one byte more marks a body as too large.
     let limit: Int
+    private let buffer: UnsafeMutablePointer<CChar>
+
+    init(limit: Int) {
+        self.limit = limit
+        buffer = .allocate(capacity: limit + 1)
+    }
+
+    deinit { buffer.deallocate() }
 
     /// The body read, and whether it is larger than `limit` (declared or actual).
     struct Result {
@@ -16,17 +28,13 @@ struct RequestBodyReader {
     func read(declaredLength: Int?, untilEndOfStream: Bool, _ read: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> Result {
         if let declaredLength, declaredLength > limit { return Result(bytes: [], tooLarge: true) }
         let wanted = untilEndOfStream ? limit + 1 : min(declaredLength ?? 0, limit + 1)
-        // Read straight into the result's storage: no chunk buffer, no copy.
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-            count = 0
-            while count < wanted {
-                let ask = Int32(min(4096, wanted - count))
-                let destination = UnsafeMutableRawPointer(buffer.baseAddress! + count).assumingMemoryBound(to: CChar.self)
-                let got = read(destination, ask)
-                if got <= 0 { break }
-                count += Int(got)
-            }
+        var count = 0
+        while count < wanted {
+            let got = read(buffer + count, Int32(min(4096, wanted - count)))
+            if got <= 0 { break }
+            count += Int(got)
         }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: count))
         return Result(bytes: bytes, tooLarge: bytes.count > limit)
     }
 }

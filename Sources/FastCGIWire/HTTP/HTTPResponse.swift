@@ -23,28 +23,38 @@ public struct HTTPResponse: Sendable, Equatable {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    /// The CGI/FastCGI form: `Status:` line, headers, blank line, body.
-    /// Appended as bytes into one buffer: string interpolation cost a tenth of a registration.
+    /// The CGI/FastCGI form: `Status:` line, headers, blank line, body, as one buffer.
     public func cgiBytes() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(192 + body.count)
-        func append(_ text: String) { out.append(contentsOf: text.utf8) }
-        append("Status: ")
-        append(String(status))
-        append(" ")
-        append(HTTPResponse.reasonPhrase(status))
-        append("\r\n")
-        for (name, value) in headers {
-            append(name)
-            append(": ")
-            append(value)
-            append("\r\n")
-        }
-        append("Content-Length: ")
-        append(String(body.count))
-        append("\r\n\r\n")
-        out.append(contentsOf: body)
+        writeCGI { out.append(contentsOf: $0) }
         return out
+    }
+
+    /// The CGI/FastCGI form handed to `write` piece by piece, each piece valid during its call:
+    /// the FastCGI worker copies them straight into libfcgi's buffer. Pieces are each string's own
+    /// UTF-8: string interpolation cost a tenth of a registration, and building one array of the
+    /// pieces (appending `utf8` views, growing it) another 4%.
+    public func writeCGI(_ write: (UnsafeRawBufferPointer) -> Void) {
+        func put(_ text: String) {
+            var text = text
+            text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        }
+        put("Status: ")
+        put(String(status))
+        put(" ")
+        put(HTTPResponse.reasonPhrase(status))
+        put("\r\n")
+        for (name, value) in headers {
+            put(name)
+            put(": ")
+            put(value)
+            put("\r\n")
+        }
+        put("Content-Length: ")
+        put(String(body.count))
+        put("\r\n\r\n")
+        body.withUnsafeBytes(write)
     }
 
     public static func reasonPhrase(_ status: Int) -> String {

@@ -9,29 +9,30 @@ public struct PushToken: Hashable, Sendable, CustomStringConvertible {
 
     /// Validates `text`; the error says which rule it broke.
     public init(validating text: String) throws(PushTokenError) {
-        let utf8 = text.utf8
-        guard utf8.count >= Self.minimumLength else {
-            throw .tooShort
+        var text = text
+        let checked: Result<String, PushTokenError> = text.withUTF8 { utf8 in
+            guard utf8.count >= Self.minimumLength else { return .failure(.tooShort) }
+            guard utf8.count <= Self.maximumLength else { return .failure(.tooLong) }
+            guard utf8.allSatisfy(Self.isHexDigit) else { return .failure(.notHex) }
+            guard utf8.count % 2 == 0 else { return .failure(.oddLength) }
+            // Lowercased straight into the new string's storage: one allocation, no byte array.
+            return .success(
+                String(unsafeUninitializedCapacity: utf8.count) { lower in
+                    for (index, byte) in utf8.enumerated() {
+                        lower[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? byte + 32 : byte
+                    }
+                    return utf8.count
+                })
         }
-        guard utf8.count <= Self.maximumLength else {
-            throw .tooLong
+        self.hex = try checked.get()
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default: false
         }
-        var lower = [UInt8]()
-        lower.reserveCapacity(utf8.count)
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
-                lower.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"):
-                lower.append(byte + 32)
-            default:
-                throw .notHex
-            }
-        }
-        guard lower.count % 2 == 0 else {
-            throw .oddLength
-        }
-        self.hex = String(decoding: lower, as: UTF8.self)
     }
 
     /// A token read back from our own database, already validated when stored.

@@ -123,16 +123,25 @@ public final class RegistrationAPI: HTTPResponder {
     }
 
     /// `application/json`, with parameters such as `charset` allowed; an empty header counts as absent.
-    /// Compared as bytes: Foundation's trimming and lowercasing cost more than the rest of routing.
+    /// Compared as bytes in the string's own UTF-8: Foundation's trimming and lowercasing cost more
+    /// than the rest of routing, and walking `utf8` views (zip, prefix, drop) 3% of a registration.
     static func isJSON(_ contentType: String) -> Bool {
-        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
-        while let first = mediaType.first, first == 0x20 || first == 0x09 { mediaType = mediaType.dropFirst() }
-        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
-        guard !mediaType.isEmpty else { return true }
-        let expected = "application/json".utf8
-        guard mediaType.count == expected.count else { return false }
-        // ASCII case-insensitive, as media types are (RFC 9110 section 8.3.1).
-        return zip(mediaType, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            var start = 0
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            guard start < end else { return true }
+            let expected: StaticString = "application/json"
+            guard end - start == expected.utf8CodeUnitCount else { return false }
+            // ASCII case-insensitive, as media types are (RFC 9110 section 8.3.1).
+            for offset in 0..<(end - start) {
+                let byte = bytes[start + offset]
+                guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected.utf8Start[offset] else { return false }
+            }
+            return true
+        }
     }
 
     private func register(_ body: RegistrationBody, parameter: String?) throws {

@@ -90,6 +90,8 @@ struct JSONReader {
     @discardableResult
     private mutating func object(collecting: Bool) throws(Failure) -> Members {
         var members = Members()
+        // A body's usual members at once, not an array grown (and reallocated) member by member.
+        if collecting { members.entries.reserveCapacity(4) }
         guard try enter(closingWith: UInt8(ascii: "}")) else { return members }
         repeat {
             guard peek() == UInt8(ascii: "\"") else { throw .invalid }

@@ -1,14 +1,15 @@
 /* scripts/bench: the C reference for the registration path. A minimal libfcgi + SQLite
  * responder doing the work liveactivity-fcgi does (SPEC section 3) behind the same nginx: routes
  * on the path's end, method, Content-Type and body-size checks, the strict JSON reader of json.c,
- * the token, type and environment rules with the same messages, the cap from
- * registration_groups, UPDATE-then-INSERT, one BEGIN IMMEDIATE ... COMMIT per request, on a
+ * the token, type and environment rules with the same messages, both caps (registrations, and
+ * those never answered 200) from registration_groups, UPDATE-then-INSERT, one BEGIN IMMEDIATE ... COMMIT per request, on a
  * database file our own build created and migrated (same schema, indexes and triggers).
  * Unregister reads only pushToken, as SPEC section 3 says (ours also checks activityType and
  * environment there). Health answers for the bench's start-up check; metrics are not served.
  *
  *   reference-responder --socket PATH --db PATH [--threads 64] [--connections shared|per-thread]
- *   environment: LIVEACTIVITY_MAX_REGISTRATIONS (100000), LIVEACTIVITY_EXPIRY_HOURS (8),
+ *   environment: LIVEACTIVITY_MAX_REGISTRATIONS (100000), LIVEACTIVITY_MAX_UNPROVEN (10000),
+ *                LIVEACTIVITY_EXPIRY_HOURS (8),
  *                APNS_ENVIRONMENT (production)
  *
  * Threads: one blocking libfcgi worker per kept nginx connection, as ours (nginx keeps up to
@@ -44,7 +45,7 @@ struct store {
 
 static const char *db_path;
 static int listen_socket, per_thread;
-static long long cap = 100000, expiry_ms = 8LL * 3600 * 1000;
+static long long cap = 100000, unproven_cap = 10000, expiry_ms = 8LL * 3600 * 1000;
 static const char *default_environment = "production";
 static struct store shared_store;
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -72,7 +73,7 @@ static void open_store(struct store *s) {
     s->update = prepare(s->db,
         "UPDATE registrations SET activity_type = ?2, environment = ?3, registered_at = ?4, expires_at = ?5, "
         "next_push_at = ?4, consecutive_failures = 0, last_error = NULL WHERE push_token = ?1");
-    s->count = prepare(s->db, "SELECT coalesce(sum(n), 0) FROM registration_groups");
+    s->count = prepare(s->db, "SELECT coalesce(sum(n), 0), coalesce(sum(unproven), 0) FROM registration_groups");
     s->insert = prepare(s->db,
         "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?4)");
@@ -91,9 +92,9 @@ static long long now_ms(void) {
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* 0 done, 1 refused for the cap, else the SQLite error. One transaction. */
+/* 0 done, 1 refused for a cap, else the SQLite error. One transaction. */
 static int store_register(struct store *s, const char *token, const char *type, const char *environment) {
-    long long now = now_ms(), count = 0;
+    long long now = now_ms(), count = 0, unproven = 0;
     int rc = run(s->begin);
     if (rc) return rc;
     sqlite3_bind_text(s->update, 1, token, -1, SQLITE_STATIC);
@@ -103,9 +104,12 @@ static int store_register(struct store *s, const char *token, const char *type, 
     sqlite3_bind_int64(s->update, 5, now + expiry_ms);
     rc = run(s->update);
     if (!rc && sqlite3_changes(s->db) == 0) {
-        if (sqlite3_step(s->count) == SQLITE_ROW) count = sqlite3_column_int64(s->count, 0);
+        if (sqlite3_step(s->count) == SQLITE_ROW) {
+            count = sqlite3_column_int64(s->count, 0);
+            unproven = sqlite3_column_int64(s->count, 1);
+        }
         sqlite3_reset(s->count);
-        if (count >= cap) {
+        if (count >= cap || unproven >= unproven_cap) {
             run(s->rollback);
             return 1;
         }
@@ -320,6 +324,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (getenv("LIVEACTIVITY_MAX_REGISTRATIONS")) cap = atoll(getenv("LIVEACTIVITY_MAX_REGISTRATIONS"));
+    if (getenv("LIVEACTIVITY_MAX_UNPROVEN")) unproven_cap = atoll(getenv("LIVEACTIVITY_MAX_UNPROVEN"));
     if (getenv("LIVEACTIVITY_EXPIRY_HOURS")) expiry_ms = atoll(getenv("LIVEACTIVITY_EXPIRY_HOURS")) * 3600 * 1000;
     const char *environment = getenv("APNS_ENVIRONMENT");
     if (environment && !strcasecmp(environment, "sandbox")) default_environment = "sandbox";
