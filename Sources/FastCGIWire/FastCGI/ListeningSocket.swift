@@ -40,23 +40,7 @@ final class ListeningSocket: Sendable {
         case .unix(let path, let mode):
             isInherited = false
             isOwnedTCP = false
-            // libfcgi unlinks a stale socket file at `path` before binding (os_unix.c). bind(2)
-            // creates the file with 0777 & ~umask: set the umask so it appears with `mode` at
-            // once (no window where the web server is refused). Single-threaded here.
-            let previousMask = umask(~mode & 0o777)
-            descriptor = FCGX_OpenSocket(path, backlog)
-            umask(previousMask)
-            guard descriptor >= 0 else { throw TransportStartError("cannot listen on \(path): \(Self.lastError)") }
-            // Right after bind the path names this socket's file: remember which file that is.
-            guard let file = CreatedSocketFile(path) else {
-                throw TransportStartError("cannot stat \(path) after binding it: \(Self.lastError)")
-            }
-            createdFile = file
-            // The web server runs as another user: the group (or everyone) must be able to connect.
-            // Explicit too, in case the process umask had bits the mask above could not clear.
-            guard chmod(path, mode) == 0 else {
-                throw TransportStartError("cannot chmod \(String(mode, radix: 8)) \(path): \(Self.lastError)")
-            }
+            (descriptor, createdFile) = try UnixSocketFile.listen(at: path, mode: mode, backlog: backlog)
         }
     }
 
