@@ -15,42 +15,6 @@ struct RestartThroughNginxTests {
     /// `RESTART_ROUNDS` raises the count of restarts per test.
     static let rounds = Int(ProcessInfo.processInfo.environment["RESTART_ROUNDS"] ?? "") ?? 10
 
-    /// Clients posting a new registration each, through nginx, until stopped.
-    final class RegistrationLoad: @unchecked Sendable {
-        let answers = LockedBox<[(token: String, status: Int)]>([])
-        let failures = LockedBox<[String]>([])
-        private let running = LockedBox(true)
-        private let clients = DispatchGroup()
-
-        init(port: Int, clients count: Int = 4) {
-            for client in 0..<count {
-                clients.enter()
-                Thread.detachNewThread { [self] in
-                    defer { clients.leave() }
-                    var seed = 0
-                    while running.get() {
-                        seed += 1
-                        let token = testToken(500_000 + client * 100_000 + seed)
-                        do {
-                            let result = try HTTPClient.request(
-                                port: port, method: "POST", path: "/wakeup", headers: [("Content-Type", "application/json")],
-                                body: Array(registerBody(token).utf8))
-                            answers.update { $0.append((token, result.status)) }
-                        } catch {
-                            failures.update { $0.append("\(error)") }
-                        }
-                    }
-                }
-            }
-        }
-
-        /// Stops the clients and waits for them (each request is bounded by its socket's timeout).
-        func stop() {
-            running.set(false)
-            #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
-        }
-    }
-
     /// The POSTs nginx answered itself because the responder did not: neither a 200 nor the
     /// responder's own 503, by the access log's last field (each try's upstream status).
     static func unanswered(in accessLog: String) -> [String] {

@@ -38,7 +38,7 @@ struct PostgresServerFaultTests {
         var options = LiveStack.Options()
         options.environment = ["LIVEACTIVITY_DB": database.setting]
         let live = try LiveStack(options, label: "pgload")
-        let load = RestartThroughNginxTests.RegistrationLoad(port: live.port)
+        let load = RegistrationLoad(port: live.port)
         for round in 0..<3 {
             let answered = load.answers.get().count
             #expect(waitUntil(timeout: 60) { load.answers.get().count >= answered + 20 }, "round \(round): no load got through")

@@ -11,7 +11,7 @@ import Testing
 @Suite("The database is lost under several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
 struct DatabaseLossTests {
     /// The registrations answered 200 that the database does not hold.
-    func lost(_ load: PacedRegistrationLoad, in database: TestDatabase) throws -> [String] {
+    func lost(_ load: RegistrationLoad, in database: TestDatabase) throws -> [String] {
         let stored = Set(try database.rows("SELECT push_token FROM registrations").map { $0[0] ?? "" })
         return load.accepted.filter { !stored.contains($0) }
     }
@@ -30,7 +30,7 @@ struct DatabaseLossTests {
         options.environment = ["LIVEACTIVITY_DB": uri]
         let stack = try LiveStack(options, label: "hosts-api")
 
-        let load = PacedRegistrationLoad(port: stack.port)
+        let load = RegistrationLoad.paced(port: stack.port)
         load.expectMoreAccepted(20, "registrations before the restart")
         let sweep = try hosts.start("host-a")
         #expect(waitUntil(timeout: 60) { ((try? hosts.standIn.state().received().count) ?? 0) >= 5 }, "\(sweep.output)")
@@ -72,7 +72,7 @@ struct DatabaseLossTests {
         var options = LiveStack.Options()
         options.environment = ["LIVEACTIVITY_DB": uri]
         let stack = try LiveStack(options, label: "hosts-api")
-        let load = PacedRegistrationLoad(port: stack.port)
+        let load = RegistrationLoad.paced(port: stack.port)
         load.expectMoreAccepted(20, "registrations before the primary is lost")
         primary.kill()
         try standby.promote()

@@ -2,15 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Clients registering new devices through nginx at a bounded pace (a pause after each request),
-/// until stopped: load the hosts' sweeps can then push in full, under the caps.
-final class PacedRegistrationLoad: @unchecked Sendable {
+/// Clients posting a new registration each through nginx until stopped, with a pause after each
+/// request when the load must stay under the caps (so the sweeps can push it in full).
+final class RegistrationLoad: @unchecked Sendable {
     let answers = LockedBox<[(token: String, status: Int)]>([])
     let failures = LockedBox<[String]>([])
     private let running = LockedBox(true)
     private let clients = DispatchGroup()
 
-    init(port: Int, clients count: Int = 2, pauseMilliseconds: UInt32 = 50) {
+    /// Client `c`'s tokens are `testToken(firstSeed + c * 100_000 + n)`, n = 1, 2, ...
+    init(port: Int, clients count: Int = 4, pauseMilliseconds: UInt32 = 0, firstSeed: Int = 500_000) {
         for client in 0..<count {
             clients.enter()
             Thread.detachNewThread { [self] in
@@ -18,7 +19,7 @@ final class PacedRegistrationLoad: @unchecked Sendable {
                 var seed = 0
                 while running.get() {
                     seed += 1
-                    let token = testToken(700_000 + client * 100_000 + seed)
+                    let token = testToken(firstSeed + client * 100_000 + seed)
                     do {
                         let result = try HTTPClient.request(
                             port: port, method: "POST", path: "/wakeup", headers: [("Content-Type", "application/json")],
@@ -27,10 +28,15 @@ final class PacedRegistrationLoad: @unchecked Sendable {
                     } catch {
                         failures.update { $0.append("\(error)") }
                     }
-                    usleep(pauseMilliseconds * 1000)
+                    if pauseMilliseconds > 0 { usleep(pauseMilliseconds * 1000) }
                 }
             }
         }
+    }
+
+    /// Two clients pausing 50 ms after each request: load several hosts' sweeps push in full.
+    static func paced(port: Int) -> RegistrationLoad {
+        RegistrationLoad(port: port, clients: 2, pauseMilliseconds: 50, firstSeed: 700_000)
     }
 
     var accepted: [String] { answers.get().filter { $0.status == 200 }.map(\.token) }
