@@ -8,7 +8,7 @@ import LiveActivityDomain
 let program = "liveactivity-apns-standin"
 
 func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
+    Log.write("\(program): \(message)\n", to: 2)
     exit(code)
 }
 

@@ -68,10 +68,15 @@ final class SweepFixture: @unchecked Sendable {
     }
 
     /// Runs `liveactivity-sweep` with the stand-in's settings plus `extra`.
-    func sweep(_ extra: [String: String] = [:], arguments: [String] = [], timeout: TimeInterval = 60) throws -> CommandResult {
+    /// `standardErrorPath`: a file its stderr goes to instead (`/dev/full`).
+    func sweep(
+        _ extra: [String: String] = [:], arguments: [String] = [], timeout: TimeInterval = 60, standardErrorPath: String? = nil
+    ) throws -> CommandResult {
         var environment = sweepEnvironment()
         environment.merge(extra) { _, new in new }
-        return try runCommand(product("liveactivity-sweep"), arguments, environment: environment, timeout: timeout)
+        return try runCommand(
+            product("liveactivity-sweep"), arguments, environment: environment, timeout: timeout,
+            standardErrorPath: standardErrorPath)
     }
 
     func row(_ seed: Int) throws -> Registration? {

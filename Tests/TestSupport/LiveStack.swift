@@ -33,6 +33,9 @@ public final class LiveStack: @unchecked Sendable {
         /// nginx lines put in the server block before the shipped locations (a location an
         /// operator wrote otherwise, say).
         public var serverLines = ""
+        /// Where the responder's stdout and stderr go instead of `responder.log` (`/dev/full`: a
+        /// disk with no room for its log).
+        public var responderOutput: String?
         public init() {}
     }
 
@@ -72,14 +75,14 @@ public final class LiveStack: @unchecked Sendable {
             responder = try ChildProcess(
                 command[0],
                 Array(command.dropFirst()) + ["--socket", socketPath, "--workers", String(options.workers)] + options.arguments,
-                environment: environment, outputPath: folder.file("responder.log"))
+                environment: environment, outputPath: options.responderOutput ?? folder.file("responder.log"))
         case .spawnFCGI:
             guard let spawn = systemTool("spawn-fcgi") else { throw SocketError("spawn-fcgi is not installed") }
             responder = try ChildProcess(
                 spawn,
                 ["-n", "-s", socketPath, "-M", "0600", "--"] + command + ["--workers", String(options.workers)]
                     + options.arguments,
-                environment: environment, outputPath: folder.file("responder.log"))
+                environment: environment, outputPath: options.responderOutput ?? folder.file("responder.log"))
         }
 
         let responder = self.responder

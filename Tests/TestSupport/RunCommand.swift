@@ -13,11 +13,14 @@ public struct CommandResult: Sendable {
 /// Runs `executable` to completion with optional standard input, in a process group of its own.
 /// After `timeout` seconds the group is killed and a test failure recorded; a signal that ended
 /// it (a crash) is recorded too, unless the caller judges that itself (`crashFailsTheTest`: false).
+/// `standardErrorPath`: a file stderr is opened on instead of a pipe (`/dev/full`, a disk that
+/// is full); `stderr` is then empty.
 /// Reading its output is bounded as well: once it has ended, a grandchild still holding the pipes
 /// gets two seconds, then is killed with the group.
 public func runCommand(
     _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-    input: [UInt8]? = nil, timeout: TimeInterval = 60, crashFailsTheTest: Bool = true
+    input: [UInt8]? = nil, timeout: TimeInterval = 60, crashFailsTheTest: Bool = true,
+    standardErrorPath: String? = nil
 ) throws -> CommandResult {
     // Close-on-exec here; the spawn dups each onto 0, 1 or 2 (which clears it).
     func makePipe() throws -> (read: Int32, write: Int32) {
@@ -32,6 +35,13 @@ public func runCommand(
     redirections.standardInput = .descriptor(inPipe.read)
     redirections.output = .descriptor(outPipe.write)
     redirections.standardError = .descriptor(errPipe.write)
+    var errorFile: Int32 = -1
+    if let standardErrorPath {
+        errorFile = open(standardErrorPath, O_WRONLY | O_CLOEXEC)
+        guard errorFile >= 0 else { throw SocketError("cannot open \(standardErrorPath): \(String(cString: strerror(errno)))") }
+        redirections.standardError = .descriptor(errorFile)
+    }
+    defer { if errorFile >= 0 { close(errorFile) } }
     let pid: pid_t
     do {
         pid = try spawnInOwnGroup(executable, arguments, environment: environment, redirections)

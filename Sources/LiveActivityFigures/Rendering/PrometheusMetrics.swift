@@ -84,6 +84,12 @@ public enum PrometheusMetrics {
                 out += "liveactivity_host_last_sweep_failed{host=\"\(label(run.host))\"} \(run.failed ? 1 : 0)\n"
             }
         }
+        if let dropped = snapshot.logLinesDropped {
+            family(
+                "liveactivity_log_lines_dropped_total", "counter",
+                "Log lines this responder process could not write (a full disk, a closed stderr), since it started.")
+            out += "liveactivity_log_lines_dropped_total \(dropped)\n"
+        }
         return out
     }
 

@@ -23,6 +23,9 @@ public struct MetricsSnapshot: Sendable {
     /// Matched acks by delay (`AckDelayBuckets`, not cumulative), lifetime, and their sum in ms.
     public var ackDelayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
     public var ackDelaySumMilliseconds: Int64 = 0
+    /// Log lines the serving process could not write (a full disk), since it started; nil where
+    /// no process serves the figures (`stats`).
+    public var logLinesDropped: Int?
 
     public init(
         groups: [StatsReport.Group] = [], totals: StatsReport.RunTotals = .init(),

@@ -186,7 +186,9 @@ public final class RegistrationAPI: HTTPResponder {
 
     /// Prometheus text; the shipped nginx config lets only local addresses reach it.
     private func metrics() throws -> HTTPResponse {
-        let text = PrometheusMetrics.render(try writer.read { try MetricsSnapshot.gather($0) })
+        var snapshot = try writer.read { try MetricsSnapshot.gather($0) }
+        snapshot.logLinesDropped = Log.dropped
+        let text = PrometheusMetrics.render(snapshot)
         return HTTPResponse(
             status: 200,
             headers: [("Content-Type", PrometheusMetrics.contentType), ("Cache-Control", "no-store")],
