@@ -47,7 +47,7 @@ public struct SweepSummary: Equatable, Sendable {
     }
 
     package static func seconds(_ milliseconds: Int64) -> String {
-        let tenths = (milliseconds + 50) / 100
+        let tenths = milliseconds.addingSaturated(50) / 100
         return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -19,18 +19,19 @@ public enum AckDelayBuckets {
     /// nil when none were counted. Linear inside the bucket it falls in; the unbounded bucket
     /// answers its lower bound.
     public static func quantile(_ fraction: Double, of buckets: [Int64]) -> Double? {
-        let total = buckets.reduce(0, +)
+        // Counts read back: a planted one saturates the sum rather than trap.
+        let total = buckets.filter { $0 > 0 }.saturatedSum()
         guard total > 0 else { return nil }
         let rank = fraction * Double(total)
         var below: Int64 = 0
         for (index, count) in buckets.enumerated() where count > 0 {
-            if Double(below + count) >= rank {
+            if Double(below.addingSaturated(count)) >= rank {
                 let lower = index == 0 ? 0 : upperBoundsSeconds[index - 1]
                 guard index < upperBoundsSeconds.count else { return lower }
                 let within = (rank - Double(below)) / Double(count)
                 return lower + (upperBoundsSeconds[index] - lower) * max(0, min(1, within))
             }
-            below += count
+            below = below.addingSaturated(count)
         }
         return upperBoundsSeconds.last
     }

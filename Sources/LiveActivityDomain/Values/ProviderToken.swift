@@ -25,7 +25,9 @@ public struct ProviderToken: Sendable, Hashable {
     /// The one renewal rule: whether the token should be replaced at `now` (Unix milliseconds,
     /// the clock's unit) - it is 50 minutes old, or issued more than a minute in the future.
     public func needsRenewal(atMilliseconds now: Int64) -> Bool {
-        let issued = issuedAt * 1000
-        return now - issued >= Self.renewalAgeSeconds * 1000 || issued > now + Self.toleratedFutureSeconds * 1000
+        // Read back from a file or a database: a planted issue time renews, never traps.
+        let issued = issuedAt.multipliedSaturated(by: 1000)
+        return now.subtractingSaturated(issued) >= Self.renewalAgeSeconds * 1000
+            || issued > now.addingSaturated(Self.toleratedFutureSeconds * 1000)
     }
 }

@@ -13,10 +13,10 @@ extension PrometheusMetrics {
         out += "# HELP \(name) Time from APNs's 200 to the app's matched ack.\n# TYPE \(name) histogram\n"
         var cumulative: Int64 = 0
         for (index, bound) in AckDelayBuckets.upperBoundsSeconds.enumerated() {
-            cumulative += snapshot.ackDelayBuckets[index]
+            cumulative = cumulative.addingSaturated(snapshot.ackDelayBuckets[index])
             out += "\(name)_bucket{le=\"\(bound == bound.rounded() ? String(Int(bound)) : String(bound))\"} \(cumulative)\n"
         }
-        cumulative += snapshot.ackDelayBuckets.last ?? 0
+        cumulative = cumulative.addingSaturated(snapshot.ackDelayBuckets.last ?? 0)
         out += "\(name)_bucket{le=\"+Inf\"} \(cumulative)\n"
         out += "\(name)_sum \(Double(snapshot.ackDelaySumMilliseconds) / 1000)\n"
         out += "\(name)_count \(cumulative)\n"

@@ -102,13 +102,13 @@ extension StatsReport {
 extension String {
     /// One decimal, without Foundation's locale-dependent formatting.
     init(format1 value: Double) {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: (value * 10).rounded())
         self = "\(tenths / 10).\(abs(tenths % 10))"
     }
 
     /// Four decimals.
     init(format4 value: Double) {
-        let scaled = Int((value * 10_000).rounded())
+        let scaled = Int(saturating: (value * 10_000).rounded())
         let fraction = String(abs(scaled % 10_000))
         self = "\(scaled / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
     }

@@ -37,14 +37,14 @@ package enum HTMLText {
 
     /// `12.5%` for a share from 0 to 1, one decimal.
     package static func percent(_ share: Double) -> String {
-        let tenths = Int64((share * 1000).rounded())
+        let tenths = Int64(saturating: (share * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)%"
     }
 
     /// `1.2 s` or `340 ms`.
     package static func duration(_ milliseconds: Int64) -> String {
         if milliseconds < 1000 { return "\(milliseconds) ms" }
-        let tenths = (milliseconds + 50) / 100
+        let tenths = milliseconds.addingSaturated(50) / 100
         return "\(tenths / 10).\(tenths % 10) s"
     }
 

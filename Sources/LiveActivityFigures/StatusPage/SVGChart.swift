@@ -125,8 +125,9 @@ struct SVGChart {
         var scale: Int64 = 1
         while scale <= Int64.max / 1000 {
             // In tenths, so that 1.2, 1.5 and 2.5 stay whole numbers.
-            for tenths in [10, 12, 15, 20, 25, 30, 40, 50, 60, 80] as [Int64] where tenths * scale >= value * 10 {
-                return tenths * scale / 10
+            for tenths in [10, 12, 15, 20, 25, 30, 40, 50, 60, 80] as [Int64]
+            where tenths.multipliedSaturated(by: scale) >= value.multipliedSaturated(by: 10) {
+                return tenths.multipliedSaturated(by: scale) / 10
             }
             scale *= 10
         }
@@ -141,13 +142,13 @@ struct SVGChart {
     }
 
     private static func trimmed(_ value: Double) -> String {
-        let tenths = Int64((value * 10).rounded())
+        let tenths = Int64(saturating: (value * 10).rounded())
         return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
     }
 
     /// A coordinate with one decimal: short, and exact enough for a 400-unit box.
     static func f(_ value: Double) -> String {
-        let tenths = Int64((value * 10).rounded())
+        let tenths = Int64(saturating: (value * 10).rounded())
         if tenths % 10 == 0 { return String(tenths / 10) }
         return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }

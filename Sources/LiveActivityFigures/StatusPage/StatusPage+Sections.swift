@@ -33,7 +33,7 @@ extension StatusPage {
             ("sent-chart", "sent", "answered 200", "s-sent", \StatsReport.SweepBucket.sent),
             ("failed-chart", "failed", "failed", "s-failed", \StatsReport.SweepBucket.failed),
         ] {
-            let total = buckets.reduce(0) { $0 + $1[keyPath: value] }
+            let total = buckets.map { $0[keyPath: value] }.saturatedSum()
             let most = buckets.map { $0[keyPath: value] }.max() ?? 0
             var chart = SVGChart(
                 id: id,
@@ -87,7 +87,7 @@ extension StatusPage {
                 "Share of pushes answered 200 that the app acknowledged, per hour, last 24 hours: \(latest) in the latest hour, \(HTMLText.count(acknowledged)) acknowledged in all",
             xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: 100, label: { "\($0)%" })
         chart.addBars(
-            hours.map { ($0.start, 0, Int64((($0.share ?? 0) * 100).rounded())) }, width: Day.hourMilliseconds,
+            hours.map { ($0.start, 0, Int64(saturating: (($0.share ?? 0) * 100).rounded())) }, width: Day.hourMilliseconds,
             className: "s-acked")
         // The delay: median and 90th percentile per hour, told apart by the line's dash.
         let slowest = hours.compactMap(\.delayP90Milliseconds).max() ?? hours.compactMap(\.delayMedianMilliseconds).max() ?? 0

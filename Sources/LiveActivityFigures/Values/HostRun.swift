@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// One host's last recorded sweep (SPEC 5, "Several hosts"): `stats`, `/wakeup/metrics` and the
 /// status page list every host that swept, so a host whose cron stopped shows while the others
 /// go on (the newest run of all would hide it).
@@ -17,7 +19,7 @@ public struct HostRun: Sendable, Equatable {
         self.failed = failed
     }
 
-    public var finishedAt: Int64 { startedAt + durationMilliseconds }
+    public var finishedAt: Int64 { startedAt.addingSaturated(durationMilliseconds) }
 
     /// Hosts whose last run is older than this are no longer listed on the page nor watched by
     /// the alarm: a host taken out of service stops alarming a day after its last sweep.

@@ -29,7 +29,10 @@ public struct StatsReport: Sendable {
         }
 
         /// failed / (sent + failed); 0 when nothing was attempted.
-        public var errorRate: Double { sent + failed == 0 ? 0 : Double(failed) / Double(sent + failed) }
+        public var errorRate: Double {
+            let attempted = Double(sent) + Double(failed)
+            return attempted <= 0 ? 0 : min(1, max(0, Double(failed) / attempted))
+        }
     }
 
     public var generatedAt: Int64 = 0

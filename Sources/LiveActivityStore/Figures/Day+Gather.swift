@@ -18,8 +18,8 @@ extension StatsReport.Day {
             // Left nil while this database has counted no ack at all: "no acks yet", not 0%.
             if anyAck {
                 wake.acknowledged = hour.acked
-                wake.delayMedianMilliseconds = AckDelayBuckets.quantile(0.5, of: hour.delays).map { Int64($0 * 1000) }
-                wake.delayP90Milliseconds = AckDelayBuckets.quantile(0.9, of: hour.delays).map { Int64($0 * 1000) }
+                wake.delayMedianMilliseconds = AckDelayBuckets.quantile(0.5, of: hour.delays).map { Int64(saturating: $0 * 1000) }
+                wake.delayP90Milliseconds = AckDelayBuckets.quantile(0.9, of: hour.delays).map { Int64(saturating: $0 * 1000) }
             }
             return wake
         }

@@ -29,7 +29,11 @@ extension DeliveryReport {
     /// Every outcome listed, 0 when none was counted; names this build does not know are left out.
     static func outcomes(_ rows: [(outcome: String, count: Int64)]) -> [AckOutcome: Int64] {
         var result = Dictionary(uniqueKeysWithValues: AckOutcome.allCases.map { ($0, Int64(0)) })
-        for (name, count) in rows { if let outcome = AckOutcome(rawValue: name) { result[outcome, default: 0] += count } }
+        for (name, count) in rows {
+            if let outcome = AckOutcome(rawValue: name) {
+                result[outcome, default: 0] = result[outcome, default: 0].addingSaturated(count)
+            }
+        }
         return result
     }
 }

@@ -10,13 +10,15 @@ extension StatsReport {
         var report = StatsReport()
         report.generatedAt = now
         report.byTypeAndEnvironment = try queries.groups()
-        report.active = report.byTypeAndEnvironment.reduce(0) { $0 + $1.count }
+        report.active = report.byTypeAndEnvironment.map(\.count).saturatedSum()
         report.activeWakeups = try queries.wakeupTotal()
 
         // Ages from range counts: rows newer than each bound.
         let minute: Int64 = 60_000
         let newerThan = try queries.registeredAfter([now - 5 * minute, now - 30 * minute, now - 120 * minute, now - 480 * minute])
-        let ages = [newerThan[0]] + (1..<4).map { newerThan[$0] - newerThan[$0 - 1] } + [report.active - newerThan[3]]
+        let ages =
+            [newerThan[0]] + (1..<4).map { max(0, newerThan[$0].subtractingSaturated(newerThan[$0 - 1])) }
+            + [max(0, report.active.subtractingSaturated(newerThan[3]))]
         report.byAge = zip(ageLabels, ages).map { ($0, $1) }
         report.oldestRegisteredAt = try queries.oldestRegisteredAt()
         report.topWakeups = try queries.topWakeups(limit: 5).map { ($0.prefix + "…", $0.count) }
