@@ -70,6 +70,30 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.received().count == 20)
     }
 
+    /// Issue 30 point 1: junk the guard must hold (a quiet sandbox that never delivered) cannot
+    /// fill the unproven cap: a held row never proven is deleted at its third hold, and the
+    /// holds back off (5, then 10 minutes) so each costs a handful of pushes.
+    @Test func heldJunkIsDeletedAtItsThirdHold() throws {
+        let fixture = try SweepFixture()
+        try fixture.register(1...12, environment: .sandbox)
+        try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 1000)
+        let first = try fixture.sweep()
+        #expect(first.status == 1 && first.stderr.contains("guard fault in sandbox"), "\(first.stderr)")
+        #expect(try fixture.count() == 12)
+        #expect(try fixture.row(1)?.consecutiveFailures == 1)
+        let second = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "300"])
+        #expect(SweepFixture.field("sent", in: second.stdout) == "0" && second.status == 1, "\(second.stdout)")
+        #expect(try fixture.count() == 12, "held twice: kept")
+        #expect(try fixture.received().count == 24)
+        // The third hold comes 10 minutes after the second (the back-off doubled): it deletes.
+        let early = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "600"])
+        #expect(try fixture.received().count == 24, "not due before its back-off: \(early.stdout)")
+        let third = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "900"])
+        #expect(SweepFixture.field("removed", in: third.stdout) == "12", "\(third.stdout)")
+        #expect(try fixture.count() == 0, "the third hold deleted them")
+        #expect(try fixture.received().count == 36)
+    }
+
     @Test func junkInAQuietSandboxThatOnceDeliveredIsDeleted() throws {
         let fixture = try SweepFixture()
         try fixture.register([1], environment: .sandbox)

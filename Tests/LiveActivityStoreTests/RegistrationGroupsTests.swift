@@ -43,7 +43,10 @@ import Testing
                     attempt: PushAttempt(token: token(5), sentAt: 14, answeredAt: 15, status: 200, reason: nil, apnsID: nil),
                     activityType: .charging, environment: .production, previousDeliveryAt: nil)
             ])
-        #expect(throws: StoreError.unprovenCapacityReached(limit: 4), "four unproven: a new token is refused") {
+        #expect(
+            throws: StoreError.unprovenCapacityReached(limit: 4, environment: .production),
+            "four unproven: a new token is refused"
+        ) {
             try database.register(token(9), now: 16, unprovenCap: 4)
         }
         #expect(try database.register(token(1), now: 16, unprovenCap: 4) == .refreshed, "a stored one refreshes")
@@ -63,6 +66,24 @@ import Testing
         try database.unregister(token(3))
         try database.unregister(token(5))
         #expect(try both().counters.isEmpty, "empty groups are not listed")
+    }
+
+    /// Issue 30 point 1: the unproven cap was one total, so junk sent to a quiet sandbox made
+    /// every new production token 503 (reproduced with the cap at 3). It counts per environment.
+    @Test func theUnprovenCapCountsEachEnvironmentApart() throws {
+        for seed in 1...3 {
+            #expect(try database.register(token(seed), environment: .sandbox, now: 10, unprovenCap: 3) == .created)
+        }
+        #expect(throws: StoreError.unprovenCapacityReached(limit: 3, environment: .sandbox), "a fourth sandbox token") {
+            try database.register(token(4), environment: .sandbox, now: 11, unprovenCap: 3)
+        }
+        #expect(try database.register(token(5), environment: .production, now: 11, unprovenCap: 3) == .created)
+        #expect(try database.register(token(6), environment: .production, now: 11, unprovenCap: 3) == .created)
+        #expect(try database.register(token(1), environment: .sandbox, now: 12, unprovenCap: 3) == .refreshed)
+        let statements = try database.engine.openRegistrations()
+        defer { statements.close() }
+        let counts = try statements.registrationCounts()
+        #expect(counts == RegistrationCounts(total: 5, unproven: [.sandbox: 3, .production: 2]))
     }
 
     @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's own migrations"))

@@ -10,10 +10,10 @@ import Testing
     let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
     let now: Int64 = 1_800_000_000_000
 
-    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false) -> DueRegistration {
+    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false, holds: Int = 0) -> DueRegistration {
         DueRegistration(
             token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
-            proven: proven)
+            proven: proven, failures: holds, guardHolds: holds)
     }
 
     func deletion(_ seed: Int) -> OutcomeWrite { .delete(PushToken(trusted: sampleToken(seed)), registeredAtOrBefore: 7) }
@@ -21,7 +21,7 @@ import Testing
     /// The write of a row the guard holds in an environment that never delivered, after `failures` before.
     func backingOff(_ seed: Int, failures: Int) -> OutcomeWrite {
         let due = row(seed)
-        return .failed(
+        return .heldByGuard(
             due.token, selectedRegisteredAt: due.registeredAt, reason: "BadDeviceToken",
             nextPushAt: now + 300_000 << Int64(failures))
     }
@@ -34,11 +34,11 @@ import Testing
     func guardAfter(
         rejected: Int, delivered: Int, _ environment: APNsEnvironment = .sandbox, provenRejected: Bool = false,
         provenDelivered: Bool = true, seed: Int = 0, reason: String = "BadDeviceToken",
-        everDelivered: Set<APNsEnvironment> = []
+        everDelivered: Set<APNsEnvironment> = [], holds: (Int) -> Int = { _ in 0 }
     ) -> MassDeletionGuard {
         var deletionGuard = MassDeletionGuard(everDelivered: everDelivered)
         for index in 0..<rejected {
-            let row = row(seed + index, environment, proven: provenRejected)
+            let row = row(seed + index, environment, proven: provenRejected, holds: holds(index))
             deletionGuard.observe(.status(400, reason), for: row)
             deletionGuard.hold(deletion(seed + index), reason: reason, row: row)
         }
@@ -88,6 +88,19 @@ import Testing
         #expect(ruling.tally == SweepTally(held: 10))
         // One 200 anywhere in the environment: the rejected ones are junk after all.
         #expect(rule(guardAfter(rejected: 10, delivered: 1, provenDelivered: false)).faults.isEmpty)
+    }
+
+    /// Issue 30 point 1: junk the guard holds again and again would fill the unproven cap; a row
+    /// never proven is deleted at its third hold, while the others back off as held rows.
+    @Test func aRowNeverProvenIsDeletedAtItsThirdHold() throws {
+        let ruling = rule(guardAfter(rejected: 12, delivered: 0, holds: { $0 < 4 ? 2 : 1 }))
+        #expect(try #require(ruling.faults.first).pushes == 12, "the fault counts every push it touched")
+        #expect(Array(ruling.writes.prefix(4)) == (0..<4).map(deletion))
+        #expect(Array(ruling.writes.dropFirst(4)) == (4..<12).map { backingOff($0, failures: 1) })
+        #expect(ruling.tally == SweepTally(held: 8, removalReasons: ["BadDeviceToken": 4]))
+        // A proven row the guard holds (most proven tokens rejected) is never deleted for it.
+        let proven = rule(guardAfter(rejected: 12, delivered: 0, provenRejected: true, holds: { _ in 5 }))
+        #expect(!proven.writes.contains { if case .delete = $0 { true } else { false } })
     }
 
     @Test func junkInAnEnvironmentThatOnceDeliveredIsDeletedWithNo200ThisSweep() {

@@ -218,26 +218,34 @@ import Testing
         #expect(try database.scalar("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'") == 1)
     }
 
-    /// Issue 26 point 3: junk a stranger registers in an environment that never delivered is
-    /// held by the guard, and backs off: 1, 2, 4, 8 intervals, a handful of pushes in its 8
-    /// hours instead of one every interval; a change of the APNs settings makes it due at once.
-    @Test func heldJunkBacksOffAndIsDueAtOnceWhenTheSettingsChange() throws {
+    /// Issue 26 point 3 and issue 30 point 1: junk a stranger registers in an environment that
+    /// never delivered is held by the guard and backs off (one interval, then two), and its third
+    /// hold deletes it, so junk cannot fill the unproven cap; a change of the APNs settings makes
+    /// held rows due at once.
+    @Test func heldJunkBacksOffIsDeletedAtItsThirdHoldAndIsDueAtOnceWhenTheSettingsChange() throws {
         try register(1...12, .charging, .sandbox, at: t0)
         var pushedAt: [Int64] = []
-        for minutes in stride(from: 0, through: 8 * 60 - 1, by: 1) {
+        var removed = 0
+        for minutes in stride(from: 0, through: 60, by: 1) {
             let sender = ScriptedSender()
             for seed in 1...12 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
             let summary = try sweep(at: t0 + 1000 + Int64(minutes) * minute, sender, settingsFingerprint: "settings-1")
             if !sender.sent.isEmpty {
                 pushedAt.append(Int64(minutes))
-                #expect(summary.faults.map(\.kind) == [.guarded] && summary.held == 12 && summary.removed == 0)
+                #expect(summary.faults.map(\.kind) == [.guarded] && summary.held + summary.removed == 12)
+                removed += summary.removed
             }
         }
-        #expect(pushedAt == [0, 5, 15, 35, 75, 155, 315], "pushed \(pushedAt.count) times in 8 hours")
-        #expect(try row(1)?.consecutiveFailures == 7)
-        // The operator fixes the settings: the held rows are due at the next sweep.
+        #expect(pushedAt == [0, 5, 15], "pushed \(pushedAt.count) times before the third hold deleted them")
+        #expect(removed == 12)
+        #expect(try database.count() == 0)
+        // Held once, then the operator fixes the settings: the held rows are due at the next sweep.
+        try register(13...24, .charging, .sandbox, at: t0 + 100 * minute)
+        let junk = ScriptedSender()
+        for seed in 13...24 { junk.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+        #expect(try sweep(at: t0 + 100 * minute + 1000, junk, settingsFingerprint: "settings-1").held == 12)
         let fixed = ScriptedSender()
-        let summary = try sweep(at: t0 + 1000 + 320 * minute, fixed, settingsFingerprint: "settings-2")
+        let summary = try sweep(at: t0 + 101 * minute, fixed, settingsFingerprint: "settings-2")
         #expect(fixed.sent.count == 12 && summary.sent == 12, "held rows waited for their back-off")
     }
 }

@@ -16,11 +16,13 @@ public struct DueRegistration: Sendable, Equatable {
     public var requestedInterval: Int?
     /// Its last 200 before this sweep (the hourly figures count registration-hours by it).
     public var lastPushAt: Int64?
+    /// Times the mass-deletion guard held it as a fresh deployment's junk (SPEC 5).
+    public var guardHolds: Int
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
         proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0, requestedInterval: Int? = nil,
-        lastPushAt: Int64? = nil
+        lastPushAt: Int64? = nil, guardHolds: Int = 0
     ) {
         self.token = token
         self.activityType = activityType
@@ -31,6 +33,7 @@ public struct DueRegistration: Sendable, Equatable {
         self.nextPushAt = nextPushAt
         self.requestedInterval = requestedInterval
         self.lastPushAt = lastPushAt
+        self.guardHolds = guardHolds
     }
 
     /// Its place in the due order.

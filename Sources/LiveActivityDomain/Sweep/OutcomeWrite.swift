@@ -6,6 +6,9 @@ public enum OutcomeWrite: Sendable, Equatable {
     case delivered(PushToken, selectedRegisteredAt: Int64, at: Int64, nextPushAt: Int64)
     /// Kept after a failure: failures + 1, the reason, and when to try again.
     case failed(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
+    /// Kept by the mass-deletion guard as a fresh deployment's junk (SPEC 5): failures + 1, its
+    /// holds + 1, the reason, and a back-off before the next try.
+    case heldByGuard(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
     /// Kept, untried or its answer set aside, while a fault of its environment lasts: the
     /// reason and when to try again; its failures are its own and stay as they are.
     case held(PushToken, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
@@ -18,7 +21,8 @@ public enum OutcomeWrite: Sendable, Equatable {
     /// The registration the write is about.
     public var token: PushToken {
         switch self {
-        case .delivered(let token, _, _, _), .failed(let token, _, _, _), .held(let token, _, _, _),
+        case .delivered(let token, _, _, _), .failed(let token, _, _, _), .heldByGuard(let token, _, _, _),
+            .held(let token, _, _, _),
             .delete(let token, _), .unregistered(let token, _, _, _, _):
             token
         }

@@ -12,7 +12,7 @@ public protocol RegistrationStatements: StoreConnection, FigureQueries {
     /// Stores registrations that are not stored yet, unproven and due at once.
     func insert(_ registrations: [NewRegistration]) throws
 
-    /// The stored registrations and the unproven among them, from counters.
+    /// The stored registrations and the unproven among them by environment, from counters.
     func registrationCounts() throws -> RegistrationCounts
 
     /// Deletes each token's registration; whether each was stored.

@@ -24,14 +24,34 @@ public struct NewRegistration: Sendable, Equatable {
     }
 }
 
-/// How many registrations are stored, and how many of them were never answered 200: from
-/// counters the database keeps as rows come and go, never a scan (SPEC 3's caps).
+/// How many registrations are stored, and how many of them were never answered 200 in each
+/// environment: from counters the database keeps as rows come and go, never a scan (SPEC 3's
+/// caps). The unproven cap counts per environment, so junk sent to one (a quiet sandbox) never
+/// refuses a new device in another (SPEC 5, guard).
 public struct RegistrationCounts: Sendable, Equatable {
     public var total: Int
-    public var unproven: Int
+    public var unproven: [APNsEnvironment: Int]
 
-    public init(total: Int, unproven: Int) {
+    public init(total: Int, unproven: [APNsEnvironment: Int]) {
         self.total = total
         self.unproven = unproven
+    }
+}
+
+extension RegistrationCounts {
+    /// From the counters' rows, one per group: its environment's name, its registrations and its
+    /// unproven ones. The counters are values read back (SPEC 7): a negative one counts as none,
+    /// and sums saturate rather than trap; an environment this build does not know counts in the
+    /// total only.
+    public init(_ groups: [(environment: String?, total: Int64, unproven: Int64)]) {
+        var total = 0
+        var unproven: [APNsEnvironment: Int] = [:]
+        for group in groups {
+            total = total.addingSaturated(Int(clamping: max(0, group.total)))
+            if let environment = group.environment.flatMap(APNsEnvironment.init(rawValue:)) {
+                unproven[environment] = unproven[environment, default: 0].addingSaturated(Int(clamping: max(0, group.unproven)))
+            }
+        }
+        self.init(total: total, unproven: unproven)
     }
 }

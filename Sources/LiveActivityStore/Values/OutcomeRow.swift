@@ -10,8 +10,9 @@ public struct OutcomeRow: Sendable, Equatable {
     public enum Change: Sendable, Equatable {
         /// 200: pushed at `at`, wake-ups + 1, failures reset, due again at `nextPushAt`.
         case delivered(at: Int64, nextPushAt: Int64)
-        /// Kept: failures + `failuresAdded` (0 for a row a fault held), the reason, due again at `nextPushAt`.
-        case kept(failuresAdded: Int, reason: String, nextPushAt: Int64)
+        /// Kept: failures + `failuresAdded` (0 for a row a fault held), the guard's holds +
+        /// `guardHoldsAdded`, the reason, due again at `nextPushAt`.
+        case kept(Kept)
         /// Deleted, unless registered again after `registeredAtOrBefore`.
         case deleted(registeredAtOrBefore: Int64)
         /// 410: deleted, unless registered again after APNs's timestamp; then kept as `kept` says.
@@ -21,11 +22,15 @@ public struct OutcomeRow: Sendable, Equatable {
 
         public struct Kept: Sendable, Equatable {
             public var failuresAdded: Int
+            /// Times the mass-deletion guard held it as junk of a fresh deployment (SPEC 5: the
+            /// third such hold of a row never proven deletes it).
+            public var guardHoldsAdded: Int
             public var reason: String
             public var nextPushAt: Int64
 
-            public init(failuresAdded: Int, reason: String, nextPushAt: Int64) {
+            public init(failuresAdded: Int, guardHoldsAdded: Int = 0, reason: String, nextPushAt: Int64) {
                 self.failuresAdded = failuresAdded
+                self.guardHoldsAdded = guardHoldsAdded
                 self.reason = reason
                 self.nextPushAt = nextPushAt
             }

@@ -73,9 +73,11 @@ public struct OutcomeBatch: Sendable {
         case .delivered(_, let selected, let at, let next):
             (selected, .delivered(at: at, nextPushAt: next))
         case .failed(_, let selected, let reason, let next):
-            (selected, .kept(failuresAdded: 1, reason: reason, nextPushAt: next))
+            (selected, .kept(.init(failuresAdded: 1, reason: reason, nextPushAt: next)))
+        case .heldByGuard(_, let selected, let reason, let next):
+            (selected, .kept(.init(failuresAdded: 1, guardHoldsAdded: 1, reason: reason, nextPushAt: next)))
         case .held(_, let selected, let reason, let next):
-            (selected, .kept(failuresAdded: 0, reason: reason, nextPushAt: next))
+            (selected, .kept(.init(failuresAdded: 0, reason: reason, nextPushAt: next)))
         case .delete(_, let cutoff):
             (cutoff, .deleted(registeredAtOrBefore: cutoff))
         case .unregistered(_, let cutoff, let selected, let reason, let next):
@@ -90,8 +92,10 @@ public struct OutcomeBatch: Sendable {
     /// `earlier` then `later` on one row: two keeps add their failures (the later's reason and
     /// wait stand); anything else, the later write stands.
     private static func fold(_ earlier: OutcomeRow.Change, then later: OutcomeRow.Change) -> OutcomeRow.Change {
-        guard case .kept(let before, _, _) = earlier, case .kept(let added, let reason, let next) = later else { return later }
-        return .kept(failuresAdded: before + added, reason: reason, nextPushAt: next)
+        guard case .kept(let before) = earlier, case .kept(var after) = later else { return later }
+        after.failuresAdded += before.failuresAdded
+        after.guardHoldsAdded += before.guardHoldsAdded
+        return .kept(after)
     }
 
     // MARK: - Waiting acks

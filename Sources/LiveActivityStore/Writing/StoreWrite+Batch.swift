@@ -34,11 +34,12 @@ extension StoreWrite {
                 var current = try counts ?? statements.registrationCounts()
                 if current.total >= caps.total {
                     answers[index] = .failure(StoreError.capacityReached(limit: caps.total))
-                } else if current.unproven >= caps.unproven {
-                    answers[index] = .failure(StoreError.unprovenCapacityReached(limit: caps.unproven))
+                } else if current.unproven[registration.environment, default: 0] >= caps.unproven {
+                    answers[index] = .failure(
+                        StoreError.unprovenCapacityReached(limit: caps.unproven, environment: registration.environment))
                 } else {
                     current.total += 1
-                    current.unproven += 1
+                    current.unproven[registration.environment, default: 0] += 1
                     inserted.append(registration)
                     answers[index] = .success(.registered(.created))
                 }

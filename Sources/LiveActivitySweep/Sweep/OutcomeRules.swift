@@ -97,11 +97,20 @@ public struct OutcomeRules: Sendable {
     /// 2^(failures-1), so a stranger's junk in a quiet sandbox is pushed a handful of times in
     /// its 8 hours, never every interval. Counted as held, under the guard's fault.
     public func heldBackingOff(_ row: DueRegistration, reason: String, now: Int64) -> (write: OutcomeWrite, tally: SweepTally) {
+        // Junk the guard keeps holding would fill the unproven cap and lock new devices out: a
+        // row never proven is deleted at its third hold (a proven one never is: the guard's
+        // fresh-deployment rule does not see it, but a fault may).
+        if !row.proven && row.guardHolds + 1 >= Self.guardHoldsBeforeDeletion {
+            return (.delete(row.token, registeredAtOrBefore: row.registeredAt), .removed(reason))
+        }
         let delay = BackOff.heldDelay(afterFailures: row.failures + 1, interval: interval(row))
-        let write = OutcomeWrite.failed(
+        let write = OutcomeWrite.heldByGuard(
             row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)
         return (write, .held)
     }
+
+    /// The hold of a row never proven that deletes it instead (SPEC 5, guard).
+    public static let guardHoldsBeforeDeletion = 3
 
     /// Kept, failures + 1, tried again after the back-off: server trouble, timeouts, no connection.
     private func backOff(_ row: DueRegistration, _ reason: String, now: Int64) -> OutcomeDecision {

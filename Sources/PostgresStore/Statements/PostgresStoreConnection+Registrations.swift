@@ -54,9 +54,14 @@ extension PostgresStoreConnection: RegistrationStatements {
 
     func registrationCounts() throws -> RegistrationCounts {
         try storeFaults {
-            try statement("SELECT coalesce(sum(n), 0)::bigint, coalesce(sum(unproven), 0)::bigint FROM registration_groups")
-                .firstRow { RegistrationCounts(total: Int($0.int(0)), unproven: Int($0.int(1))) }
-                ?? RegistrationCounts(total: 0, unproven: 0)
+            let groups = try statement(
+                """
+                SELECT environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
+                    sum(least(greatest(unproven, 0), 1125899906842624))::bigint
+                FROM registration_groups GROUP BY environment
+                """
+            ).rows { ($0.text(0), $0.int(1), $0.int(2)) }
+            return RegistrationCounts(groups)
         }
     }
 

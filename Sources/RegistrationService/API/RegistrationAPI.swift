@@ -155,7 +155,7 @@ public final class RegistrationAPI: HTTPResponder {
                 // The value as any client of the socket may send it: escaped and cut (SPEC 7).
                 say(
                     "bad environment parameter",
-                    "\(Self.environmentParameter)=\(OutsideText.line(value, limit: 32)) is not production or sandbox; "
+                    "\(Self.environmentParameter)=\(OutsideText.quoted(value, limit: 32)) is not production or sandbox; "
                         + "check the nginx config")
                 throw APIError.internalError
             }
@@ -170,10 +170,11 @@ public final class RegistrationAPI: HTTPResponder {
         } catch StoreError.capacityReached(let limit) {
             say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
-        } catch StoreError.unprovenCapacityReached(let limit) {
+        } catch StoreError.unprovenCapacityReached(let limit, let environment) {
             say(
-                "unproven cap reached",
-                "registration refused: \(limit) registrations were never answered 200 (LIVEACTIVITY_MAX_UNPROVEN); "
+                "unproven cap reached \(environment.rawValue)",
+                "registration refused: \(limit) registrations in \(environment.rawValue) were never answered 200 "
+                    + "(LIVEACTIVITY_MAX_UNPROVEN); "
                     + "junk the mass-deletion guard holds, or a deployment that cannot deliver?")
             throw APIError.capacityReached
         }

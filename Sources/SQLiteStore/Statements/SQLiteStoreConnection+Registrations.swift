@@ -20,7 +20,10 @@ extension SQLiteStoreConnection: RegistrationStatements {
         VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6)
         """
     private static let countsSQL: StaticString =
-        "SELECT coalesce(sum(n), 0), coalesce(sum(unproven), 0) FROM registration_groups"
+        """
+        SELECT environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
+        FROM registration_groups GROUP BY environment
+        """
     private static let deleteSQL: StaticString = "DELETE FROM registrations WHERE push_token = ?"
     /// SQLite's write lock, taken at BEGIN IMMEDIATE, already holds the sweep's writes back.
     private static let ackSubjectSQL: StaticString = """
@@ -67,9 +70,8 @@ extension SQLiteStoreConnection: RegistrationStatements {
 
     func registrationCounts() throws -> RegistrationCounts {
         try storeFaults {
-            try connection.statement(Self.countsSQL)
-                .firstRow { RegistrationCounts(total: Int($0.int(0)), unproven: Int($0.int(1))) }
-                ?? RegistrationCounts(total: 0, unproven: 0)
+            let groups = try connection.statement(Self.countsSQL).rows { ($0.text(0), $0.int(1), $0.int(2)) }
+            return RegistrationCounts(groups)
         }
     }
 
