@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One line per event, time-stamped (ISO 8601 UTC) and naming the program (SPEC section 7): cron
 /// and spawn-fcgi put stdout and stderr in one file, where a line without a time is lost.
@@ -34,9 +35,9 @@ public enum Log {
             var offset = 0
             while offset < bytes.count {
                 #if canImport(Glibc)
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 #else
-                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 #endif
                 if written > 0 {
                     offset += written

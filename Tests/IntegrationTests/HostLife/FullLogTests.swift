@@ -43,7 +43,8 @@ struct FullLogTests {
         try fixture.standIn.state().script(token: "*", status: 403, reason: "InvalidProviderToken", count: 20)
         let run = try fixture.sweep(standardErrorPath: "/dev/full")
         #expect(run.end == .exited(1), "the configuration fault's exit code, not a trap: \(run.end)")
-        #expect(SweepFixture.field("faults", in: run.stdout)?.hasPrefix("production:InvalidProviderToken") == true, "\(run.stdout)")
+        #expect(
+            SweepFixture.field("faults", in: run.stdout)?.hasPrefix("production:InvalidProviderToken") == true, "\(run.stdout)")
         #expect(try fixture.count() == 20, "every registration kept")
         #expect(try fixture.row(1)?.lastError == "InvalidProviderToken", "the held rows' outcomes were written")
     }
