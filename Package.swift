@@ -143,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "LiveActivityDomain", "LiveActivityStore", "LiveActivitySweep", "APNsStandIn", "SQLiteClient", "TestSupport",
+                "LiveActivityDomain", "LiveActivityStore", "LiveActivitySweep", "APNsStandIn", "SQLiteClient", "PostgresClient",
+                "TestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

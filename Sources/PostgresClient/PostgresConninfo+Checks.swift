@@ -27,7 +27,7 @@ extension PostgresConninfo {
     }
 
     /// The comma-separated entries of a list option (`host`, `hostaddr`, `port`); [] when unset.
-    func list(_ keyword: String) -> [String] {
+    package func list(_ keyword: String) -> [String] {
         value(keyword).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
     }
 

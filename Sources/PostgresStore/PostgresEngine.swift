@@ -21,6 +21,37 @@ public struct PostgresEngine: StoreEngine {
         } catch {
             throw .malformed(name: "LIVEACTIVITY_DB", expected: "a PostgreSQL URI libpq reads (\(error.message))")
         }
+        if let host = Self.unverifiedRemoteHost(conninfo) {
+            throw .malformed(
+                name: "LIVEACTIVITY_DB",
+                expected: "sslmode=verify-full for a server reached over the network (\(OutsideText.quoted(host, limit: 80)) "
+                    + "is reached over TCP without verifying its certificate, so a machine on the path could pose as it "
+                    + "and be given the password); add ?sslmode=verify-full and the server's CA certificate "
+                    + "(~/.postgresql/root.crt of each program's user, or sslrootcert=)")
+        }
+    }
+
+    /// A host of the URI that libpq reaches over TCP on another machine, when the URI does not
+    /// make libpq verify the server's certificate and name (`sslmode=verify-full`): libpq's
+    /// default, `prefer`, falls back to cleartext whenever the server on the path declines TLS.
+    /// A unix socket (a host that is a path, or none) and this machine's loopback addresses are
+    /// not on any network.
+    static func unverifiedRemoteHost(_ conninfo: PostgresConninfo) -> String? {
+        guard conninfo.value("sslmode") != "verify-full" else { return nil }
+        let hosts = conninfo.list("host")
+        let addresses = conninfo.list("hostaddr")
+        for index in 0..<max(hosts.count, addresses.count) {
+            let name = index < hosts.count ? hosts[index] : ""
+            let address = index < addresses.count ? addresses[index] : ""
+            // With hostaddr, that address is what libpq connects to; else the name (a path: a socket).
+            let reached = address.isEmpty ? name : address
+            if reached.isEmpty || reached.hasPrefix("/") || reached.hasPrefix("@") { continue }
+            if ["localhost", "127.0.0.1", "::1", "[::1]"].contains(reached.lowercased()) || reached.hasPrefix("127.") {
+                continue
+            }
+            return name.isEmpty ? address : name
+        }
+        return nil
     }
 
     /// Whether `value` names a PostgreSQL database rather than a SQLite file.
@@ -31,7 +62,7 @@ public struct PostgresEngine: StoreEngine {
     /// The URI without its password.
     public var location: String { conninfo.redacted }
 
-    public var defaultSweepFolder: String { "./var/liveactivity.sweep" }
+    public var defaultSweepFolder: String? { nil }
 
     public func openRegistrations() throws -> any RegistrationStatements {
         try PostgresStoreConnection(conninfo, program: "liveactivity-fcgi", migrating: true)

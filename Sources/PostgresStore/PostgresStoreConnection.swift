@@ -26,6 +26,12 @@ final class PostgresStoreConnection: StoreConnection {
             connection = try PostgresConnection(
                 conninfo: conninfo, applicationName: program, connectTimeout: PostgresEngine.connectTimeout,
                 callTimeout: PostgresEngine.callTimeout)
+            // The server ends a session whose client went silent within a minute, not TCP's
+            // default two hours: a host cut off while it held its name's lock or a row lock gets
+            // them back at once when it returns (ignored on a unix socket, which cannot be cut).
+            try connection.execute(
+                "SET tcp_keepalives_idle = 15; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3; "
+                    + "SET tcp_user_timeout = 30000")
             if migrating {
                 try PostgresSchema.migrate(connection)
             } else if let version = try PostgresSchema.installedVersion(connection), version > PostgresSchema.currentVersion {
@@ -38,12 +44,32 @@ final class PostgresStoreConnection: StoreConnection {
     }
 
     /// The server's clock minus this host's, from one round trip (the host's clock read at its middle).
-    private static func measureClock(_ connection: PostgresConnection) throws(PostgresError) -> Int64 {
+    private static func measureClock(_ connection: PostgresConnection) throws -> Int64 {
         let before = Clock().now()
-        let server =
-            try connection.query("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint").firstRow { $0.int(0) } ?? before
+        let server = try serverNow(connection)
         let after = Clock().now()
         return server - (before + after) / 2
+    }
+
+    /// What a server's clock may say: from 2001 to 2286 (Unix ms below 10^13). A value beyond
+    /// (a hostile or broken server) is a fault, never a time the programs compute with.
+    static let plausibleServerTimes: ClosedRange<Int64> = 1_000_000_000_000...9_999_999_999_999
+
+    /// The server's clock (Unix ms), checked.
+    private static func serverNow(_ connection: PostgresConnection) throws -> Int64 {
+        let server = try connection.query("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint").firstRow {
+            $0.int(0)
+        }
+        guard let server, plausibleServerTimes.contains(server) else {
+            throw StoreFault(
+                .other(code: "clock"), message: "the database server's clock reads \(server.map(String.init) ?? "nothing") ms",
+                advice: "set the database server's clock (NTP)")
+        }
+        return server
+    }
+
+    func databaseNow() throws -> Int64? {
+        try storeFaults { try Self.serverNow(connection) }
     }
 
     /// Runs `body`, turning the client's failures into `StoreFault`s; others pass unchanged.
@@ -77,7 +103,9 @@ final class PostgresStoreConnection: StoreConnection {
 
     func registrationCount() throws -> Int {
         try storeFaults {
-            Int(try statement("SELECT coalesce(sum(n), 0)::bigint FROM registration_groups").scalarInt() ?? 0)
+            Int(
+                try statement("SELECT coalesce(sum(least(greatest(n, 0), 1125899906842624)), 0)::bigint FROM registration_groups")
+                    .scalarInt() ?? 0)
         }
     }
 }

@@ -2,17 +2,27 @@ import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
 
-/// The provider token on PostgreSQL (SPEC 5): one row every host's sweep shares, in a table the
-/// responder's role is never granted. A renewal holds the row's lock (an advisory lock while
-/// there is no row yet) from its read to its write, so two hosts never both sign a new token:
-/// the second finds the first one's and uses it, and APNs never answers
-/// TooManyProviderTokenUpdates for hosts added. A session of its own per call (a sweep asks once
-/// or twice a run).
+/// The provider token on PostgreSQL (SPEC 5): a row per key (key id, team and key: the cache
+/// key) that every host's sweep shares, in a table the responder's role is never granted. A
+/// renewal holds that row's lock from its read to its write, so two hosts never both sign a new
+/// token for one key: the second finds the first one's and uses it, and APNs never answers
+/// TooManyProviderTokenUpdates for hosts added. Hosts or apps with another key have a row of
+/// their own and never overwrite this one. A session of its own per call (a sweep asks once or
+/// twice a run).
+///
+/// A row lock, not an advisory lock: advisory locks need no grant, so any role that may connect
+/// could take one and stop every host's renewal, while a row lock needs the table's UPDATE right.
+/// The lock is bounded both ways: a renewer that freezes or loses the network inside its
+/// transaction has its session ended by the server (`idle_in_transaction_session_timeout`), and
+/// one that waits gives up before its own call's bound (`lock_timeout`).
 struct ProviderTokenTable: ProviderTokenStore {
     let conninfo: PostgresConninfo
 
-    /// The advisory lock key renewals take: `apnstokn` in ASCII.
-    static let renewalLock: Int64 = 0x6170_6E73_746F_6B6E
+    /// How long a renewal's transaction may sit idle (the renewer frozen or cut off) before the
+    /// server ends its session and lets the row go.
+    static let idleRenewalTimeout = "10s"
+    /// How long another renewal waits for the row; above the idle bound, below `callTimeout`.
+    static let renewalLockTimeout = "15s"
 
     private func session() throws -> PostgresStoreConnection {
         try PostgresStoreConnection(conninfo, program: "liveactivity-sweep token", migrating: true)
@@ -21,29 +31,36 @@ struct ProviderTokenTable: ProviderTokenStore {
     func load(cacheKey: String) throws -> ProviderToken? {
         let store = try session()
         defer { store.close() }
-        return try store.storeFaults { try Self.kept(cacheKey, on: store) }
+        return try store.storeFaults {
+            try store.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = $1")
+                .firstRow([.text(cacheKey)]) { Self.token($0) } ?? nil
+        }
     }
 
     func renew(cacheKey: String, _ renew: (ProviderToken?) throws -> ProviderToken) throws -> ProviderToken {
         let store = try session()
         defer { store.close() }
         return try store.transaction {
-            _ = try store.statement("SELECT pg_advisory_xact_lock($1)").run([.integer(Self.renewalLock)])
-            let token = try renew(try Self.kept(cacheKey, on: store))
-            try store.statement(
-                """
-                INSERT INTO provider_token (id, cache_key, token, issued_at) VALUES (1, $1, $2, $3)
-                ON CONFLICT (id) DO UPDATE SET cache_key = excluded.cache_key, token = excluded.token, issued_at = excluded.issued_at
-                """
-            ).run([.text(cacheKey), .text(token.jwt), .integer(token.issuedAt)])
+            _ = try store.statement("SELECT set_config('idle_in_transaction_session_timeout', $1, true)")
+                .run([.text(Self.idleRenewalTimeout)])
+            _ = try store.statement("SELECT set_config('lock_timeout', $1, true)").run([.text(Self.renewalLockTimeout)])
+            // A row to lock for a key never seen: empty until this renewal writes it.
+            _ = try store.statement(
+                "INSERT INTO provider_tokens (cache_key, token, issued_at) VALUES ($1, '', 0) ON CONFLICT (cache_key) DO NOTHING"
+            ).run([.text(cacheKey)])
+            let kept =
+                try store.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = $1 FOR UPDATE")
+                .firstRow([.text(cacheKey)]) { Self.token($0) } ?? nil
+            let token = try renew(kept)
+            _ = try store.statement("UPDATE provider_tokens SET token = $2, issued_at = $3 WHERE cache_key = $1")
+                .run([.text(cacheKey), .text(token.jwt), .integer(token.issuedAt)])
             return token
         }
     }
 
-    /// The kept token when it was signed for `cacheKey` (key id, team and key).
-    private static func kept(_ cacheKey: String, on store: PostgresStoreConnection) throws(PostgresError) -> ProviderToken? {
-        try store.statement("SELECT cache_key, token, issued_at FROM provider_token WHERE id = 1").firstRow { row in
-            row.text(0) == cacheKey ? ProviderToken(jwt: row.text(1) ?? "", issuedAt: row.int(2)) : nil
-        } ?? nil
+    /// A kept token, nil for the empty row a renewal that never finished left.
+    private static func token(_ row: PostgresRow) -> ProviderToken? {
+        guard let jwt = row.text(0), !jwt.isEmpty else { return nil }
+        return ProviderToken(jwt: jwt, issuedAt: row.int(1))
     }
 }

@@ -24,7 +24,7 @@ public struct SQLiteEngine: StoreEngine {
 
     public var location: String { path }
 
-    public var defaultSweepFolder: String { path + ".sweep" }
+    public var defaultSweepFolder: String? { path + ".sweep" }
 
     /// The responder's: its writer commits every queued registration at once, and a checkpoint
     /// inside such a commit (SQLite's auto-checkpoint, fsyncs included) held them all.

@@ -25,12 +25,17 @@ enum SweepCommand {
             )
         }
         let engine = try engine(configuration)
+        guard let folderPath = configuration.sweepDirectory ?? engine.defaultSweepFolder else {
+            throw .configuration(
+                "configuration: LIVEACTIVITY_SWEEP_DIR is not set: on PostgreSQL the sweep's private folder on this host "
+                    + "(its lock) must be named, a folder no other user can write into (the package's settings name one)")
+        }
         // The lock and the token live where the web user cannot reach (SPEC 7); a folder or lock
         // that is not this user's own is a fault, never "another sweep is running".
         let folder: SweepFolder
         let lock: SweepLock
         do {
-            folder = try SweepFolder(path: configuration.sweepDirectory ?? engine.defaultSweepFolder)
+            folder = try SweepFolder(path: folderPath)
             guard let taken = try SweepLock(in: folder) else {
                 printResult("another sweep is running (lock held); nothing to do")
                 return
@@ -49,14 +54,21 @@ enum SweepCommand {
         // This host's lock says no earlier sweep of this host still runs; the database's lock on
         // the name says no other host runs under it, so the leases stamped with the name are this
         // sweep's to take again (SPEC 5, "Several hosts"). Held by the sweep's session to its end.
-        let ownsName: Bool
-        do { ownsName = try store.holdHostName(configuration.hostName) } catch {
+        let claim: HostNameClaim
+        do { claim = try store.holdHostName(configuration.hostName) } catch {
             throw CommandFailure.database(error, doing: "sweep", engine)
         }
-        guard ownsName else {
+        switch claim {
+        case .held: break
+        case .inUseBySweep:
             throw .configuration(
                 "configuration: LIVEACTIVITY_HOST_NAME=\(configuration.hostName) is in use by a sweep of another host "
                     + "against this database (it holds the name's lock there); give each host a name of its own")
+        case .heldByAnotherRole(let role):
+            throw .fault(
+                "the lock on LIVEACTIVITY_HOST_NAME=\(configuration.hostName) in the database is held by a session of role "
+                    + "\(OutsideText.quoted(role)), not a sweep: no push goes out until it lets go; let no other role "
+                    + "connect to the database (REVOKE CONNECT ... FROM PUBLIC, README \"PostgreSQL\")")
         }
         let summary: SweepSummary
         do {
@@ -69,9 +81,11 @@ enum SweepCommand {
                 configuration: configuration, engine: engine, store: store,
                 sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, budget: budget,
                 clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
-                settingsFingerprint: credentials.settingsFingerprint(host: client.connectTo),
+                settingsFingerprint: credentials.settingsFingerprint(host: client.connectTo), folder: folder,
                 stopRequested: { StopRequest.isRequested }, log: printError)
             summary = try sweep.run()
+        } catch let refusal as ClockStepRefusal {
+            throw .fault(refusal.description)
         } catch {
             throw CommandFailure.database(error, doing: "sweep", engine)
         }

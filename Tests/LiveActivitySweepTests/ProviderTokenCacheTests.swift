@@ -39,11 +39,17 @@ import Testing
         let renewed = try cache().current(now: t0 + 50 * minute)
         #expect(renewed.jwt == "jwt-2")
         #expect(try cache("other settings").current(now: t0 + 51 * minute).jwt == "jwt-3", "another key signs its own")
-        #expect(try cache().current(now: t0 + 52 * minute).jwt == "jwt-4", "and replaced the old key's token")
-        #expect(try cache().renew(replacing: try cache().current(now: t0 + 53 * minute), now: t0 + 53 * minute).jwt == "jwt-5")
+        // PostgreSQL keeps a token per key (hosts or apps with other keys share the database,
+        // issue 30 point 12); SQLite's one host keeps the last key's.
+        let perKey = TestEngine.current == .postgres
+        let back = try cache().current(now: t0 + 52 * minute).jwt
+        #expect(back == (perKey ? "jwt-2" : "jwt-4"), "the first key's token, kept or signed again: \(back)")
+        let next = perKey ? 4 : 5
+        #expect(
+            try cache().renew(replacing: try cache().current(now: t0 + 53 * minute), now: t0 + 53 * minute).jwt == "jwt-\(next)")
         // Refused as expired, but another host has put a newer one in its place: that one is used.
-        #expect(try cache().renew(replacing: renewed, now: t0 + 54 * minute).jwt == "jwt-5", "nothing signed")
-        #expect(signed.get() == 5)
+        #expect(try cache().renew(replacing: renewed, now: t0 + 54 * minute).jwt == "jwt-\(next)", "nothing signed")
+        #expect(signed.get() == next)
     }
 
     /// SPEC 5: a credential, the sweep's user's alone - a file 0600, and a file

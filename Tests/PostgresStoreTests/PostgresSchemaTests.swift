@@ -26,7 +26,7 @@ struct PostgresSchemaTests {
             }
         }
         #expect(failures.get().isEmpty, "\(failures.get())")
-        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|1")
+        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|2")
         #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'registrations'") == "1")
     }
 

@@ -21,7 +21,7 @@ extension StandInStack {
         let credentials = try SweepCredentials(settings: settings)
         let store = try database.engine.openSweep(migrating: true)
         defer { store.close() }
-        let folder = try SweepFolder(path: configuration.sweepDirectory ?? database.engine.defaultSweepFolder)
+        let folder = try SweepFolder(path: configuration.sweepDirectory ?? database.sweepFolder)
         let tokens = ProviderTokenCache(
             store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: credentials.tokenCacheKey
         ) { seconds in

@@ -283,7 +283,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// default), a folder of the test's for PostgreSQL (`LIVEACTIVITY_SWEEP_DIR`).
     public var sweepFolder: String {
         switch kind {
-        case .sqlite: engine.defaultSweepFolder
+        case .sqlite: engine.defaultSweepFolder ?? folder.file("sweep")
         case .postgres: folder.file("sweep")
         }
     }

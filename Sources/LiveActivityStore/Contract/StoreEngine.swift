@@ -25,8 +25,9 @@ public protocol StoreEngine: Sendable {
     func openExisting() throws -> any SweepStatements
 
     /// The sweep's own folder on this host when `LIVEACTIVITY_SWEEP_DIR` names none: `<db>.sweep`
-    /// beside a SQLite file, `./var/liveactivity.sweep` for PostgreSQL.
-    var defaultSweepFolder: String { get }
+    /// beside a SQLite file; none for PostgreSQL, where the setting is required (a relative
+    /// default failed every sweep under systemd and cron, whose working folder is `/`).
+    var defaultSweepFolder: String? { get }
 
     /// Where the sweep keeps the APNs provider token: a file in the sweep's own folder on SQLite
     /// (the web user shares the database file), a table only the sweep's role reads on PostgreSQL
@@ -52,6 +53,12 @@ public protocol StoreConnection: AnyObject {
     /// SQLite; on PostgreSQL the server's clock, measured when the connection opened, so hosts
     /// whose clocks differ agree (SPEC 4).
     var clockOffsetMilliseconds: Int64 { get }
+
+    /// The database's clock now (Unix ms), read anew; nil where this host's clock is the
+    /// database's (SQLite). A long-lived program (the responder) anchors it to the monotonic
+    /// clock and reads it again now and then, so a step of the host's clock moves no time it
+    /// stores (SPEC 4).
+    func databaseNow() throws -> Int64?
 }
 
 /// Why a connection can no longer be used as it is, for the one line its owner logs.

@@ -6,9 +6,13 @@ import LiveActivityDomain
 public protocol SweepStatements: StoreConnection, FigureQueries {
     /// Takes the database's lock on the host name `host` for as long as this connection is open
     /// (SPEC 5, "Several hosts": a host name is one host's, and a sweep treats the leases stamped
-    /// with it as its own); false when another live session holds it: a second host runs under
-    /// the same name. Always true on SQLite, one host, whose sweep lock beside the file suffices.
-    func holdHostName(_ host: String) throws -> Bool
+    /// with it as its own); or who holds it: a live sweep of this role (a second host under the
+    /// same name), or a session of another role (which no sweep is: someone meddles). Always
+    /// held on SQLite, one host, whose sweep lock beside the file suffices.
+    func holdHostName(_ host: String) throws -> HostNameClaim
+
+    /// How many registrations were made at or before `cutoff` (ms): what `deleteExpired` would delete.
+    func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
 
     /// Deletes registrations made at or before `cutoff` (ms); how many.
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
@@ -76,4 +80,14 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     /// Makes due at `now` the registrations a fault or the guard held for one of `reasons`
     /// (the operator changed the APNs settings: a fixed deployment reaches its devices at once).
     func releaseHeld(reasons: [String], now: Int64) throws -> Int
+}
+
+/// What a sweep found when it claimed its host name (`SweepStatements.holdHostName`).
+public enum HostNameClaim: Sendable, Equatable {
+    /// This sweep holds it until its session ends.
+    case held
+    /// A live session of the sweep's own role holds it: another host runs under the same name.
+    case inUseBySweep
+    /// A session of another role holds it (`role`): not a sweep; nothing of ours takes it.
+    case heldByAnotherRole(String)
 }

@@ -31,8 +31,13 @@ public final class RegistrationWriter: @unchecked Sendable {
     private var readerOpening = FailedOpen()
     /// Why connections were dropped as stale, for the caller to report.
     private let stale = Mutex<[Staleness]>([])
-    /// The database's clock ahead of this host's (ms), as the last connection opened measured it.
-    private let clockOffset = Atomic<Int64>(0)
+    /// The database's clock, as last read, on the monotonic clock (nil: the host's clock is the
+    /// database's, or none was read yet). Read at each open of the writing connection and again
+    /// every `clockReadInterval`.
+    private let databaseClock = Mutex<DatabaseClockReading?>(nil)
+    private let monotonic = MonotonicClock()
+    /// How often the database's clock is read again, for the drift of the host's monotonic clock.
+    static let clockReadInterval: Int64 = 300_000
     /// Transactions begun, each of which may wait the whole busy timeout: what tests count.
     let transactionAttempts = Atomic<Int>(0)
     /// Writes waiting for the turn (tests wait on it).
@@ -81,9 +86,29 @@ public final class RegistrationWriter: @unchecked Sendable {
         turn.handOver()?.wake.signal()
     }
 
-    /// `local` moved to the database's clock (SPEC 4: registration and ack times go by it).
+    /// `local` moved to the database's clock (SPEC 4: registration and ack times go by it). The
+    /// database's time is its last reading plus the monotonic time since, so a step of this
+    /// host's wall clock (NTP, an operator's `date`) moves no registration or ack time.
     public func clock(_ local: Clock) -> Clock {
-        Clock(offsetMilliseconds: local.offsetMilliseconds + clockOffset.load(ordering: .relaxed))
+        guard let reading = databaseClock.withLock({ $0 }) else { return local }
+        let databaseNow = reading.databaseMilliseconds.addingSaturated(monotonic.now() - reading.monotonicMilliseconds)
+        return Clock(
+            offsetMilliseconds: local.offsetMilliseconds.addingSaturated(databaseNow.subtractingSaturated(Clock().now())))
+    }
+
+    /// Reads the database's clock on `connection` when it was never read or the last reading is
+    /// `clockReadInterval` old. A failed reading keeps the last one; the commit that follows
+    /// meets the same fault.
+    private func readDatabaseClock(on connection: any RegistrationStatements, force: Bool) {
+        let now = monotonic.now()
+        if !force, let last = databaseClock.withLock({ $0 }), now - last.monotonicMilliseconds < Self.clockReadInterval {
+            return
+        }
+        guard let databaseNow = try? connection.databaseNow() else { return }
+        let after = monotonic.now()
+        databaseClock.withLock {
+            $0 = DatabaseClockReading(databaseMilliseconds: databaseNow, monotonicMilliseconds: (now + after) / 2)
+        }
     }
 
     /// Why connections were dropped since the last call (deleted or replaced files, lost servers).
@@ -115,7 +140,7 @@ public final class RegistrationWriter: @unchecked Sendable {
         do {
             let opened = try engine.openRegistrations()
             slot = opened
-            clockOffset.store(opened.clockOffsetMilliseconds, ordering: .relaxed)
+            readDatabaseClock(on: opened, force: true)
             failed = FailedOpen()
             return opened
         } catch {
@@ -156,6 +181,7 @@ public final class RegistrationWriter: @unchecked Sendable {
             for pending in batch { pending.answer = .failure(error) }
             return
         }
+        readDatabaseClock(on: opened, force: false)
         if batch.count > 1 {
             guard let failure = commitTogether(batch, opened) else { return }
             // A fault of the database itself (busy, full, read-only, unreachable, ...) would fail
@@ -217,4 +243,10 @@ public final class RegistrationWriter: @unchecked Sendable {
         let wake = DispatchSemaphore(value: 0)
         init(_ write: StoreWrite) { self.write = write }
     }
+}
+
+/// The database's clock as read once: its time then, and the host's monotonic time then.
+struct DatabaseClockReading: Sendable {
+    var databaseMilliseconds: Int64
+    var monotonicMilliseconds: Int64
 }

@@ -27,6 +27,8 @@ public final class Sweep {
     let clock: Clock
     /// The APNs settings' fingerprint: when it changes, held registrations are due at once.
     let settingsFingerprint: String?
+    /// The sweep's folder on this host, where the last good run's `ClockMark` is kept (nil: no check).
+    let folder: SweepFolder?
     let stopRequested: () -> Bool
     let log: (String) -> Void
     /// Due rows read from the database at a time, and pushes kept queued in the sender
@@ -40,7 +42,8 @@ public final class Sweep {
     public init(
         configuration: Configuration, engine: any StoreEngine, store: any SweepStatements, sender: PushSender,
         tokens: ProviderTokenCache, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil, clock: Clock? = nil,
-        settingsFingerprint: String? = nil, stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000,
+        settingsFingerprint: String? = nil, folder: SweepFolder? = nil, stopRequested: @escaping () -> Bool = { false },
+        duePageSize: Int = 1000,
         lookahead: Int? = nil, log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
@@ -52,6 +55,7 @@ public final class Sweep {
         self.lease = lease ?? SweepLease.random(host: configuration.hostName, seconds: configuration.leaseSeconds)
         self.clock = clock ?? configuration.clock
         self.settingsFingerprint = settingsFingerprint
+        self.folder = folder
         self.stopRequested = stopRequested
         self.duePageSize = duePageSize
         self.lookahead = max(1, lookahead ?? Self.lookahead)
@@ -67,12 +71,15 @@ public final class Sweep {
         summary.startedAt = start
 
         try releaseHeldAfterASettingsChange(now: start)
+        let mark = ClockMark.now(clock: start)
+        try refuseExpiryAfterAClockStep(to: mark, now: start)
         summary.expired = try store.deleteExpired(registeredAtOrBefore: start - configuration.expiryMilliseconds)
         summary.active = try store.registrationCount()
         let cutoff = start + SweepTiming.dueSlackMilliseconds
         let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.enabledEnvironments)
-        let dueCount = dueCounts.values.reduce(0, +)
-        summary.skipped = summary.active - dueCount
+        // Counters read back (a planted group row) saturate: a figure, never a trap.
+        let dueCount = dueCounts.values.saturatedSum()
+        summary.skipped = max(0, summary.active.subtractingSaturated(dueCount))
 
         if dueCount > 0 {
             let cursor = DueCursor(
@@ -111,7 +118,32 @@ public final class Sweep {
         }
         summary.durationMilliseconds = clock.now() - start
         try store.record(summary, host: configuration.hostName)
+        if let folder, let mark { mark.save(in: folder) }
         return summary
+    }
+
+    /// How far the clock may step forward between two runs before expiry is questioned.
+    static let toleratedClockStep: Int64 = 5 * 60_000
+
+    /// A clock that stepped forward since this host's last good run (NTP fixing a wrong clock, a
+    /// failover to a database server whose clock is off) makes rows look older than they are: a
+    /// step of 8 hours would expire every registration. When the clock moved more than
+    /// `toleratedClockStep` beyond the time that passed, less than a lifetime ago, and expiry
+    /// would remove more than half the rows, the run stops before it deletes anything (one line,
+    /// exit 1) and the next runs do the same until the clock is right again or a lifetime has
+    /// really passed (then the rows are old by any clock).
+    private func refuseExpiryAfterAClockStep(to mark: ClockMark?, now: Int64) throws {
+        guard let folder, let mark, let previous = ClockMark.load(from: folder), let step = mark.step(since: previous),
+            step.forward > Self.toleratedClockStep, step.elapsed < configuration.expiryMilliseconds
+        else { return }
+        let expiring = try store.countExpired(registeredAtOrBefore: now - configuration.expiryMilliseconds)
+        let active = try store.registrationCount()
+        guard expiring > 0, expiring.multipliedSaturated(by: 2) > active else { return }
+        throw ClockStepRefusal(
+            description:
+                "clock: the clock moved \(step.forward / 60_000) minutes further than the \(step.elapsed / 1000) s that passed "
+                + "since this host's last sweep, and expiry would delete \(expiring) of \(active) registrations: "
+                + "nothing expired or sent; set the clock right (the database server's on PostgreSQL)")
     }
 
     /// Holds one interval, in one statement per environment and kind of registration, the rows a

@@ -18,10 +18,30 @@ extension PostgresStoreConnection: SweepStatements {
     /// A session-level advisory lock, released when the session ends however it ends (a killed
     /// sweep's with its connection), keyed by a 64-bit hash of the name: another name's lock
     /// colliding with it is a chance of one in 2^64.
-    func holdHostName(_ host: String) throws -> Bool {
+    /// The advisory lock on the name. Advisory locks need no grant, so any role that may connect
+    /// could hold it (README's roles let no other role connect): when it is taken, who holds it
+    /// tells a second sweep under the same name from someone else.
+    func holdHostName(_ host: String) throws -> HostNameClaim {
         try storeFaults {
-            try statement("SELECT pg_try_advisory_lock(hashtextextended('liveactivity sweep host ' || $1, 0))")
-                .firstRow([.text(host)]) { $0.bool(0) } ?? false
+            let key = "hashtextextended('liveactivity sweep host ' || $1, 0)"
+            let held = try statement("SELECT pg_try_advisory_lock(\(key))").firstRow([.text(host)]) { $0.bool(0) } ?? false
+            if held { return .held }
+            let holders = try statement(
+                """
+                SELECT a.usename::text, a.usename = current_user FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    AND l.classid::bigint = ((\(key)) >> 32) & 4294967295 AND l.objid::bigint = (\(key)) & 4294967295
+                """
+            ).rows([.text(host)]) { (role: $0.text(0) ?? "?", ours: $0.bool(1)) }
+            if let stranger = holders.first(where: { !$0.ours }) { return .heldByAnotherRole(stranger.role) }
+            return .inUseBySweep
+        }
+    }
+
+    func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
+        try storeFaults {
+            Int(try statement("SELECT count(*) FROM registrations WHERE registered_at <= $1").scalarInt([.integer(cutoff)]) ?? 0)
         }
     }
 
@@ -68,7 +88,7 @@ extension PostgresStoreConnection: SweepStatements {
                 UPDATE registrations r SET lease_id = $3, lease_host = $4, lease_until = liveactivity_now_ms() + $6 * 1000
                 FROM due WHERE r.push_token = due.push_token
                 RETURNING r.push_token, r.activity_type, r.environment, r.registered_at, r.consecutive_failures, r.next_push_at,
-                    r.requested_interval, r.last_push_at
+                    r.requested_interval, r.last_push_at, r.guard_holds
                 """
             ).rows([
                 .integer(cutoff), Self.filter(environments), .text(lease.id), .text(lease.host),
@@ -197,8 +217,7 @@ extension PostgresStoreConnection: SweepStatements {
             for (index, row) in rows.enumerated() {
                 switch row.change {
                 case .delivered: delivered.append(index)
-                case .kept(let added, let reason, let next):
-                    kept.append((index, .init(failuresAdded: added, reason: reason, nextPushAt: next)))
+                case .kept(let keep): kept.append((index, keep))
                 case .deleted(let cutoff): deleted.append((index, cutoff))
                 case .deletedUnlessRenewed(let cutoff, _): deleted.append((index, cutoff))
                 case .attemptOnly: attemptOnly.append(index)
@@ -275,9 +294,10 @@ extension PostgresStoreConnection: SweepStatements {
                 """
                 UPDATE registrations r SET consecutive_failures = r.consecutive_failures + u.added, last_error = u.reason,
                     next_push_at = u.next, attempts = \(Self.prepended(entry: "u.entry", kept: 8)),
-                    waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL
-                FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bool[])
-                    AS u(token, added, reason, next, entry, clear)
+                    waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL,
+                    guard_holds = r.guard_holds + u.holds
+                FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bool[], $9::bigint[])
+                    AS u(token, added, reason, next, entry, clear, holds)
                 WHERE r.push_token = u.token AND r.lease_id = $7
                 RETURNING r.push_token
                 """
@@ -286,7 +306,7 @@ extension PostgresStoreConnection: SweepStatements {
                 PostgresArray.text(rows.map { String($0.1.reason.prefix(64)) }), PostgresArray.integers(rows.map(\.1.nextPushAt)),
                 PostgresArray.text(rows.map { Self.entry($0.0) }),
                 PostgresArray.text(rows.map { $0.0.clearsWaitingAck ? "true" : "false" }), .text(lease.id),
-                .integer(Int64(PushAttempt.kept)),
+                .integer(Int64(PushAttempt.kept)), PostgresArray.integers(rows.map { Int64($0.1.guardHoldsAdded) }),
             ]) { $0.text(0) ?? "" })
     }
 
@@ -435,6 +455,7 @@ extension PostgresRow {
             registeredAt: try StoredValue.time(int(3), column: "registered_at"), proven: lastPushAt != nil,
             failures: Int(try StoredValue.count(int(4), in: StoredValue.failures, column: "consecutive_failures")),
             nextPushAt: try StoredValue.time(int(5), column: "next_push_at"),
-            requestedInterval: try StoredValue.requestedInterval(optionalInt(6)), lastPushAt: lastPushAt)
+            requestedInterval: try StoredValue.requestedInterval(optionalInt(6)), lastPushAt: lastPushAt,
+            guardHolds: Int(try StoredValue.count(int(8), in: StoredValue.failures, column: "guard_holds")))
     }
 }

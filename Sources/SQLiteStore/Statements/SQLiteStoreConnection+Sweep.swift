@@ -6,7 +6,16 @@ import SQLiteClient
 /// lock), so a lease is not needed: a due row is read, not claimed, and an outcome is written
 /// only where the row is still registered as it was read.
 extension SQLiteStoreConnection: SweepStatements {
-    func holdHostName(_ host: String) throws -> Bool { true }
+    func holdHostName(_ host: String) throws -> HostNameClaim { .held }
+
+    func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
+        try storeFaults {
+            Int(
+                try connection.statement("SELECT count(*) FROM registrations WHERE registered_at <= ?").scalarInt([
+                    .integer(cutoff)
+                ]) ?? 0)
+        }
+    }
 
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try transaction {
@@ -43,7 +52,7 @@ extension SQLiteStoreConnection: SweepStatements {
             try connection.statement(
                 """
                 SELECT push_token, activity_type, environment, registered_at, consecutive_failures, next_push_at,
-                    requested_interval, last_push_at
+                    requested_interval, last_push_at, guard_holds
                 FROM registrations WHERE next_push_at <= ?1\(after)\(Self.filter(environments))
                 ORDER BY next_push_at, push_token LIMIT ?2
                 """
@@ -156,8 +165,8 @@ extension SQLiteStoreConnection: SweepStatements {
                     "last_push_at = ?3, next_push_at = ?4, wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL",
                 where: "push_token = ?1 AND registered_at = ?2", [token, selected, .integer(at), .integer(next)])
             return changed ? .written : .skipped
-        case .kept(let added, let reason, let next):
-            return try keep(row, .init(failuresAdded: added, reason: reason, nextPushAt: next)) ? .written : .skipped
+        case .kept(let kept):
+            return try keep(row, kept) ? .written : .skipped
         case .deleted(let cutoff):
             return try delete(row, registeredAtOrBefore: cutoff) ? .deleted : .skipped
         case .deletedUnlessRenewed(let cutoff, let kept):
@@ -173,11 +182,13 @@ extension SQLiteStoreConnection: SweepStatements {
     /// Keeps the row as it was read: failures added, the reason, the next push.
     private func keep(_ row: OutcomeRow, _ kept: OutcomeRow.Change.Kept) throws -> Bool {
         try update(
-            row, set: "consecutive_failures = consecutive_failures + ?3, last_error = ?4, next_push_at = ?5",
+            row,
+            set:
+                "consecutive_failures = consecutive_failures + ?3, last_error = ?4, next_push_at = ?5, guard_holds = guard_holds + ?6",
             where: "push_token = ?1 AND registered_at = ?2",
             [
                 .text(row.token.hex), .integer(row.selectedRegisteredAt), .integer(Int64(kept.failuresAdded)),
-                .text(String(kept.reason.prefix(64))), .integer(kept.nextPushAt),
+                .text(String(kept.reason.prefix(64))), .integer(kept.nextPushAt), .integer(Int64(kept.guardHoldsAdded)),
             ])
     }
 
@@ -321,6 +332,7 @@ extension Row {
             registeredAt: try StoredValue.time(int(3), column: "registered_at"), proven: lastPushAt != nil,
             failures: Int(try StoredValue.count(int(4), in: StoredValue.failures, column: "consecutive_failures")),
             nextPushAt: try StoredValue.time(int(5), column: "next_push_at"),
-            requestedInterval: try StoredValue.requestedInterval(optionalInt(6)), lastPushAt: lastPushAt)
+            requestedInterval: try StoredValue.requestedInterval(optionalInt(6)), lastPushAt: lastPushAt,
+            guardHolds: Int(try StoredValue.count(int(8), in: StoredValue.failures, column: "guard_holds")))
     }
 }

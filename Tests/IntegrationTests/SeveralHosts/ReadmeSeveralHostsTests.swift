@@ -11,7 +11,7 @@ import Testing
 @Suite("README: several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
 struct ReadmeSeveralHostsTests {
     static let readmeURI =
-        "postgresql://db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write"
+        "postgresql://db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write&sslmode=verify-full"
 
     /// The section's first `sh` block.
     static func configurationBlock() throws -> String {
@@ -45,7 +45,7 @@ struct ReadmeSeveralHostsTests {
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let script = block.replacingOccurrences(of: "/etc/liveactivity/liveactivity.env", with: config)
                 .replacingOccurrences(of: Self.readmeURI, with: uri)
-                .replacingOccurrences(of: "/var/lib/liveactivity/sweep", with: fixture.folder.file("\(host)-sweep"))
+                .replacingOccurrences(of: "/var/lib/liveactivity-sweep", with: fixture.folder.file("\(host)-sweep"))
                 .replacingOccurrences(of: "$(hostname -s)", with: host)
             let ran = try runCommand("/bin/bash", ["-euo", "pipefail", "-c", script])
             #expect(ran.status == 0, "\(ran.stderr)")

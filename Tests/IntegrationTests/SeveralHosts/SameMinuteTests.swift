@@ -2,6 +2,7 @@ import Foundation
 import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivitySweep
+import PostgresClient
 import TestSupport
 import Testing
 
@@ -115,6 +116,30 @@ struct SameMinuteTests {
         #expect(try hosts.sweep("web1", ["LIVEACTIVITY_SWEEP_DIR": hosts.fixture.folder.file("other-machine")]).status == 0)
         let counts = try hosts.receivedCounts()
         #expect(counts.count == 400 && counts.values.allSatisfy { $0 == 1 })
+    }
+
+    /// Issue 30 point 7: advisory locks need no grant, so a session of any role that may
+    /// connect could hold a host's name and have its sweep refused as "name in use". The holder's
+    /// role tells them apart: another role is a fault that says so, never a second host.
+    @Test func aNameLockHeldByAnotherRoleIsAFaultThatNamesIt() throws {
+        let hosts = try SweepingHosts()
+        try hosts.register(3)
+        let postgres = try #require(hosts.database.postgres)
+        let stranger = postgres.cluster.uniqueName("stranger")
+        try postgres.cluster.psql("CREATE ROLE \(stranger) LOGIN")
+        defer { _ = try? postgres.cluster.psql("DROP ROLE IF EXISTS \(stranger)") }
+        let session = try PostgresConnection(conninfo: postgres.uri(user: stranger))
+        defer { session.close() }
+        _ = try session.query("SELECT pg_advisory_lock(hashtextextended('liveactivity sweep host ' || 'web1', 0))")
+        let refused = try hosts.sweep("web1")
+        #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
+        let lines = refused.stderr.split(separator: "\n")
+        #expect(
+            lines.count == 1 && lines[0].contains("held by a session of role \"\(stranger)\", not a sweep"), "\(refused.stderr)")
+        #expect(try hosts.standIn.state().received().isEmpty, "it pushed nothing")
+        _ = try session.query("SELECT pg_advisory_unlock_all()")
+        #expect(try hosts.sweep("web1").status == 0)
+        #expect(try hosts.standIn.state().received().count == 3)
     }
 
     @Test func aLeaseNoLongerThanTheBudgetIsRefusedAtStart() throws {
