@@ -11,8 +11,12 @@ import Foundation
 /// created, replaced or held by it: a www-data process holding the lock stopped every sweep
 /// silently. Inside a folder only the sweep's user may enter, nobody else can; a folder that is
 /// a link, owned by another user or open to others is refused, never used or repaired.
-public struct SweepFolder: Sendable {
+public final class SweepFolder: Sendable {
     public let path: String
+    /// The folder, opened once without following a link and checked: every file of the sweep is
+    /// opened from it (`openat`), never by its path again, so a folder renamed and replaced
+    /// under the sweep (its parent is the web user's too) cannot put its files elsewhere.
+    public let descriptor: Int32
 
     /// The folder is unusable: one line for the operator.
     public struct Fault: Error, CustomStringConvertible {
@@ -32,44 +36,66 @@ public struct SweepFolder: Sendable {
     }
 
     /// Opens the folder of the database at `databasePath`, creating it 0700 when missing.
-    public init(databasePath: String) throws(Fault) {
+    public convenience init(databasePath: String) throws(Fault) {
         try self.init(path: Self.path(forDatabase: databasePath))
     }
 
-    /// Opens the folder at `path`, creating it 0700 when missing.
+    /// Opens the folder at `path`, creating it 0700 when missing: made, opened and its mode set
+    /// through descriptors (`mkdirat`, `openat` with `O_NOFOLLOW`, `fchmod`), so a link planted
+    /// between two steps is refused, never followed.
     public init(path: String) throws(Fault) {
         self.path = path
-        if mkdir(path, 0o700) == 0 {
-            // In the setgid database folder a new folder inherits the setgid bit: plain 0700.
-            chmod(path, 0o700)
-        } else if errno != EEXIST {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let slash = trimmed.lastIndex(of: "/")
+        let parentPath = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        let parent = Glibc.open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard parent >= 0 else {
+            throw Fault(
+                description: "cannot create the sweep's folder \(path): \(String(cString: strerror(errno)))", isForeign: false)
+        }
+        defer { close(parent) }
+        let made = mkdirat(parent, name, 0o700) == 0
+        guard made || errno == EEXIST else {
             throw Fault(
                 description: "cannot create the sweep's folder \(path): \(String(cString: strerror(errno)))", isForeign: false)
         }
         // O_NOFOLLOW: a link planted at the path is refused, never followed to its target.
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ELOOP || errno == ENOTDIR ? "not a folder (a link?)" : String(cString: strerror(errno))
             throw Fault(description: "cannot use the sweep's folder \(path): \(reason); remove it and run the sweep again")
         }
-        defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw Fault(
-                description: "cannot examine the sweep's folder \(path): \(String(cString: strerror(errno)))", isForeign: false)
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw Fault(description: "cannot examine the sweep's folder \(path): \(reason)", isForeign: false)
         }
         guard info.st_uid == geteuid() else {
+            close(descriptor)
             throw Fault(
                 description:
                     "the sweep's folder \(path) is owned by uid \(info.st_uid), not this sweep's user (uid \(geteuid())): another user made or replaced it; remove it and run the sweep again"
             )
         }
+        // In the setgid database folder a new folder inherits the setgid bit: plain 0700.
+        if made && fchmod(descriptor, 0o700) == 0 { info.st_mode = (info.st_mode & ~0o7777) | 0o700 }
         guard info.st_mode & 0o077 == 0 else {
+            close(descriptor)
             throw Fault(
                 description:
                     "the sweep's folder \(path) has mode 0\(String(info.st_mode & 0o7777, radix: 8)), open to other users: chmod 0700 it"
             )
         }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Opens `name` inside the folder (`openat`, never following a link at `name`).
+    public func open(_ name: String, _ flags: Int32, mode: mode_t = 0o600) -> Int32 {
+        openat(descriptor, name, flags | O_NOFOLLOW | O_CLOEXEC, mode)
     }
 
     /// The path of `name` inside the folder.

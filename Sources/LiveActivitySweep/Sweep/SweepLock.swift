@@ -21,7 +21,8 @@ public final class SweepLock {
     /// Takes the lock in `folder`, or returns nil when another sweep of this user holds it.
     public init?(in folder: SweepFolder) throws(Fault) {
         path = folder.file("lock")
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // From the folder's own descriptor, never its path again (SweepFolder says why).
+        let fd = folder.open("lock", O_RDWR | O_CREAT)
         guard fd >= 0 else {
             throw Fault(description: "cannot open the sweep lock \(path): \(String(cString: strerror(errno)))")
         }

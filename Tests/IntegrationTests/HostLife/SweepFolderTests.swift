@@ -33,6 +33,39 @@ struct SweepFolderTests {
 
     func errorLines(_ run: CommandResult) -> [Substring] { run.stderr.split(separator: "\n") }
 
+    /// Issue 30 point 14: the folder was made, chmod-ed and its lock opened by path, so a link
+    /// swapped in between (the database's folder is the web user's too) was followed. Watched
+    /// with strace: after the folder is opened, nothing of it is reached by its path again.
+    @Test(.enabled(if: systemTool("strace") != nil, "strace is not installed (scripts/install-deps)"))
+    func theFolderIsMadeAndUsedThroughItsDescriptor() throws {
+        let fixture = try SweepFixture()
+        try fixture.register([1])
+        let folder = fixture.database.sweepFolder
+        try? FileManager.default.removeItem(atPath: folder)
+        let trace = fixture.folder.file("sweep.strace")
+        var environment = fixture.sweepEnvironment()
+        environment["PATH"] = "/usr/bin:/bin"
+        let run = try runCommand(
+            try #require(systemTool("strace")),
+            [
+                "-f", "-qq", "-e", "trace=mkdir,mkdirat,chmod,fchmodat,open,openat,creat", "-o", trace,
+                product("liveactivity-sweep"),
+            ],
+            environment: environment, timeout: 120)
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let byPath = calls.filter { line in
+            (line.contains("chmod(\"\(folder)") || line.contains("fchmodat(AT_FDCWD, \"\(folder)")
+                || line.contains("\"\(folder)/")) && !line.contains("provider-token")
+        }
+        #expect(byPath.isEmpty, "the sweep's folder was reached by its path again: \(byPath.prefix(3))")
+        #expect(calls.contains { $0.contains("mkdirat(") && $0.contains("\"\((folder as NSString).lastPathComponent)\"") })
+        #expect(
+            calls.contains { $0.contains("openat(") && $0.contains(", \"lock\", ") }, "the lock was not opened from the folder")
+        var info = stat()
+        #expect(lstat(folder, &info) == 0 && info.st_mode & 0o7777 == 0o700)
+    }
+
     @Test(.enabled(if: TestEngine.current == .sqlite, "files beside a SQLite file"))
     func aWebUserHoldingTheOldLockBesideTheDatabaseStopsNothing() throws {
         let fixture = try SweepFixture()
