@@ -24,4 +24,16 @@ import Testing
         #expect(OutsideText.message("x=\(value) y=\u{1B}[2J\nz", limit: 100) == #"x=a\nb y=\x1b[2J\nz"#)
         #expect(OutsideText.message("abcdef", limit: 3) == "abc…")
     }
+
+    /// Issue 30 point 13: a log that a planted link made root append to a list of words
+    /// (`/etc/ld.so.preload`) must hold no word a value chose: a quoted value is one word.
+    @Test func aQuotedValueIsOneWordWhateverItHolds() {
+        let quoted = OutsideText.quoted("x /tmp/evil.so\t\"y\" \n/lib/z.so")
+        #expect(quoted == #""x\x20/tmp/evil.so\t\"y\"\x20\n/lib/z.so""#)
+        #expect(!quoted.contains(" ") && !quoted.contains("\t") && !quoted.contains("\n"))
+        #expect(quoted.hasPrefix("\"") && quoted.hasSuffix("\""))
+        #expect(
+            OutsideText.quoted(String(repeating: " ", count: 100), limit: 8) == "\"" + String(repeating: #"\x20"#, count: 2)
+                + "…\"")
+    }
 }

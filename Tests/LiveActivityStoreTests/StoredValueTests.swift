@@ -46,7 +46,7 @@ import Testing
         try expectRefused("environment", "'mars'", named: "mars")
         #expect(
             StoredValueError(column: "registrations.environment", value: "mars").description
-                == "the database holds registrations.environment 'mars', which this build does not know")
+                == "the database holds registrations.environment \"mars\", which this build does not know")
     }
 
     @Test func anUnknownActivityTypeIsAnError() throws {

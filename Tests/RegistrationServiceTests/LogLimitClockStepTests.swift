@@ -34,7 +34,7 @@ import Testing
         ).status
     }
 
-    var reported: Int { logged.get().filter { $0.contains("LIVEACTIVITY_APNS_ENVIRONMENT=staging") }.count }
+    var reported: Int { logged.get().filter { $0.contains("LIVEACTIVITY_APNS_ENVIRONMENT=\"staging\"") }.count }
 
     @Test func aBackwardStepOfTheWallClockDoesNotSilenceTheLog() {
         let faults = FaultLog(repeatSeconds: 1)

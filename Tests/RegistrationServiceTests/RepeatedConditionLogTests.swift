@@ -55,7 +55,7 @@ import Testing
         let worker = api()
         let statuses = (0..<50).map { post(worker, 1 + $0, parameter: "staging") }
         #expect(statuses.allSatisfy { $0 == 500 })
-        #expect(lines(containing: "LIVEACTIVITY_APNS_ENVIRONMENT=staging").count == 1, "\(logged.get())")
+        #expect(lines(containing: "LIVEACTIVITY_APNS_ENVIRONMENT=\"staging\"").count == 1, "\(logged.get())")
         #expect(post(api(minutesLater: 1), 99, parameter: "staging") == 500)
         #expect(lines(containing: "(and 49 more since the last line)").count == 1, "\(logged.get())")
     }

@@ -14,6 +14,10 @@ public enum OutsideText {
     private static let escapes = EscapeTable(
         controls: controlEscape, named: ["\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"],
         beyondASCII: controlEscapeBeyondASCII)
+    /// `line`'s escapes, and a space and a double quote too: for `quoted`.
+    private static let quotedEscapes = EscapeTable(
+        controls: controlEscape, named: ["\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": "\\x20", "\"": "\\\""],
+        beyondASCII: controlEscapeBeyondASCII)
     /// The same for a whole message, whose values are escaped already: backslashes stay as they are.
     private static let messageEscapes = EscapeTable(
         controls: controlEscape, named: ["\n": "\\n", "\r": "\\r", "\t": "\\t"], beyondASCII: controlEscapeBeyondASCII)
@@ -33,6 +37,14 @@ public enum OutsideText {
     /// (an escape is never cut in two).
     public static func line(_ value: String, limit: Int = defaultLimit) -> String {
         escaped(value, with: escapes, limit: limit)
+    }
+
+    /// `value` as one quoted word of a log line: escaped as `line` does, its spaces and quotes
+    /// too, between double quotes. A log that a planted link made root append to a file read as
+    /// a list of words (`/etc/ld.so.preload`) then holds no word of the value's own making: a
+    /// planted row's `x /tmp/evil.so` is `"x\x20/tmp/evil.so"`.
+    public static func quoted(_ value: String, limit: Int = defaultLimit) -> String {
+        "\"" + escaped(value, with: quotedEscapes, limit: limit) + "\""
     }
 
     /// A message of the program's own, with values in it already escaped by `line`, made sure

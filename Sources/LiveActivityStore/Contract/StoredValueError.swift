@@ -17,7 +17,7 @@ public struct StoredValueError: Error, Equatable, Sendable, CustomStringConverti
     }
 
     public var description: String {
-        "the database holds \(column) \(value.map { "'\($0.prefix(40))'" } ?? "NULL"), which this build does not know"
+        "the database holds \(column) \(value.map { OutsideText.quoted($0, limit: 40) } ?? "NULL"), which this build does not know"
     }
 }
 

@@ -30,6 +30,19 @@ extension PackageLifeTests {
         chown(
             "/var/log/liveactivity", getpwnam(HostClaim.user)?.pointee.pw_uid ?? 0, getgrnam(HostClaim.user)?.pointee.gr_gid ?? 0)
         chmod("/var/log/liveactivity", 0o750)
+        // What the sweep's user may have planted in the folder it owned (issue 30 point 13):
+        // links root's cron lines would follow (the turn-4 attack pointed one at
+        // /etc/ld.so.preload), a folder, a second name of a log.
+        let target = handMade.staging.file("root-would-append-here")
+        try Data("untouched\n".utf8).write(to: URL(fileURLWithPath: target))
+        let planted = [
+            "/var/log/liveactivity/fcgi.log.1", "/var/log/liveactivity/sweep.log.2.gz", "/var/log/liveactivity/planted",
+        ]
+        for link in planted {
+            _ = unlink(link)
+            #expect(symlink(target, link) == 0)
+        }
+        try FileManager.default.createDirectory(atPath: "/var/log/liveactivity/planted-folder", withIntermediateDirectories: true)
         try rewriteAsFirstSchema(handMade.databasePath, scratch: handMade.staging)
         let restarted = try handMade.startAsTheReadmeSays()
         #expect(restarted.status == 0 && handMade.responder() != nil, "README's start line did not start the hand-made responder")
@@ -55,6 +68,21 @@ extension PackageLifeTests {
         expectTheHandMadeFilesSetAside(by: installed)
         #expect(handMadeSupervisor.map(HostProcesses.isGone) != false, "the hand-made supervisor still runs")
         #expect(FileOwnership("/var/log/liveactivity")?.description == "root:adm 2750", "the log folder is not root's")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: "/var/log/liveactivity")) ?? []
+        #expect(
+            left.allSatisfy {
+                ["fcgi.log", "sweep.log"].contains($0) || $0.hasPrefix("fcgi.log.") || $0.hasPrefix("sweep.log.")
+            },
+            "the takeover kept what was planted: \(left.sorted())")
+        for link in planted + ["/var/log/liveactivity/planted-folder"] {
+            var info = stat()
+            #expect(lstat(link, &info) != 0, "the takeover kept \(link)")
+        }
+        for name in left {
+            var info = stat()
+            let path = "/var/log/liveactivity/" + name
+            #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_uid == 0, "\(path) is not root's file")
+        }
         #expect(installed.output.contains("liveactivity.env"), "postinst did not say where the hand-made settings go")
         try expectTheResponderStarted(
             by: installed, on: host, what: "the install over a hand-made deployment", startsAllowed: true)
@@ -69,6 +97,7 @@ extension PackageLifeTests {
             "the package's sweep line exited \(sweep.status): \(OperatorHost.tail(host.log("sweep.log"), lines: 2))")
         let schema = try host.schemaVersion()
         #expect(schema > 1, "the sweep did not migrate the first schema's database (user_version \(schema))")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "untouched\n", "root wrote through a planted link")
         let lost = Set(host.site.acknowledged).subtracting(try host.storedTokens())
         #expect(lost.isEmpty, "\(lost.count) registrations are gone after the install")
         let missing = Set(host.site.acknowledged).subtracting(try host.pushedTokens())
