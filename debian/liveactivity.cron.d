@@ -19,9 +19,10 @@
 @reboot root [ -x /usr/bin/liveactivity-fcgi ] && [ ! -d /run/systemd/system ] || exit 0; env -i LIVEACTIVITY_CONFIG=/etc/liveactivity/liveactivity.conf /usr/bin/spawn-fcgi -n -s /run/liveactivity-fcgi.sock -M 0660 -U www-data -G liveactivity -u www-data -g liveactivity -d /var/lib/liveactivity -- /usr/bin/liveactivity-fcgi --supervise --workers 64 >>/var/log/liveactivity/fcgi.log 2>&1 & echo $! >/run/liveactivity-fcgi.pid
 
 # The sweep every minute, as the only user that can read the APNs key (setpriv: no login
-# session, no PAM lines a minute), its lines appended by root's shell. Overlapping runs are
+# session, no PAM lines a minute; --reset-env: that user's HOME, where libpq finds its password
+# file), its lines appended by root's shell. Overlapping runs are
 # harmless: the sweep takes a lock in its own folder and a second one exits at once.
-* * * * * root [ -x /usr/bin/liveactivity-sweep ] && [ ! -d /run/systemd/system ] || exit 0; LIVEACTIVITY_CONFIG=/etc/liveactivity/liveactivity.conf setpriv --reuid=liveactivity --regid=liveactivity --init-groups /usr/bin/liveactivity-sweep >>/var/log/liveactivity/sweep.log 2>&1
+* * * * * root [ -x /usr/bin/liveactivity-sweep ] && [ ! -d /run/systemd/system ] || exit 0; setpriv --reuid=liveactivity --regid=liveactivity --init-groups --reset-env /usr/bin/env LIVEACTIVITY_CONFIG=/etc/liveactivity/liveactivity.conf /usr/bin/liveactivity-sweep >>/var/log/liveactivity/sweep.log 2>&1
 
 # The logs' size cap (maxsize 10M in /etc/logrotate.d/liveactivity) checked every hour: the
 # distribution runs logrotate once a day.

@@ -12,7 +12,8 @@ struct HostClaim {
     /// The deployment's own paths (README, cron/, nginx/): none may exist before the test.
     static let deploymentPaths =
         [
-            "/opt/liveactivity", "/etc/liveactivity", "/var/lib/liveactivity", "/var/log/liveactivity",
+            "/opt/liveactivity", "/etc/liveactivity", "/var/lib/liveactivity", "/var/lib/liveactivity-sweep",
+            "/var/log/liveactivity",
             "/etc/cron.d/liveactivity", "/etc/logrotate.d/liveactivity", "/etc/nginx/snippets/liveactivity-locations.conf",
             "/etc/nginx/snippets/liveactivity-fastcgi.conf", "/etc/nginx/sites-available/liveactivity",
             "/etc/nginx/sites-enabled/liveactivity", "/run/liveactivity-fcgi.sock", "/run/liveactivity-fcgi.pid",

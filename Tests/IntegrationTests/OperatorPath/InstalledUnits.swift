@@ -26,12 +26,22 @@ struct UnitFile {
     func command() throws -> [String] { try value("ExecStart").split(separator: " ").map(String.init) }
 
     /// The command as systemd runs it for a service: its `User=` and `Group=` (with the user's
-    /// groups, as systemd's initgroups), an environment of `Environment=` alone, no other.
+    /// groups, as systemd's initgroups), in `/` (a service's working folder unless it names one),
+    /// with `Environment=` and what systemd sets for a `User=` from its passwd entry (`HOME`,
+    /// `USER`, `LOGNAME`, `SHELL`: libpq finds the password file in that `HOME`), no other.
     func serviceCommand() throws -> [String] {
-        let environment = all("Environment").flatMap { $0.split(separator: " ").map(String.init) }
+        var environment = all("Environment").flatMap { $0.split(separator: " ").map(String.init) }
+        let user = try value("User")
+        if let account = getpwnam(user) {
+            environment =
+                [
+                    "HOME=" + String(cString: account.pointee.pw_dir), "USER=" + user, "LOGNAME=" + user,
+                    "SHELL=" + String(cString: account.pointee.pw_shell),
+                ] + environment
+        }
         return [
-            systemTool("setpriv") ?? "/usr/bin/setpriv", "--reuid=\(try value("User"))", "--regid=\(try value("Group"))",
-            "--init-groups", systemTool("env") ?? "/usr/bin/env", "-i",
+            systemTool("setpriv") ?? "/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(try value("Group"))",
+            "--init-groups", systemTool("env") ?? "/usr/bin/env", "-i", "--chdir=/",
         ] + environment + (try command())
     }
 }

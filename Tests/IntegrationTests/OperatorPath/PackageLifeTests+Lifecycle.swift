@@ -131,7 +131,8 @@ extension PackageLifeTests {
             host.packageStatus == nil || host.packageStatus?.hasPrefix("unknown ok not-installed") == true,
             "dpkg says \(host.packageStatus ?? "")")
         for path in [
-            "/etc/liveactivity", "/var/lib/liveactivity", PackageHost.logFolder, "/etc/cron.d/liveactivity",
+            "/etc/liveactivity", "/var/lib/liveactivity", "/var/lib/liveactivity-sweep", PackageHost.logFolder,
+            "/etc/cron.d/liveactivity",
             "/etc/logrotate.d/liveactivity", "/etc/nginx/conf.d/liveactivity.conf", "/etc/nginx/snippets/liveactivity.conf",
         ] {
             #expect(!FileManager.default.fileExists(atPath: path), "the purge left \(path)")

@@ -62,6 +62,7 @@ struct PackageLifeTests {
         #expect(stats.status == 0, "README's stats command exited \(stats.status): \(OperatorHost.tail(stats.output))")
         try rootWritesThroughNoPlantedLink(on: host)
         try theUnitsServe(on: host)
+        try theSweepOnPostgreSQLFindsItsFolderAndPasswordFile(on: host)
 
         let edit = "# The operator's edit \(UUID().uuidString)\nLIVEACTIVITY_EXPIRY_HOURS=9\n"
         try host.append(edit, to: PackageHost.configPath)
