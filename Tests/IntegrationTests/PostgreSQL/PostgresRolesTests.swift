@@ -93,11 +93,24 @@ struct PostgresRolesTests {
         let history = try runCommand(
             product("liveactivity-sweep"), ["history", String(token.prefix(8))], environment: sweepEnvironment)
         #expect(history.status == 0 && history.stdout.contains("200"), "\(history.stdout) \(history.stderr)")
-        #expect(try cluster.psql("SELECT count(*) FROM provider_token", database: names.sweep) == "1")
-        for table in ["provider_token", "sweep_settings"] {
+        #expect(try cluster.psql("SELECT count(*) FROM provider_tokens", database: names.sweep) == "1")
+        for table in ["provider_tokens", "sweep_settings"] {
             #expect(throws: (any Error).self, "the responder's role reads \(table)") {
                 try cluster.psqlScript("SELECT * FROM \(table)", database: names.sweep, user: names.web, passfile: webPassfile)
             }
+        }
+        // No other role of the server connects (issue 30 point 7: it could hold the sweeps'
+        // advisory locks), nor creates a table in the schema (PUBLIC's CREATE on PostgreSQL 14).
+        let stranger = cluster.uniqueName("stranger")
+        try cluster.psql("CREATE ROLE \(stranger) LOGIN")
+        defer { _ = try? cluster.psql("DROP ROLE IF EXISTS \(stranger)") }
+        #expect(
+            performing: { try cluster.psqlScript("SELECT 1", database: names.sweep, user: stranger) },
+            throws: { error in
+                "\(error)".contains("permission denied for database")
+            })
+        #expect(throws: (any Error).self, "the responder's role creates a table") {
+            try cluster.psqlScript("CREATE TABLE planted (id int)", database: names.sweep, user: names.web, passfile: webPassfile)
         }
     }
 
