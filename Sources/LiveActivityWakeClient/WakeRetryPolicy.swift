@@ -16,10 +16,15 @@ public struct WakeRetryPolicy: Sendable, Hashable {
     /// The wait before the first retry when the answer has no `Retry-After`, in seconds.
     public var firstWait: Double
 
+    /// Attempts below 1 mean 1; waits are bounded to 0 through an hour (a NaN is 0).
     public init(maximumAttempts: Int = 3, maximumWait: Double = 10, firstWait: Double = 1) {
         self.maximumAttempts = max(1, maximumAttempts)
-        self.maximumWait = max(0, maximumWait)
-        self.firstWait = max(0, firstWait)
+        self.maximumWait = Self.bounded(maximumWait)
+        self.firstWait = Self.bounded(firstWait)
+    }
+
+    private static func bounded(_ seconds: Double) -> Double {
+        seconds.isNaN ? 0 : min(max(0, seconds), 3600)
     }
 
     /// Three attempts, waits of at most 10 seconds.

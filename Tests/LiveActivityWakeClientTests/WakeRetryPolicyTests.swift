@@ -25,5 +25,7 @@ import Testing
         #expect(WakeRetryPolicy.never.wait(after: 1, retryAfter: 0) == nil)
         let odd = WakeRetryPolicy(maximumAttempts: -3, maximumWait: -1, firstWait: -1)
         #expect(odd.maximumAttempts == 1 && odd.maximumWait == 0 && odd.firstWait == 0)
+        let huge = WakeRetryPolicy(maximumWait: 1e300, firstWait: .nan)
+        #expect(huge.maximumWait == 3600 && huge.firstWait == 0)
     }
 }
