@@ -7,7 +7,8 @@ import TestSupport
     import FoundationNetworking
 #endif
 
-/// A client of `stack` through nginx, as an app makes one: URLSession over loopback. `waits`
+/// A client of `stack` through nginx, as an app makes one: URLSession over loopback, each request
+/// bounded by a minute (as the tests' own HTTP client: a loaded machine is slow). `waits`
 /// records each wait between attempts instead of taking it, then runs its `during` (a test frees
 /// a slot there, say); without it the client sleeps for real.
 func wakeClient(
@@ -18,11 +19,12 @@ func wakeClient(
     var sink: (@Sendable (String) -> Void)?
     if let log { sink = { line in log.append(line) } }
     guard let waits else {
-        return WakeClient(baseURL: base, pathPrefix: prefix, environment: environment, retryPolicy: policy, log: sink)
+        return WakeClient(
+            baseURL: base, pathPrefix: prefix, environment: environment, retryPolicy: policy, requestTimeout: 60, log: sink)
     }
     return WakeClient(
         baseURL: base, pathPrefix: prefix, environment: environment, transport: URLSession.shared, retryPolicy: policy,
-        requestTimeout: 15, log: sink, sleep: { seconds in waits.record(seconds) })
+        requestTimeout: 60, log: sink, sleep: { seconds in waits.record(seconds) })
 }
 
 /// The waits a client asked for, and what happens while it "waits".
