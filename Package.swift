@@ -15,11 +15,17 @@
 // - Then the features, and the executables (a page of wiring each).
 // The web-facing responder therefore links neither libcurl nor libcrypto - it holds no APNs key by
 // construction, not by promise - and the APNs layers reach no SQLite (checked by PackageShapeTests).
+// Apart from all of them, the library an iOS app adds (LiveActivityWakeClient): Foundation only,
+// no other target and no C library beneath it, so it builds for iOS as for Linux.
 import PackageDescription
 
 let package = Package(
     name: "LiveActivityBackend",
+    // For the app's library only: the backend's programs build for Linux, where this says nothing.
+    platforms: [.iOS(.v16), .macOS(.v13)],
     products: [
+        // The app's side (SPEC 7): what an iOS app adds with the Swift package manager.
+        .library(name: "LiveActivityWakeClient", targets: ["LiveActivityWakeClient"]),
         .executable(name: "liveactivity-fcgi", targets: ["liveactivity-fcgi"]),
         .executable(name: "liveactivity-sweep", targets: ["liveactivity-sweep"]),
         .executable(name: "liveactivity-apns-standin", targets: ["liveactivity-apns-standin"]),
@@ -91,6 +97,12 @@ let package = Package(
         // verifies tokens through APNsJWT's public verifier, so it names no libcrypto type.
         .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "SQLiteClient", "APNsJWT"]),
 
+        // MARK: - The app's side
+        // The client the iOS app adds (SPEC 7 "The app's side"): registers the device token, acks a
+        // wake, unregisters, and reads every answer, over URLSession alone. It depends on no target
+        // here and no C library, so an app's build pulls in nothing of the backend.
+        .target(name: "LiveActivityWakeClient"),
+
         // MARK: - Executables (a page of wiring each)
         .executableTarget(
             name: "liveactivity-fcgi",
@@ -140,11 +152,12 @@ let package = Package(
         .testTarget(
             name: "APNsStandInTests",
             dependencies: ["APNsStandIn", "APNsJWT", "FastCGIWire", "LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "LiveActivityWakeClientTests", dependencies: ["LiveActivityWakeClient"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "LiveActivityDomain", "LiveActivityStore", "LiveActivitySweep", "APNsStandIn", "SQLiteClient", "PostgresClient",
-                "TestSupport",
+                "TestSupport", "LiveActivityWakeClient",
             ]),
     ],
     swiftLanguageModes: [.v6]

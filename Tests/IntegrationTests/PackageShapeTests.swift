@@ -9,8 +9,8 @@ import Testing
 /// neither libcurl nor libcrypto, so it cannot sign or send a push even if it were compromised;
 /// the sweep links both (the control that shows the check can fail).
 @Suite(.sqlitePassOnly) struct PackageShapeTests {
-    /// The manifest's targets: each one's type (`system` for a C library) and direct dependencies.
-    func manifestTargets() throws -> [String: (type: String, dependencies: [String])] {
+    /// The manifest as `swift package dump-package` prints it.
+    func manifest() throws -> [String: Any] {
         let swift = try #require(
             ["/usr/bin/swift", "/opt/swift/usr/bin/swift"].first(where: FileManager.default.isExecutableFile)
                 ?? systemTool("swift"), "swift is not installed")
@@ -19,8 +19,13 @@ import Testing
         let result = try runCommand(
             swift, ["package", "--package-path", packageRoot, "--scratch-path", scratch.path, "dump-package"], timeout: 300)
         try #require(result.status == 0, "dump-package: \(result.stderr)")
-        let manifest = try #require(
+        return try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "not a JSON object")
+    }
+
+    /// The manifest's targets: each one's type (`system` for a C library) and direct dependencies.
+    func manifestTargets(_ manifest: [String: Any]? = nil) throws -> [String: (type: String, dependencies: [String])] {
+        let manifest = try manifest ?? self.manifest()
         var targets: [String: (type: String, dependencies: [String])] = [:]
         for target in manifest["targets"] as? [[String: Any]] ?? [] {
             let name = try #require(target["name"] as? String)
@@ -58,6 +63,40 @@ import Testing
         #expect(!reach("liveactivity-fcgi", in: targets).contains { ["CCurl", "COpenSSL", "APNsJWT", "APNsHTTP2"].contains($0) })
         // PostgreSQL's client, like the wire, is one C library's layer and no more.
         #expect(reach("PostgresClient", in: targets) == ["PostgresClient", "CPostgreSQL"])
+    }
+
+    /// The library an iOS app adds (SPEC 7 "The app's side"): its product is its one target,
+    /// which depends on nothing - no other target of this package, no C library - declares no
+    /// linker or compiler setting, and imports Foundation alone (FoundationNetworking on Linux).
+    @Test func theAppsLibraryReachesNoCLibraryAndNoOtherTarget() throws {
+        let manifest = try manifest()
+        let targets = try manifestTargets(manifest)
+        let products = manifest["products"] as? [[String: Any]] ?? []
+        let product = try #require(products.first { $0["name"] as? String == "LiveActivityWakeClient" }, "no such product")
+        #expect((product["type"] as? [String: Any])?["library"] != nil, "\(product)")
+        #expect(product["targets"] as? [String] == ["LiveActivityWakeClient"])
+        #expect(reach("LiveActivityWakeClient", in: targets) == ["LiveActivityWakeClient"])
+        #expect(targets["LiveActivityWakeClient"]?.type == "regular")
+        let target = try #require(
+            (manifest["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "LiveActivityWakeClient" })
+        #expect((target["settings"] as? [Any])?.isEmpty == true, "\(target)")
+        let platforms = (manifest["platforms"] as? [[String: Any]] ?? []).compactMap { platform in
+            (platform["platformName"] as? String).map { "\($0) \(platform["version"] as? String ?? "")" }
+        }
+        #expect(Set(platforms) == ["ios 16.0", "macos 13.0"], "\(platforms)")
+
+        let folder = packageRoot + "/Sources/LiveActivityWakeClient"
+        let files = try #require(FileManager.default.enumerator(atPath: folder))
+        var checked = 0
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("import ") {
+                let module = line.split(separator: " ").last.map(String.init) ?? ""
+                #expect(["Foundation", "FoundationNetworking"].contains(module), "\(file) imports \(module)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 5, "sources found: \(checked)")
     }
 
     @Test func everySourceImportsOnlyTheTargetsItsTargetDependsOn() throws {

@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// MARK: - Bodies (SPEC 3)
+
+/// `POST /wakeup`'s body; nil fields are left out.
+struct RegisterBody: Encodable {
+    let pushToken: String
+    let activityType: String
+    let environment: String?
+    let interval: Int?
+    let widgetPushToken: String?
+    let widgetInterval: Int?
+}
+
+/// The body of ack and unregister.
+struct TokenBody: Encodable {
+    let pushToken: String
+}
+
+/// A 200's fields the client reads.
+struct SuccessAnswer {
+    let interval: Int?
+    let widgetInterval: Int?
+}
+
+// MARK: - One call, its retries and its answer
+
+extension WakeClient {
+    /// Sends `body` to `route`, retrying a 429 or 503 as the policy says, and reads the answer.
+    func call(_ route: String, body: some Encodable, what: String) async throws -> SuccessAnswer {
+        var request = URLRequest(
+            url: url(for: route), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = try JSONEncoder().encode(body)
+
+        var attempt = 1
+        while true {
+            let data: Data
+            let response: HTTPURLResponse
+            do {
+                (data, response) = try await transport.send(request)
+            } catch let error as CancellationError {
+                throw error
+            } catch let error as URLError where error.code == .cancelled {
+                throw CancellationError()
+            } catch {
+                let nsError = error as NSError
+                let failure = WakeClientError.transport(
+                    code: nsError.code, message: OutsideText.cleaned(nsError.localizedDescription))
+                log?("\(what): \(failure)")
+                throw failure
+            }
+            let status = response.statusCode
+            if status == 429 || status == 503 {
+                let retryAfter = Self.retryAfter(response)
+                if let wait = retryPolicy.wait(after: attempt, retryAfter: retryAfter) {
+                    log?("\(what): \(status), retry \(attempt + 1) of \(retryPolicy.maximumAttempts) in \(Self.seconds(wait))")
+                    try await sleep(wait)
+                    attempt += 1
+                    continue
+                }
+                let failure: WakeClientError =
+                    status == 429
+                    ? .rateLimited(retryAfter: retryAfter, attempts: attempt)
+                    : .unavailable(reason: Self.errorReason(data), retryAfter: retryAfter, attempts: attempt)
+                log?("\(what): \(failure)")
+                throw failure
+            }
+            do {
+                let answer = try Self.read(status: status, data)
+                log?(
+                    "\(what): \(status)" + (answer.interval.map { ", interval \($0) s" } ?? "")
+                        + (answer.widgetInterval.map { ", widget interval \($0) s" } ?? ""))
+                return answer
+            } catch {
+                log?("\(what): \(error)")
+                throw error
+            }
+        }
+    }
+
+    /// The answer to anything but a 429 or 503: a 200's intervals, or its typed error.
+    static func read(status: Int, _ data: Data) throws(WakeClientError) -> SuccessAnswer {
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        let reason = errorReason(data)
+        switch status {
+        case 200:
+            guard let object, object["success"] as? Bool == true else { throw .invalidAnswer }
+            return SuccessAnswer(interval: wholeNumber(object["interval"]), widgetInterval: wholeNumber(object["widgetInterval"]))
+        case 400:
+            let supported = (object?["supported"] as? [Any])?.compactMap { ($0 as? String).map(OutsideText.cleaned) }
+            throw .badRequest(reason: reason ?? "Bad request", supported: supported)
+        case 404: throw .notFound
+        case 405: throw .methodNotAllowed
+        case 413: throw .payloadTooLarge
+        case 415: throw .unsupportedMediaType
+        case 500...599: throw .serverError(status: status, reason: reason)
+        default: throw .unexpectedStatus(status, reason: reason)
+        }
+    }
+
+    /// The `error` of an answer's JSON body, cleaned for showing.
+    static func errorReason(_ data: Data) -> String? {
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        return (object?["error"] as? String).map(OutsideText.cleaned)
+    }
+
+    /// `Retry-After` as whole seconds (RFC 9110's delay-seconds); nil when absent, or an HTTP
+    /// date, which the backend and its nginx never send.
+    static func retryAfter(_ response: HTTPURLResponse) -> Int? {
+        guard let text = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces),
+            !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return Int(text)
+    }
+
+    /// A JSON number that is a whole number (`900` or `900.0`).
+    static func wholeNumber(_ value: Any?) -> Int? {
+        if let number = value as? Int { return number }
+        if let number = value as? Double, number.rounded() == number, abs(number) < 1e15 { return Int(number) }
+        return nil
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,14 @@
+/// What the backend says applies to a registration (SPEC 3: the 200's body).
+public struct WakeRegistration: Sendable, Hashable {
+    /// The seconds between wake-ups the backend uses: the asked `interval` clamped to the
+    /// operator's bounds. Nil when the app asked for none (the activity type's interval applies).
+    public let interval: Int?
+    /// The seconds between the widget's reload pushes, when the backend registered a
+    /// `widgetPushToken` and says so; nil from a backend that does not serve widgets yet.
+    public let widgetInterval: Int?
+
+    public init(interval: Int?, widgetInterval: Int?) {
+        self.interval = interval
+        self.widgetInterval = widgetInterval
+    }
+}
