@@ -29,6 +29,32 @@ import Testing
         #expect(try standIn.state().arrivals().first?.contentType == "application/json")
     }
 
+    /// A widgets push (SPEC 5.5, issue 31): its own push type and topic, no priority and no
+    /// expiration, the content-changed payload; on the same connection as the wakes around it.
+    @Test func aWidgetsPushCarriesItsKindsHeadersAndPayload() throws {
+        let standIn = try StandInStack()
+        let jwt = try standIn.providerToken()
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: jwt)
+        client.submit(contentsOf: [
+            APNsPush(id: 1, token: token(1), expiration: 1_700_000_300),
+            APNsPush(id: 2, token: token(2), kind: .widgets, expiration: 1_700_000_300),
+            APNsPush(id: 3, token: token(3), expiration: 1_700_000_360),
+        ])
+        let answers = try drain(client)
+        #expect(answers.count == 3 && answers.values.allSatisfy { $0.status == 200 }, "\(answers)")
+        let widget = try #require(try standIn.state().received(token: token(2).hex).first)
+        #expect(widget.topic == standIn.key.bundleID + ".push-type.widgets")
+        #expect(widget.pushType == "widgets")
+        #expect(widget.priority == nil && widget.expiration == nil)
+        #expect(widget.payload == #"{"aps":{"content-changed":true}}"#)
+        #expect(widget.authorization == "bearer " + jwt.jwt)
+        let wakes = try [1, 3].map { try #require(try standIn.state().received(token: token($0).hex).first) }
+        #expect(wakes.map(\.pushType) == ["background", "background"] && wakes.map(\.priority) == ["5", "5"])
+        #expect(wakes.map(\.expiration) == ["1700000300", "1700000360"] && wakes.allSatisfy { $0.topic == standIn.key.bundleID })
+        let connections = try standIn.state().arrivals().map(\.connection)
+        #expect(Set(connections).count == 1, "one connection for both kinds")
+    }
+
     @Test func fiveHundredPushesShareOneConnection() throws {
         let standIn = try StandInStack()
         let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())

@@ -81,6 +81,27 @@ import Testing
         #expect(record.first?.status == 200)
     }
 
+    /// WidgetKit pushes as APNs judges them (APNS.md section 8): the widgets topic with the
+    /// widgets type and the content-changed payload; either of the two on its own is a token not
+    /// for that topic; an unknown type is InvalidPushType; another topic is disallowed.
+    @Test func widgetsPushesAreJudgedAsAPNsJudgesThem() throws {
+        let widgets = ["apns-topic": key.bundleID + ".push-type.widgets", "apns-push-type": "widgets"]
+        let body = #"{"aps":{"content-changed":true}}"#
+        let noPriority: [String: String?] = ["apns-priority": nil, "apns-expiration": nil]
+        #expect(try push(headers: widgets.mapValues { $0 }.merging(noPriority) { $1 }, body: body).status == 200)
+        expect(try push(headers: ["apns-push-type": "widgets"], body: body), 400, "DeviceTokenNotForTopic")
+        expect(try push(headers: ["apns-topic": key.bundleID + ".push-type.widgets"]), 400, "DeviceTokenNotForTopic")
+        expect(try push(headers: ["apns-topic": key.bundleID + ".push-type.gadgets"]), 400, "TopicDisallowed")
+        expect(try push(headers: ["apns-push-type": "gadgets"]), 400, "InvalidPushType")
+        expect(try push(headers: widgets.mapValues { $0 }, body: #"{"aps":{"content-available":1}}"#), 400, "BadPayload")
+        expect(
+            try push(headers: widgets.mapValues { $0 }, body: #"{"aps":{"content-changed":true,"alert":"x"}}"#), 400, "BadPayload"
+        )
+        // Priority 10 is an error for background only (Apple restricts no other type).
+        #expect(try push(headers: widgets.mapValues { $0 }.merging(["apns-priority": "10"]) { $1 }, body: body).status == 200)
+        expect(try push(headers: ["apns-priority": "10"]), 400, "BadPriority")
+    }
+
     @Test func anAPNsIDIsGeneratedWhenNoneIsSent() throws {
         let id = try #require(try push().header("apns-id"))
         #expect(id.count == 36 && id == id.lowercased())

@@ -36,9 +36,6 @@ public final class APNsClient {
     }
     public private(set) var counters = Counters()
 
-    /// The payload SPEC section 5.5 asks for; the app looks for `liveActivityWakeup`.
-    public static let payload = #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#
-
     private var authorization: String
     private let multi: CurlMulti
     private let setup: TransferSetup
@@ -69,7 +66,7 @@ public final class APNsClient {
         try multi.set(CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX, "CURLMOPT_PIPELINING")
         try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, window.connections, "CURLMOPT_MAX_HOST_CONNECTIONS")
         try multi.set(CURLMOPT_MAX_CONCURRENT_STREAMS, options.streamsPerConnection, "CURLMOPT_MAX_CONCURRENT_STREAMS")
-        setup = try TransferSetup(options: options, payload: Self.payload)
+        setup = try TransferSetup(options: options)
     }
 
     deinit {

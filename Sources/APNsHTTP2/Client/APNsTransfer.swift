@@ -1,4 +1,5 @@
 import CCurl
+import LiveActivityDomain
 
 /// One pooled easy handle and what it captures of a response. libcurl's callbacks reach it
 /// through an unretained `Unmanaged` pointer; the `APNsClient` owning the pool outlives every
@@ -20,7 +21,7 @@ final class APNsTransfer {
     private let bodyLimit: Int
     /// The header list in use and what it was built from, reused while both stay the same.
     private var headers: CurlStringList?
-    private var headersBuiltFor: (authorization: String, expiration: Int64)?
+    private var headersBuiltFor: (authorization: String, kind: PushKind, expiration: Int64)?
 
     init(bodyLimit: Int) throws(CurlError) {
         easy = try CurlEasy()
@@ -32,13 +33,17 @@ final class APNsTransfer {
         _ push: APNsPush, isResend: Bool, setup: TransferSetup, authorization: String, timeoutMilliseconds: Int
     ) throws(CurlError) {
         easy.reset()
-        try setup.apply(to: easy, owner: Unmanaged.passUnretained(self).toOpaque(), timeoutMilliseconds: timeoutMilliseconds)
+        try setup.apply(
+            to: easy, owner: Unmanaged.passUnretained(self).toOpaque(), kind: push.kind, timeoutMilliseconds: timeoutMilliseconds)
         try easy.set(CURLOPT_URL, string: setup.deviceURLPrefix + push.token.hex, "CURLOPT_URL")
-        if headers == nil || headersBuiltFor?.authorization != authorization || headersBuiltFor?.expiration != push.expiration {
+        if let built = headersBuiltFor, headers != nil, built.authorization == authorization, built.kind == push.kind,
+            !push.kind.expires || built.expiration == push.expiration
+        {
+            // The list in use fits this push too.
+        } else {
             // The previous list is freed only when replaced here, after libcurl stopped using it.
-            headers = try CurlStringList(
-                setup.constantHeaders + ["authorization: " + authorization, "apns-expiration: \(push.expiration)"])
-            headersBuiltFor = (authorization, push.expiration)
+            headers = try CurlStringList(setup.headers(for: push, authorization: authorization))
+            headersBuiltFor = (authorization, push.kind, push.expiration)
         }
         if let headers { try easy.set(CURLOPT_HTTPHEADER, list: headers, "CURLOPT_HTTPHEADER") }
         self.push = push

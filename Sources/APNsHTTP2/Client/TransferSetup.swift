@@ -1,27 +1,34 @@
 import CCurl
+import LiveActivityDomain
 
 /// The options every push's easy handle gets, applied afresh to a handle before each push (the
 /// handle is reset in between, see `APNsTransfer`), and the lists they point at, kept alive here
 /// for as long as any handle may use them.
 final class TransferSetup {
     let options: APNsClientOptions
-    let payload: String
-    /// Header lines that never change (SPEC section 5.5; priority 5 is the only valid one for background).
-    let constantHeaders: [String]
+    /// Header lines that never change for a kind, by its name (SPEC section 5.5: its topic and
+    /// push type, its priority where it has one - 5, the only valid one for background).
+    private let constantHeaders: [String: [String]]
     let deviceURLPrefix: String
     private let connectTo: CurlStringList?
 
-    init(options: APNsClientOptions, payload: String) throws(CurlError) {
+    init(options: APNsClientOptions) throws(CurlError) {
         self.options = options
-        self.payload = payload
-        constantHeaders = [
-            "apns-topic: " + options.topic,
-            "apns-push-type: background",
-            "apns-priority: 5",
-            "content-type: application/json",
-        ]
+        var headers: [String: [String]] = [:]
+        for kind in PushKind.all {
+            headers[kind.name] =
+                ["apns-topic: " + kind.topic(forBundleID: options.topic), "apns-push-type: " + kind.pushType]
+                + (kind.priority.map { ["apns-priority: \($0)"] } ?? []) + ["content-type: application/json"]
+        }
+        constantHeaders = headers
         deviceURLPrefix = options.baseURL + "/3/device/"
         connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
+    }
+
+    /// The header lines of `push`'s kind that never change, then its expiration where its kind sends one.
+    func headers(for push: APNsPush, authorization: String) -> [String] {
+        (constantHeaders[push.kind.name] ?? []) + ["authorization: " + authorization]
+            + (push.kind.expires ? ["apns-expiration: \(push.expiration)"] : [])
     }
 
     /// Per-transfer buffer sizes, the smallest libcurl takes: an answer is a few dozen bytes and
@@ -29,9 +36,11 @@ final class TransferSetup {
     static let receiveBufferSize = 1024
     static let uploadBufferSize = 16384
 
-    /// Sets everything that is the same for every push on `easy`, whose callbacks reach `owner`.
-    /// `timeoutMilliseconds` is the push's whole time (CURLOPT_TIMEOUT_MS), at least 1.
-    func apply(to easy: CurlEasy, owner: UnsafeMutableRawPointer, timeoutMilliseconds: Int) throws(CurlError) {
+    /// Sets everything that is the same for every push of `kind` on `easy`, whose callbacks reach
+    /// `owner`. `timeoutMilliseconds` is the push's whole time (CURLOPT_TIMEOUT_MS), at least 1.
+    func apply(
+        to easy: CurlEasy, owner: UnsafeMutableRawPointer, kind: PushKind, timeoutMilliseconds: Int
+    ) throws(CurlError) {
         try easy.set(CURLOPT_PRIVATE, pointer: owner, "CURLOPT_PRIVATE")
         try easy.set(CURLOPT_WRITEDATA, pointer: owner, "CURLOPT_WRITEDATA")
         try easy.set(CURLOPT_WRITEFUNCTION, callback: APNsTransfer.onBody, "CURLOPT_WRITEFUNCTION")
@@ -62,8 +71,8 @@ final class TransferSetup {
         // effort: libcurl refuses a new receive size while the handle still holds a buffer.
         _ = try? easy.set(CURLOPT_BUFFERSIZE, Self.receiveBufferSize, "CURLOPT_BUFFERSIZE")
         try easy.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize, "CURLOPT_UPLOAD_BUFFERSIZE")
-        // The payload never changes: POST it from libcurl's own copy.
-        try easy.set(CURLOPT_POSTFIELDSIZE, payload.utf8.count, "CURLOPT_POSTFIELDSIZE")
-        try easy.set(CURLOPT_COPYPOSTFIELDS, string: payload, "CURLOPT_COPYPOSTFIELDS")
+        // A kind's payload never changes: POST it from libcurl's own copy.
+        try easy.set(CURLOPT_POSTFIELDSIZE, kind.payload.utf8.count, "CURLOPT_POSTFIELDSIZE")
+        try easy.set(CURLOPT_COPYPOSTFIELDS, string: kind.payload, "CURLOPT_COPYPOSTFIELDS")
     }
 }

@@ -109,12 +109,20 @@ public final class StandInResponder {
         guard let topic = request.headers["apns-topic"], !topic.isEmpty else {
             throw Rejection(status: 400, reason: "MissingTopic")
         }
-        guard topic == configuration.bundleID else { throw Rejection(status: 400, reason: "TopicDisallowed") }
+        // The app's topics: its bundle id, and each kind's suffix of it (APNS.md section 8).
+        let kindOfTopic = PushKind.all.first { $0.topic(forBundleID: configuration.bundleID) == topic }
+        guard let kindOfTopic else { throw Rejection(status: 400, reason: "TopicDisallowed") }
         let pushType = request.headers["apns-push-type"]
         let knownTypes = [
             "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk",
+            "widgets",
         ]
         if let pushType, !knownTypes.contains(pushType) { throw Rejection(status: 400, reason: "InvalidPushType") }
+        // A widgets push to the plain bundle id, or a push of another type to the widgets topic:
+        // the token is not one for that topic, as APNs answers it.
+        if (pushType == PushKind.widgets.pushType) != (kindOfTopic == .widgets) {
+            throw Rejection(status: 400, reason: "DeviceTokenNotForTopic")
+        }
         if let priority = request.headers["apns-priority"] {
             guard ["1", "5", "10"].contains(priority) else { throw Rejection(status: 400, reason: "BadPriority") }
             // "Always use priority 5. Using priority 10 is an error." (Apple, background updates)
@@ -158,6 +166,12 @@ public final class StandInResponder {
         if pushType == "background" {
             // A background push carries only content-available in aps (no alert, badge or sound).
             guard (aps["content-available"] as? Int) == 1, aps.count == 1 else {
+                throw Rejection(status: 400, reason: "BadPayload")
+            }
+        }
+        if pushType == PushKind.widgets.pushType {
+            // A widgets push says the content changed, and nothing else (APNS.md section 8).
+            guard (aps["content-changed"] as? Bool) == true, aps.count == 1 else {
                 throw Rejection(status: 400, reason: "BadPayload")
             }
         }
