@@ -43,7 +43,11 @@ let package = Package(
         // due registration and the outcome write, the sweep's summary, faults and deadline (which
         // the APNs client reads too), and the settings (plain text in, values out). Everything
         // above shares it.
-        .target(name: "LiveActivityDomain"),
+        .target(name: "LiveActivityDomain", dependencies: ["SystemSupport"]),
+        // What the programs took from Foundation, from the system itself: threads, a mutex and its
+        // condition variable (pthreads), the environment and host name. Foundation's static copy
+        // brings ICU's data (some 30 MB a program), which nothing here needs. No C module either.
+        .target(name: "SystemSupport"),
         // The figures (stats, metrics, the status page to come): their typed values and every
         // rendering of them (text, JSON, Prometheus), in one place over the domain alone, so both
         // programs render with it and neither links a C library for it. The store fills the values.
@@ -52,10 +56,10 @@ let package = Package(
         // MARK: - One layer per C library
         // The HTTP model and the FastCGI/CGI wire. It knows nothing of the domain, so the responder
         // and the stand-in share it and a request carries no registration concept down here.
-        .target(name: "FastCGIWire", dependencies: ["CFastCGI"]),
+        .target(name: "FastCGIWire", dependencies: ["CFastCGI", "SystemSupport"]),
         // SQLite's own wrapper: the connection, prepared statements, rows and errors. Only the SQLite
         // engine and the stand-in's own record use it.
-        .target(name: "SQLiteClient", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteClient", dependencies: ["CSQLite", "SystemSupport"]),
         // PostgreSQL's client over libpq, knowing nothing of the domain (as the wire knows no
         // registration): connections whose every wait is bounded, prepared statements, pipelines,
         // and libpq's failures classified. Only the PostgreSQL engine (and its tests) links libpq.
@@ -72,7 +76,7 @@ let package = Package(
         // backend-neutral fault) and what sits above it once: the responder's group commit, the
         // sweep's outcome batch, how figures add up. No C: the rules are decided here, engines
         // differ only in statements.
-        .target(name: "LiveActivityStore", dependencies: ["LiveActivityDomain", "LiveActivityFigures"]),
+        .target(name: "LiveActivityStore", dependencies: ["LiveActivityDomain", "LiveActivityFigures", "SystemSupport"]),
         // The embedded engine: the contract's statements over one SQLite file.
         .target(
             name: "SQLiteStore",
@@ -92,7 +96,7 @@ let package = Package(
         // The sweep of SPEC section 5.
         .target(
             name: "LiveActivitySweep",
-            dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2"]),
+            dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2", "SystemSupport"]),
         // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS. It
         // verifies tokens through APNsJWT's public verifier, so it names no libcrypto type.
         .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "SQLiteClient", "APNsJWT"]),
@@ -124,6 +128,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "FastCGIWireTests", dependencies: ["FastCGIWire", "TestSupport"]),
         .testTarget(name: "LiveActivityDomainTests", dependencies: ["LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(
             name: "LiveActivityFiguresTests",
             dependencies: ["LiveActivityFigures", "LiveActivityDomain", "LiveActivityStore", "TestSupport"]),

@@ -1,6 +1,7 @@
 import CSQLite
-import Foundation
+import Glibc
 import Synchronization
+import SystemSupport
 
 /// Checkpoints a database's write-ahead log on a thread and a connection of its own, for a
 /// connection whose commits must not wait for a checkpoint (`SQLiteConnection.checkpoint(in:)`).
@@ -33,7 +34,7 @@ package final class WALCheckpointer: @unchecked Sendable {
     private let copied = Atomic<Int32>(0)
 
     // Shared with the thread, guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var started = false
     private var requested = false
     private var stopping = false
@@ -75,9 +76,11 @@ package final class WALCheckpointer: @unchecked Sendable {
         if !started {
             started = true
             running = true
-            let thread = Thread { [self] in run() }
-            thread.name = "sqlite-checkpointer"
-            thread.start()
+            if !SystemThread.start(name: "sqlite-checkpointer", { [self] in run() }) {
+                // No thread: checkpoints stay with SQLite's own (on commit), as without this one.
+                started = false
+                running = false
+            }
         }
         condition.signal()
     }

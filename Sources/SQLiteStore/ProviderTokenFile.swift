@@ -1,4 +1,3 @@
-import Foundation
 import LiveActivityDomain
 import LiveActivityStore
 
@@ -40,7 +39,7 @@ struct ProviderTokenFile: ProviderTokenStore {
         else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         guard read(descriptor, &bytes, bytes.count) == bytes.count else { return nil }
-        let fields = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let fields = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
             .split(separator: " ")
         guard fields.count == 4, fields[0] == Self.format, fields[1] == cacheKey, let issuedAt = Int64(fields[2]) else {
             return nil

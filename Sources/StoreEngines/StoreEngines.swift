@@ -12,7 +12,7 @@ public enum StoreEngines {
         if PostgresEngine.names(value) { return try PostgresEngine(uri: value) }
         // A URI of any other scheme (`postgresq://`, `pg://`, `POSTGRESQL://`) is a mistake, not
         // a file name: taken as a path it was printed whole, password and all. Named, never echoed.
-        if let scheme = value.range(of: "://").map({ value[..<$0.lowerBound] }) {
+        if let scheme = value.firstRange(of: "://").map({ value[..<$0.lowerBound] }) {
             let shown =
                 scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." } ? "\(scheme)://" : "its"
             throw .malformed(

@@ -1,7 +1,7 @@
+import FastCGIWire
 // The registration responder (SPEC section 2): FastCGI behind nginx, spawn-fcgi or its own
 // socket, or one CGI request. It reads no APNs key: the web-facing process holds no secret.
-import FastCGIWire
-import Foundation
+import Glibc
 import LiveActivityDomain
 import LiveActivityStore
 import RegistrationService

@@ -6,7 +6,7 @@
 // is not its own (another user made or holds it); 2 a setting is missing or malformed (or
 // `history`'s TOKEN is not 8+ hex digits); 3 the database is unusable. `history` exits 1 when no
 // registration, or more than one, matches its TOKEN.
-import Foundation
+import Glibc
 import LiveActivityDomain
 import LiveActivitySweep
 

@@ -334,4 +334,24 @@ import Testing
         #expect(APNsResponse(status: 200, body: [], apnsID: "x") == APNsResponse(status: 200, apnsID: "x"))
         #expect(APNsResponse(status: 502, body: Array("<html>bad gateway</html>".utf8), apnsID: nil).reason == nil)
     }
+
+    /// What the reader keeps of a body that is not quite Apple's: a numeric string or a fraction
+    /// still dates a 410 (the guard needs it); a boolean, an object or a reason that is no string
+    /// is dropped, and the rest of the body still counts.
+    @Test(
+        arguments: [
+            (#"{"reason":"Unregistered","timestamp":"1700000000999"}"#, "Unregistered", 1_700_000_000_999),
+            (#"{"reason":"Unregistered","timestamp":1700000000999.7}"#, "Unregistered", 1_700_000_000_999),
+            (#"{"reason":"Unregistered","timestamp":true}"#, "Unregistered", nil),
+            (#"{"reason":7,"timestamp":{"ms":1}}"#, nil, nil),
+            (#"{"timestamp":1e300,"reason":"Unregistered"}"#, "Unregistered", Int64.max),
+            (#"{"reason":"BadDeviceToken","reason":"Unregistered"}"#, "Unregistered", nil),
+            (#"["Unregistered"]"#, nil, nil),
+            (#"{"reason":"Unregistered""#, nil, nil),
+        ] as [(String, String?, Int64?)])
+    func oddErrorBodies(body: String, reason: String?, timestamp: Int64?) {
+        let answer = APNsResponse(status: 410, body: Array(body.utf8), apnsID: nil)
+        #expect(answer.reason == reason)
+        #expect(answer.timestamp == timestamp)
+    }
 }

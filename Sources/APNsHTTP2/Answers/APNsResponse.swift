@@ -1,4 +1,4 @@
-import Foundation
+import LiveActivityDomain
 
 /// What APNs answered to one push (APNS.md section 5): the status, the `reason` and, on 410,
 /// the `timestamp` of its JSON body, and the `apns-id` header.
@@ -22,15 +22,13 @@ public struct APNsResponse: Sendable, Equatable {
     /// Reads `reason` and `timestamp` from an error body; anything else in it is ignored.
     public init(status: Int, body: [UInt8], apnsID: String?) {
         self.init(status: status, apnsID: apnsID)
-        guard !body.isEmpty,
-            let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-        else { return }
-        reason = object["reason"] as? String
+        guard !body.isEmpty, let members = try? JSONReader.members(of: body) else { return }
+        if case .string(let text) = members["reason"] { reason = text }
         // Apple sends a JSON number; accept a numeric string too rather than lose the guard.
-        if let number = object["timestamp"] as? NSNumber, !(object["timestamp"] is Bool) {
-            timestamp = number.int64Value
-        } else if let text = object["timestamp"] as? String {
-            timestamp = Int64(text)
+        switch members["timestamp"] {
+        case .number(let number): timestamp = Int64(saturating: number)
+        case .string(let text): timestamp = Int64(text)
+        default: break
         }
     }
 

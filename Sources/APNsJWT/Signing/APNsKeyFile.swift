@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import LiveActivityDomain
 
 /// The one place an APNs key file is read: the sweep's .p8 (`APNS_KEY_PATH`), and the public key
 /// the stand-in checks tokens with.
@@ -22,11 +23,15 @@ public enum APNsKeyFile {
 
     /// The text of the file at `path`.
     public static func read(_ path: String) throws(Problem) -> String {
-        let files = FileManager.default
-        guard files.fileExists(atPath: path) else { throw .noSuchFile }
-        guard files.isReadableFile(atPath: path) else { throw .permissionDenied }
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { throw .notReadable }
-        guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8 }
-        return text
+        do throws(FileText.Problem) {
+            return try FileText.read(path, limit: 1 << 20)
+        } catch {
+            switch error {
+            case .noSuchFile: throw .noSuchFile
+            case .permissionDenied: throw .permissionDenied
+            case .notReadable: throw .notReadable
+            case .notUTF8: throw .notUTF8
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Plain CGI (RFC 3875): one request from the environment and stdin, the response on stdout,
 /// for a CGI server such as Apache's `ScriptAlias` (SPEC section 2).

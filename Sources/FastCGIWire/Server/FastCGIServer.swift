@@ -1,5 +1,6 @@
 import CFastCGI
-import Foundation
+import Glibc
+import SystemSupport
 
 /// The FastCGI/CGI front end: picks the mode, runs the workers, stops on SIGTERM/SIGINT.
 public enum FastCGIServer {
@@ -29,7 +30,7 @@ public enum FastCGIServer {
             log("FCGX_Init failed")
             return 1
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables()
         let address: ListenAddress
         if let configured = options.address {
             address = configured

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import Synchronization
+import SystemSupport
 
 /// `--supervise`: this process becomes a small supervisor that runs the same executable (without
 /// the flag) as its child and starts it again whenever it exits - for hosts without systemd,
@@ -20,12 +21,12 @@ enum Supervisor {
     static func run(log logLine: @escaping @Sendable (String) -> Void) -> Int32 {
         let log: @Sendable (String) -> Void = { logLine("supervisor: " + $0) }
         let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            ProcessEnvironment.executablePath() ?? CommandLine.arguments[0]
         let arguments = [executable] + CommandLine.arguments.dropFirst().filter { $0 != "--supervise" }
         installSignalHandlers()
         log("supervising \(executable): restarted whenever it exits; SIGTERM stops both, SIGHUP restarts it")
 
-        var delay: TimeInterval = 1
+        var delay: Double = 1
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
             let started = ContinuousClock.now
             guard let pid = spawn(arguments) else {
@@ -119,7 +120,7 @@ enum Supervisor {
     }
 
     /// Sleeps `seconds`, waking early when a stop is requested.
-    private static func pause(_ seconds: TimeInterval) {
+    private static func pause(_ seconds: Double) {
         // Monotonic, as every bound in time here: a step of the wall clock changes no delay.
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline && !stopRequested.load(ordering: .sequentiallyConsistent) { usleep(50_000) }

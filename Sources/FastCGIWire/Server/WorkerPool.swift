@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import Synchronization
+import SystemSupport
 
 /// The worker threads serving one listening socket, each with its own responder, and their
 /// orderly stop: no new request is taken, the ones in flight are answered.
@@ -41,7 +42,8 @@ final class WorkerPool: Sendable {
                 index: index, socket: socket, bodyLimit: bodyLimit, inFlight: inFlight, wakeUp: wakeUps[index],
                 stoppingResponse: stoppingResponse)
             let inFlight = self.inFlight
-            let thread = Thread { [self] in
+            // Deeply nested JSON recurses in the parser; give it the room the main thread has.
+            let started = SystemThread.start(name: "fastcgi-worker-\(index)", stackSize: 8 << 20) { [self] in
                 do throws(TransportStartError) {
                     if let failed = try worker.run(makeResponder: makeResponder),
                         !acceptFailureReported.exchange(true, ordering: .sequentiallyConsistent)
@@ -53,10 +55,10 @@ final class WorkerPool: Sendable {
                 }
                 if inFlight.workerEnded() == 0 && !inFlight.isStopping { allFailed() }
             }
-            thread.name = "fastcgi-worker-\(index)"
-            // Deeply nested JSON recurses in the parser; give it the room the main thread has.
-            thread.stackSize = 8 << 20
-            thread.start()
+            if !started {
+                log("worker \(index): the system started no thread for it; the pool serves without it")
+                if inFlight.workerEnded() == 0 && !inFlight.isStopping { allFailed() }
+            }
         }
     }
 
@@ -73,7 +75,7 @@ final class WorkerPool: Sendable {
     /// serves - since the shipped snippet lets it resend a POST (`fastcgi_next_upstream error
     /// non_idempotent`; by default it answered 502): safe because no request is left unanswered
     /// once read here.
-    func stop(grace: TimeInterval = 10) {
+    func stop(grace: Double = 10) {
         // Stopping first: a worker whose accept fails once the arrivals are stopped (a shut-down
         // unix socket's EINVAL) must see a stop, not a failed socket (which ends the process
         // non-zero, "every worker failed"). One that sees the stop while the socket is still

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An IPv4 or IPv6 address as its bytes (4 or 16), from the text a web server or the operator
 /// writes. An IPv4 address mapped into IPv6 (`::ffff:127.0.0.1`, a dual-stack listener's form)

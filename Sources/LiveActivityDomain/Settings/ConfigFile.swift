@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The optional `KEY=value` file named by `LIVEACTIVITY_CONFIG` (SPEC section 6).
 enum ConfigFile {
@@ -7,15 +7,15 @@ enum ConfigFile {
     static func parse(_ text: String, path: String) throws(ConfigurationError) -> [String: String] {
         var values: [String: String] = [:]
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = rawLine.trimmingCharacters(in: .whitespaces)
+            var line = rawLine.trimmingBlanks()
             if line.hasSuffix("\r") { line.removeLast() }
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingBlanks() }
             guard let equals = line.firstIndex(of: "=") else {
                 throw .badLine(path: path, line: index + 1)
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingBlanks()
+            var value = line[line.index(after: equals)...].trimmingBlanks()
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
                 throw .badLine(path: path, line: index + 1)
             }
@@ -23,21 +23,17 @@ enum ConfigFile {
                 value = String(value.dropFirst().dropLast())
             }
             // PEM text over several lines is written with literal \n in a one-line value.
-            values[key] = value.replacingOccurrences(of: "\\n", with: "\n")
+            values[key] = value.replacing("\\n", with: "\n")
         }
         return values
     }
 
     static func load(path: String) throws(ConfigurationError) -> [String: String] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let text: String
+        do throws(FileText.Problem) {
+            text = try FileText.read(path)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "no such file or not readable"
-            throw .unreadableFile(path: path, reason: reason)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw .unreadableFile(path: path, reason: "not UTF-8 text")
+            throw .unreadableFile(path: path, reason: error.description)
         }
         return try parse(text, path: path)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import SystemSupport
 
 /// The settings of SPEC section 6 that the responder and the sweep share: the database and
 /// SQLite, registration lifetime, the cap, the environments and the clock. The push intervals
@@ -112,7 +113,7 @@ public struct Configuration: Sendable {
 
     /// The system's host name, cut to a name `isHostName` accepts (`localhost` when there is none).
     public static func systemHostName() -> String {
-        let name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let name = ProcessEnvironment.hostName().split(separator: ".").first.map(String.init) ?? ""
         let kept = String(
             String.UnicodeScalarView(name.unicodeScalars.filter { $0.isASCII && isHostName(String($0)) }).prefix(64))
         return kept.isEmpty ? "localhost" : kept

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import SystemSupport
 
 /// The settings of SPEC section 6 as one program sees them: the process environment, over the
 /// `KEY=value` file named by `LIVEACTIVITY_CONFIG`. Each program reads from it only the settings
@@ -23,12 +24,12 @@ public struct Settings: Sendable {
 
     /// The process's own settings.
     public static func fromProcess() throws(ConfigurationError) -> Settings {
-        try Settings(environment: ProcessInfo.processInfo.environment)
+        try Settings(environment: ProcessEnvironment.variables())
     }
 
     /// The value of `name` without surrounding blanks; nil when unset or empty.
     public func text(_ name: String) -> String? {
-        guard let value = values[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = values[name]?.trimmingBlanks(), !value.isEmpty else { return nil }
         return value
     }
 
@@ -68,7 +69,7 @@ public struct Settings: Sendable {
         guard let list = text(name) else { return nil }
         var named: [APNsEnvironment] = []
         for item in list.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let environment = APNsEnvironment(name: item.trimmingCharacters(in: .whitespaces)) else {
+            guard let environment = APNsEnvironment(name: item.trimmingBlanks()) else {
                 throw .malformed(name: name, expected: "a comma list of production and sandbox")
             }
             named.append(environment)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Wall-clock time in Unix milliseconds, the unit every stored timestamp uses.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Milliseconds on the host's monotonic clock (`CLOCK_MONOTONIC`): for how long something has
 /// lasted, never for when it happened. A step of the wall clock (NTP, an operator's `date`) does

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LiveActivityDomain
 
 /// `GET /wakeup/metrics` in the Prometheus text exposition format (version 0.0.4): gauges of the
@@ -99,7 +99,16 @@ public enum PrometheusMetrics {
 
     /// Escapes a label value (backslash, quote, newline).
     static func label(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
+        // Scalar by scalar: a CRLF is one Character, and its line feed must be escaped too.
+        var escaped = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

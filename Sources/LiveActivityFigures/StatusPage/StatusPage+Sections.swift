@@ -108,7 +108,7 @@ extension StatusPage {
         out += figure(chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", table: table)
         out += figure(
             delay, caption: "Ack delay: median (solid line) and 90th percentile (dashed line).",
-            table: table.replacingOccurrences(of: "<tr data-hour=", with: "<tr data-delay-hour="))
+            table: table.replacing("<tr data-hour=", with: "<tr data-delay-hour="))
         return out + "</div></section>"
     }
 

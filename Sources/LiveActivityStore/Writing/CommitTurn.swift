@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import Glibc
+import LiveActivityDomain
+import SystemSupport
 
 /// The turn to use the responder's writing connection, handed from thread to thread.
 ///
@@ -17,7 +20,7 @@ final class CommitTurn<Write: TurnWaiting>: @unchecked Sendable {
     }
 
     // Guarded by `lock` (a plain pthread mutex: no spinning, no priority inheritance).
-    private let lock = NSLock()
+    private let lock = ThreadCondition()
     private var writes: [Write] = []
     private var holders: [Holder] = []
     private var busy = false

@@ -1,6 +1,8 @@
-import Foundation
+import Dispatch
+import Glibc
 import LiveActivityDomain
 import Synchronization
+import SystemSupport
 
 /// The responder's database connections, shared by its worker threads: one that writes, with
 /// group commit, and one that reads the figures.
@@ -26,7 +28,7 @@ public final class RegistrationWriter: @unchecked Sendable {
     private var connection: (any RegistrationStatements)?
     private var writerOpening = FailedOpen()
     /// The reading connection and its failed open, guarded by `readLock`.
-    private let readLock = NSLock()
+    private let readLock = ThreadCondition()
     private var reader: (any RegistrationStatements)?
     private var readerOpening = FailedOpen()
     /// Why connections were dropped as stale, for the caller to report.

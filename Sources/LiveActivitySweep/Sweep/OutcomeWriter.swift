@@ -1,6 +1,7 @@
-import Foundation
+import Glibc
 import LiveActivityDomain
 import LiveActivityStore
+import SystemSupport
 
 /// Writes the sweep's outcome batches on a thread of its own, over a connection of its own, so
 /// pushes keep flowing while a batch is committed: at 100,000 registrations the writes, done
@@ -17,7 +18,7 @@ final class OutcomeWriter: @unchecked Sendable {
     static let maximumQueued = 2
 
     // State shared with the thread, guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var queue: [OutcomeBatch] = []
     private var closing = false
     private var done = false
@@ -28,9 +29,8 @@ final class OutcomeWriter: @unchecked Sendable {
     /// connection, to a database the sweep already migrated) from then on.
     init(statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws {
         let owned = ThreadOwned(statements)
-        let thread = Thread { [self] in run(owned.value, lease: lease, policy: policy) }
-        thread.name = "sweep-outcome-writer"
-        thread.start()
+        guard SystemThread.start(name: "sweep-outcome-writer", { [self] in run(owned.value, lease: lease, policy: policy) })
+        else { throw OutcomeWriterStartError() }
     }
 
     /// Queues `batch` (the writes and the answered pushes they come from: one transaction for
@@ -82,6 +82,11 @@ final class OutcomeWriter: @unchecked Sendable {
             condition.unlock()
         }
     }
+}
+
+/// The system started no thread for the outcome writer: the sweep stops before any push.
+struct OutcomeWriterStartError: Error, CustomStringConvertible {
+    var description: String { "the system started no thread for the outcome writer" }
 }
 
 /// A value handed to one thread that is its only user from then on.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LiveActivityDomain
 
 /// The exclusive, non-blocking lock in the sweep's own folder that keeps overlapping cron runs

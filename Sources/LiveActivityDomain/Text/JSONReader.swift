@@ -1,4 +1,4 @@
-/// A strict RFC 8259 reader for request bodies: validates the whole document and returns the
+/// A strict RFC 8259 reader for request bodies (and APNs' error bodies): validates the whole document and returns the
 /// top-level object's members, keeping only strings, numbers and nulls (the API reads nothing else).
 ///
 /// Why not `JSONSerialization`: it cost about as much CPU as the rest of a registration (a
@@ -6,18 +6,18 @@
 /// trailing commas and UTF-16/32 bodies, which RFC 8259 does not allow either. Like it, this
 /// refuses more than 512 nested arrays/objects, invalid UTF-8, unescaped control characters, lone
 /// surrogate escapes and numbers beyond `Double`; a UTF-8 byte order mark is skipped.
-struct JSONReader {
+public struct JSONReader {
     /// The deepest nesting accepted (JSONSerialization's own limit).
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// Why a body was refused: not JSON at all, or JSON that is not an object.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, Sendable {
         case invalid
         case notAnObject
     }
 
     /// A member's value, as far as the API cares.
-    enum Value: Equatable {
+    public enum Value: Equatable, Sendable {
         case string(String)
         case null
         /// A number (the `interval` of a registration), as `Double` reads its text.
@@ -27,17 +27,17 @@ struct JSONReader {
     }
 
     /// The members of the top-level object, in order; duplicate names are all kept.
-    struct Members {
-        var entries: [(name: String, value: Value)] = []
+    public struct Members: Sendable {
+        public var entries: [(name: String, value: Value)] = []
 
         /// The value of `name`: the last one, as `JSONSerialization` decided duplicates.
-        subscript(name: String) -> Value? {
+        public subscript(name: String) -> Value? {
             entries.last { $0.name == name }?.value
         }
     }
 
     /// Reads `bytes` as one JSON document whose top level is an object.
-    static func members(of bytes: [UInt8]) throws(Failure) -> Members {
+    public static func members(of bytes: [UInt8]) throws(Failure) -> Members {
         var result: Result<Members, Failure> = .failure(.invalid)
         bytes.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
