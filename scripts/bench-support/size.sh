@@ -1,0 +1,74 @@
+# Part 9 of scripts/bench, sourced by it (uses its helpers, $work, fill and sweep): issue 35's
+# size and idle figures.
+#   - each program as the package ships it (release, the Swift runtime linked in, stripped) and
+#     the .deb that scripts/package makes from them, against the same build linked to the
+#     toolchain's shared runtime ($bin, stripped: what the code itself weighs) and the goals
+#     (12 MB a program, 8 MB the .deb);
+#   - an idle cron run: the packaged sweep over 100,000 registrations of which none is due, its
+#     peak resident memory and CPU time (user + system) against the shared-runtime build's on the
+#     same database (goals: 15 MB, and no more than 28 ms of CPU).
+
+size_rows=${BENCH_SIZE_ROWS:-100000}
+
+size_run() {
+  log "9 size: the package's build (--static-swift-stdlib), scripts/package, an idle sweep over $size_rows rows"
+  local static="$scratch-static" program round
+  (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path "$static" \
+    --product liveactivity-fcgi >/dev/null && swift build -c release --static-swift-stdlib \
+    --scratch-path "$static" --product liveactivity-sweep >/dev/null)
+  mkdir -p "$work/size/static" "$work/size/shared" "$work/size/deb"
+  for program in liveactivity-fcgi liveactivity-sweep; do
+    strip -o "$work/size/static/$program" "$static/release/$program"
+    strip -o "$work/size/shared/$program" "$bin/$program"
+    record "size.static.$program.mb" "$(stat -c %s "$work/size/static/$program" | awk '{ print $1 / 1048576 }')"
+    record "size.shared.$program.mb" "$(stat -c %s "$work/size/shared/$program" | awk '{ print $1 / 1048576 }')"
+  done
+  # The package from these very programs (scripts/package --bin: nothing built twice).
+  local deb; deb=$(cd "$root" && bash scripts/package --bin "$static/release" 2>"$work/size/package.log" | tail -n 1)
+  if [ ! -f "$deb" ]; then log "scripts/package failed: $(tail -3 "$work/size/package.log")"; exit 1; fi
+  record size.deb.mb "$(stat -c %s "$deb" | awk '{ print $1 / 1048576 }')"
+  record size.installed.mb "$(dpkg-deb -f "$deb" Installed-Size | awk '{ print $1 / 1024 }')"
+
+  fill "$work/idle.sqlite" "$size_rows" 0
+  for round in $(seq "$rounds"); do
+    for build in static shared; do
+      copy_database "$work/idle.sqlite" "$work/idle-run.sqlite"
+      rm -rf "$work/idle-run.sqlite.sweep"
+      # The kernel's own accounting of the child (getrusage, microseconds; /usr/bin/time rounds
+      # to 10 ms, more than the whole run): peak resident KiB, then user + system ms.
+      if ! sweep "$work/idle-run.sqlite" python3 -c '
+import resource, subprocess, sys
+status = subprocess.call(sys.argv[2:])
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%d %.3f\n" % (usage.ru_maxrss, (usage.ru_utime + usage.ru_stime) * 1000))
+sys.exit(status)' "$work/size/time.txt" "$work/size/$build/liveactivity-sweep" >"$work/size/summary.txt" 2>&1; then
+        log "idle sweep ($build) failed: $(tail -2 "$work/size/summary.txt")"; exit 1
+      fi
+      # An idle run sends nothing; a summary that says it did (or failed) is an error of the figure.
+      if ! grep -q "sent=0 " "$work/size/summary.txt" || ! grep -q "failed=0 " "$work/size/summary.txt"; then
+        log "idle sweep ($build) did something: $(tail -1 "$work/size/summary.txt")"; exit 1
+      fi
+      record "idle.$build.rss_mb" "$(awk '{ print $1 / 1024 }' "$work/size/time.txt")"
+      record "idle.$build.cpu_ms" "$(awk '{ print $2 }' "$work/size/time.txt")"
+    done
+  done
+}
+
+size_table() {
+  local program
+  echo
+  echo "9. Size (issue 35: stripped, as the package ships the programs; reference: the same code on the shared runtime)"
+  printf '  %-22s %14s %14s %10s %8s\n' "" "packaged MB" "shared MB" "goal MB" ""
+  for program in liveactivity-fcgi liveactivity-sweep; do
+    printf '  %-22s %14s %14s %10s %8s\n' "$program" "$(fmt "$(value "size.static.$program.mb")")" \
+      "$(fmt "$(value "size.shared.$program.mb")")" 12 "$(verdict "$(value "size.static.$program.mb") <= 12")"
+  done
+  printf '  %-22s %14s %14s %10s %8s\n' ".deb" "$(fmt "$(value size.deb.mb)")" "" 8 "$(verdict "$(value size.deb.mb) <= 8")"
+  printf '  %-22s %14s\n' "installed" "$(fmt "$(value size.installed.mb)")"
+  echo "  idle cron run, $size_rows registrations, none due (medians of $rounds):"
+  printf '  %-22s %14s %14s %10s %8s\n' "" "packaged" "shared" "goal" ""
+  printf '  %-22s %14s %14s %10s %8s\n' "peak resident MB" "$(fmt "$(value idle.static.rss_mb)")" \
+    "$(fmt "$(value idle.shared.rss_mb)")" 15 "$(verdict "$(value idle.static.rss_mb) <= 15")"
+  printf '  %-22s %14s %14s %10s %8s\n' "CPU ms (user + sys)" "$(fmt "$(value idle.static.cpu_ms)")" \
+    "$(fmt "$(value idle.shared.cpu_ms)")" 28 "$(verdict "$(value idle.static.cpu_ms) <= 28")"
+}
