@@ -11,7 +11,7 @@ struct DeploymentFilesTests {
     ]
 
     /// A root tree for `systemd-analyze verify --root`: the host's own unit library, the shipped
-    /// units where README step 4 installs them, and stand-ins for the two binaries (verify
+    /// units where docs/INSTALL.md step 4 installs them, and stand-ins for the two binaries (verify
     /// checks that each ExecStart exists).
     func unitTree(editing edit: (String, String) -> String = { _, text in text }) throws -> TemporaryDirectory {
         let tree = TemporaryDirectory("units")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The Debian package's own files agree with the hand-made deployment's and with README, and its
+/// The Debian package's own files agree with the hand-made deployment's and with docs/, and its
 /// nginx files work beside a hand-made site (SPEC 7 "Packaging"). Unlike the package life test,
 /// these need no root: they read the files in debian/ and run nginx on a loopback port.
 @Suite("Package files", .sqlitePassOnly)
@@ -34,16 +34,14 @@ struct PackageFilesTests {
         }
     }
 
-    /// Every setting README's Configuration table names is described in the settings file the
+    /// Every setting docs/CONFIGURATION.md's table names is described in the settings file the
     /// package installs (the test-only clock offset aside), and the file sets the database and
     /// names the key's place.
     @Test func theSettingsFileDescribesEverySettingAndNamesTheKey() throws {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        let table = try #require(readme.range(of: "## Configuration")).upperBound
-        let section = String(readme[table...]).components(separatedBy: "\n## ").first ?? ""
+        let section = try Documents.section("## The settings", in: "docs/CONFIGURATION.md")
         let names = Set(section.matches(of: /`((?:LIVEACTIVITY|APNS)_[A-Z_]+)`/).map { String($0.output.1) })
             .subtracting(["LIVEACTIVITY_TEST_CLOCK_OFFSET", "LIVEACTIVITY_CONFIG"])
-        #expect(names.count > 15, "README's table names \(names.count) settings")
+        #expect(names.count > 15, "docs/CONFIGURATION.md's table names \(names.count) settings")
         let settings = try String(contentsOfFile: packageRoot + "/debian/conf/liveactivity.conf", encoding: .utf8)
         let lines = settings.split(separator: "\n")
         let missing = names.filter { name in !lines.contains { $0.hasPrefix(name + "=") || $0.hasPrefix("#" + name + "=") } }
