@@ -23,7 +23,11 @@ do {
             TransportOptions.help(
                 program: program,
                 synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
-                settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6)."))
+                settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; docs/CONFIGURATION.md)."
+            ))
+        exit(0)
+    case .version:
+        print(ReleaseVersion.line(program: program))
         exit(0)
     }
 } catch {

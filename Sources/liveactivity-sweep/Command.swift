@@ -5,6 +5,8 @@ import StoreEngines
 /// What the command line asks for.
 enum Command: Equatable {
     case help
+    /// The release, as `debian/changelog` names it.
+    case version
     /// One sweep, as cron runs it.
     case sweep
     /// The operator's snapshot, as text, `--json` or `--html` (the status page).
@@ -19,7 +21,7 @@ enum Command: Equatable {
     var readsIntervals: Bool {
         switch self {
         case .sweep, .history: true
-        case .help, .stats: false
+        case .help, .version, .stats: false
         }
     }
 
@@ -33,12 +35,22 @@ enum Command: Equatable {
                                      TOKEN: the whole token or its first 8 or more hex digits.
                                      Exit 1 when no registration or several match (it says how
                                      many: give more digits), 2 when TOKEN is not 8+ hex digits.
-        Settings come from the environment and the file named by LIVEACTIVITY_CONFIG.
+               \(program) --version        print the program's version
+               \(program) --help           show this help
+        Settings come from the environment and the file named by LIVEACTIVITY_CONFIG
+        (docs/CONFIGURATION.md, liveactivity.conf(5)). Exit status: 0 a normal run; 1 a
+        configuration or provider fault of an environment, the mass-deletion guard held
+        deletions, or the sweep's folder or lock is not its own; 2 a setting or the command
+        line is wrong; 3 the database is unusable.
         """
 
     init(arguments: [String]) throws(CommandFailure) {
         if arguments.contains("--help") || arguments.contains("-h") {
             self = .help
+            return
+        }
+        if arguments == ["--version"] {
+            self = .version
             return
         }
         switch arguments.first {

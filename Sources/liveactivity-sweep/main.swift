@@ -23,6 +23,10 @@ do {
         print(Command.usage)
         exit(0)
     }
+    if command == .version {
+        print(ReleaseVersion.line(program: Command.program))
+        exit(0)
+    }
     let settings: Settings
     var configuration: Configuration
     do {
@@ -34,7 +38,7 @@ do {
         throw CommandFailure.configuration(error.description)
     }
     switch command {
-    case .help: break
+    case .help, .version: break
     case .sweep:
         StopRequest.install()
         try SweepCommand.run(settings, configuration)
