@@ -51,6 +51,24 @@ struct PackageFilesTests {
         #expect(!lines.contains { $0.hasPrefix("APNS_KEY=") }, "the settings file holds a key")
     }
 
+    /// `scripts/install-deps --build-only` (what scripts/package runs) installs debian/control's
+    /// Build-Depends and the packaging tools, and none of the test stack (issue 33).
+    @Test func theBuildOnlyDependenciesAreTheBuildDependsAndNoTestTool() throws {
+        let script = try Documents.text("scripts/install-deps")
+        let list = try #require(script.firstMatch(of: /build_packages=\(([^)]*)\)/)?.output.1, "no build_packages list")
+        let build = Set(list.split(whereSeparator: \.isWhitespace).map(String.init))
+        let control = try Documents.text("debian/control")
+        let field = try #require(control.firstMatch(of: /Build-Depends:((?:.|\n )*)/)?.output.1, "no Build-Depends")
+        let depends = field.split(separator: ",").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+            .map { $0 == "debhelper-compat" ? "debhelper" : $0 }
+        #expect(depends.count >= 6, "\(depends)")
+        #expect(Set(depends).isSubset(of: build), "missing from --build-only: \(Set(depends).subtracting(build).sorted())")
+        #expect(build.isSuperset(of: ["build-essential", "dpkg-dev", "debhelper"]), "\(build.sorted())")
+        let tests: Set = ["postgresql", "chromium", "lintian", "nginx-light", "python3-jwt", "strace"]
+        #expect(build.isDisjoint(with: tests), "--build-only pulls \(build.intersection(tests).sorted())")
+        #expect(try Documents.text("scripts/package").contains("scripts/install-deps --build-only"))
+    }
+
     /// debian/nginx-files makes the package's nginx files from nginx/. The package's http-level
     /// part loads beside a hand-made site (its own names, as when the package is installed over a
     /// hand-made deployment), and a server with the package's snippet takes registrations from a
