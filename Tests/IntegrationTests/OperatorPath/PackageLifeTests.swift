@@ -249,6 +249,9 @@ struct PackageLifeTests {
         guard !PackageHost.systemdRuns else {
             let enabled = try host.root("systemctl is-enabled liveactivity-fcgi.socket liveactivity-sweep.timer")
             #expect(enabled.status == 0, "the units are not enabled: \(enabled.output)")
+            // Started at the install, key or not: a sweep without it exits 2 with one line.
+            let active = try host.root("systemctl is-active liveactivity-sweep.timer")
+            #expect(active.status == 0, "the sweep's timer is not running: \(active.output)")
             return
         }
         try host.stopResponder()
