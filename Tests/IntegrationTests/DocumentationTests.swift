@@ -71,6 +71,50 @@ struct DocumentationTests {
         #expect(checked > 30, "only \(checked) links checked")
     }
 
+    /// Who runs each document's command blocks (`sh`, `sql`, `nginx`, `swift`), by document,
+    /// language and heading: a test suite (its file under Tests/), or why none can. A new block
+    /// fails until it is given one, so no document gives a command that nothing runs unnoticed.
+    static let runners: [String: String] = [
+        "README.md sh Two commands": "RunLocalTests (scripts/run-local --once); .ci/run runs scripts/test",
+        "README.md sh Install the package": "DocumentationTests (docs/INSTALL.md's blocks, which PackageLifeTests runs)",
+        "docs/API.md sh The routes": "APIDocumentTests",
+        "docs/API.md swift The app's side": "AppGuideTests",
+        "docs/APP.md swift 3. When to call what": "AppGuideTests",
+        "docs/APP.md sh 5. Without the library": "AppGuideTests",
+        "docs/APP.md swift 5. Without the library": "AppGuideTests",
+        "docs/APP.md sh 6. \"It did not update\": one device's story": "AppGuideTests",
+        "docs/DEVELOPMENT.md sh The tests": "none here: .ci/run runs scripts/test, which runs these suites",
+        "docs/INSTALL.md sh With the Debian package": "PackageLifeTests",
+        "docs/INSTALL.md sh By hand": "OperatorPathTests",
+        "docs/OPERATIONS.md sh The status page": "none: an SSH tunnel from a laptop to a host with a public name",
+        "docs/PERFORMANCE.md sh The benchmarks": "none: scripts/bench is the benchmark itself (25 minutes)",
+        "docs/POSTGRESQL.md sh The URI": "none: settings lines, not commands",
+        "docs/POSTGRESQL.md sql Two roles": "PostgresRolesTests",
+        "docs/SEVERAL-HOSTS.md sh What each host runs": "ReadmeSeveralHostsTests",
+        "docs/SEVERAL-HOSTS.md nginx Spreading the API": "BalancerTests",
+    ]
+
+    @Test func everyCommandBlockHasATestThatRunsItOrAReasonWhyNot() throws {
+        var seen = Set<String>()
+        for document in try Self.documents() {
+            for block in try MarkdownBlock.all(in: document) where ["sh", "sql", "nginx", "swift"].contains(block.language) {
+                let key = "\(document) \(block.language) \(block.heading)"
+                seen.insert(key)
+                #expect(
+                    Self.runners[key] != nil, "no test runs the \(block.language) block under '\(block.heading)' of \(document)")
+            }
+        }
+        #expect(
+            Set(Self.runners.keys).subtracting(seen).isEmpty,
+            "no such block: \(Set(Self.runners.keys).subtracting(seen).sorted())")
+        // A runner that is a suite names a file of Tests/ that exists.
+        let files = FileManager.default.enumerator(atPath: packageRoot + "/Tests")?.compactMap { $0 as? String } ?? []
+        for runner in Set(Self.runners.values) {
+            guard let suite = runner.split(separator: " ").first, suite.hasSuffix("Tests") else { continue }
+            #expect(files.contains { $0.hasSuffix("/\(suite).swift") }, "\(runner): no Tests/.../\(suite).swift")
+        }
+    }
+
     /// README's package steps are docs/INSTALL.md's, block for block, so that the package test
     /// (`PackageLifeTests`, which runs docs/INSTALL.md's) runs what README says.
     @Test func theReadmesPackageStepsAreTheOnesTheInstallTestsRun() throws {
