@@ -12,7 +12,7 @@ struct ConfigurationTableTests {
     static let document = "docs/CONFIGURATION.md"
 
     /// (names, read by, after a change) per row of the table under "## The settings".
-    static func rows() throws -> [(names: [String], readBy: String, afterChange: String)] {
+    static func rows() throws -> [(names: [String], defaultValue: String, readBy: String, afterChange: String)] {
         let lines = try Documents.section("## The settings", in: document).split(separator: "\n")
         guard let header = lines.first(where: { $0.hasPrefix("| name |") }) else { throw SocketError("no table") }
         let columns = header.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -20,6 +20,7 @@ struct ConfigurationTableTests {
         guard let afterColumn = columns.firstIndex(of: "after a change") else {
             throw SocketError("no 'after a change' column: \(header)")
         }
+        guard let defaultColumn = columns.firstIndex(of: "default") else { throw SocketError("no 'default' column: \(header)") }
         return lines.filter { $0.hasPrefix("| `") }.map { line in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map {
                 $0.trimmingCharacters(in: .whitespaces)
@@ -28,9 +29,8 @@ struct ConfigurationTableTests {
             let names = cells[0].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
                 $0.offset % 2 == 1
             }.map { String($0.element) }
-            return (
-                names, readByColumn < cells.count ? cells[readByColumn] : "", afterColumn < cells.count ? cells[afterColumn] : ""
-            )
+            func cell(_ column: Int) -> String { column < cells.count ? cells[column] : "" }
+            return (names, cell(defaultColumn), cell(readByColumn), cell(afterColumn))
         }
     }
 
@@ -77,6 +77,38 @@ struct ConfigurationTableTests {
         #expect(
             named == table,
             "only in the file: \(named.subtracting(table).sorted()); only in the table: \(table.subtracting(named).sorted())")
+    }
+
+    /// Where the shipped settings file shows a setting commented out at a value, that value is
+    /// the table's default (the ids and the PostgreSQL folder are examples, not defaults).
+    @Test func theShippedSettingsFileShowsTheTablesDefaults() throws {
+        let defaults = Dictionary(try Self.rows().flatMap { row in row.names.map { ($0, row.defaultValue) } }) { first, _ in first
+        }
+        let examples: Set = ["APNS_KEY_ID", "APNS_TEAM_ID", "APNS_BUNDLE_ID", "LIVEACTIVITY_SWEEP_DIR"]
+        var compared = 0
+        for line in try Documents.text("debian/conf/liveactivity.conf").split(separator: "\n") {
+            guard let match = line.firstMatch(of: /^#((?:LIVEACTIVITY|APNS)_[A-Z_]+)=(.+)$/) else { continue }
+            let name = String(match.output.1)
+            let value = String(match.output.2)
+            if examples.contains(name) { continue }
+            compared += 1
+            let stated = defaults[name] ?? ""
+            #expect(
+                stated.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0 == value }
+                    || stated.contains("`\(value)`"),
+                "the settings file shows \(name)=\(value), the table's default is '\(stated)'")
+        }
+        #expect(compared >= 12, "\(compared) defaults compared")
+    }
+
+    /// liveactivity.conf(5) gives each setting the table's default (`Default: ...`).
+    @Test func theManPageStatesTheTablesDefaults() throws {
+        let page = try Documents.text("debian/man/liveactivity.conf.5").replacingOccurrences(of: "\\-", with: "-")
+            .replacingOccurrences(of: "\\e", with: "\\")
+        for row in try Self.rows() where !row.names.contains("LIVEACTIVITY_TEST_CLOCK_OFFSET") {
+            let stated = row.defaultValue.replacingOccurrences(of: "`", with: "")
+            #expect(page.contains("Default: \(stated)."), "liveactivity.conf(5) does not give \(row.names)'s default '\(stated)'")
+        }
     }
 
     /// liveactivity.conf(5) describes each setting of the table in an entry of its own (`.TP`
