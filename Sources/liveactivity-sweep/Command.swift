@@ -16,8 +16,8 @@ enum Command: Equatable {
 
     static let program = "liveactivity-sweep"
 
-    /// Whether the command applies the interval settings, and so reads them (SPEC 6: a program
-    /// ignores the settings it does not use).
+    /// Whether the command applies the interval settings, and so reads them
+    /// (docs/CONFIGURATION.md: a program ignores the settings it does not use).
     var readsIntervals: Bool {
         switch self {
         case .sweep, .history: true
@@ -119,7 +119,7 @@ extension CommandFailure {
     }
 }
 
-/// One line on stderr, time-stamped and prefixed with the program's name (SPEC section 7).
+/// One line on stderr, time-stamped and prefixed with the program's name (docs/OPERATIONS.md, "Logs").
 func printError(_ line: String) {
     Log.line(Command.program, line)
 }

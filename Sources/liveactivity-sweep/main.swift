@@ -1,4 +1,5 @@
-// liveactivity-sweep: the one-shot run cron starts every minute (SPEC 5), `stats` and `history` (SPEC 7).
+// liveactivity-sweep: the one-shot run cron starts every minute, `stats` and `history`
+// (docs/OPERATIONS.md: "The sweep, run by run", "stats", "history").
 //
 // Exit codes: 0 a normal run (also when some pushes failed, APNs was unreachable, the time budget
 // ran out, SIGTERM stopped it, or another sweep held the lock); 1 a configuration or provider
