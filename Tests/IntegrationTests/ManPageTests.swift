@@ -32,6 +32,7 @@ struct ManPageTests {
         for program in ["liveactivity-fcgi", "liveactivity-sweep"] {
             let help = try runCommand(product(program), ["--help"])
             #expect(help.status == 0, "\(program) --help exited \(help.status)")
+            #expect(!help.stdout.contains("SPEC"), "\(program) --help cites the specification, not docs/")
             let options = Set(
                 help.stdout.matches(of: /(^|[^A-Za-z-])(--[a-z][a-z-]+)/.anchorsMatchLineEndings()).map { String($0.output.2) })
             #expect(options.count >= 3, "\(program) --help lists \(options.sorted())")
