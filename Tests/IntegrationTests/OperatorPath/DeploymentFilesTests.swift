@@ -137,5 +137,11 @@ struct DeploymentFilesTests {
         #expect(
             service.contains("--workers \(workers ?? "")"), "the service's --workers differs from the crontab's \(workers ?? "-")"
         )
+        // docs/OPERATIONS.md says the same numbers where it tells how to change them together.
+        let operations = try Documents.section("## The worker count", in: "docs/OPERATIONS.md")
+        for shown in ["--workers \(workers ?? "")", "max_conns=\(workers ?? "")", "keepalive \(workers ?? "")"] {
+            #expect(operations.contains(shown), "docs/OPERATIONS.md's worker count does not say \(shown)")
+        }
+        #expect(site.contains("keepalive \(workers ?? "")"), "the site's keepalive is not the crontab's --workers")
     }
 }
