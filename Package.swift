@@ -13,8 +13,9 @@
 //   (libcrypto), the APNs client (libcurl), PostgreSQL's client (libpq). Each keeps its C types
 //   inside, so which C library a program links follows from which of these it uses.
 // - Then the features, and the executables (a page of wiring each).
-// The web-facing responder therefore links neither libcurl nor libcrypto - it holds no APNs key by
-// construction, not by promise - and the APNs layers reach no SQLite (checked by PackageShapeTests).
+// The web-facing responder therefore links no libcurl and reaches no APNsJWT: it holds no APNs key
+// by construction, not by promise (libcrypto reaches it only through libpq, for TLS to a database
+// server, and none of its code calls it); the APNs layers reach no SQLite (PackageShapeTests).
 // Apart from all of them, the library an iOS app adds (LiveActivityWakeClient): Foundation only,
 // no other target and no C library beneath it, so it builds for iOS as for Linux.
 import PackageDescription

@@ -18,10 +18,10 @@ extension StoreFault {
             advice = "check the role and its password (libpq's password file, mode 0600) for LIVEACTIVITY_DB"
         case .missingDatabase, .missingRole:
             kind = .noSuchDatabase
-            advice = "create the database and roles README's \"PostgreSQL\" section names, or correct LIVEACTIVITY_DB"
+            advice = "create the database and roles docs/POSTGRESQL.md names, or correct LIVEACTIVITY_DB"
         case .insufficientPrivilege:
             kind = .permissionDenied
-            advice = "grant the role what README's \"PostgreSQL\" section lists"
+            advice = "grant the role what docs/POSTGRESQL.md lists"
         case .readOnly:
             kind = .readOnly
             advice = "the server is a standby; list every host in LIVEACTIVITY_DB with target_session_attrs=read-write"

@@ -50,6 +50,9 @@ do {
                     "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
                     + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both)."))
         exit(0)
+    case .version:
+        print(ReleaseVersion.line(program: program))
+        exit(0)
     }
 } catch {
     Log.line(program, error.description)

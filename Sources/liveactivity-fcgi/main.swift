@@ -1,6 +1,6 @@
-import FastCGIWire
-// The registration responder (SPEC section 2): FastCGI behind nginx, spawn-fcgi or its own
+// The registration responder (docs/API.md): FastCGI behind nginx, spawn-fcgi or its own
 // socket, or one CGI request. It reads no APNs key: the web-facing process holds no secret.
+import FastCGIWire
 import Glibc
 import LiveActivityDomain
 import LiveActivityStore
@@ -23,7 +23,11 @@ do {
             TransportOptions.help(
                 program: program,
                 synopsis: ["[--socket PATH|HOST:PORT] [--socket-mode OCTAL] [--workers N] [--backlog N] [--supervise]"],
-                settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; SPEC section 6)."))
+                settings: "Settings come from the environment (LIVEACTIVITY_DB, LIVEACTIVITY_CONFIG, ...; docs/CONFIGURATION.md)."
+            ))
+        exit(0)
+    case .version:
+        print(ReleaseVersion.line(program: program))
         exit(0)
     }
 } catch {
@@ -36,9 +40,9 @@ let engine: any StoreEngine
 do {
     let settings = try Settings.fromProcess()
     var read = try Configuration(settings: settings)
-    // It answers with the effective interval and matches acks by it (SPEC 3, 6).
+    // It answers with the effective interval and matches acks by it (docs/API.md, docs/CONFIGURATION.md).
     try read.readPushIntervals(settings)
-    // It answers status, health and metrics to these networks besides loopback (SPEC 3).
+    // It answers status, health and metrics to these networks besides loopback (docs/API.md).
     try read.readMonitorAccess(settings)
     configuration = read
     engine = try StoreEngines.engine(for: read)
@@ -57,7 +61,7 @@ let startup =
     + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
 // No exit handler may run while a worker thread still uses a library: see ProcessExit.
-// A request read while it stops is answered as nginx answers when it is down (SPEC 3's shape).
+// A request read while it stops is answered as nginx answers when it is down (docs/API.md's errors).
 var stopping = APIError.unavailable.response
 stopping.headers.append(("Retry-After", "5"))
 ProcessExit.now(

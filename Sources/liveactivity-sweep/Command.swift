@@ -5,6 +5,8 @@ import StoreEngines
 /// What the command line asks for.
 enum Command: Equatable {
     case help
+    /// The release, as `debian/changelog` names it.
+    case version
     /// One sweep, as cron runs it.
     case sweep
     /// The operator's snapshot, as text, `--json` or `--html` (the status page).
@@ -14,12 +16,12 @@ enum Command: Equatable {
 
     static let program = "liveactivity-sweep"
 
-    /// Whether the command applies the interval settings, and so reads them (SPEC 6: a program
-    /// ignores the settings it does not use).
+    /// Whether the command applies the interval settings, and so reads them
+    /// (docs/CONFIGURATION.md: a program ignores the settings it does not use).
     var readsIntervals: Bool {
         switch self {
         case .sweep, .history: true
-        case .help, .stats: false
+        case .help, .version, .stats: false
         }
     }
 
@@ -33,12 +35,22 @@ enum Command: Equatable {
                                      TOKEN: the whole token or its first 8 or more hex digits.
                                      Exit 1 when no registration or several match (it says how
                                      many: give more digits), 2 when TOKEN is not 8+ hex digits.
-        Settings come from the environment and the file named by LIVEACTIVITY_CONFIG.
+               \(program) --version        print the program's version
+               \(program) --help           show this help
+        Settings come from the environment and the file named by LIVEACTIVITY_CONFIG
+        (docs/CONFIGURATION.md, liveactivity.conf(5)). Exit status: 0 a normal run; 1 a
+        configuration or provider fault of an environment, the mass-deletion guard held
+        deletions, or the sweep's folder or lock is not its own; 2 a setting or the command
+        line is wrong; 3 the database is unusable.
         """
 
     init(arguments: [String]) throws(CommandFailure) {
         if arguments.contains("--help") || arguments.contains("-h") {
             self = .help
+            return
+        }
+        if arguments == ["--version"] {
+            self = .version
             return
         }
         switch arguments.first {
@@ -107,7 +119,7 @@ extension CommandFailure {
     }
 }
 
-/// One line on stderr, time-stamped and prefixed with the program's name (SPEC section 7).
+/// One line on stderr, time-stamped and prefixed with the program's name (docs/OPERATIONS.md, "Logs").
 func printError(_ line: String) {
     Log.line(Command.program, line)
 }

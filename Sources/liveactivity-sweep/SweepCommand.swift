@@ -68,7 +68,7 @@ enum SweepCommand {
             throw .fault(
                 "the lock on LIVEACTIVITY_HOST_NAME=\(configuration.hostName) in the database is held by a session of role "
                     + "\(OutsideText.quoted(role)), not a sweep: no push goes out until it lets go; let no other role "
-                    + "connect to the database (REVOKE CONNECT ... FROM PUBLIC, README \"PostgreSQL\")")
+                    + "connect to the database (REVOKE CONNECT ... FROM PUBLIC, docs/POSTGRESQL.md)")
         }
         let summary: SweepSummary
         do {

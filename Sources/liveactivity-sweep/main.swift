@@ -1,4 +1,5 @@
-// liveactivity-sweep: the one-shot run cron starts every minute (SPEC 5), `stats` and `history` (SPEC 7).
+// liveactivity-sweep: the one-shot run cron starts every minute, `stats` and `history`
+// (docs/OPERATIONS.md: "The sweep, run by run", "stats", "history").
 //
 // Exit codes: 0 a normal run (also when some pushes failed, APNs was unreachable, the time budget
 // ran out, SIGTERM stopped it, or another sweep held the lock); 1 a configuration or provider
@@ -23,6 +24,10 @@ do {
         print(Command.usage)
         exit(0)
     }
+    if command == .version {
+        print(ReleaseVersion.line(program: Command.program))
+        exit(0)
+    }
     let settings: Settings
     var configuration: Configuration
     do {
@@ -34,7 +39,7 @@ do {
         throw CommandFailure.configuration(error.description)
     }
     switch command {
-    case .help: break
+    case .help, .version: break
     case .sweep:
         StopRequest.install()
         try SweepCommand.run(settings, configuration)

@@ -3,27 +3,25 @@ import LiveActivityDomain
 import TestSupport
 import Testing
 
-/// README's load balancer in front of several hosts ("Spreading the API"), run as written (issue
+/// docs/SEVERAL-HOSTS.md's load balancer in front of several hosts ("Spreading the API"), run as written (issue
 /// 30 point 5): a real nginx balancer over HTTPS to two hosts, each the shipped site on the
-/// shipped locations with README's two lines for the client's address. Before, every host keyed
+/// shipped locations with the document's two lines for the client's address. Before, every host keyed
 /// its per-client rate limit on the balancer's address, so one client's burst made everyone 429,
 /// and `/dev/`, `/prod/` and the monitoring routes were passed as they came.
 @Suite("A load balancer in front of two hosts")
 struct BalancerTests {
-    /// README's blocks under "Spreading the API": the balancer's (http part, server part) and each host's lines.
+    /// The blocks under "Spreading the API": the balancer's (http part, server part) and each host's lines.
     static func readmeBlocks() throws -> (http: String, server: String, host: String) {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        let start = try #require(readme.range(of: "**Spreading the API.**"), "README has no 'Spreading the API'")
-        let blocks = readme[start.upperBound...].components(separatedBy: "```nginx\n").dropFirst().prefix(2)
-            .compactMap { $0.components(separatedBy: "\n```").first }
-        try #require(blocks.count == 2, "README's balancer and host blocks")
+        let blocks = try MarkdownBlock.all("nginx", in: "docs/SEVERAL-HOSTS.md").filter { $0.heading == "Spreading the API" }
+            .map { String($0.text.dropLast()) }
+        try #require(blocks.count == 2, "docs/SEVERAL-HOSTS.md's balancer and host blocks")
         let parts = blocks[blocks.startIndex].components(separatedBy: "# in its server block for wakeup.your-domain.tld:\n")
         try #require(parts.count == 2, "the balancer's block names where its server block begins")
         return (parts[0], parts[1], blocks[blocks.startIndex + 1])
     }
 
     /// One host: the shipped site on loopback (its own database), also over TLS on `tlsPort` with
-    /// `certificate`, README's host lines in its server block with the balancer at 127.0.0.1, and
+    /// `certificate`, the document's host lines in its server block with the balancer at 127.0.0.1, and
     /// the shipped rate with a refill too slow to matter within a test (burst 20 stays).
     static func host(
         _ label: String, certificate: TestCertificate, hostLines: String, database: String? = nil
@@ -50,7 +48,7 @@ struct BalancerTests {
         throw lastError ?? SocketError("no host")
     }
 
-    /// The balancer, README's lines as written but for the hosts' addresses, the trusted CA and
+    /// The balancer, the document's lines as written but for the hosts' addresses, the trusted CA and
     /// the site's name (the test's certificates name `localhost`).
     static func balancer(
         in folder: TemporaryDirectory, hosts: [Int], trusting ca: String, blocks: (http: String, server: String, host: String)
@@ -156,7 +154,7 @@ struct BalancerTests {
         let logs =
             [(try? String(contentsOfFile: balancer.prefix + "/liveactivity-balancer.access.log", encoding: .utf8)) ?? ""]
             + hosts.map(\.stack.accessLog)
-        #expect(!logs[0].isEmpty, "the balancer's access log is where README says")
+        #expect(!logs[0].isEmpty, "the balancer's access log is where the document says")
         for log in logs {
             for address in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
                 #expect(!log.contains(address), "an access log holds \(address): \(log.suffix(300))")

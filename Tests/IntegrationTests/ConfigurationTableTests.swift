@@ -2,22 +2,25 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README's configuration table says which program reads each setting (SPEC 6: each program
-/// reads the names it uses; issue 18 point 12). The responder, run once as CGI, is held to it: a
-/// malformed value of a setting "both" read stops it with exit 2 naming it, and one only the
-/// sweep reads is ignored.
-@Suite("README configuration table", .sqlitePassOnly)
+/// docs/CONFIGURATION.md's table says which program reads each setting (each program reads the
+/// names it uses; issue 18 point 12) and what a change needs. The responder, run once as CGI, is
+/// held to it: a malformed value of a setting "both" read stops it with exit 2 naming it, and one
+/// only the sweep reads is ignored. The shipped settings file and liveactivity.conf(5) name the
+/// same settings as the table (issue 33).
+@Suite("Configuration table", .sqlitePassOnly)
 struct ConfigurationTableTests {
-    /// (names, read by) per row of the table under "## Configuration".
-    static func rows() throws -> [(names: [String], readBy: String)] {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "## Configuration\n"),
-            let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)
-        else { throw SocketError("README has no Configuration section") }
-        let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n")
+    static let document = "docs/CONFIGURATION.md"
+
+    /// (names, read by, after a change) per row of the table under "## The settings".
+    static func rows() throws -> [(names: [String], defaultValue: String, readBy: String, afterChange: String)] {
+        let lines = try Documents.section("## The settings", in: document).split(separator: "\n")
         guard let header = lines.first(where: { $0.hasPrefix("| name |") }) else { throw SocketError("no table") }
         let columns = header.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let readByColumn = columns.firstIndex(of: "read by") else { throw SocketError("no 'read by' column: \(header)") }
+        guard let afterColumn = columns.firstIndex(of: "after a change") else {
+            throw SocketError("no 'after a change' column: \(header)")
+        }
+        guard let defaultColumn = columns.firstIndex(of: "default") else { throw SocketError("no 'default' column: \(header)") }
         return lines.filter { $0.hasPrefix("| `") }.map { line in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map {
                 $0.trimmingCharacters(in: .whitespaces)
@@ -26,8 +29,14 @@ struct ConfigurationTableTests {
             let names = cells[0].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
                 $0.offset % 2 == 1
             }.map { String($0.element) }
-            return (names, readByColumn < cells.count ? cells[readByColumn] : "")
+            func cell(_ column: Int) -> String { column < cells.count ? cells[column] : "" }
+            return (names, cell(defaultColumn), cell(readByColumn), cell(afterColumn))
         }
+    }
+
+    /// Every setting the table names (the test-only clock offset aside).
+    static func settingNames() throws -> Set<String> {
+        Set(try rows().flatMap(\.names)).subtracting(["LIVEACTIVITY_TEST_CLOCK_OFFSET"])
     }
 
     func responderOnce(_ name: String, _ value: String) throws -> CommandResult {
@@ -45,6 +54,77 @@ struct ConfigurationTableTests {
         let rows = try Self.rows()
         #expect(rows.count >= 15)
         for row in rows { #expect(["both", "sweep", "responder"].contains(row.readBy), "\(row.names): '\(row.readBy)'") }
+    }
+
+    /// The responder reads its settings once, at its start; the sweep at every run. A row the
+    /// responder reads says to restart it, one only the sweep reads says nothing is needed.
+    @Test func everyRowSaysWhatAChangeNeeds() throws {
+        for row in try Self.rows() where !row.names.contains("LIVEACTIVITY_TEST_CLOCK_OFFSET") {
+            let restarts = row.afterChange.hasPrefix("restart the responder")
+            #expect(restarts == (row.readBy != "sweep"), "\(row.names), read by \(row.readBy): '\(row.afterChange)'")
+        }
+    }
+
+    /// The shipped settings file (debian/conf/liveactivity.conf) has a line, set or commented
+    /// out, for each setting of the table and for no other.
+    @Test func theShippedSettingsFileNamesTheSameSettings() throws {
+        let text = try Documents.text("debian/conf/liveactivity.conf")
+        let named = Set(
+            text.split(separator: "\n").compactMap { line in
+                line.firstMatch(of: /^#?((?:LIVEACTIVITY|APNS)_[A-Z_]+)=/).map { String($0.output.1) }
+            })
+        let table = try Self.settingNames()
+        #expect(
+            named == table,
+            "only in the file: \(named.subtracting(table).sorted()); only in the table: \(table.subtracting(named).sorted())")
+    }
+
+    /// Where the shipped settings file shows a setting commented out at a value, that value is
+    /// the table's default (the ids and the PostgreSQL folder are examples, not defaults).
+    @Test func theShippedSettingsFileShowsTheTablesDefaults() throws {
+        let defaults = Dictionary(try Self.rows().flatMap { row in row.names.map { ($0, row.defaultValue) } }) { first, _ in first
+        }
+        let examples: Set = ["APNS_KEY_ID", "APNS_TEAM_ID", "APNS_BUNDLE_ID", "LIVEACTIVITY_SWEEP_DIR"]
+        var compared = 0
+        for line in try Documents.text("debian/conf/liveactivity.conf").split(separator: "\n") {
+            guard let match = line.firstMatch(of: /^#((?:LIVEACTIVITY|APNS)_[A-Z_]+)=(.+)$/) else { continue }
+            let name = String(match.output.1)
+            let value = String(match.output.2)
+            if examples.contains(name) { continue }
+            compared += 1
+            let stated = defaults[name] ?? ""
+            #expect(
+                stated.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0 == value }
+                    || stated.contains("`\(value)`"),
+                "the settings file shows \(name)=\(value), the table's default is '\(stated)'")
+        }
+        #expect(compared >= 12, "\(compared) defaults compared")
+    }
+
+    /// liveactivity.conf(5) gives each setting the table's default (`Default: ...`).
+    @Test func theManPageStatesTheTablesDefaults() throws {
+        let page = try Documents.text("debian/man/liveactivity.conf.5").replacingOccurrences(of: "\\-", with: "-")
+            .replacingOccurrences(of: "\\e", with: "\\")
+        for row in try Self.rows() where !row.names.contains("LIVEACTIVITY_TEST_CLOCK_OFFSET") {
+            let stated = row.defaultValue.replacingOccurrences(of: "`", with: "")
+            #expect(page.contains("Default: \(stated)."), "liveactivity.conf(5) does not give \(row.names)'s default '\(stated)'")
+        }
+    }
+
+    /// liveactivity.conf(5) describes each setting of the table in an entry of its own (`.TP`
+    /// then `.B NAME`), and no other.
+    @Test func theManPageNamesTheSameSettings() throws {
+        let page = try Documents.text("debian/man/liveactivity.conf.5")
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        var named = Set<String>()
+        for (index, line) in lines.enumerated() where line == ".TP" && index + 1 < lines.count {
+            for match in lines[index + 1].matches(of: /((?:LIVEACTIVITY|APNS)_[A-Z_]+)/) { named.insert(String(match.output.1)) }
+        }
+        named.remove("LIVEACTIVITY_CONFIG")
+        let table = try Self.settingNames()
+        #expect(
+            named == table,
+            "only in the page: \(named.subtracting(table).sorted()); only in the table: \(table.subtracting(named).sorted())")
     }
 
     @Test func theResponderReadsWhatTheTableSaysAndNothingElse() throws {
@@ -65,7 +145,8 @@ struct ConfigurationTableTests {
     }
 
     @Test func theLogLinesAreNotSaidToLackATimeStamp() throws {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        #expect(!readme.contains("no time stamp yet"))
+        for document in ["README.md", Self.document, "docs/OPERATIONS.md"] {
+            #expect(try !Documents.text(document).contains("no time stamp yet"), "\(document)")
+        }
     }
 }

@@ -46,6 +46,25 @@ struct RunLocalTests {
         #expect(
             run.stdout.contains(
                 "== the status page: http://127.0.0.1:\(environment["LIVEACTIVITY_LOCAL_PORT"] ?? "")/wakeup/status"))
+        if !postgres { try expectTheReadmesSample(matches: run.stdout) }
+    }
+
+    /// README's sample of what run-local prints (issue 33: it had drifted): each of its headings
+    /// (`== `, `-- `), commands (`$ `) and answers (`{`) is a line run-local printed, up to the
+    /// time, the ports, the token and other digits.
+    func expectTheReadmesSample(matches output: String) throws {
+        let sample = try #require(
+            MarkdownBlock.all("", in: "README.md").first { $0.heading == "Two commands" && $0.text.hasPrefix("== ") },
+            "README's \"Two commands\" shows no sample of run-local's output")
+        func shape(_ line: Substring) -> String {
+            String(line.replacing(/\b[0-9a-f]{8}\b/, with: "TOKEN").replacing(/[0-9]+/, with: "0"))
+        }
+        let printed = Set(output.split(separator: "\n").map(shape))
+        let shown = sample.text.split(separator: "\n").filter { line in
+            ["== ", "-- ", "$ ", "{"].contains { line.hasPrefix($0) }
+        }
+        #expect(shown.count >= 10, "README's sample shows \(shown.count) lines")
+        for line in shown { #expect(printed.contains(shape(line)), "README's sample line is not what run-local prints: \(line)") }
     }
 
     /// `scripts/run-local --hosts 2 --once` (README "Several hosts"): two hosts, each a responder

@@ -61,7 +61,7 @@ struct StatusPageInBrowserTests {
         #expect(noAcks, "the acks chart should say there are none yet")
         try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2050)
         try browser.screenshot(url, to: Self.screenshots + "/healthy-phone.png", width: 390, height: 3300)
-        // The README's picture is this one: `LIVEACTIVITY_DOCS_SCREENSHOT=1` puts it in docs/.
+        // docs/OPERATIONS.md's picture is this one: `LIVEACTIVITY_DOCS_SCREENSHOT=1` puts it in docs/.
         if ProcessInfo.processInfo.environment["LIVEACTIVITY_DOCS_SCREENSHOT"] == "1" {
             try? FileManager.default.removeItem(atPath: packageRoot + "/docs/status-page.png")
             try FileManager.default.copyItem(

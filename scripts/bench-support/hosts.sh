@@ -1,4 +1,4 @@
-# Part 8 of scripts/bench (issue 24, README "Several hosts"), sourced by it: one throwaway
+# Part 8 of scripts/bench (issue 24, docs/SEVERAL-HOSTS.md), sourced by it: one throwaway
 # PostgreSQL (scripts/postgres-cluster) and the endpoint of part 2.
 #   - A sweep of BENCH_HOSTS_ROWS (100,000) due rows by one host, then by two hosts started at
 #     once (each with its own name and folder): pushes/s of the whole, the reference being the one

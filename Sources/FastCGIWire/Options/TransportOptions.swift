@@ -27,6 +27,7 @@ public struct TransportOptions: Equatable, Sendable {
     public enum Command: Equatable, Sendable {
         case serve(TransportOptions)
         case help
+        case version
     }
 
     /// Parses the transport's flags (`arguments` without the program name). Unknown flags are
@@ -45,6 +46,8 @@ public struct TransportOptions: Equatable, Sendable {
             switch argument {
             case "--help", "-h":
                 return .help
+            case "--version":
+                return .version
             case "--socket":
                 socket = try value(argument)
             case "--supervise":
@@ -102,6 +105,7 @@ public struct TransportOptions: Equatable, Sendable {
                                    whenever it exits (for hosts without systemd); SIGTERM stops
                                    both, SIGHUP restarts the child
           --help                   show this help
+          --version                print the program's version
         """
 }
 

@@ -3,7 +3,7 @@
 /// the rows it claims, the host in the run history. Counters the responder and the figures read
 /// are kept by triggers, as on SQLite; a first 200 lowers the unproven count from the sweep's
 /// batch (`markProven`). The provider token has a table of its own that the responder's role is
-/// never granted (README: the roles and their grants).
+/// never granted (docs/POSTGRESQL.md: the roles and their grants).
 extension PostgresSchema {
     static let toVersion1 = """
         CREATE TABLE IF NOT EXISTS liveactivity_schema (version bigint NOT NULL);

@@ -4,7 +4,7 @@
 /// - `provider_tokens`, keyed by the cache key (key id, team and a hash of the key): hosts or apps
 ///   with different keys keep a token each, where one row made them overwrite each other's and
 ///   sign a new one every run. The one row of version 1 is carried over; like its predecessor,
-///   the table is the sweep's alone (README: the responder's role is not granted it).
+///   the table is the sweep's alone (docs/POSTGRESQL.md: the responder's role is not granted it).
 extension PostgresSchema {
     static let toVersion2 = """
         ALTER TABLE registrations ADD COLUMN guard_holds bigint NOT NULL DEFAULT 0;

@@ -48,7 +48,7 @@ enum PostgresSchema {
                 ? "the database has no schema yet, and this role may not create it"
                 : "the schema is at version \(version), this build needs \(currentVersion), and this role may not migrate it",
             advice:
-                "the sweep's role migrates it at its next run (or run liveactivity-sweep stats as its user; README \"PostgreSQL\")"
+                "the sweep's role migrates it at its next run (or run liveactivity-sweep stats as its user; docs/POSTGRESQL.md)"
         )
     }
 

@@ -19,7 +19,7 @@ extension PostgresStoreConnection: SweepStatements {
     /// sweep's with its connection), keyed by a 64-bit hash of the name: another name's lock
     /// colliding with it is a chance of one in 2^64.
     /// The advisory lock on the name. Advisory locks need no grant, so any role that may connect
-    /// could hold it (README's roles let no other role connect): when it is taken, who holds it
+    /// could hold it (docs/POSTGRESQL.md's roles let no other role connect): when it is taken, who holds it
     /// tells a second sweep under the same name from someone else.
     func holdHostName(_ host: String) throws -> HostNameClaim {
         try storeFaults {

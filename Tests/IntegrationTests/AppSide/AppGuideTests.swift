@@ -12,7 +12,7 @@ struct AppGuideTests {
     /// widget's registration is being built elsewhere. Turn it on when it lands.
     static let backendAnswersWidgetInterval = false
 
-    /// The guide's library blocks (and README's example) in a package of their own that depends
+    /// The guide's library blocks (and docs/API.md's example) in a package of their own that depends
     /// on this one by path, as an app's does, with a driver that calls the guide's
     /// `LiveActivityWakeups` per step.
     @Test func theGuidesSwiftCompilesInAnAppsPackageAndRegistersAcksAndUnregisters() throws {
@@ -46,9 +46,9 @@ struct AppGuideTests {
             let text = index == client ? try pointingAt("http://127.0.0.1:\(stack.port)", block) : block
             _ = try folder.write("AppGuide/Sources/AppGuide/Guide\(index + 1).swift", text)
         }
-        // README's example beside them: the same library, the same build.
-        let readme = try MarkdownBlock.all("swift", in: "README.md").filter { $0.heading == "The app's side" }
-        #expect(readme.count == 1, "README's \"The app's side\" should hold one Swift example")
+        // docs/API.md's example beside them: the same library, the same build.
+        let readme = try MarkdownBlock.all("swift", in: "docs/API.md").filter { $0.heading == "The app's side" }
+        #expect(readme.count == 1, "docs/API.md's \"The app's side\" should hold one Swift example")
         for block in readme { _ = try folder.write("AppGuide/Sources/AppGuide/Readme.swift", block.text) }
         _ = try folder.write("AppGuide/Sources/AppGuide/main.swift", Self.libraryDriver)
         let swift = try swiftTool("swift")

@@ -11,7 +11,7 @@ struct DeploymentFilesTests {
     ]
 
     /// A root tree for `systemd-analyze verify --root`: the host's own unit library, the shipped
-    /// units where README step 4 installs them, and stand-ins for the two binaries (verify
+    /// units where docs/INSTALL.md step 4 installs them, and stand-ins for the two binaries (verify
     /// checks that each ExecStart exists).
     func unitTree(editing edit: (String, String) -> String = { _, text in text }) throws -> TemporaryDirectory {
         let tree = TemporaryDirectory("units")
@@ -137,5 +137,11 @@ struct DeploymentFilesTests {
         #expect(
             service.contains("--workers \(workers ?? "")"), "the service's --workers differs from the crontab's \(workers ?? "-")"
         )
+        // docs/OPERATIONS.md says the same numbers where it tells how to change them together.
+        let operations = try Documents.section("## The worker count", in: "docs/OPERATIONS.md")
+        for shown in ["--workers \(workers ?? "")", "max_conns=\(workers ?? "")", "keepalive \(workers ?? "")"] {
+            #expect(operations.contains(shown), "docs/OPERATIONS.md's worker count does not say \(shown)")
+        }
+        #expect(site.contains("keepalive \(workers ?? "")"), "the site's keepalive is not the crontab's --workers")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// The operator-path tests' claim on this host (README's deployment by hand, and the Debian
+/// The operator-path tests' claim on this host (docs/INSTALL.md's deployment by hand, and the Debian
 /// package): a lock so no two runs ever use the host at once, the checks that it touches no real
 /// deployment, and a marker file naming everything it will create, so that teardown - after
 /// success, failure, or a run that died - removes exactly that (purging the package first).
@@ -25,7 +25,7 @@ struct HostClaim {
             "/etc/logrotate.d/liveactivity.dpkg-old",
         ] + handMadeUnits.flatMap { ["/etc/systemd/system/" + $0, "/etc/systemd/system/\($0).dpkg-old"] }
         + handMadeUnitLinks
-    /// The shipped units, as README's systemd way by hand copies them into /etc/systemd/system.
+    /// The shipped units, as docs/INSTALL.md's systemd way by hand copies them into /etc/systemd/system.
     static let handMadeUnits = [
         "liveactivity-fcgi.socket", "liveactivity-fcgi.service", "liveactivity-sweep.service", "liveactivity-sweep.timer",
     ]

@@ -1,20 +1,30 @@
 import Foundation
 import TestSupport
 
-/// README's steps as written, with only the substitutions a test host needs, each asserted to
-/// apply: the test's own build instead of `swift build`, the stand-in instead of Apple (two
-/// settings appended after the configuration step), a self-signed pair at certbot's paths.
+/// docs/INSTALL.md's steps as written, with only the substitutions a test host needs, each
+/// asserted to apply: the test's own build instead of `swift build`, the stand-in instead of
+/// Apple (two settings appended after the configuration step), a self-signed pair at certbot's
+/// paths instead of certbot's block (a test host has no public name for Let's Encrypt to check).
 extension OperatorHost {
     static let buildLine = "scripts/install-deps && swift build -c release"
 
     /// Steps 1 to 5: every `sh` block of the section in order, except the systemd alternative
-    /// of step 4 (this host runs cron's way) and the check of step 6 (`checkAsTheReadmeSays`).
+    /// of step 4 (this host runs cron's way), certbot's block (a self-signed pair where it puts
+    /// the certificate instead) and the check of step 6 (`checkAsTheReadmeSays`).
     func deployAsTheReadmeSays() throws {
-        // The Debian way without systemd: step 5 then reloads it, as README says.
+        // The Debian way without systemd: step 5 then reloads it, as the document says.
         try startNginx()
+        var certified = false
         for block in readme.blocks {
             if block.text.contains("systemctl enable") || block.text.contains("curl ") { continue }
-            if block.text.contains("sites-available/liveactivity") { try installSiteCertificate() }
+            if block.text.contains("certbot certonly --webroot -w /var/www/html -d \(siteName)") {
+                try installSiteCertificate()
+                certified = true
+                continue
+            }
+            if block.text.contains("sites-available/liveactivity") && !certified {
+                throw SocketError("docs/INSTALL.md's nginx step comes before the site's certificate is made")
+            }
             try run(block, text: try text(of: block))
             if block.text.contains("liveactivity.env <<") { try pointConfigurationAtStandIn() }
             if block.text.contains("nginx -s reload") { try waitForTheSite() }
@@ -41,7 +51,7 @@ extension OperatorHost {
         try run(block, text: try text(of: block))
     }
 
-    /// Step 6: README's check command, with curl trusting the test's self-signed certificate.
+    /// Step 6: docs/INSTALL.md's check command, with curl trusting the test's self-signed certificate.
     func checkAsTheReadmeSays() throws -> HostOutput {
         let block = try readme.block(containing: "curl ")
         var environment = HostCommand.rootEnvironment
@@ -49,7 +59,7 @@ extension OperatorHost {
         return try HostCommand.shell(block.text, in: staging.path, environment: environment, scratch: staging.path)
     }
 
-    /// The README's start line of step 4 (`sh -c "$(sed ... /etc/cron.d/liveactivity)"`), typed by root.
+    /// docs/INSTALL.md's start line of step 4 (`sh -c "$(sed ... /etc/cron.d/liveactivity)"`), typed by root.
     func startAsTheReadmeSays() throws -> HostOutput {
         try root(readme.line(containing: "sed -n 's/^@reboot root //p'"))
     }
@@ -63,11 +73,11 @@ extension OperatorHost {
         chmod(folder + "/privkey.pem", 0o600)
     }
 
-    /// `APNS_HOST` and `APNS_CA_FILE` (README's Configuration table) appended to the file step 3
+    /// `APNS_HOST` and `APNS_CA_FILE` (docs/INSTALL.md's Configuration table) appended to the file step 3
     /// wrote: pushes go to the stand-in, whose certificate the sweep's user can read.
     private func pointConfigurationAtStandIn() throws {
         guard FileManager.default.fileExists(atPath: configPath) else {
-            throw SocketError("README step 3 did not write \(configPath)")
+            throw SocketError("docs/INSTALL.md step 3 did not write \(configPath)")
         }
         let caPath = "/etc/liveactivity/apns-standin-ca.pem"
         try FileManager.default.copyItem(atPath: standIn.certificatePath, toPath: caPath)

@@ -75,11 +75,13 @@ extension OperatorHost {
         kill(responder, SIGKILL)
     }
 
-    /// `kill -TERM $(cat /run/liveactivity-fcgi.pid)`, then README's start line.
+    /// `kill -TERM $(cat /run/liveactivity-fcgi.pid)`, then docs/INSTALL.md's start line.
     func stopAndStart() throws {
         try stop()
         let started = try startAsTheReadmeSays()
-        guard started.status == 0 else { throw SocketError("README's start line exited \(started.status): \(started.output)") }
+        guard started.status == 0 else {
+            throw SocketError("docs/INSTALL.md's start line exited \(started.status): \(started.output)")
+        }
     }
 
     /// `kill -TERM` of the supervisor; throws unless it and its responder are gone within 10 s.
@@ -92,7 +94,7 @@ extension OperatorHost {
         }
     }
 
-    /// README's upgrade: step 1's `install` over the running binaries, then the restart.
+    /// docs/INSTALL.md's upgrade: step 1's `install` over the running binaries, then the restart.
     func upgrade() throws {
         try installBinariesAgain()
         try hangUpSupervisor()
@@ -120,7 +122,9 @@ extension OperatorHost {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
         forgetAcknowledged()
         let started = try startAsTheReadmeSays()
-        guard started.status == 0 else { throw SocketError("README's start line exited \(started.status): \(started.output)") }
+        guard started.status == 0 else {
+            throw SocketError("docs/INSTALL.md's start line exited \(started.status): \(started.output)")
+        }
     }
 
     // MARK: - Checks of logs and files

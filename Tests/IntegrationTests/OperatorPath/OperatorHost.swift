@@ -1,10 +1,10 @@
 import Foundation
 import TestSupport
 
-/// This host, deployed as README's "Deployment on a shared host" says, with the local APNs
-/// stand-in in Apple's place. The README's blocks run from `staging`, a folder laid out like a
+/// This host, deployed as docs/INSTALL.md's "Deployment on a shared host" says, with the local APNs
+/// stand-in in Apple's place. docs/INSTALL.md's blocks run from `staging`, a folder laid out like a
 /// checkout after `swift build -c release` (the test's own build, the shipped cron/, nginx/ and
-/// systemd/ files, and a throwaway key under the README's key name).
+/// systemd/ files, and a throwaway key under docs/INSTALL.md's key name).
 final class OperatorHost {
     let claim: HostClaim
     let readme: ReadmeDeployment
@@ -39,7 +39,7 @@ final class OperatorHost {
         try layOutStaging()
     }
 
-    /// A checkout as README's commands expect it in the current folder.
+    /// A checkout as docs/INSTALL.md's commands expect it in the current folder.
     private func layOutStaging() throws {
         let files = FileManager.default
         try files.createDirectory(atPath: staging.file(".build/release"), withIntermediateDirectories: true)
@@ -60,11 +60,11 @@ final class OperatorHost {
 
     // MARK: - Commands as the operator and cron run them
 
-    /// Runs README's block `block` with `sh -ex` from the staging checkout; throws one line on failure.
+    /// Runs docs/INSTALL.md's block `block` with `sh -ex` from the staging checkout; throws one line on failure.
     func run(_ block: ReadmeDeployment.Block, text: String? = nil) throws {
         let result = try HostCommand.shell(text ?? block.text, flags: ["-e", "-x"], in: staging.path, scratch: staging.path)
         guard result.status == 0 else {
-            throw SocketError("README step \(block.step) failed (exit \(result.status)): \(Self.tail(result.output))")
+            throw SocketError("docs/INSTALL.md step \(block.step) failed (exit \(result.status)): \(Self.tail(result.output))")
         }
     }
 
@@ -73,7 +73,7 @@ final class OperatorHost {
         try HostCommand.shell(script, in: directory, scratch: staging.path)
     }
 
-    /// The crontab as installed by README's step 4.
+    /// The crontab as installed by docs/INSTALL.md's step 4.
     func crontab() throws -> SystemCrontab { try SystemCrontab(path: "/etc/cron.d/liveactivity") }
 
     /// Runs a crontab entry as cron does: `/bin/sh -c` as the entry's user, from that user's home,

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README's "Deployment on a shared host" followed as an operator on a Debian host runs it
+/// docs/INSTALL.md's "Deployment on a shared host" followed as an operator on a Debian host runs it
 /// (SPEC 8, issue #8): real users www-data and liveactivity, the shipped crontab, nginx site and
 /// snippets on port 443, spawn-fcgi, the sweep run as cron runs it against the local APNs
 /// stand-in; then the operator's and the host's events. It changes the host (users, /etc, /opt,
@@ -36,7 +36,7 @@ struct OperatorPathTests {
         let healthy = check.status == 0 && check.output.contains("\"status\":\"ok\"")
         #expect(
             healthy,
-            "README step 6's check answered (exit \(check.status)): \(OperatorHost.tail(check.output))")
+            "docs/INSTALL.md step 6's check answered (exit \(check.status)): \(OperatorHost.tail(check.output))")
 
         try firstRegistrationsArePushed(on: host)
         expectSeparatedUsers(on: host)
@@ -45,7 +45,7 @@ struct OperatorPathTests {
 
         host.survive("SIGHUP to the supervisor", logs: ["on SIGHUP", "serving FastCGI"]) { try host.hangUpSupervisor() }
         host.survive("SIGKILL of the responder", logs: ["killed by signal 9", "serving FastCGI"]) { try host.killResponder() }
-        host.survive("SIGTERM, then README's start line", logs: ["supervisor: stopped on signal", "supervising"]) {
+        host.survive("SIGTERM, then docs/INSTALL.md's start line", logs: ["supervisor: stopped on signal", "supervising"]) {
             try host.stopAndStart()
         }
         host.survive("an upgrade (step 1's install, then SIGHUP)", logs: ["on SIGHUP", "serving FastCGI"]) {
@@ -152,7 +152,7 @@ struct OperatorPathTests {
         #expect(target.written.isEmpty, "root wrote through a planted link: '\(target.written.prefix(160))'")
     }
 
-    /// Who may read and write what (README step 2, docs/SECURITY.md, SPEC 2 and 5).
+    /// Who may read and write what (docs/INSTALL.md step 2, docs/SECURITY.md, SPEC 2 and 5).
     func expectSeparatedUsers(on host: OperatorHost) {
         let user = HostClaim.user
         for suffix in ["", "-wal", "-shm"] {
@@ -175,10 +175,10 @@ struct OperatorPathTests {
             noTokenTable,
             "the database www-data reads holds a token table: \(tables.map { OperatorHost.tail($0.output) } ?? "sqlite3 failed")")
 
-        host.expectFile(host.configPath, owner: "root", group: user, mode: 0o640, why: "README step 3")
+        host.expectFile(host.configPath, owner: "root", group: user, mode: 0o640, why: "docs/INSTALL.md step 3")
         host.expectFile(
             "/var/log/liveactivity", owner: "root", group: "adm", mode: 0o2750,
-            why: "README step 2: only root's cron lines write there")
+            why: "docs/INSTALL.md step 2: only root's cron lines write there")
         for name in [OperatorHost.fcgiLog, OperatorHost.sweepLog] {
             let found = FileOwnership("/var/log/liveactivity/" + name)
             #expect(
@@ -231,7 +231,7 @@ struct OperatorPathTests {
         let missing = host.acknowledged.filter { !pushed.contains($0) }
         #expect(missing.isEmpty, "the stand-in received no push for \(missing.count) of \(host.acknowledged.count) tokens")
         let stats = try host.root(host.readme.inlineCommand(startingWith: "runuser -u liveactivity -- "))
-        #expect(stats.status == 0, "README's stats command exited \(stats.status): \(OperatorHost.tail(stats.output))")
+        #expect(stats.status == 0, "docs/INSTALL.md's stats command exited \(stats.status): \(OperatorHost.tail(stats.output))")
     }
 
     /// The database deleted while stopped: the responder (www-data) makes the new one, and the

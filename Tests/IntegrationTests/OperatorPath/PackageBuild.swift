@@ -8,7 +8,7 @@ struct BuiltPackage {
     var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
 }
 
-/// The two versions the package test installs (SPEC 8): the first built by README's build step
+/// The two versions the package test installs (SPEC 8): the first built by docs/INSTALL.md's build step
 /// (`scripts/package` in this clone: after .ci/run's own run, an incremental build), the second
 /// the same programs packaged again under the next version, as a maintainer's new changelog
 /// entry makes one: a real, different package, without a second release build.
@@ -19,12 +19,12 @@ enum PackageBuild {
     /// The first version, built once per test run.
     private static let built = LockedBox<BuiltPackage?>(nil)
 
-    /// README's build block, run in this clone, and the package it printed last; or the package
+    /// docs/INSTALL.md's build block, run in this clone, and the package it printed last; or the package
     /// .ci/run built with that same command just before the tests (`LIVEACTIVITY_TEST_PACKAGE`),
     /// so CI builds the release programs once.
     static func first(block: ReadmeDeployment.Block, scratch: String) throws -> BuiltPackage {
         guard block.text.trimmingCharacters(in: .whitespacesAndNewlines) == "scripts/package" else {
-            throw SocketError("README's build step is no longer `scripts/package`: update the package test")
+            throw SocketError("docs/INSTALL.md's build step is no longer `scripts/package`: update the package test")
         }
         if let package = built.get() { return package }
         if let path = ProcessInfo.processInfo.environment["LIVEACTIVITY_TEST_PACKAGE"], !path.isEmpty {
@@ -45,7 +45,7 @@ enum PackageBuild {
             block.text, flags: ["-e"], in: packageRoot, environment: buildEnvironment, timeout: 1800, scratch: scratch)
         let path = built.output.split(separator: "\n").last.map(String.init) ?? ""
         guard built.status == 0, path.hasSuffix(".deb"), FileManager.default.fileExists(atPath: path) else {
-            throw SocketError("README's build step exited \(built.status): \(OperatorHost.tail(built.output, lines: 6))")
+            throw SocketError("docs/INSTALL.md's build step exited \(built.status): \(OperatorHost.tail(built.output, lines: 6))")
         }
         return BuiltPackage(path: path, version: try version(of: path, scratch: scratch))
     }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The Debian package's own files agree with the hand-made deployment's and with README, and its
+/// The Debian package's own files agree with the hand-made deployment's and with docs/, and its
 /// nginx files work beside a hand-made site (SPEC 7 "Packaging"). Unlike the package life test,
 /// these need no root: they read the files in debian/ and run nginx on a loopback port.
 @Suite("Package files", .sqlitePassOnly)
@@ -34,16 +34,14 @@ struct PackageFilesTests {
         }
     }
 
-    /// Every setting README's Configuration table names is described in the settings file the
+    /// Every setting docs/CONFIGURATION.md's table names is described in the settings file the
     /// package installs (the test-only clock offset aside), and the file sets the database and
     /// names the key's place.
     @Test func theSettingsFileDescribesEverySettingAndNamesTheKey() throws {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        let table = try #require(readme.range(of: "## Configuration")).upperBound
-        let section = String(readme[table...]).components(separatedBy: "\n## ").first ?? ""
+        let section = try Documents.section("## The settings", in: "docs/CONFIGURATION.md")
         let names = Set(section.matches(of: /`((?:LIVEACTIVITY|APNS)_[A-Z_]+)`/).map { String($0.output.1) })
             .subtracting(["LIVEACTIVITY_TEST_CLOCK_OFFSET", "LIVEACTIVITY_CONFIG"])
-        #expect(names.count > 15, "README's table names \(names.count) settings")
+        #expect(names.count > 15, "docs/CONFIGURATION.md's table names \(names.count) settings")
         let settings = try String(contentsOfFile: packageRoot + "/debian/conf/liveactivity.conf", encoding: .utf8)
         let lines = settings.split(separator: "\n")
         let missing = names.filter { name in !lines.contains { $0.hasPrefix(name + "=") || $0.hasPrefix("#" + name + "=") } }
@@ -51,6 +49,24 @@ struct PackageFilesTests {
         #expect(lines.contains("LIVEACTIVITY_DB=/var/lib/liveactivity/liveactivity.sqlite"))
         #expect(lines.contains { $0.hasPrefix("APNS_KEY_PATH=/etc/liveactivity/") }, "the settings name no key file")
         #expect(!lines.contains { $0.hasPrefix("APNS_KEY=") }, "the settings file holds a key")
+    }
+
+    /// `scripts/install-deps --build-only` (what scripts/package runs) installs debian/control's
+    /// Build-Depends and the packaging tools, and none of the test stack (issue 33).
+    @Test func theBuildOnlyDependenciesAreTheBuildDependsAndNoTestTool() throws {
+        let script = try Documents.text("scripts/install-deps")
+        let list = try #require(script.firstMatch(of: /build_packages=\(([^)]*)\)/)?.output.1, "no build_packages list")
+        let build = Set(list.split(whereSeparator: \.isWhitespace).map(String.init))
+        let control = try Documents.text("debian/control")
+        let field = try #require(control.firstMatch(of: /Build-Depends:((?:.|\n )*)/)?.output.1, "no Build-Depends")
+        let depends = field.split(separator: ",").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+            .map { $0 == "debhelper-compat" ? "debhelper" : $0 }
+        #expect(depends.count >= 6, "\(depends)")
+        #expect(Set(depends).isSubset(of: build), "missing from --build-only: \(Set(depends).subtracting(build).sorted())")
+        #expect(build.isSuperset(of: ["build-essential", "dpkg-dev", "debhelper"]), "\(build.sorted())")
+        let tests: Set = ["postgresql", "chromium", "lintian", "nginx-light", "python3-jwt", "strace"]
+        #expect(build.isDisjoint(with: tests), "--build-only pulls \(build.intersection(tests).sorted())")
+        #expect(try Documents.text("scripts/package").contains("scripts/install-deps --build-only"))
     }
 
     /// debian/nginx-files makes the package's nginx files from nginx/. The package's http-level

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// This host with the Debian package, as README's "With the Debian package" has an operator run
+/// This host with the Debian package, as docs/INSTALL.md's "With the Debian package" has an operator run
 /// it: apt, the settings file, the cron file's lines run as cron runs them, the local APNs
 /// stand-in in Apple's place and a self-signed certificate at certbot's paths.
 final class PackageHost {
@@ -17,7 +17,7 @@ final class PackageHost {
     let site: SiteClient
     let certificate: String
 
-    /// A host of its own: a staging folder with the README's key name and the site's certificate.
+    /// A host of its own: a staging folder with docs/INSTALL.md's key name and the site's certificate.
     convenience init(readme: ReadmeDeployment, siteName: String) throws {
         let staging = TemporaryDirectory("package")
         let key = try TestKey(
@@ -146,7 +146,7 @@ final class PackageHost {
         }
     }
 
-    /// `kill -TERM` of the supervisor, as README says; throws unless all of it is gone in 10 s.
+    /// `kill -TERM` of the supervisor, as docs/INSTALL.md says; throws unless all of it is gone in 10 s.
     func stopResponder() throws {
         guard let supervisor else { return }
         let processes = HostProcesses.tree(of: supervisor)

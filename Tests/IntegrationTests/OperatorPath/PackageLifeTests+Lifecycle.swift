@@ -28,7 +28,7 @@ struct InstalledState: Equatable {
 }
 
 extension PackageLifeTests {
-    /// Installing twice: README's apt line again (apt finds nothing to do), then a reinstall,
+    /// Installing twice: docs/INSTALL.md's apt line again (apt finds nothing to do), then a reinstall,
     /// which runs every maintainer script again. They find everything in place and change
     /// nothing, and one responder runs afterwards, serving the same registrations.
     func installingTwiceChangesNothing(_ package: BuiltPackage, on host: PackageHost, edit: String) throws {
@@ -39,7 +39,8 @@ extension PackageLifeTests {
 
         let again = try host.root(readmeBlock("apt install ./", of: host).text, in: folder)
         #expect(
-            again.status == 0, "README's apt install, a second time, exited \(again.status): \(OperatorHost.tail(again.output))")
+            again.status == 0,
+            "docs/INSTALL.md's apt install, a second time, exited \(again.status): \(OperatorHost.tail(again.output))")
         #expect(InstalledState(host) == state, "installing the same package again changed the host")
 
         let running = host.supervisor
@@ -88,11 +89,12 @@ extension PackageLifeTests {
         #expect(schemaAfter == schema, "the schema went from \(schema) to \(schemaAfter)")
     }
 
-    /// `apt remove` as README writes it: every program stops, the settings, the database and the
+    /// `apt remove` as docs/INSTALL.md writes it: every program stops, the settings, the database and the
     /// logs stay, and cron's lines, run as cron runs them, do nothing and say nothing.
     func removalStopsEverythingAndKeepsTheData(on host: PackageHost) throws {
         let removed = try host.root(host.readme.inlineCommand(startingWith: "apt remove "))
-        #expect(removed.status == 0, "README's apt remove exited \(removed.status): \(OperatorHost.tail(removed.output))")
+        #expect(
+            removed.status == 0, "docs/INSTALL.md's apt remove exited \(removed.status): \(OperatorHost.tail(removed.output))")
         #expect(
             host.packageStatus?.hasPrefix("deinstall ok config-files") == true, "dpkg says \(host.packageStatus ?? "nothing")")
         #expect(waitUntil(timeout: 10) { host.programProcesses.isEmpty }, "programs still run: \(host.programProcesses)")
@@ -119,14 +121,14 @@ extension PackageLifeTests {
         #expect(host.programProcesses.isEmpty, "a cron line started a program after the removal")
     }
 
-    /// `apt purge` as README writes it, once the operator's site no longer includes the snippet:
+    /// `apt purge` as docs/INSTALL.md writes it, once the operator's site no longer includes the snippet:
     /// the settings, the database and the logs go, the user stays, nginx still starts.
     func purgeRemovesTheRest(on host: PackageHost) throws {
         let unlinked = try host.root(
             "rm /etc/nginx/sites-enabled/liveactivity /etc/nginx/sites-available/liveactivity && nginx -s reload")
         #expect(unlinked.status == 0, "removing the site: \(unlinked.output)")
         let purged = try host.root(host.readme.inlineCommand(startingWith: "apt purge "))
-        #expect(purged.status == 0, "README's apt purge exited \(purged.status): \(OperatorHost.tail(purged.output))")
+        #expect(purged.status == 0, "docs/INSTALL.md's apt purge exited \(purged.status): \(OperatorHost.tail(purged.output))")
         #expect(
             host.packageStatus == nil || host.packageStatus?.hasPrefix("unknown ok not-installed") == true,
             "dpkg says \(host.packageStatus ?? "")")

@@ -3,12 +3,12 @@ import TestSupport
 import Testing
 
 extension PackageLifeTests {
-    /// The package installed over README's deployment by hand, while it runs (issue 25): an
+    /// The package installed over docs/INSTALL.md's deployment by hand, while it runs (issue 25): an
     /// older one, whose log folder the sweep's user owns (as an earlier README made it) and whose
     /// database the first schema left, with the systemd way's unit files beside the cron file.
     /// The package stops the hand-made responder, sets its cron file, log rotation and units
     /// aside, makes the log folder root's and serves the hand-made site on the same socket; after
-    /// README's move of the settings the next sweep migrates the database and pushes every
+    /// docs/INSTALL.md's move of the settings the next sweep migrates the database and pushes every
     /// registration it held. Then it is purged and the hand-made site still loads.
     @Test(.enabled(if: getuid() == 0, "package life: skipped: needs root (apt, users, /etc, /var, nginx on :443)"))
     func installingOverAHandMadeDeploymentKeepsItsRegistrationsAndServes() throws {
@@ -45,7 +45,9 @@ extension PackageLifeTests {
         try FileManager.default.createDirectory(atPath: "/var/log/liveactivity/planted-folder", withIntermediateDirectories: true)
         try rewriteAsFirstSchema(handMade.databasePath, scratch: handMade.staging)
         let restarted = try handMade.startAsTheReadmeSays()
-        #expect(restarted.status == 0 && handMade.responder() != nil, "README's start line did not start the hand-made responder")
+        #expect(
+            restarted.status == 0 && handMade.responder() != nil,
+            "docs/INSTALL.md's start line did not start the hand-made responder")
         let handMadeSupervisor = handMade.supervisor
 
         let host = PackageHost(
@@ -90,7 +92,7 @@ extension PackageLifeTests {
         #expect(refused.isEmpty, "the hand-made site, served by the package's responder, answered \(refused)")
 
         let moved = try host.root(packageWay.block(containing: "liveactivity.env >>").text)
-        #expect(moved.status == 0, "README's move of the settings exited \(moved.status): \(moved.output)")
+        #expect(moved.status == 0, "docs/INSTALL.md's move of the settings exited \(moved.status): \(moved.output)")
         let sweep = try host.sweepAsCron()
         #expect(
             sweep.status == 0,
@@ -110,11 +112,11 @@ extension PackageLifeTests {
         let test = try host.root("nginx -t")
         #expect(test.status == 0, "after the purge nginx refuses the hand-made site: \(OperatorHost.tail(test.output))")
         for path in ["/etc/cron.d/liveactivity.dpkg-old", "/etc/logrotate.d/liveactivity.dpkg-old"] {
-            #expect(!FileManager.default.fileExists(atPath: path), "the purge left \(path) (README says it goes)")
+            #expect(!FileManager.default.fileExists(atPath: path), "the purge left \(path) (docs/INSTALL.md says it goes)")
         }
     }
 
-    /// The units of README's systemd way by hand, as `cp systemd/liveactivity-* /etc/systemd/system/`
+    /// The units of docs/INSTALL.md's systemd way by hand, as `cp systemd/liveactivity-* /etc/systemd/system/`
     /// and `systemctl enable` leave them (systemd is not needed to make the links).
     func installHandMadeUnits(from staging: TemporaryDirectory, claim: HostClaim) throws {
         let files = FileManager.default

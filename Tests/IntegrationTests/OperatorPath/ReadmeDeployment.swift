@@ -1,18 +1,20 @@
 import Foundation
 import TestSupport
 
-/// README's "Deployment on a shared host" as the operator reads it: the fenced `sh` blocks of
-/// each numbered step of one way to deploy (by hand, or the Debian package), taken from the
-/// README itself so the test runs what the README says.
+/// docs/INSTALL.md as the operator reads it: the fenced `sh` blocks of each numbered step of one
+/// way to deploy (by hand, or the Debian package), taken from the document itself so the test
+/// runs what it says (README's package steps are the same blocks: `DocumentationTests`).
 struct ReadmeDeployment {
-    /// A way to deploy: the part of README between two headings.
+    /// A way to deploy: the part of docs/INSTALL.md between two headings.
     enum Way {
         case byHand
         case package
 
-        var start: String { self == .byHand ? "### By hand" : "### With the Debian package" }
-        var end: String { self == .byHand ? "**Stop, restart" : "### By hand" }
+        var start: String { self == .byHand ? "## By hand" : "## With the Debian package" }
+        var end: String { self == .byHand ? "**Stop, restart" : "## By hand" }
     }
+
+    static let document = "docs/INSTALL.md"
 
     /// One fenced `sh` block, de-indented, with the number of the step it belongs to.
     struct Block {
@@ -24,11 +26,10 @@ struct ReadmeDeployment {
     /// The section's prose too (for inline commands such as the `stats` line).
     let section: String
 
-    init(_ way: Way = .byHand, readmePath: String = packageRoot + "/README.md") throws {
-        let readme = try String(contentsOfFile: readmePath, encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(where: { $0.hasPrefix(way.start) }) else {
-            throw SocketError("README has no '\(way.start)' section")
+    init(_ way: Way = .byHand) throws {
+        let lines = try Documents.text(Self.document).components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0 == way.start }) else {
+            throw SocketError("\(Self.document) has no '\(way.start)' section")
         }
         let end = lines[start...].firstIndex(where: { $0.hasPrefix(way.end) }) ?? lines.endIndex
         let part = lines[start..<end]
@@ -68,7 +69,7 @@ struct ReadmeDeployment {
     /// The first block holding `fragment`.
     func block(containing fragment: String) throws -> Block {
         guard let block = blocks.first(where: { $0.text.contains(fragment) }) else {
-            throw SocketError("README's deployment section has no sh block with '\(fragment)'")
+            throw SocketError("docs/INSTALL.md's deployment section has no sh block with '\(fragment)'")
         }
         return block
     }
@@ -77,18 +78,18 @@ struct ReadmeDeployment {
     func setting(_ name: String) throws -> String {
         let block = try block(containing: "liveactivity.env <<")
         guard let line = block.text.components(separatedBy: "\n").first(where: { $0.hasPrefix(name + "=") }) else {
-            throw SocketError("README's configuration block sets no \(name)")
+            throw SocketError("docs/INSTALL.md's configuration block sets no \(name)")
         }
         return String(line.dropFirst(name.count + 1))
     }
 
-    /// The host name README's nginx step puts in place of `wakeup.example.org`.
+    /// The host name docs/INSTALL.md's nginx step puts in place of `wakeup.example.org`.
     func siteName() throws -> String {
         let block = try block(containing: "sites-available/liveactivity")
         let marker = "s/wakeup\\.example\\.org/"
         guard let range = block.text.range(of: marker),
             let slash = block.text[range.upperBound...].firstIndex(of: "/")
-        else { throw SocketError("README's nginx step has no sed replacing wakeup.example.org") }
+        else { throw SocketError("docs/INSTALL.md's nginx step has no sed replacing wakeup.example.org") }
         return String(block.text[range.upperBound..<slash])
     }
 
@@ -99,25 +100,25 @@ struct ReadmeDeployment {
                 return line
             }
         }
-        throw SocketError("README's deployment section has no command line with '\(fragment)'")
+        throw SocketError("docs/INSTALL.md's deployment section has no command line with '\(fragment)'")
     }
 
     /// An inline command of the section's prose, `` `runuser ...` `` for example.
     func inlineCommand(startingWith prefix: String) throws -> String {
         guard let start = section.range(of: "`" + prefix) else {
-            throw SocketError("README's deployment section shows no `\(prefix)...` command")
+            throw SocketError("docs/INSTALL.md's deployment section shows no `\(prefix)...` command")
         }
         let rest = section[start.upperBound...]
-        guard let close = rest.firstIndex(of: "`") else { throw SocketError("unclosed `\(prefix)` in README") }
+        guard let close = rest.firstIndex(of: "`") else { throw SocketError("unclosed `\(prefix)` in docs/INSTALL.md") }
         return prefix + rest[..<close]
     }
 }
 
 /// Replaces `original` with `replacement` in `text`, and fails when `original` is not there:
-/// a substitution the test relies on must not silently stop applying when README changes.
+/// a substitution the test relies on must not silently stop applying when the document changes.
 func substituting(_ original: String, with replacement: String, in text: String, what: String) throws -> String {
     guard text.contains(original) else {
-        throw SocketError("README no longer contains '\(original)' (\(what)): update the operator-path test")
+        throw SocketError("docs/INSTALL.md no longer contains '\(original)' (\(what)): update the operator-path test")
     }
     return text.replacingOccurrences(of: original, with: replacement)
 }

@@ -2,25 +2,21 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README's "PostgreSQL" section as an operator follows it (SPEC 4): its SQL run as written in a
+/// docs/POSTGRESQL.md as an operator follows it: its SQL run as written in a
 /// psql session, the sweep's `stats` creating the schema as the owner's role, its grants; then
 /// the whole loop with the responder as the lesser role and the sweep as the owner, each with its
 /// password from a password file. The lesser role must serve every route and be kept from the
 /// provider token; a role without the grants gets one line and a 503, never a crash.
 @Suite(
-    "PostgreSQL roles as README grants them",
+    "PostgreSQL roles as POSTGRESQL.md grants them",
     .enabled(if: TestEngine.current == .postgres, "the roles of a PostgreSQL server: the PostgreSQL pass"))
 struct PostgresRolesTests {
-    /// The SQL blocks of README's "PostgreSQL" section, in order.
+    /// The SQL blocks of docs/POSTGRESQL.md, in order.
     static func readmeBlocks() throws -> [String] {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        let start = try #require(readme.range(of: "\n## PostgreSQL\n"), "README has no \"PostgreSQL\" section")
-        let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)?.lowerBound ?? readme.endIndex
-        let section = readme[start.upperBound..<end]
-        return section.components(separatedBy: "```sql\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
+        try MarkdownBlock.all("sql", in: "docs/POSTGRESQL.md").map(\.text)
     }
 
-    /// One test's names for README's: the sweep's role and its database (`liveactivity`), and
+    /// One test's names for the document's: the sweep's role and its database (`liveactivity`), and
     /// the responder's role (`www-data`), unique in the shared cluster.
     struct Names {
         let sweep: String
@@ -31,7 +27,7 @@ struct PostgresRolesTests {
         }
     }
 
-    /// A role's password in a password file of its own (mode 0600), as README says.
+    /// A role's password in a password file of its own (mode 0600), as docs/POSTGRESQL.md says.
     func passfile(in folder: TemporaryDirectory, cluster: PostgresCluster, database: String, role: String) throws -> String {
         let password = "pw-\(UInt64.random(in: 1...UInt64.max))"
         try cluster.psql("ALTER ROLE \(role) PASSWORD '\(password)'; GRANT liveactivity_password_login TO \(role)")
@@ -45,10 +41,10 @@ struct PostgresRolesTests {
         PostgresCluster.uri(hosts: [cluster], database: database, user: role, options: ["passfile": passfile])
     }
 
-    @Test func theResponderAndTheSweepServeAsTheRolesREADMEGrants() throws {
+    @Test func theResponderAndTheSweepServeAsTheRolesTheDocumentGrants() throws {
         let cluster = try PostgresCluster.shared()
         let blocks = try Self.readmeBlocks()
-        try #require(blocks.count == 2, "README's PostgreSQL section should hold the superuser's SQL and the grants: \(blocks)")
+        try #require(blocks.count == 2, "docs/POSTGRESQL.md should hold the superuser's SQL and the grants: \(blocks)")
         let names = Names(sweep: cluster.uniqueName("readme_sweep"), web: cluster.uniqueName("readme_web"))
         defer {
             _ = try? cluster.psql("DROP DATABASE IF EXISTS \(names.sweep) WITH (FORCE)")
@@ -62,7 +58,7 @@ struct PostgresRolesTests {
         let sweepURI = uri(cluster, database: names.sweep, role: names.sweep, passfile: sweepPassfile)
         let webURI = uri(cluster, database: names.sweep, role: names.web, passfile: webPassfile)
 
-        // The sweep's first run, as README says: `stats` creates the tables as their owner.
+        // The sweep's first run, as docs/POSTGRESQL.md says: `stats` creates the tables as their owner.
         let standIn = try StandInStack()
         let sweepEnvironment = standIn.sweepEnvironment(database: sweepURI)
         let first = try runCommand(product("liveactivity-sweep"), ["stats"], environment: sweepEnvironment)

@@ -3,29 +3,31 @@ import LiveActivityDomain
 import TestSupport
 import Testing
 
-/// README "Several hosts" as written: its configuration block run for two hosts on this machine
+/// docs/SEVERAL-HOSTS.md as written: its configuration block run for two hosts on this machine
 /// (each with a config file, a sweep folder and a name of its own, `hostname -s` being the same
 /// for both here), against a primary and its synchronous streaming standby named in one URI; the
 /// sweeps started as cron starts them (the config file alone); then the primary lost and the
 /// standby promoted, and the same two config files sweep on.
-@Suite("README: several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("docs/SEVERAL-HOSTS.md: several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
 struct ReadmeSeveralHostsTests {
     static let readmeURI =
         "postgresql://db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write&sslmode=verify-full"
 
-    /// The section's first `sh` block.
+    static let configPath = "/etc/liveactivity/liveactivity.conf"
+
+    /// The first `sh` block under "What each host runs".
     static func configurationBlock() throws -> String {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "\n## Several hosts\n"),
-            let fence = readme.range(of: "```sh\n", range: start.upperBound..<readme.endIndex),
-            let end = readme.range(of: "\n```\n", range: fence.upperBound..<readme.endIndex)
-        else { throw SocketError("README has no configuration block under 'Several hosts'") }
-        return String(readme[fence.upperBound..<end.lowerBound]) + "\n"
+        guard
+            let block = try MarkdownBlock.all("sh", in: "docs/SEVERAL-HOSTS.md").first(where: {
+                $0.heading == "What each host runs"
+            })
+        else { throw SocketError("docs/SEVERAL-HOSTS.md has no configuration block under 'What each host runs'") }
+        return block.text
     }
 
     @Test func twoHostsConfiguredAsTheReadmeSaysShareTheWorkAndSurviveAFailover() throws {
         let block = try Self.configurationBlock()
-        #expect(block.contains(Self.readmeURI) && block.contains("/etc/liveactivity/liveactivity.env"))
+        #expect(block.contains(Self.readmeURI) && block.contains(Self.configPath))
         let primary = try PostgresCluster("readme-primary")
         try primary.start()
         let created = try primary.createDatabase("liveactivity")
@@ -43,7 +45,7 @@ struct ReadmeSeveralHostsTests {
             base["LIVEACTIVITY_APNS_CONCURRENCY"] = "100"
             try (base.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n") + "\n")
                 .write(toFile: config, atomically: true, encoding: .utf8)
-            let script = block.replacingOccurrences(of: "/etc/liveactivity/liveactivity.env", with: config)
+            let script = block.replacingOccurrences(of: Self.configPath, with: config)
                 .replacingOccurrences(of: Self.readmeURI, with: uri)
                 .replacingOccurrences(of: "/var/lib/liveactivity-sweep", with: fixture.folder.file("\(host)-sweep"))
                 .replacingOccurrences(of: "$(hostname -s)", with: host)
@@ -74,7 +76,7 @@ struct ReadmeSeveralHostsTests {
         let hosts = try fixture.database.rows("SELECT DISTINCT host FROM sweep_runs ORDER BY host").map { $0[0] ?? "" }
         #expect(hosts == ["web1", "web2"])
 
-        // The primary is lost; the standby is promoted as the README says (pg_promote); the same
+        // The primary is lost; the standby is promoted as the document says (pg_promote); the same
         // files find it.
         primary.kill()
         try standby.promote()

@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// docs/API.md's curl lines, run as written against the responder behind real nginx (issue 33:
+/// each command a document gives is run by a test): the placeholders `<64+ hex digits>` and
+/// `<hex>` become one real token, `http://127.0.0.1:8080` the test's nginx; each command exits 0
+/// and prints the body its `# →` comment gives.
+@Suite("API document")
+struct APIDocumentTests {
+    static let exampleBase = "http://127.0.0.1:8080"
+
+    /// The commands of the block under "The routes" (continuation lines joined), each with the
+    /// body its `# →` comment (on the next line, or after it on the same line) says.
+    static func commands() throws -> [(command: String, expected: String?)] {
+        let block = try #require(
+            MarkdownBlock.all("sh", in: "docs/API.md").first { $0.heading == "The routes" }, "docs/API.md has no curl block")
+        var result: [(command: String, expected: String?)] = []
+        var pending = ""
+        for line in block.text.split(separator: "\n").map(String.init) {
+            if !pending.isEmpty || line.hasPrefix("curl ") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasSuffix("\\") {
+                    pending += String(trimmed.dropLast()) + " "
+                    continue
+                }
+                let whole = pending + trimmed
+                pending = ""
+                let parts = whole.components(separatedBy: "# → ")
+                result.append((parts[0].trimmingCharacters(in: .whitespaces), parts.count > 1 ? parts[1] : nil))
+            } else if line.hasPrefix("# → "), let last = result.indices.last, result[last].expected == nil {
+                result[last].expected = String(line.dropFirst(4))
+            }
+        }
+        return result
+    }
+
+    @Test func everyCurlLineRunsAsWrittenAndAnswersAsItsCommentSays() throws {
+        let commands = try Self.commands()
+        #expect(commands.count >= 8, "docs/API.md's block holds \(commands.count) commands")
+        let stack = try LiveStack()
+        let token = testToken(3301)
+        let bash = try #require(systemTool("bash"))
+        for (command, expected) in commands {
+            #expect(command.contains(Self.exampleBase), "\(command)")
+            let line = command.replacingOccurrences(of: Self.exampleBase, with: "http://127.0.0.1:\(stack.port)")
+                .replacingOccurrences(of: "<64+ hex digits>", with: token).replacingOccurrences(of: "<hex>", with: token)
+            let run = try runCommand(bash, ["-c", "set -euo pipefail; " + line], environment: ["PATH": "/usr/bin:/bin"])
+            #expect(run.status == 0, "\(line): \(run.stderr)")
+            guard let expected else { continue }
+            // "200 {"success":true}   (what applies ...)": the body is the word after the status.
+            let words = expected.split(separator: " ", maxSplits: 2)
+            #expect(words.first == "200", "\(command): the comment names no 200: \(expected)")
+            guard words.count > 1 else { continue }
+            let body = String(words[1]).trimmingCharacters(in: CharacterSet(charactersIn: ","))
+            if body.contains("N}") {
+                let prefix = String(body.prefix { $0 != "N" })
+                #expect(run.stdout.hasPrefix(prefix), "\(command) printed \(run.stdout), not \(body)")
+            } else {
+                #expect(run.stdout == body, "\(command) printed \(run.stdout), not \(body)")
+            }
+        }
+    }
+}
