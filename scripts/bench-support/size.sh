@@ -1,7 +1,7 @@
 # Part 9 of scripts/bench, sourced by it (uses its helpers, $work, fill and sweep): issue 35's
 # size and idle figures.
-#   - each program as the package ships it (release, the Swift runtime linked in, stripped) and
-#     the .deb that scripts/package makes from them, against the same build linked to the
+#   - each program as the package ships it (scripts/package's .deb, unpacked: release, the Swift
+#     runtime linked in, debian/rules' linker flags, stripped) and the .deb, against the same build linked to the
 #     toolchain's shared runtime ($bin, stripped: what the code itself weighs) and the goals
 #     (12 MB a program, 8 MB the .deb);
 #   - an idle cron run: the packaged sweep over 100,000 registrations of which none is due, its
@@ -11,21 +11,20 @@
 size_rows=${BENCH_SIZE_ROWS:-100000}
 
 size_run() {
-  log "9 size: the package's build (--static-swift-stdlib), scripts/package, an idle sweep over $size_rows rows"
-  local static="$scratch-static" program round
-  (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path "$static" \
-    --product liveactivity-fcgi >/dev/null && swift build -c release --static-swift-stdlib \
-    --scratch-path "$static" --product liveactivity-sweep >/dev/null)
-  mkdir -p "$work/size/static" "$work/size/shared" "$work/size/deb"
+  log "9 size: scripts/package (the programs as debian/rules builds them), an idle sweep over $size_rows rows"
+  local program round deb
+  mkdir -p "$work/size/shared" "$work/size/root"
+  # The package itself, and its programs as it installs them: the flags, the runtime linked in
+  # and the stripping are debian/rules', not a copy of them here.
+  deb=$(cd "$root" && bash scripts/package 2>"$work/size/package.log" | tail -n 1)
+  if [ ! -f "$deb" ]; then log "scripts/package failed: $(tail -3 "$work/size/package.log")"; exit 1; fi
+  dpkg-deb -x "$deb" "$work/size/root"
+  ln -sfn "$work/size/root/usr/bin" "$work/size/static"
   for program in liveactivity-fcgi liveactivity-sweep; do
-    strip -o "$work/size/static/$program" "$static/release/$program"
     strip -o "$work/size/shared/$program" "$bin/$program"
     record "size.static.$program.mb" "$(stat -c %s "$work/size/static/$program" | awk '{ print $1 / 1048576 }')"
     record "size.shared.$program.mb" "$(stat -c %s "$work/size/shared/$program" | awk '{ print $1 / 1048576 }')"
   done
-  # The package from these very programs (scripts/package --bin: nothing built twice).
-  local deb; deb=$(cd "$root" && bash scripts/package --bin "$static/release" 2>"$work/size/package.log" | tail -n 1)
-  if [ ! -f "$deb" ]; then log "scripts/package failed: $(tail -3 "$work/size/package.log")"; exit 1; fi
   record size.deb.mb "$(stat -c %s "$deb" | awk '{ print $1 / 1048576 }')"
   record size.installed.mb "$(dpkg-deb -f "$deb" Installed-Size | awk '{ print $1 / 1024 }')"
 
