@@ -5,6 +5,16 @@
 #     host's run in the same round; duplicates (pushes answered 200 beyond one per row, from the
 #     hosts' summary lines, with every row's wakeup count checked to be 1); and the claim and
 #     outcome-write statements per push, counted by pg_stat_statements.
+#   - What each push costs the database server itself, for the one-host and two-host sweeps:
+#     the server's CPU (every process of the cluster, from the kernel's accounting: the
+#     postmaster's own and its reaped backends' times, and the live processes'), its statements'
+#     execution time by kind (claims, outcome writes, expiry, figures, the rest), statements
+#     and WAL bytes, all per push; docs/PERFORMANCE.md's model of hosts per server is built on them.
+#   - Churn (BENCH_CHURN_MINUTES, default 30; 0 skips it): 100,000 registrations of which a fifth
+#     is pushed each minute by one host's sweep while a tenth is replaced (deleted, and new rows
+#     made), as unregistrations, expiry and new Live Activities do; autovacuum as configured.
+#     Reported: the registrations table's size against its live rows' (bloat), its dead rows,
+#     autovacuum's runs, and the claim's mean time in the first and the last minute.
 #   - How long wakes pause when a host dies: a host SIGKILLed as soon as it holds claimed rows of
 #     its sweep of 10,000 (one push in flight at a time), another host's cron every minute from then on; the pause is the time from the kill
 #     until the last row the dead host had claimed is pushed (by design the lease, 120 s, plus up
@@ -13,6 +23,7 @@
 
 hosts_rows=${BENCH_HOSTS_ROWS:-100000}
 hosts_lease=${BENCH_HOSTS_LEASE:-120}
+churn_minutes=${BENCH_CHURN_MINUTES:-30}
 
 hosts_psql() { "$hosts_bindir/psql" -X -q -At -h "$hosts_pg/socket" -U postgres "$@"; }
 
@@ -39,6 +50,9 @@ hosts_run() {
     for hosts in 1 2; do
       hosts_psql -c "DROP DATABASE IF EXISTS run" -c "CREATE DATABASE run TEMPLATE template_bench"
       hosts_psql -c "SELECT pg_stat_statements_reset()" run >/dev/null
+      local cpu_before wal_before
+      cpu_before=$(hosts_server_cpu_ms)
+      wal_before=$(hosts_psql -c "SELECT pg_current_wal_lsn()" run)
       start=$(now_ns)
       for host in $(seq "$hosts"); do
         sweep "$uri_base/run" LIVEACTIVITY_HOST_NAME="bench-$host" LIVEACTIVITY_SWEEP_DIR="$work/host-$host" \
@@ -64,11 +78,23 @@ hosts_run() {
       record "hosts.$hosts.errors" "$errors"
       record "hosts.$hosts.claims" "$(hosts_statements run '%FOR UPDATE SKIP LOCKED%')"
       record "hosts.$hosts.writes" "$(hosts_statements run 'UPDATE registrations r SET last_push_at%')"
+      # The server's cost of the whole run, per push (the sessions have ended: their CPU is the
+      # postmaster's reaped children's now).
+      record "hosts.$hosts.server_cpu_ms_per_1000" \
+        "$(awk -v a="$cpu_before" -v b="$(hosts_server_cpu_ms)" -v n="$hosts_rows" 'BEGIN { print (b - a) * 1000 / n }')"
+      record "hosts.$hosts.wal_bytes_per_push" \
+        "$(hosts_psql -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal_before') / $hosts_rows" run)"
+      local kind
+      for kind in claim outcome expiry figures other; do
+        record "hosts.$hosts.$kind.ms_per_1000" "$(hosts_kind run "$kind" "sum(total_exec_time) * 1000 / $hosts_rows")"
+        record "hosts.$hosts.$kind.statements_per_push" "$(hosts_kind run "$kind" "sum(calls)::float8 / $hosts_rows")"
+      done
       [ "$errors" = 0 ] || log "  $hosts host(s): $errors errors: $(cat "$work"/host-*.out | tail -c 400)"
     done
     log "  round $round: one host $(latest hosts.1.rate) pushes/s, two hosts $(latest hosts.2.rate)" \
       "(duplicates $(latest hosts.2.duplicates), errors $(latest hosts.2.errors))"
   done
+  if [ "$churn_minutes" -gt 0 ]; then hosts_churn; fi
   hosts_pause
   stop "$hosts_pid"
   rm -rf "$hosts_pg"
@@ -87,6 +113,79 @@ hosts_fill() {
 hosts_statements() {
   hosts_psql -c "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
     WHERE d.datname = '$1' AND query LIKE '$2'" "$1"
+}
+
+# hosts_server_cpu_ms: the CPU time (user + system, ms) the cluster has used so far: the
+# postmaster's own and that of its children it has reaped (ended backends), plus each live
+# child's. Read from /proc (clock ticks).
+hosts_server_cpu_ms() {
+  local postmaster ticks child
+  postmaster=$(head -1 "$hosts_pg/data/postmaster.pid")
+  ticks=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat")
+  for child in $(pgrep -P "$postmaster"); do
+    ticks=$((ticks + $(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0)))
+  done
+  awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t * 1000 / hz }'
+}
+
+# hosts_kind DATABASE KIND EXPRESSION: EXPRESSION (an aggregate of pg_stat_statements) over the
+# statements of one kind: the claim, the outcome writes (and the acks they read), expiry, the
+# figures (runs, reasons, faults, hourly deliveries, counters), and everything else.
+hosts_kind() {
+  hosts_psql -c "SELECT coalesce($3, 0) FROM (SELECT s.*, CASE
+      WHEN query ~ 'SKIP LOCKED' THEN 'claim'
+      WHEN query ~ '^\s*(UPDATE registrations r |DELETE FROM registrations r USING|SELECT push_token, waiting_ack_at|UPDATE registrations SET attempts)' THEN 'outcome'
+      WHEN query ~ 'FROM registrations WHERE registered_at <=' THEN 'expiry'
+      WHEN query ~ '(delivery_hours|sweep_runs|sweep_faults|sweep_reasons|registration_groups|delivered_environments|ack_)' THEN 'figures'
+      ELSE 'other' END AS kind
+    FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1') k WHERE kind = '$2'" "$1"
+}
+
+# Churn: one host's sweep a minute over 100,000 registrations, a fifth of them due each minute,
+# while a tenth is replaced each minute; what the table and the claim look like at the end.
+hosts_churn() {
+  local rows=100000 minute start next claim_first claim_last errors=0 summary
+  log "  churn: $churn_minutes minutes, $rows registrations, a fifth pushed and a tenth replaced each minute"
+  hosts_psql -c "DROP DATABASE IF EXISTS churn" -c "CREATE DATABASE churn"
+  sweep "$uri_base/churn" LIVEACTIVITY_SWEEP_DIR="$work/migrate" "$bin/liveactivity-sweep" >/dev/null
+  hosts_psql -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" churn
+  local now; now=$(($(date +%s) * 1000))
+  # Due spread over five minutes, registered over the last 7 hours (none expires in the run).
+  hosts_psql -c "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+    SELECT md5(i::text) || md5((i + 7)::text), 'charging', 'production', $now - (i * 7919 % 3600000),
+           $now + 28800000, $now + (i % 5) * 60000 FROM generate_series(1, $rows) AS i" churn
+  hosts_psql -c "VACUUM ANALYZE registrations" churn
+  start=$(now_ns)
+  for minute in $(seq "$churn_minutes"); do
+    next=$((start + minute * 60 * 1000000000))
+    hosts_psql -c "SELECT pg_stat_statements_reset()" churn >/dev/null
+    # A tenth replaced: the oldest-registered gone (unregistered), as many new ones due in 5 min.
+    now=$(($(date +%s) * 1000))
+    hosts_psql -c "WITH gone AS (DELETE FROM registrations WHERE push_token IN (SELECT push_token FROM registrations
+        ORDER BY registered_at LIMIT $((rows / 10))) RETURNING 1)
+      INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+      SELECT md5(random()::text) || md5(random()::text), 'charging', 'production', $now, $now + 28800000,
+             $now + 300000 FROM generate_series(1, (SELECT count(*) FROM gone))" churn >/dev/null
+    summary=$(sweep "$uri_base/churn" LIVEACTIVITY_HOST_NAME=churn LIVEACTIVITY_SWEEP_DIR="$work/churn" \
+      "$bin/liveactivity-sweep" 2>&1) || errors=$((errors + 1))
+    [ "$(field failed <<<"$summary" | head -1)" = 0 ] || errors=$((errors + 1))
+    local claim; claim=$(hosts_kind churn claim "sum(total_exec_time) / nullif(sum(calls), 0)")
+    [ "$minute" = 1 ] && claim_first=$claim
+    claim_last=$claim
+    while [ "$(now_ns)" -lt "$next" ]; do sleep 0.5; done
+  done
+  record hosts.churn.errors "$errors"
+  record hosts.churn.claim_first_ms "${claim_first:-0}"
+  record hosts.churn.claim_last_ms "${claim_last:-0}"
+  record hosts.churn.live "$(hosts_psql -c "SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = 'registrations'" churn)"
+  record hosts.churn.dead "$(hosts_psql -c "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'registrations'" churn)"
+  record hosts.churn.autovacuums "$(hosts_psql -c "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'registrations'" churn)"
+  record hosts.churn.table_mb "$(hosts_psql -c "SELECT pg_total_relation_size('registrations') / 1048576.0" churn)"
+  # The same rows packed: what the table would weigh without its dead space.
+  hosts_psql -c "CREATE TABLE packed AS SELECT * FROM registrations" churn
+  record hosts.churn.packed_mb "$(hosts_psql -c "SELECT pg_total_relation_size('packed') / 1048576.0" churn)"
+  log "  churn: table $(latest hosts.churn.table_mb) MB (packed $(latest hosts.churn.packed_mb) MB)," \
+    "claim $(latest hosts.churn.claim_first_ms) ms then $(latest hosts.churn.claim_last_ms) ms, errors $errors"
 }
 
 # A host dies a second into its sweep; another host's cron runs every minute from then on.
@@ -145,6 +244,26 @@ hosts_table() {
       "$(awk -v c="$(value "hosts.$h.writes")" -v n="$hosts_rows" 'BEGIN { printf "%.4f", c / n }')" \
       "$(hosts_total "hosts.$h.duplicates")" "$(hosts_total "hosts.$h.errors")"
   done
+  echo "  the database server's cost per push (its processes' CPU; its statements' time, count and WAL):"
+  printf '  %-22s %14s %12s %14s\n' "" "CPU ms/1000" "WAL B/push" "stmts/push"
+  for h in 1 2; do
+    printf '  %-22s %14s %12s %14s\n' "$h host(s) at once" "$(fmt "$(value "hosts.$h.server_cpu_ms_per_1000")")" \
+      "$(fmt "$(value "hosts.$h.wal_bytes_per_push")")" \
+      "$(awk -v a="$(value "hosts.$h.claim.statements_per_push")" -v b="$(value "hosts.$h.outcome.statements_per_push")" \
+        -v c="$(value "hosts.$h.expiry.statements_per_push")" -v d="$(value "hosts.$h.figures.statements_per_push")" \
+        -v e="$(value "hosts.$h.other.statements_per_push")" 'BEGIN { printf "%.4f", a + b + c + d + e }')"
+  done
+  printf '  %-22s' "statement ms/1000:"
+  local kind
+  for kind in claim outcome expiry figures other; do printf ' %s %s' "$kind" "$(fmt "$(value "hosts.1.$kind.ms_per_1000")")"; done
+  echo " (one host)"
+  if [ "$churn_minutes" -gt 0 ]; then
+    echo "  churn, $churn_minutes minutes (100,000 rows, a fifth pushed and a tenth replaced a minute):" \
+      "table $(fmt "$(value hosts.churn.table_mb)") MB against $(fmt "$(value hosts.churn.packed_mb)") MB packed," \
+      "$(value hosts.churn.dead) dead rows, $(value hosts.churn.autovacuums) autovacuums;" \
+      "claim $(fmt "$(value hosts.churn.claim_first_ms)") ms in minute 1, $(fmt "$(value hosts.churn.claim_last_ms)") ms in the last;" \
+      "errors $(hosts_total hosts.churn.errors)"
+  fi
   echo "  a host killed mid-sweep (it had claimed $(value hosts.pause.claimed) rows): wakes of those rows resumed" \
     "after $([ "$(hosts_total hosts.pause.errors)" = 0 ] && fmt "$(value hosts.pause.seconds)" || echo FAILED) s;" \
     "by design the lease ($hosts_lease s) plus up to a minute"
