@@ -29,6 +29,19 @@ public struct APNsReason: Sendable, Equatable {
     public let status: Int
     public let meaning: Meaning
 
+    /// Whether a fault for it concerns one kind of push or the whole environment (SPEC 5,
+    /// "Faults are scoped"): an answer about what differs between kinds - the topic (a widgets
+    /// push goes to `<bundle id>.push-type.widgets`), the push type, the priority and expiration
+    /// headers, the payload - stops that kind alone; one about the key, the team, the host or the
+    /// path stops every kind.
+    public var faultScopesKind: Bool { Self.kindScoped.contains(name) }
+
+    /// The reasons that `faultScopesKind`.
+    public static let kindScoped: Set<String> = [
+        "BadTopic", "TopicDisallowed", "MissingTopic", "InvalidPushType", "BadPriority", "BadExpirationDate", "PayloadEmpty",
+        "PayloadTooLarge",
+    ]
+
     /// Every reason Apple documents, plus `BadEnvironmentKeyInToken`, the spelling seen on the
     /// wire for the documented `BadEnvironmentKeyIdInToken`.
     public static let documented: [String: APNsReason] = {
@@ -82,7 +95,7 @@ public struct APNsReason: Sendable, Equatable {
     public static func advice(_ kind: SweepFault.Kind, reason: String) -> String {
         switch (kind, reason) {
         case (.configuration, "BadTopic"), (.configuration, "TopicDisallowed"), (.configuration, "MissingTopic"):
-            "check APNS_BUNDLE_ID"
+            "check APNS_BUNDLE_ID (a widgets push goes to <bundle id>.push-type.widgets, which the widget extension's push capability enables)"
         case (.configuration, notHTTP2):
             "the server there does not speak HTTP/2, so it is not APNs; check APNS_HOST"
         case (.configuration, _):
@@ -102,8 +115,14 @@ public struct APNsReason: Sendable, Equatable {
 }
 
 extension SweepFault {
-    /// The fault of `kind` for `reason` in `environment`, with the table's advice.
-    public static func raised(_ kind: Kind, reason: String, in environment: APNsEnvironment) -> SweepFault {
-        SweepFault(environment: environment, kind: kind, reason: reason, advice: APNsReason.advice(kind, reason: reason))
+    /// The fault of `kind` for `reason` in `environment`, with the table's advice, revealed by a
+    /// push of `pushKind`: scoped to that kind where the reason is about the kind
+    /// (`APNsReason.faultScopesKind`), else to the whole environment.
+    public static func raised(
+        _ kind: Kind, reason: String, in environment: APNsEnvironment, by pushKind: PushKind = .wake
+    ) -> SweepFault {
+        let scoped = APNsReason.kindScoped.contains(reason) ? pushKind : nil
+        return SweepFault(
+            environment: environment, pushKind: scoped, kind: kind, reason: reason, advice: APNsReason.advice(kind, reason: reason))
     }
 }

@@ -119,7 +119,7 @@ public struct Configuration: Sendable {
         return kept.isEmpty ? "localhost" : kept
     }
 
-    /// Reads the push intervals (`LIVEACTIVITY_INTERVAL_CHARGING`, `_DEBUG`, `_MAX`, seconds).
+    /// Reads the push intervals (`LIVEACTIVITY_INTERVAL_CHARGING`, `_DEBUG`, `_MAX`, `_WIDGETS`, seconds).
     /// Read by the programs that apply them - a sweep run, the responder (it answers with the
     /// effective interval and matches acks by it) and `history` - and by no other: a program
     /// ignores the settings it does not use (SPEC 6).
@@ -132,6 +132,10 @@ public struct Configuration: Sendable {
         }
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
             intervalPolicy.maximumSeconds = seconds
+        }
+        for kind in PushKind.all {
+            guard let name = kind.intervalSetting else { continue }
+            if let seconds = try settings.integer(name, in: IntervalPolicy.requestable) { intervalPolicy.kindSeconds[kind] = seconds }
         }
     }
 

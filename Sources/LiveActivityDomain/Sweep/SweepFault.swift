@@ -1,5 +1,6 @@
-/// A fault that stopped a sweep's pushes to one APNs environment (SPEC 5, "Faults are scoped"):
-/// the other environment goes on, and the fault is reported once, with how many pushes it touched.
+/// A fault that stopped a sweep's pushes to one APNs environment, or to one kind of push there
+/// (SPEC 5, "Faults are scoped"): the rest goes on, and the fault is reported once, with how many
+/// pushes it touched.
 public struct SweepFault: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         /// Our key, team, topic or host is wrong for this environment.
@@ -16,6 +17,8 @@ public struct SweepFault: Sendable, Equatable {
     }
 
     public var environment: APNsEnvironment
+    /// The one kind of push it stopped (a topic fault), nil for every kind of the environment.
+    public var pushKind: PushKind?
     public var kind: Kind
     /// From the bounded vocabulary of reasons: APNs's documented reason, a libcurl code's name.
     public var reason: String
@@ -24,13 +27,19 @@ public struct SweepFault: Sendable, Equatable {
     /// What the operator should check (fixed text, no addresses or tokens).
     public var advice: String
 
-    public init(environment: APNsEnvironment, kind: Kind, reason: String, pushes: Int = 0, advice: String) {
+    public init(
+        environment: APNsEnvironment, pushKind: PushKind? = nil, kind: Kind, reason: String, pushes: Int = 0, advice: String
+    ) {
         self.environment = environment
+        self.pushKind = pushKind
         self.kind = kind
         self.reason = reason
         self.pushes = pushes
         self.advice = advice
     }
+
+    /// What it stopped.
+    public var scope: FaultScope { FaultScope(environment: environment, kind: pushKind) }
 
     /// Whether the sweep exits non-zero for it: every fault but an unreachable host, which is
     /// retried with back-off like any connection failure.
@@ -41,12 +50,16 @@ public struct SweepFault: Sendable, Equatable {
         let effect =
             kind == .unreachable
             ? "\(pushes) pushes back off" : "\(pushes) pushes wait one interval; no registration was removed for it"
+        let pushes = pushKind.map { "\($0.name) pushes to \(environment.rawValue)" } ?? "to \(environment.rawValue)"
         return
-            "\(kind.rawValue) fault in \(environment.rawValue): \(reason); \(advice). Sending to \(environment.rawValue) stopped this sweep; \(effect)"
+            "\(kind.rawValue) fault in \(scope): \(reason); \(advice). Sending \(pushes) stopped this sweep; \(effect)"
     }
 
-    /// `sandbox:BadEnvironmentKeyInToken:1000`, for the summary line.
-    public var summary: String { "\(environment.rawValue):\(reason):\(pushes)" }
+    /// `sandbox:BadEnvironmentKeyInToken:1000`, or `sandbox/widgets:BadTopic:3` for one kind,
+    /// for the summary line.
+    public var summary: String {
+        "\(environment.rawValue)\(pushKind.map { "/" + $0.name } ?? ""):\(reason):\(pushes)"
+    }
 }
 
 extension SweepFault {

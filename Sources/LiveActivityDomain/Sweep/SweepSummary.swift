@@ -1,28 +1,73 @@
-/// The counts of one sweep, printed as one line and kept in `sweep_runs` (SPEC section 5 step 7).
+/// The counts of one sweep, printed as one line and kept in the run history (SPEC section 5 step
+/// 7): the run's own (when, how long, what expired, its faults) and, per push kind, what its
+/// targets came to (`SweepCounts`). The plain names (`sent`, `active`, ...) are the wake pushes',
+/// as they always were; the line adds each other kind's where a deployment has such targets.
 public struct SweepSummary: Equatable, Sendable {
     public var startedAt: Int64 = 0
     public var durationMilliseconds: Int64 = 0
-    /// Registrations present after expiry.
-    public var active = 0
-    public var sent = 0
-    /// Active but not yet due.
-    public var skipped = 0
+    /// Registrations expired (with every target of theirs).
     public var expired = 0
-    public var removed = 0
-    public var failed = 0
-    /// Kept untried or set aside by a fault of their environment (waiting one interval).
-    public var held = 0
-    /// Left for the next run: not sent before the time budget ran out or the sweep was stopped.
-    public var deferred = 0
-    /// Why pushes failed (kept for a later sweep), with counts.
-    public var failureReasons: [String: Int] = [:]
-    /// Why registrations were removed (410, BadDeviceToken), with counts.
-    public var removalReasons: [String: Int] = [:]
-    /// The faults that stopped sending to an environment (one per environment), then the
-    /// mass-deletion guard's (one per environment where it held deletions).
+    /// What each kind of push came to; every kind that had targets or pushes this run.
+    public var byKind: [PushKind: SweepCounts] = [:]
+    /// The faults that stopped sending to a scope (one per scope), then the mass-deletion
+    /// guard's (one per scope where it held deletions).
     public var faults: [SweepFault] = []
 
     public init() {}
+
+    /// The counts of `kind` (zero for a kind with none).
+    public subscript(_ kind: PushKind) -> SweepCounts {
+        get { byKind[kind] ?? SweepCounts() }
+        set { byKind[kind] = newValue }
+    }
+
+    // MARK: - The wake pushes' counts, by their old names
+
+    /// Registrations present after expiry (their wake targets).
+    public var active: Int {
+        get { self[.wake].active }
+        set { self[.wake].active = newValue }
+    }
+    public var sent: Int {
+        get { self[.wake].sent }
+        set { self[.wake].sent = newValue }
+    }
+    /// Active but not yet due.
+    public var skipped: Int {
+        get { self[.wake].skipped }
+        set { self[.wake].skipped = newValue }
+    }
+    public var removed: Int {
+        get { self[.wake].removed }
+        set { self[.wake].removed = newValue }
+    }
+    public var failed: Int {
+        get { self[.wake].failed }
+        set { self[.wake].failed = newValue }
+    }
+    /// Kept untried or set aside by a fault of their scope (waiting one interval).
+    public var held: Int {
+        get { self[.wake].held }
+        set { self[.wake].held = newValue }
+    }
+    /// Left for the next run: not sent before the time budget ran out or the sweep was stopped.
+    public var deferred: Int {
+        get { self[.wake].deferred }
+        set { self[.wake].deferred = newValue }
+    }
+    /// Why wake pushes failed (kept for a later sweep), with counts.
+    public var failureReasons: [String: Int] {
+        get { self[.wake].failureReasons }
+        set { self[.wake].failureReasons = newValue }
+    }
+    /// Why registrations were removed (410, BadDeviceToken), with counts.
+    public var removalReasons: [String: Int] {
+        get { self[.wake].removalReasons }
+        set { self[.wake].removalReasons = newValue }
+    }
+
+    /// Pushes of every kind left for the next run.
+    public var deferredAllKinds: Int { byKind.values.map(\.deferred).reduce(0, +) }
 
     /// Whether the run exits non-zero: a fault other than an unreachable host.
     public var failsTheRun: Bool { faults.contains(where: \.failsTheRun) }
@@ -31,16 +76,26 @@ public struct SweepSummary: Equatable, Sendable {
     public var outcome: String {
         guard !faults.isEmpty else { return "ok" }
         return "faults: "
-            + faults.map { "\($0.environment.rawValue) \($0.kind.rawValue) \($0.reason) (\($0.pushes) pushes)" }
+            + faults.map { "\($0.scope) \($0.kind.rawValue) \($0.reason) (\($0.pushes) pushes)" }
             .joined(separator: "; ")
+    }
+
+    /// The kinds besides wakes that the line shows: those with targets or pushes this run, in
+    /// the order kinds are listed.
+    public var otherKindsShown: [PushKind] {
+        PushKind.all.filter { $0 != .wake && self[$0] != SweepCounts() }
     }
 
     public var line: String {
         var text =
             "sweep: active=\(active) sent=\(sent) skipped=\(skipped) expired=\(expired) removed=\(removed) failed=\(failed) duration=\(Self.seconds(durationMilliseconds))s"
-        for (label, count) in [("held", held), ("deferred", deferred)] where count > 0 { text += " \(label)=\(count)" }
-        for (label, reasons) in [("failures", failureReasons), ("removals", removalReasons)] where !reasons.isEmpty {
-            text += " \(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        text += self[.wake].extras(prefix: "")
+        for kind in otherKindsShown {
+            let counts = self[kind]
+            let prefix = kind.name + "_"
+            text +=
+                " \(prefix)active=\(counts.active) \(prefix)sent=\(counts.sent) \(prefix)skipped=\(counts.skipped)"
+                + " \(prefix)removed=\(counts.removed) \(prefix)failed=\(counts.failed)" + counts.extras(prefix: prefix)
         }
         if !faults.isEmpty { text += " faults=" + faults.map(\.summary).joined(separator: ",") }
         return text
@@ -49,5 +104,37 @@ public struct SweepSummary: Equatable, Sendable {
     package static func seconds(_ milliseconds: Int64) -> String {
         let tenths = milliseconds.addingSaturated(50) / 100
         return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// What one kind of push came to in a sweep.
+public struct SweepCounts: Equatable, Sendable {
+    /// Targets of the kind present after expiry.
+    public var active = 0
+    public var sent = 0
+    /// Active but not yet due.
+    public var skipped = 0
+    /// Targets removed (410, BadDeviceToken): a wake target's registration with it.
+    public var removed = 0
+    public var failed = 0
+    /// Kept untried or set aside by a fault of their scope (waiting one interval).
+    public var held = 0
+    /// Left for the next run: not sent before the time budget ran out or the sweep was stopped.
+    public var deferred = 0
+    /// Why pushes failed (the target kept), with counts.
+    public var failureReasons: [String: Int] = [:]
+    /// Why targets were removed, with counts.
+    public var removalReasons: [String: Int] = [:]
+
+    public init() {}
+
+    /// ` held=3 deferred=2 failures=...`: what the line shows only where there is some.
+    func extras(prefix: String) -> String {
+        var text = ""
+        for (label, count) in [("held", held), ("deferred", deferred)] where count > 0 { text += " \(prefix)\(label)=\(count)" }
+        for (label, reasons) in [("failures", failureReasons), ("removals", removalReasons)] where !reasons.isEmpty {
+            text += " \(prefix)\(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        }
+        return text
     }
 }

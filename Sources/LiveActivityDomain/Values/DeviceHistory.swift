@@ -1,14 +1,16 @@
-/// One device's story for `liveactivity-sweep history` (SPEC 7): its registration and its last
-/// attempts, newest first. Found by the whole token or a prefix of it (`SweepStore.history`).
+/// One device's story for `liveactivity-sweep history` (SPEC 7): its registration and, per push
+/// target, its last attempts, newest first. Found by the whole token or a prefix of it - the
+/// device token's, or a widget extension's (`DeviceHistory.lookup`).
 public struct DeviceHistory: Sendable, Equatable {
+    /// The registration with its targets, each with its attempts.
     public var registration: Registration
-    /// Newest first.
-    public var attempts: [PushAttempt]
 
-    public init(registration: Registration, attempts: [PushAttempt]) {
+    public init(registration: Registration) {
         self.registration = registration
-        self.attempts = attempts
     }
+
+    /// The wake target's attempts, newest first.
+    public var attempts: [PushAttempt] { registration.target(.wake)?.attempts ?? [] }
 
     /// The fewest hex digits a prefix may have: fewer would match too many devices to be useful.
     public static let shortestPrefix = 8

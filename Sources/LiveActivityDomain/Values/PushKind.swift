@@ -21,6 +21,8 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
     public let payload: String
     /// The setting of its shortest interval, nil when the activity type's applies (a wake).
     public let intervalSetting: String?
+    /// That setting's default, seconds (nil with the setting).
+    public let defaultIntervalSeconds: Int?
     /// Whether the app acknowledges its pushes (`POST /wakeup/ack`): wakes only.
     public let acknowledged: Bool
     /// Whether consecutive pushes of a target are spread up to a tenth of the interval (plus a
@@ -31,14 +33,14 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
     /// `liveActivityWakeup`.
     public static let wake = PushKind(
         name: "wake", pushType: "background", topicSuffix: "", priority: 5, expires: true,
-        payload: #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#, intervalSetting: nil, acknowledged: true,
-        spread: false)
+        payload: #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#, intervalSetting: nil,
+        defaultIntervalSeconds: nil, acknowledged: true, spread: false)
 
     /// The iOS 26 WidgetKit push that tells the widget extension to reload its timeline.
     public static let widgets = PushKind(
         name: "widgets", pushType: "widgets", topicSuffix: ".push-type.widgets", priority: nil, expires: false,
-        payload: #"{"aps":{"content-changed":true}}"#, intervalSetting: "LIVEACTIVITY_INTERVAL_WIDGETS", acknowledged: false,
-        spread: true)
+        payload: #"{"aps":{"content-changed":true}}"#, intervalSetting: "LIVEACTIVITY_INTERVAL_WIDGETS",
+        defaultIntervalSeconds: 1800, acknowledged: false, spread: true)
 
     /// Every kind this build sends, in the order figures list them.
     public static let all: [PushKind] = [.wake, .widgets]
@@ -51,7 +53,7 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
 
     private init(
         name: String, pushType: String, topicSuffix: String, priority: Int?, expires: Bool, payload: String,
-        intervalSetting: String?, acknowledged: Bool, spread: Bool
+        intervalSetting: String?, defaultIntervalSeconds: Int?, acknowledged: Bool, spread: Bool
     ) {
         self.name = name
         self.pushType = pushType
@@ -60,9 +62,15 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
         self.expires = expires
         self.payload = payload
         self.intervalSetting = intervalSetting
+        self.defaultIntervalSeconds = defaultIntervalSeconds
         self.acknowledged = acknowledged
         self.spread = spread
     }
+
+    /// Whether its target is the registration itself (a wake): the registration is its device
+    /// token, so deleting this target (410, BadDeviceToken) deletes the registration and every
+    /// target of it; any other kind's target goes alone.
+    public var ownsRegistration: Bool { self == .wake }
 
     /// `apns-topic` for the app of `bundleID`.
     public func topic(forBundleID bundleID: String) -> String { bundleID + topicSuffix }

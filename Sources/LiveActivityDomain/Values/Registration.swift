@@ -1,33 +1,71 @@
-/// One stored registration (SPEC section 4). Times are Unix milliseconds.
+/// One stored registration (SPEC 4) and its push targets, as `history` and the figures read it
+/// back: the registration's own facts, and per target its token, interval, schedule, failures and
+/// attempts. Times are Unix milliseconds.
 public struct Registration: Equatable, Sendable {
+    /// The device token the app registered: the registration's key and its wake target's token.
     public var token: PushToken
     public var activityType: ActivityType
     public var environment: APNsEnvironment
     public var registeredAt: Int64
     public var expiresAt: Int64
-    public var nextPushAt: Int64
-    public var lastPushAt: Int64?
-    public var wakeupCount: Int64
-    public var consecutiveFailures: Int64
-    public var lastError: String?
-    /// The seconds the app asked for (SPEC 3 `interval`), nil for none.
-    public var requestedInterval: Int?
+    /// Its targets: the wake target first, then any other kind's, in the order kinds are listed.
+    public var targets: [PushTarget]
 
     public init(
-        token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64,
-        expiresAt: Int64, nextPushAt: Int64, lastPushAt: Int64?, wakeupCount: Int64, consecutiveFailures: Int64,
-        lastError: String?, requestedInterval: Int? = nil
+        token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
+        targets: [PushTarget]
     ) {
         self.token = token
         self.activityType = activityType
         self.environment = environment
         self.registeredAt = registeredAt
         self.expiresAt = expiresAt
+        self.targets = targets
+    }
+
+    /// Its target of `kind`, if it has one.
+    public func target(_ kind: PushKind) -> PushTarget? { targets.first { $0.kind == kind } }
+
+    // MARK: - The wake target's facts, by the names a registration always had
+
+    public var nextPushAt: Int64? { target(.wake)?.nextPushAt }
+    public var lastPushAt: Int64? { target(.wake)?.lastPushAt }
+    public var wakeupCount: Int64 { target(.wake)?.pushCount ?? 0 }
+    public var consecutiveFailures: Int64 { target(.wake)?.consecutiveFailures ?? 0 }
+    public var lastError: String? { target(.wake)?.lastError }
+    /// The seconds the app asked for between wakes (SPEC 3 `interval`), nil for none.
+    public var requestedInterval: Int? { target(.wake)?.requestedInterval }
+}
+
+/// One push target of a registration as stored (SPEC 4): one token, one kind, its own interval,
+/// due time, failures, reason and last attempts.
+public struct PushTarget: Equatable, Sendable {
+    public var kind: PushKind
+    /// The token pushed: the device token for a wake, the widget extension's for widgets.
+    public var token: PushToken
+    /// The seconds the app asked for (`interval`, `widgetInterval`), nil for none.
+    public var requestedInterval: Int?
+    public var nextPushAt: Int64
+    public var lastPushAt: Int64?
+    /// Pushes answered 200 (wake-ups for a wake target).
+    public var pushCount: Int64
+    public var consecutiveFailures: Int64
+    public var lastError: String?
+    /// Its last attempts, newest first (read for `history`; empty where a read does not need them).
+    public var attempts: [PushAttempt]
+
+    public init(
+        kind: PushKind, token: PushToken, requestedInterval: Int? = nil, nextPushAt: Int64, lastPushAt: Int64? = nil,
+        pushCount: Int64 = 0, consecutiveFailures: Int64 = 0, lastError: String? = nil, attempts: [PushAttempt] = []
+    ) {
+        self.kind = kind
+        self.token = token
+        self.requestedInterval = requestedInterval
         self.nextPushAt = nextPushAt
         self.lastPushAt = lastPushAt
-        self.wakeupCount = wakeupCount
+        self.pushCount = pushCount
         self.consecutiveFailures = consecutiveFailures
         self.lastError = lastError
-        self.requestedInterval = requestedInterval
+        self.attempts = attempts
     }
 }

@@ -5,55 +5,90 @@ import LiveActivityDomain
 /// first 8 characters only, as in every log; reasons and apns-ids, which come from APNs and the
 /// database, escaped and cut (`OutsideText`).
 extension DeviceHistory {
-    /// The text, as of `now` (ms); `policy` gives the effective interval, `expiry` (ms) the lifetime.
+    /// The text, as of `now` (ms); `policy` gives the effective intervals, `expiry` (ms) the
+    /// lifetime. The wake target's lines read as a registration's always did; each other target
+    /// (a widgets target) follows with its own.
     public func text(now: Int64, policy: IntervalPolicy, expiry: Int64) -> String {
         let row = registration
-        let effective = policy.effectiveSeconds(row.activityType, requested: row.requestedInterval)
-        let interval: String
-        if let asked = row.requestedInterval {
-            interval =
-                asked == effective
-                ? "\(effective) s, as the app asked" : "\(effective) s (the app asked for \(asked) s; clamped to the bounds)"
-        } else {
-            interval = "\(effective) s, the type's (the app asked for none)"
-        }
         var lines = [
-            "Registration \(row.token.logPrefix) (\(row.activityType.rawValue), \(row.environment.rawValue))",
-            "  interval: \(interval)",
-            "  registered: \(Self.time(row.registeredAt, now: now)); expires \(Self.time(row.registeredAt + expiry, now: now))",
-            "  next push: \(Self.time(row.nextPushAt, now: now))",
-            "  wakeups: \(row.wakeupCount); failures in a row: \(row.consecutiveFailures); last reason: \(OutsideText.line(row.lastError ?? "none"))",
+            "Registration \(row.token.logPrefix) (\(row.activityType.rawValue), \(row.environment.rawValue))"
         ]
-        if attempts.isEmpty {
-            lines.append("Attempts: none yet (pushed at the next sweep)")
-        } else {
-            lines.append("Attempts, newest first (\(attempts.count), at most \(PushAttempt.kept) kept):")
-            for attempt in attempts { lines.append("  " + Self.line(attempt, now: now)) }
+        if let wake = row.target(.wake) {
+            lines.append("  interval: \(Self.interval(wake, row, policy))")
+        }
+        lines.append(
+            "  registered: \(Self.time(row.registeredAt, now: now)); expires \(Self.time(row.registeredAt + expiry, now: now))")
+        if let wake = row.target(.wake) {
+            lines += [
+                "  next push: \(Self.time(wake.nextPushAt, now: now))",
+                "  wakeups: \(wake.pushCount); failures in a row: \(wake.consecutiveFailures); last reason: \(OutsideText.line(wake.lastError ?? "none"))",
+            ]
+            lines += Self.attemptLines(wake.attempts, heading: "Attempts", now: now)
+        }
+        for target in row.targets where target.kind != .wake {
+            let name = target.kind.name.prefix(1).uppercased() + target.kind.name.dropFirst()
+            lines += [
+                "\(name) target \(target.token.logPrefix) (its own token)",
+                "  interval: \(Self.interval(target, row, policy))",
+                "  next push: \(Self.time(target.nextPushAt, now: now))",
+                "  pushes: \(target.pushCount); failures in a row: \(target.consecutiveFailures); last reason: \(OutsideText.line(target.lastError ?? "none"))",
+            ]
+            lines += Self.attemptLines(target.attempts, heading: "\(name) attempts", now: now)
         }
         return lines.joined(separator: "\n")
     }
 
-    /// `--json`: times in Unix milliseconds, the interval in seconds.
+    /// `60 s, the type's (the app asked for none)`, or what the app asked and what applies.
+    static func interval(_ target: PushTarget, _ row: Registration, _ policy: IntervalPolicy) -> String {
+        let effective = policy.effectiveSeconds(target.kind, row.activityType, requested: target.requestedInterval)
+        guard let asked = target.requestedInterval else {
+            let whose = target.kind == .wake ? "the type's" : "the \(target.kind.name) setting's"
+            return "\(effective) s, \(whose) (the app asked for none)"
+        }
+        return asked == effective
+            ? "\(effective) s, as the app asked" : "\(effective) s (the app asked for \(asked) s; clamped to the bounds)"
+    }
+
+    static func attemptLines(_ attempts: [PushAttempt], heading: String, now: Int64) -> [String] {
+        guard !attempts.isEmpty else { return ["\(heading): none yet (pushed at the next sweep)"] }
+        return ["\(heading), newest first (\(attempts.count), at most \(PushAttempt.kept) kept):"]
+            + attempts.map { "  " + line($0, now: now) }
+    }
+
+    /// `--json`: times in Unix milliseconds, the intervals in seconds; the wake target's at the
+    /// top level as a registration's always were, each other target under its kind's name.
     public func json(policy: IntervalPolicy, expiry: Int64) -> String {
         let row = registration
         func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
         func text(_ value: String?) -> String { value.map { JSONText.outside($0) } ?? "null" }
-        let attemptsJSON = attempts.map { attempt in
-            "{\"sentAt\":\(attempt.sentAt),\"answeredAt\":\(attempt.answeredAt),\"status\":\(number(attempt.status.map(Int64.init))),"
-                + "\"reason\":\(text(attempt.reason)),\"apnsID\":\(text(attempt.apnsID)),\"ackedAt\":\(number(attempt.ackedAt)),"
-                + "\"ackDelayMs\":\(number(attempt.ackDelayMilliseconds))}"
+        func attemptsJSON(_ attempts: [PushAttempt]) -> String {
+            "["
+                + attempts.map { attempt in
+                    "{\"sentAt\":\(attempt.sentAt),\"answeredAt\":\(attempt.answeredAt),\"status\":\(number(attempt.status.map(Int64.init))),"
+                        + "\"reason\":\(text(attempt.reason)),\"apnsID\":\(text(attempt.apnsID)),\"ackedAt\":\(number(attempt.ackedAt)),"
+                        + "\"ackDelayMs\":\(number(attempt.ackDelayMilliseconds))}"
+                }.joined(separator: ",") + "]"
         }
-        let parts = [
+        func targetParts(_ target: PushTarget, pushes: String) -> [String] {
+            [
+                "\"interval\":\(policy.effectiveSeconds(target.kind, row.activityType, requested: target.requestedInterval))",
+                "\"intervalAsked\":\(number(target.requestedInterval.map(Int64.init)))",
+                "\"nextPushAt\":\(target.nextPushAt)", "\"lastPushAt\":\(number(target.lastPushAt))",
+                "\"\(pushes)\":\(target.pushCount)", "\"failures\":\(target.consecutiveFailures)",
+                "\"lastReason\":\(text(target.lastError))", "\"attempts\":" + attemptsJSON(target.attempts),
+            ]
+        }
+        var parts = [
             "\"token\":\(JSONText.string(String(row.token.hex.prefix(8))))",
             "\"activityType\":\(JSONText.string(row.activityType.rawValue))",
             "\"environment\":\(JSONText.string(row.environment.rawValue))",
-            "\"interval\":\(policy.effectiveSeconds(row.activityType, requested: row.requestedInterval))",
-            "\"intervalAsked\":\(number(row.requestedInterval.map(Int64.init)))",
             "\"registeredAt\":\(row.registeredAt)", "\"expiresAt\":\(row.registeredAt + expiry)",
-            "\"nextPushAt\":\(row.nextPushAt)", "\"lastPushAt\":\(number(row.lastPushAt))",
-            "\"wakeups\":\(row.wakeupCount)", "\"failures\":\(row.consecutiveFailures)", "\"lastReason\":\(text(row.lastError))",
-            "\"attempts\":[" + attemptsJSON.joined(separator: ",") + "]",
         ]
+        if let wake = row.target(.wake) { parts += targetParts(wake, pushes: "wakeups") }
+        for target in row.targets where target.kind != .wake {
+            let inner = ["\"token\":\(JSONText.string(String(target.token.hex.prefix(8))))"] + targetParts(target, pushes: "pushes")
+            parts.append("\(JSONText.string(target.kind.name)):{" + inner.joined(separator: ",") + "}")
+        }
         return "{" + parts.joined(separator: ",") + "}"
     }
 

@@ -31,8 +31,8 @@ public enum PrometheusMetrics {
         family(
             "liveactivity_registrations_backing_off", "gauge",
             "Registrations waiting after failures in a row (back-off), by APNs environment.")
-        for (environment, count) in snapshot.backingOff {
-            out += "liveactivity_registrations_backing_off{environment=\"\(label(environment))\"} \(count)\n"
+        for entry in snapshot.backingOff where entry.kind == PushKind.wake.name {
+            out += "liveactivity_registrations_backing_off{environment=\"\(label(entry.environment))\"} \(entry.count)\n"
         }
 
         let totals = snapshot.totals
@@ -42,8 +42,8 @@ public enum PrometheusMetrics {
         out += "liveactivity_pushes_sent_total \(totals.sent)\n"
         family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by reason.")
         out += "liveactivity_pushes_failed_total \(totals.failed)\n"
-        for (reason, count) in snapshot.failureReasons {
-            out += "liveactivity_pushes_failed_by_reason_total{reason=\"\(label(reason))\"} \(count)\n"
+        for entry in snapshot.failureReasons where entry.kind == PushKind.wake.name {
+            out += "liveactivity_pushes_failed_by_reason_total{reason=\"\(label(entry.reason))\"} \(entry.count)\n"
         }
         family(
             "liveactivity_registrations_removed_total", "counter", "Registrations removed on APNs's answer (410, BadDeviceToken)."

@@ -132,9 +132,10 @@ public enum StatusPage {
 
         out += "<table><caption>Waiting after failures (back-off)</caption>"
         out += tableHead(["Environment"], numbers: ["Registrations"]) + "<tbody>"
-        for (environment, count) in report.backingOff {
+        for entry in report.backingOff where entry.kind == PushKind.wake.name {
             out +=
-                "<tr><td>\(HTMLText.escape(environment))</td>" + numberCell(count, figure: "backingOff.\(environment)") + "</tr>"
+                "<tr><td>\(HTMLText.escape(entry.environment))</td>"
+                + numberCell(entry.count, figure: "backingOff.\(entry.environment)") + "</tr>"
         }
         out += "</tbody></table>"
 

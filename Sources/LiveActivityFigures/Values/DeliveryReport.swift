@@ -10,6 +10,8 @@ public struct DeliveryReport: Sendable, Equatable {
 
     public struct Window: Sendable, Equatable {
         public var activityType: String
+        /// The push kind's name: `wake` for the per-type windows, another kind's for `otherKinds*`.
+        public var kind: String = "wake"
         /// Pushes APNs answered 200.
         public var delivered: Int64 = 0
         /// Of those, the ones the app acknowledged.
@@ -20,7 +22,10 @@ public struct DeliveryReport: Sendable, Equatable {
         /// Acks by delay (`AckDelayBuckets`).
         public var delayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
 
-        public init(activityType: String) { self.activityType = activityType }
+        public init(activityType: String, kind: String = "wake") {
+            self.activityType = activityType
+            self.kind = kind
+        }
 
         /// acked / delivered; nil when nothing was delivered.
         public var ackedShare: Double? { delivered == 0 ? nil : Double(acked) / Double(delivered) }
@@ -36,9 +41,14 @@ public struct DeliveryReport: Sendable, Equatable {
         }
     }
 
-    /// The last 24 hours and 7 days (the current hour included), one window per type.
+    /// The last 24 hours and 7 days (the current hour included), one window per type: wakes.
     public var lastDay: [Window] = []
     public var lastWeek: [Window] = []
+    /// The same windows of every other kind that was answered 200 in them (all types together,
+    /// `activityType` empty): widgets pushes are not acknowledged, so theirs hold 200s and
+    /// target-hours only.
+    public var otherKindsLastDay: [Window] = []
+    public var otherKindsLastWeek: [Window] = []
     /// Acks by outcome over the same windows and over the database's life.
     public var acksLastDay: [AckOutcome: Int64] = [:]
     public var acksLastWeek: [AckOutcome: Int64] = [:]

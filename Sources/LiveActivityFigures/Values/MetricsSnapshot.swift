@@ -8,14 +8,14 @@ public struct MetricsSnapshot: Sendable {
     public var groups: [StatsReport.Group] = []
     /// Every run ever recorded in the database.
     public var totals = StatsReport.RunTotals()
-    /// Why pushes failed, over every run ever recorded, by reason in order.
-    public var failureReasons: [(reason: String, count: Int64)] = []
+    /// Why pushes failed, over every run ever recorded, by kind and reason in order.
+    public var failureReasons: [StatsReport.ReasonCount] = []
     /// The last recorded run.
     public var lastRun: RecordedRun?
     /// Each host's last recorded run (every host in the run history), by name.
     public var hosts: [HostRun] = []
-    /// Registrations waiting after failures (back-off), by environment.
-    public var backingOff: [(environment: String, count: Int64)] = []
+    /// Targets waiting after failures (back-off), by environment and kind.
+    public var backingOff: [StatsReport.BackingOff] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
     public var faults: [StatsReport.FaultTotals] = []
     /// Acks by outcome, lifetime totals.
@@ -29,8 +29,8 @@ public struct MetricsSnapshot: Sendable {
 
     public init(
         groups: [StatsReport.Group] = [], totals: StatsReport.RunTotals = .init(),
-        failureReasons: [(reason: String, count: Int64)] = [], lastRun: RecordedRun? = nil,
-        backingOff: [(environment: String, count: Int64)] = [], faults: [StatsReport.FaultTotals] = []
+        failureReasons: [StatsReport.ReasonCount] = [], lastRun: RecordedRun? = nil,
+        backingOff: [StatsReport.BackingOff] = [], faults: [StatsReport.FaultTotals] = []
     ) {
         self.groups = groups
         self.totals = totals

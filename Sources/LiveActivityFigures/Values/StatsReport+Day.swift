@@ -11,14 +11,18 @@ extension StatsReport {
         /// Start of the first bucket (Unix ms, on a 10-minute boundary); the last one holds the
         /// report's time.
         public var start: Int64 = 0
-        /// The buckets in which a sweep started, oldest first (an empty one means no sweep ran).
+        /// The buckets in which a sweep started, oldest first (an empty one means no sweep ran):
+        /// the wake pushes'.
         public var buckets: [SweepBucket] = []
+        /// The same buckets' pushes of every other kind (`widgets`), where such pushes were
+        /// sent or failed in the 24 hours, by kind.
+        public var otherBuckets: [String: [SweepBucket]] = [:]
         /// The 24 hours up to the report's, oldest first, those with delivery figures only (a push
         /// APNs answered 200 in that hour).
         public var hours: [WakeHour] = []
-        /// Why pushes failed in the runs of the 24 hours, most frequent first.
+        /// Why pushes failed in the runs of the 24 hours, most frequent first, each with its kind.
         public var failureReasons: [ReasonCount] = []
-        /// Why registrations were removed (410, BadDeviceToken) in those runs, most frequent first.
+        /// Why targets were removed (410, BadDeviceToken) in those runs, most frequent first.
         public var removalReasons: [ReasonCount] = []
         /// When the last recorded run finished (start + duration), Unix ms.
         public var lastRunFinishedAt: Int64?
@@ -44,23 +48,27 @@ extension StatsReport {
         }
     }
 
-    /// The sweep runs that started in one 10-minute bucket.
+    /// The sweep runs that started in one 10-minute bucket, and what one kind of push came to in them.
     public struct SweepBucket: Sendable, Equatable {
         /// Unix ms, on a 10-minute boundary.
         public var start: Int64
         public var runs: Int64
-        /// Registrations present after expiry: the most any run of the bucket saw.
+        /// Targets of the kind present after expiry (registrations, for wakes): the most any run
+        /// of the bucket saw.
         public var active: Int64
         /// Pushes answered 200.
         public var sent: Int64
         public var failed: Int64
+        /// The push kind's name.
+        public var kind: String
 
-        public init(start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64) {
+        public init(start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64, kind: String = "wake") {
             self.start = start
             self.runs = runs
             self.active = active
             self.sent = sent
             self.failed = failed
+            self.kind = kind
         }
     }
 
@@ -94,14 +102,16 @@ extension StatsReport {
         }
     }
 
-    /// A failure or removal reason (the bounded vocabulary of SPEC 5) with its count.
+    /// A failure or removal reason (the bounded vocabulary of SPEC 5) of one push kind, with its count.
     public struct ReasonCount: Sendable, Equatable {
         public var reason: String
         public var count: Int64
+        public var kind: String
 
-        public init(reason: String, count: Int64) {
+        public init(reason: String, count: Int64, kind: String = "wake") {
             self.reason = reason
             self.count = count
+            self.kind = kind
         }
     }
 }

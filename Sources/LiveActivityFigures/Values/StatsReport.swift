@@ -1,16 +1,64 @@
 /// The operator's snapshot of SPEC section 7 (read by `StatsReport.gather` in Storage/, without
 /// reading the registrations themselves).
 public struct StatsReport: Sendable {
+    /// Push targets of one kind, activity type and environment, from the counters: the wake
+    /// targets are the registrations.
     public struct Group: Sendable, Equatable {
         public var activityType: String
         public var environment: String
         public var count: Int64
+        /// The push kind's name (`wake`, `widgets`).
+        public var kind: String
 
-        public init(activityType: String, environment: String, count: Int64) {
+        public init(activityType: String, environment: String, count: Int64, kind: String = "wake") {
             self.activityType = activityType
             self.environment = environment
             self.count = count
+            self.kind = kind
         }
+    }
+
+    /// One of the most woken registrations: its token's first 8 characters and its wake-ups.
+    public struct TopCount: Sendable, Equatable {
+        public var token: String
+        public var count: Int64
+
+        public init(token: String, count: Int64) {
+            self.token = token
+            self.count = count
+        }
+    }
+
+    /// Targets of one kind in one environment waiting after failures in a row (back-off).
+    public struct BackingOff: Sendable, Equatable {
+        public var environment: String
+        public var kind: String
+        public var count: Int64
+
+        public init(environment: String, kind: String = "wake", count: Int64) {
+            self.environment = environment
+            self.kind = kind
+            self.count = count
+        }
+    }
+
+    /// What one kind of push came to over some runs: sent (answered 200), failed and kept,
+    /// removed. The wake pushes' are `RunTotals`' own fields; other kinds' are in `others`.
+    public struct PushTotals: Sendable, Equatable {
+        public var kind: String
+        public var sent: Int64
+        public var failed: Int64
+        public var removed: Int64
+
+        public init(kind: String, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0) {
+            self.kind = kind
+            self.sent = sent
+            self.failed = failed
+            self.removed = removed
+        }
+
+        /// failed / (sent + failed); 0 when nothing was attempted.
+        public var errorRate: Double { RunTotals.rate(failed: failed, sent: sent) }
     }
 
     public struct RunTotals: Sendable, Equatable {
@@ -20,37 +68,50 @@ public struct StatsReport: Sendable {
         public var removed: Int64 = 0
         public var expired: Int64 = 0
 
-        public init(runs: Int64 = 0, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, expired: Int64 = 0) {
+        /// Every other kind's pushes over the same runs (`widgets`), in the order kinds are listed;
+        /// a kind none of the runs pushed is left out.
+        public var others: [PushTotals] = []
+
+        public init(
+            runs: Int64 = 0, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, expired: Int64 = 0, others: [PushTotals] = []
+        ) {
             self.runs = runs
             self.sent = sent
             self.failed = failed
             self.removed = removed
             self.expired = expired
+            self.others = others
         }
 
-        /// failed / (sent + failed); 0 when nothing was attempted.
-        public var errorRate: Double {
+        /// failed / (sent + failed) of the wake pushes; 0 when nothing was attempted.
+        public var errorRate: Double { Self.rate(failed: failed, sent: sent) }
+
+        static func rate(failed: Int64, sent: Int64) -> Double {
             let attempted = Double(sent) + Double(failed)
             return attempted <= 0 ? 0 : min(1, max(0, Double(failed) / attempted))
         }
     }
 
     public var generatedAt: Int64 = 0
+    /// Registrations (their wake targets).
     public var active: Int64 = 0
+    /// Registrations by type and environment.
     public var byTypeAndEnvironment: [Group] = []
+    /// Targets of every other kind (`widgets`), by kind, type and environment.
+    public var otherTargets: [Group] = []
     /// Counts by registration age: <5m, 5-30m, 30m-2h, 2-8h, and older (only with a longer expiry).
     public var byAge: [(label: String, count: Int64)] = []
     /// Wakeups delivered to the registrations still active.
     public var activeWakeups: Int64 = 0
     /// The most-pushed active registrations (token prefix, count).
-    public var topWakeups: [(token: String, count: Int64)] = []
+    public var topWakeups: [TopCount] = []
     public var oldestRegisteredAt: Int64?
     public var lastDay = RunTotals()
     public var lastWeek = RunTotals()
     /// Pushes delivered over the whole recorded run history.
     public var lifetimeSent: Int64 = 0
-    /// Registrations waiting after failures in a row (back-off, SPEC 5), by environment.
-    public var backingOff: [(environment: String, count: Int64)] = []
+    /// Targets waiting after failures in a row (back-off, SPEC 5), by environment and kind.
+    public var backingOff: [BackingOff] = []
     /// Faults of the last 24 hours, by environment, kind and reason.
     public var recentFaults: [FaultTotals] = []
     public var lastRunAt: Int64?
@@ -61,9 +122,11 @@ public struct StatsReport: Sendable {
     /// The last 24 hours in detail and how the last run ended, for the status page (StatsReport+Day.swift).
     public var day = Day()
 
-    /// How often one fault stopped sending to an environment over some runs.
+    /// How often one fault stopped sending to an environment (or one kind of push there) over some runs.
     public struct FaultTotals: Sendable, Equatable {
         public var environment: String
+        /// The one push kind it stopped, empty for every kind of the environment.
+        public var pushKind: String = ""
         public var kind: String
         public var reason: String
         /// Runs it stopped.
@@ -73,8 +136,11 @@ public struct StatsReport: Sendable {
         /// Start of the last run it stopped, Unix ms.
         public var lastAt: Int64
 
-        public init(environment: String, kind: String, reason: String, runs: Int64, pushes: Int64, lastAt: Int64) {
+        public init(
+            environment: String, pushKind: String = "", kind: String, reason: String, runs: Int64, pushes: Int64, lastAt: Int64
+        ) {
             self.environment = environment
+            self.pushKind = pushKind
             self.kind = kind
             self.reason = reason
             self.runs = runs
@@ -84,6 +150,11 @@ public struct StatsReport: Sendable {
     }
 
     public init() {}
+
+    /// What a fault's line names as its scope: `sandbox`, or `sandbox widgets` for one kind.
+    public static func scope(environment: String, pushKind: String) -> String {
+        pushKind.isEmpty ? environment : environment + " " + pushKind
+    }
 
     public static let ageLabels = ["<5m", "5-30m", "30m-2h", "2-8h", ">8h"]
 }

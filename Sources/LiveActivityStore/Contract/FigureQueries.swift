@@ -3,16 +3,16 @@ import LiveActivityFigures
 
 /// The reads behind the figures (`stats`, `/wakeup/metrics`, the status page) and one device's
 /// story (`history`), each one query an engine answers from its counters, indexes and the run
-/// history, never a scan of the registrations. How they add up to a report is decided above,
-/// once (`StatsReport.gather` and its siblings).
+/// history, never a scan of the targets. How they add up to a report is decided above, once
+/// (`StatsReport.gather` and its siblings). Every figure that counts pushes counts them per kind.
 public protocol FigureQueries: AnyObject {
-    // MARK: Registrations
+    // MARK: Registrations and their targets
 
-    /// The stored registrations, from the counters.
+    /// The stored registrations (their wake targets), from the counters.
     func registrationCount() throws -> Int
-    /// One stored registration.
-    func registration(_ token: PushToken) throws -> Registration?
-    /// The groups holding registrations, by type and environment, from the counters.
+    /// One stored registration with its targets; their attempts too when `attempts` is true.
+    func registration(_ token: PushToken, attempts: Bool) throws -> Registration?
+    /// The groups holding targets, by kind, type and environment, from the counters.
     func groups() throws -> [StatsReport.Group]
     /// The wake-ups of every stored registration.
     func wakeupTotal() throws -> Int64
@@ -20,13 +20,14 @@ public protocol FigureQueries: AnyObject {
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64]
     func oldestRegisteredAt() throws -> Int64?
     /// The `limit` most woken registrations: their tokens' first 8 characters and their counts.
-    func topWakeups(limit: Int) throws -> [(prefix: String, count: Int64)]
-    /// Registrations waiting after failures, per environment that has any.
-    func backingOff() throws -> [(environment: String, count: Int64)]
+    func topWakeups(limit: Int) throws -> [StatsReport.TopCount]
+    /// Targets waiting after failures, per environment and kind that has any.
+    func backingOff() throws -> [StatsReport.BackingOff]
 
     // MARK: Runs
 
-    /// Sums over the runs started at or after `since`; nil: every run ever (totals that never go down).
+    /// Sums over the runs started at or after `since`, per kind; nil: every run ever (totals
+    /// that never go down).
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals
     /// The last run recorded (by the order runs were recorded, not by their clocks).
     func lastRun() throws -> RecordedRun?
@@ -34,35 +35,104 @@ public protocol FigureQueries: AnyObject {
     /// kept), by host name; `failed`: a fault of `failingKinds` ended it.
     func lastRunPerHost(since: Int64?, failingKinds: [String]) throws -> [HostRun]
     /// When the last run recorded finished, and whether a fault of `failingKinds` ended it.
-    func lastRunEnd(failingKinds: [String]) throws -> (finishedAt: Int64, failed: Bool)?
-    /// The faults of the runs started at or after `since` by environment, kind and reason; nil:
-    /// every fault ever (lifetime totals).
+    func lastRunEnd(failingKinds: [String]) throws -> RunEnd?
+    /// The faults of the runs started at or after `since` by scope, kind and reason; nil: every
+    /// fault ever (lifetime totals).
     func faults(since: Int64?) throws -> [StatsReport.FaultTotals]
-    /// Why pushes failed, over every run ever: each reason with its count, by reason.
-    func lifetimeFailureReasons() throws -> [(reason: String, count: Int64)]
-    /// The reasons of the runs started at or after `since`: kind (`failed`, `removed`), reason, count.
-    func reasons(since: Int64) throws -> [(kind: String, reason: String, count: Int64)]
-    /// The runs started at or after `since`, per `width` ms: start, runs, most active, sent, failed.
+    /// Why pushes failed, over every run ever: each kind and reason with its count, in order.
+    func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount]
+    /// The reasons of the runs started at or after `since`, per kind.
+    func reasons(since: Int64) throws -> [RunReason]
+    /// The runs started at or after `since`, per `width` ms and kind: start, runs, most active,
+    /// sent, failed.
     func runBuckets(since: Int64, width: Int64) throws -> [StatsReport.SweepBucket]
 
     // MARK: Delivery
 
-    /// Sums of the hourly delivery figures from `sinceHour`, per activity type.
+    /// Sums of the hourly delivery figures from `sinceHour`, per kind and activity type.
     func deliveryWindows(sinceHour: Int64) throws -> [DeliveryReport.Window]
-    /// The hourly delivery figures from `sinceHour`, per hour: pushes answered 200, acks matched
-    /// (by the hour of the push they matched) and their delay buckets.
-    func deliveryHours(sinceHour: Int64) throws -> [(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64])]
-    /// Acks by outcome name from `sinceHour`; nil: lifetime totals.
-    func acks(sinceHour: Int64?) throws -> [(outcome: String, count: Int64)]
-    /// The lifetime ack delay histogram (bucket, count) and the matched delays' sum (ms).
-    func ackDelayTotals() throws -> (buckets: [(bucket: Int64, count: Int64)], sumMilliseconds: Int64)
+    /// The wakes' hourly delivery figures from `sinceHour`, per hour: pushes answered 200, acks
+    /// matched (by the hour of the push they matched) and their delay buckets.
+    func deliveryHours(sinceHour: Int64) throws -> [DeliveryHourFigures]
+    /// Acks by outcome from `sinceHour`; nil: lifetime totals.
+    func acks(sinceHour: Int64?) throws -> [AckOutcomeCount]
+    /// The lifetime ack delay histogram and the matched delays' sum (ms).
+    func ackDelayTotals() throws -> AckDelayTotals
 
     // MARK: One device
 
-    /// The stored tokens that start with `prefix`, in order, at most `limit`.
+    /// The registrations whose token, or a widget extension token of theirs, starts with
+    /// `prefix`, in order: their registrations' tokens, at most `limit`.
     func tokens(withPrefix prefix: String, limit: Int) throws -> [String]
-    /// How many stored tokens start with `prefix`.
+    /// How many registrations `tokens(withPrefix:limit:)` would find without a limit.
     func tokenCount(withPrefix prefix: String) throws -> Int
-    /// The registration and its attempts (newest first).
-    func registrationAndAttempts(_ token: PushToken) throws -> (Registration, [PushAttempt])?
+}
+
+/// When the last recorded run finished, and whether a fault that fails a run ended it.
+public struct RunEnd: Sendable, Equatable {
+    public var finishedAt: Int64
+    public var failed: Bool
+
+    public init(finishedAt: Int64, failed: Bool) {
+        self.finishedAt = finishedAt
+        self.failed = failed
+    }
+}
+
+/// A reason recorded by runs: a failure (the target kept) or a removal, of one push kind.
+public struct RunReason: Sendable, Equatable {
+    public enum Category: String, Sendable {
+        case failed
+        case removed
+    }
+
+    public var category: Category
+    public var kind: String
+    public var reason: String
+    public var count: Int64
+
+    public init(category: Category, kind: String, reason: String, count: Int64) {
+        self.category = category
+        self.kind = kind
+        self.reason = reason
+        self.count = count
+    }
+}
+
+/// One hour of the wakes' delivery figures.
+public struct DeliveryHourFigures: Sendable, Equatable {
+    public var hour: Int64
+    public var delivered: Int64
+    public var acked: Int64
+    /// Acks by delay (`AckDelayBuckets`).
+    public var delays: [Int64]
+
+    public init(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64]) {
+        self.hour = hour
+        self.delivered = delivered
+        self.acked = acked
+        self.delays = delays
+    }
+}
+
+/// Acks of one outcome, by its stored name.
+public struct AckOutcomeCount: Sendable, Equatable {
+    public var outcome: String
+    public var count: Int64
+
+    public init(outcome: String, count: Int64) {
+        self.outcome = outcome
+        self.count = count
+    }
+}
+
+/// The lifetime ack delay histogram (`AckDelayBuckets`, not cumulative) and the matched delays' sum.
+public struct AckDelayTotals: Sendable, Equatable {
+    public var buckets: [Int64]
+    public var sumMilliseconds: Int64
+
+    public init(buckets: [Int64], sumMilliseconds: Int64) {
+        self.buckets = buckets
+        self.sumMilliseconds = sumMilliseconds
+    }
 }

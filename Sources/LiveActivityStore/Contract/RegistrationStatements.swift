@@ -1,28 +1,28 @@
 import LiveActivityDomain
 
 /// The responder's statements (SPEC 3), each over a whole group-commit batch where that saves
-/// round trips, run inside the writer's transaction. Which write wins, the caps, and which push
-/// an ack matches are decided above (`StoreWrite`, `AckRule`): an engine only reads and writes.
+/// round trips, run inside the writer's transaction. What a registration does to its targets, the
+/// caps, and which push an ack matches are decided above (`StoreWrite`, `AckRule`): an engine
+/// only reads and writes.
 public protocol RegistrationStatements: StoreConnection, FigureQueries {
-    /// Refreshes each stored registration (SPEC 3: registered now, new expiry, due at once,
-    /// type, environment and interval replaced, failures and their reason cleared, its pushes
-    /// no longer counting as proof when the environment changed); whether each was stored.
-    func refresh(_ registrations: [NewRegistration]) throws -> [Bool]
+    /// What each registration write needs of the stored registration of each token (nil: none
+    /// stored), held against the sweep's writes until the transaction ends.
+    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?]
 
-    /// Stores registrations that are not stored yet, unproven and due at once.
-    func insert(_ registrations: [NewRegistration]) throws
+    /// Applies the targets' writes, in order.
+    func write(_ targets: [TargetWrite]) throws
 
     /// The stored registrations and the unproven among them by environment, from counters.
     func registrationCounts() throws -> RegistrationCounts
 
-    /// Deletes each token's registration; whether each was stored.
+    /// Deletes each token's registration with its targets; whether each was stored.
     func delete(_ tokens: [PushToken]) throws -> [Bool]
 
-    /// What acks for `tokens` need of their registrations (nil: not registered), held against
-    /// the sweep's writes until the transaction ends.
+    /// What acks for `tokens` need of their registrations' wake targets (nil: not registered),
+    /// held against the sweep's writes until the transaction ends.
     func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?]
 
-    /// Writes what acks did to their rows.
+    /// Writes what acks did to their wake targets.
     func write(_ acks: [AckWrite]) throws
 
     /// Adds acks to the figures.

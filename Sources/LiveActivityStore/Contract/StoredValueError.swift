@@ -33,22 +33,39 @@ public enum StoredValue {
 
     public static func environment(_ stored: String?) throws(StoredValueError) -> APNsEnvironment {
         guard let environment = stored.flatMap(APNsEnvironment.init(name:)) else {
-            throw StoredValueError(column: "registrations.environment", value: stored)
+            throw StoredValueError(column: "push_targets.environment", value: stored)
         }
         return environment
     }
 
     public static func activityType(_ stored: String?) throws(StoredValueError) -> ActivityType {
         guard let type = stored.flatMap(ActivityType.init(rawValue:)) else {
-            throw StoredValueError(column: "registrations.activity_type", value: stored)
+            throw StoredValueError(column: "push_targets.activity_type", value: stored)
         }
         return type
     }
 
+    /// The kind of a target row (`wake`, `widgets`).
+    public static func kind(_ stored: String?) throws(StoredValueError) -> PushKind {
+        guard let kind = stored.flatMap(PushKind.init(name:)) else {
+            throw StoredValueError(column: "push_targets.push_kind", value: stored)
+        }
+        return kind
+    }
+
+    /// The longest reason stored (a target's last reason): the vocabulary's names are far
+    /// shorter; a longer one is cut here, once, before any engine stores it.
+    public static let reasonLength = 64
+
+    /// `reason` as stored: its first `reasonLength` characters.
+    public static func reason(_ reason: String) -> String {
+        reason.count <= reasonLength ? reason : String(reason.prefix(reasonLength))
+    }
+
     /// The token of a row (stored lowercase hex, as the API wrote it).
-    public static func token(_ stored: String?) throws(StoredValueError) -> PushToken {
+    public static func token(_ stored: String?, column: String = "push_token") throws(StoredValueError) -> PushToken {
         guard let stored, let token = try? PushToken(validating: stored), token.hex == stored else {
-            throw StoredValueError(column: "registrations.push_token", value: stored.map { String($0.prefix(8)) + "…" })
+            throw StoredValueError(column: "push_targets.\(column)", value: stored.map { String($0.prefix(8)) + "…" })
         }
         return token
     }
@@ -57,13 +74,13 @@ public enum StoredValue {
     public static func requestedInterval(_ stored: Int64?) throws(StoredValueError) -> Int? {
         guard let stored else { return nil }
         guard IntervalPolicy.requestable.contains(Int(clamping: stored)) else {
-            throw StoredValueError(column: "registrations.requested_interval", value: String(stored))
+            throw StoredValueError(column: "push_targets.requested_interval", value: String(stored))
         }
         return Int(stored)
     }
 
     public static func time(_ stored: Int64, column: String) throws(StoredValueError) -> Int64 {
-        guard times.contains(stored) else { throw StoredValueError(column: "registrations.\(column)", value: String(stored)) }
+        guard times.contains(stored) else { throw StoredValueError(column: "push_targets.\(column)", value: String(stored)) }
         return stored
     }
 
@@ -73,7 +90,7 @@ public enum StoredValue {
     }
 
     public static func count(_ stored: Int64, in range: ClosedRange<Int64>, column: String) throws(StoredValueError) -> Int64 {
-        guard range.contains(stored) else { throw StoredValueError(column: "registrations.\(column)", value: String(stored)) }
+        guard range.contains(stored) else { throw StoredValueError(column: "push_targets.\(column)", value: String(stored)) }
         return stored
     }
 }

@@ -14,15 +14,16 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     /// How many registrations were made at or before `cutoff` (ms): what `deleteExpired` would delete.
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
 
-    /// Deletes registrations made at or before `cutoff` (ms); how many.
+    /// Deletes registrations made at or before `cutoff` (ms) with their targets; how many registrations.
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
 
-    /// How many registrations of `environments` are due at `cutoff`, per environment.
-    func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [APNsEnvironment: Int]
+    /// How many targets of `environments` are due at `cutoff`, per environment and kind.
+    func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [PushScope: Int]
 
-    /// Up to `limit` due rows of `environments` in the due order (oldest first, then by token),
-    /// after `position` (nil: from the start), that are no other sweep's: on PostgreSQL each is
-    /// claimed under `lease` in the same statement, which commits before any push.
+    /// Up to `limit` due targets of `environments` and of a kind this build knows, in the due
+    /// order (oldest first, then by registration and kind), after `position` (nil: from the
+    /// start), that are no other sweep's: on PostgreSQL each is claimed under `lease` in the same
+    /// statement, which commits before any push.
     func claimDue(
         atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
         lease: SweepLease
@@ -32,31 +33,33 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     /// sending): due at once for any host. Nothing on SQLite.
     func release(_ lease: SweepLease) throws
 
-    /// The (type, asked interval) pairs of the rows `holdUnreached` would hold, so the interval
-    /// rule is applied above, once per pair.
-    func unreachedKinds(
-        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
-    ) throws -> [(activityType: String, requestedInterval: Int64?)]
+    /// The interval groups (kind, type, asked interval) of the targets `holdUnreached` would hold
+    /// in `scope`, so the interval rule is applied above, once per group. A stored type or kind
+    /// this build does not know is left out (its rows are left as they are).
+    func unreachedGroups(
+        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+    ) throws -> [IntervalGroup]
 
-    /// Holds, in one statement, the registrations of `environment` of one kind that a fault
-    /// stopped before the sweep wrote anything for them: still due at `cutoff`, registered at
-    /// or before `start`, not answered 200 since, and no other live sweep's (`lease` names this
-    /// host). Each waits until `nextPushAt` with `reason`; its failures stay as they are. How many.
+    /// Holds, in one statement, the targets of `group` in `scope` that a fault stopped before
+    /// the sweep wrote anything for them: still due at `cutoff`, registered at or before `start`,
+    /// not answered 200 since, and no other live sweep's (`lease` names this host). Each waits
+    /// until `nextPushAt` with `reason`; its failures stay as they are. How many.
     func holdUnreached(
-        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64, lease: SweepLease
+        in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
+        reason: String, nextPushAt: Int64, lease: SweepLease
     ) throws -> Int
 
-    /// The environments in which a push was ever answered 200 in this database (the guard).
-    func environmentsEverDelivered() throws -> Set<APNsEnvironment>
+    /// The environments and kinds in which a push was ever answered 200 in this database (the guard).
+    func scopesEverDelivered() throws -> Set<PushScope>
 
-    /// Keeps `firsts` (an environment and the time of its first 200 in a batch) among them.
-    func markEverDelivered(_ firsts: [APNsEnvironment: Int64]) throws
+    /// Keeps `firsts` (an environment and kind, and the time of its first 200 in a batch) among them.
+    func markEverDelivered(_ firsts: [PushScope: Int64]) throws
 
-    /// The acks waiting on the rows of `tokens` (`AckRule.waits`), held until the transaction ends.
+    /// The acks waiting on the wake targets of the registrations of `tokens` (`AckRule.waits`),
+    /// held until the transaction ends.
     func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck]
 
-    /// Applies `rows` (at most one per token) where each row is still the one the sweep read
+    /// Applies `rows` (at most one per target) where each row is still the one the sweep read
     /// (and on PostgreSQL still under `lease`); what became of each, in order.
     func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> [OutcomeRow.Result]
 
@@ -69,15 +72,14 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     /// Adds acks (judged with a batch) to the figures.
     func count(_ acks: [AckCount]) throws
 
-    /// Keeps the run for `stats` and the figures; prunes runs older than 30 days and figures
-    /// older than 7, with `summary.startedAt` as now.
-    func record(_ summary: SweepSummary, host: String) throws
+    /// Keeps the run for `stats` and the figures, and prunes what `retention` says has aged out.
+    func record(_ summary: SweepSummary, host: String, retention: Retention) throws
 
     /// The fingerprint of the APNs settings the last sweep ran with, and keeps `fingerprint` as
     /// the new one; nil when none was kept.
     func exchangeSettingsFingerprint(_ fingerprint: String) throws -> String?
 
-    /// Makes due at `now` the registrations a fault or the guard held for one of `reasons`
+    /// Makes due at `now` the targets a fault or the guard held for one of `reasons`
     /// (the operator changed the APNs settings: a fixed deployment reaches its devices at once).
     func releaseHeld(reasons: [String], now: Int64) throws -> Int
 }

@@ -7,7 +7,11 @@ extension StatsReport.Day {
     static func gather(_ queries: any FigureQueries, now: Int64) throws -> StatsReport.Day {
         var day = StatsReport.Day()
         day.start = start(now: now)
-        day.buckets = try queries.runBuckets(since: day.start, width: bucketMilliseconds)
+        let buckets = try queries.runBuckets(since: day.start, width: bucketMilliseconds)
+        day.buckets = buckets.filter { $0.kind == PushKind.wake.name }
+        for bucket in buckets where bucket.kind != PushKind.wake.name && (bucket.sent > 0 || bucket.failed > 0 || bucket.active > 0) {
+            day.otherBuckets[bucket.kind, default: []].append(bucket)
+        }
         // Pushes answered 200 and the acks that matched them, both by the hour APNs answered:
         // one basis for the share, whatever hour the run that sent them started in.
         let firstHour = DeliveryHour.of(firstHour(now: now))
@@ -24,11 +28,11 @@ extension StatsReport.Day {
             return wake
         }
         let reasons = try queries.reasons(since: now - 86_400_000)
-        day.failureReasons = reasons.filter { $0.kind == "failed" }.map {
-            StatsReport.ReasonCount(reason: $0.reason, count: $0.count)
+        day.failureReasons = reasons.filter { $0.category == .failed }.map {
+            StatsReport.ReasonCount(reason: $0.reason, count: $0.count, kind: $0.kind)
         }
-        day.removalReasons = reasons.filter { $0.kind == "removed" }.map {
-            StatsReport.ReasonCount(reason: $0.reason, count: $0.count)
+        day.removalReasons = reasons.filter { $0.category == .removed }.map {
+            StatsReport.ReasonCount(reason: $0.reason, count: $0.count, kind: $0.kind)
         }
 
         let failing = SweepFault.failingKinds

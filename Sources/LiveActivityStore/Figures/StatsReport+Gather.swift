@@ -9,7 +9,9 @@ extension StatsReport {
     public static func gather(_ queries: any FigureQueries, now: Int64) throws -> StatsReport {
         var report = StatsReport()
         report.generatedAt = now
-        report.byTypeAndEnvironment = try queries.groups()
+        let groups = try queries.groups()
+        report.byTypeAndEnvironment = groups.filter { $0.kind == PushKind.wake.name }
+        report.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
         report.active = report.byTypeAndEnvironment.map(\.count).saturatedSum()
         report.activeWakeups = try queries.wakeupTotal()
 
@@ -21,7 +23,7 @@ extension StatsReport {
             + [max(0, report.active.subtractingSaturated(newerThan[3]))]
         report.byAge = zip(ageLabels, ages).map { ($0, $1) }
         report.oldestRegisteredAt = try queries.oldestRegisteredAt()
-        report.topWakeups = try queries.topWakeups(limit: 5).map { ($0.prefix + "…", $0.count) }
+        report.topWakeups = try queries.topWakeups(limit: 5).map { StatsReport.TopCount(token: $0.token + "…", count: $0.count) }
 
         report.lastDay = try queries.runTotals(since: now - 86_400_000)
         report.lastWeek = try queries.runTotals(since: now - 7 * 86_400_000)
@@ -37,12 +39,20 @@ extension StatsReport {
         return report
     }
 
-    /// Registrations waiting after failures, every environment listed (0 when none), then any
-    /// environment this build does not know.
-    static func backingOff(_ queries: any FigureQueries) throws -> [(environment: String, count: Int64)] {
+    /// Targets waiting after failures: the wakes' of every environment listed (0 when none), then
+    /// any environment this build does not know, then other kinds' where they have any.
+    static func backingOff(_ queries: any FigureQueries) throws -> [StatsReport.BackingOff] {
         let counts = try queries.backingOff()
-        let known = APNsEnvironment.allCases.map { name in (name.rawValue, counts.first { $0.0 == name.rawValue }?.1 ?? 0) }
-        return known + counts.filter { count in !APNsEnvironment.allCases.contains { $0.rawValue == count.0 } }
+        let wake = PushKind.wake.name
+        let known = APNsEnvironment.allCases.map { environment in
+            StatsReport.BackingOff(
+                environment: environment.rawValue,
+                count: counts.first { $0.environment == environment.rawValue && $0.kind == wake }?.count ?? 0)
+        }
+        let unknown = counts.filter { count in
+            count.kind == wake && !APNsEnvironment.allCases.contains { $0.rawValue == count.environment }
+        }
+        return known + unknown + counts.filter { $0.kind != wake }
     }
 }
 
@@ -57,7 +67,7 @@ extension MetricsSnapshot {
         snapshot.acks = DeliveryReport.outcomes(try queries.acks(sinceHour: nil))
         let delays = try queries.ackDelayTotals()
         var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-        for (bucket, count) in delays.buckets where bucket >= 0 && bucket < Int64(buckets.count) { buckets[Int(bucket)] = count }
+        for (bucket, count) in delays.buckets.enumerated() where bucket < buckets.count { buckets[bucket] = count }
         snapshot.ackDelayBuckets = buckets
         snapshot.ackDelaySumMilliseconds = delays.sumMilliseconds
         return snapshot

@@ -1,19 +1,34 @@
 import LiveActivityDomain
 
-/// A registration as the API writes it (SPEC 3): stored new, or refreshing the stored one.
+/// A registration as the API writes it (SPEC 3): stored new, or refreshing the stored one, with
+/// the widget extension's token when the app sent one.
 public struct NewRegistration: Sendable, Equatable {
     public var token: PushToken
     public var activityType: ActivityType
     public var environment: APNsEnvironment
-    /// Now (Unix ms): also its next push, so the first push goes out at the next sweep.
+    /// Now (Unix ms): also its targets' next push, so the first push goes out at the next sweep.
     public var registeredAt: Int64
     public var expiresAt: Int64
-    /// The seconds the app asked for, nil for none (a refresh without one clears it).
+    /// The seconds the app asked for between wakes, nil for none (a refresh without one clears it).
     public var requestedInterval: Int?
+    /// Its widgets target (`widgetPushToken`, `widgetInterval`), nil for none: a refresh without
+    /// one removes the stored one (SPEC 3).
+    public var widget: Widget?
+
+    /// The widget extension's token and the seconds the app asked for between its pushes.
+    public struct Widget: Sendable, Equatable {
+        public var token: PushToken
+        public var requestedInterval: Int?
+
+        public init(token: PushToken, requestedInterval: Int? = nil) {
+            self.token = token
+            self.requestedInterval = requestedInterval
+        }
+    }
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
-        requestedInterval: Int? = nil
+        requestedInterval: Int? = nil, widget: Widget? = nil
     ) {
         self.token = token
         self.activityType = activityType
@@ -21,6 +36,26 @@ public struct NewRegistration: Sendable, Equatable {
         self.registeredAt = registeredAt
         self.expiresAt = expiresAt
         self.requestedInterval = requestedInterval
+        self.widget = widget
+    }
+
+    /// What every target of it stores of the registration.
+    public var facts: RegistrationFacts {
+        RegistrationFacts(activityType: activityType, environment: environment, registeredAt: registeredAt, expiresAt: expiresAt)
+    }
+
+    /// The targets it asks for: its wake target, and its widgets target when it has one.
+    public var targets: [NewTarget] {
+        var targets = [
+            NewTarget(key: .wake(token), token: token, facts: facts, requestedInterval: requestedInterval)
+        ]
+        if let widget {
+            targets.append(
+                NewTarget(
+                    key: TargetKey(registration: token, kind: .widgets), token: widget.token, facts: facts,
+                    requestedInterval: widget.requestedInterval))
+        }
+        return targets
     }
 }
 
@@ -39,10 +74,10 @@ public struct RegistrationCounts: Sendable, Equatable {
 }
 
 extension RegistrationCounts {
-    /// From the counters' rows, one per group: its environment's name, its registrations and its
-    /// unproven ones. The counters are values read back (SPEC 7): a negative one counts as none,
-    /// and sums saturate rather than trap; an environment this build does not know counts in the
-    /// total only.
+    /// From the counters' rows of wake targets, one per group: its environment's name, its
+    /// registrations and its unproven ones. The counters are values read back (SPEC 7): a negative
+    /// one counts as none, and sums saturate rather than trap; an environment this build does not
+    /// know counts in the total only.
     public init(_ groups: [(environment: String?, total: Int64, unproven: Int64)]) {
         var total = 0
         var unproven: [APNsEnvironment: Int] = [:]

@@ -1,6 +1,6 @@
 import LiveActivityDomain
 
-/// What one outcome batch does to one registration's row: the sweep's writes for it, folded into
+/// What one outcome batch does to one push target's row: the sweep's writes for it, folded into
 /// one in the order they were made (`OutcomeBatch`), the attempt its answer adds, and whether an
 /// ack waiting on the row was judged. An engine applies a batch of these in one transaction, only
 /// where the row is still the one the sweep read: on SQLite, registered at the time it was read
@@ -13,9 +13,11 @@ public struct OutcomeRow: Sendable, Equatable {
         /// Kept: failures + `failuresAdded` (0 for a row a fault held), the guard's holds +
         /// `guardHoldsAdded`, the reason, due again at `nextPushAt`.
         case kept(Kept)
-        /// Deleted, unless registered again after `registeredAtOrBefore`.
+        /// Deleted, unless registered again after `registeredAtOrBefore`; with its whole
+        /// registration when its kind `ownsRegistration` (a wake target), else alone.
         case deleted(registeredAtOrBefore: Int64)
-        /// 410: deleted, unless registered again after APNs's timestamp; then kept as `kept` says.
+        /// 410: deleted as `deleted`, unless registered again after APNs's timestamp; then kept
+        /// as `kept` says.
         case deletedUnlessRenewed(registeredAtOrBefore: Int64, kept: Kept)
         /// Nothing but its attempts (an answer whose outcome another batch writes, or none does).
         case attemptOnly
@@ -31,7 +33,7 @@ public struct OutcomeRow: Sendable, Equatable {
             public init(failuresAdded: Int, guardHoldsAdded: Int = 0, reason: String, nextPushAt: Int64) {
                 self.failuresAdded = failuresAdded
                 self.guardHoldsAdded = guardHoldsAdded
-                self.reason = reason
+                self.reason = StoredValue.reason(reason)
                 self.nextPushAt = nextPushAt
             }
         }
@@ -46,7 +48,7 @@ public struct OutcomeRow: Sendable, Equatable {
         case replace([PushAttempt])
     }
 
-    public var token: PushToken
+    public var key: TargetKey
     /// When the registration the sweep read was made.
     public var selectedRegisteredAt: Int64
     public var change: Change
@@ -55,27 +57,32 @@ public struct OutcomeRow: Sendable, Equatable {
     public var clearsWaitingAck: Bool
 
     public init(
-        token: PushToken, selectedRegisteredAt: Int64, change: Change, attempts: Attempts = .unchanged,
+        key: TargetKey, selectedRegisteredAt: Int64, change: Change, attempts: Attempts = .unchanged,
         clearsWaitingAck: Bool = false
     ) {
-        self.token = token
+        self.key = key
         self.selectedRegisteredAt = selectedRegisteredAt
         self.change = change
         self.attempts = attempts
         self.clearsWaitingAck = clearsWaitingAck
     }
 
+    /// Whether a deletion of it takes its whole registration (`PushKind.ownsRegistration`).
+    public var deletesRegistration: Bool { key.kind.ownsRegistration }
+
     /// What an engine did with the row.
     public enum Result: Sendable, Equatable {
         case written
+        /// Deleted (with its registration's other targets where it `deletesRegistration`).
         case deleted
         /// Not there as the sweep read it: deleted, registered again, or (PostgreSQL) taken by another host.
         case skipped
     }
 }
 
-/// An ack waiting on a row of an outcome batch (`AckRule.waits`), with what judging it needs.
+/// An ack waiting on a wake target of an outcome batch (`AckRule.waits`), with what judging it needs.
 public struct WaitingAck: Sendable, Equatable {
+    /// The registration's (and its wake target's) token.
     public var token: PushToken
     public var at: Int64
     public var activityType: ActivityType
@@ -97,34 +104,41 @@ public struct WaitingAck: Sendable, Equatable {
     }
 }
 
-/// Pushes answered 200 in one hour, of one type and environment, and the registrations they were
-/// the first of that hour for (registration-hours): what a batch adds to the delivery figures.
+/// Pushes of one kind answered 200 in one hour, of one type and environment, and the targets they
+/// were the first of that hour for (registration-hours): what a batch adds to the delivery figures.
 public struct DeliveryCount: Sendable, Equatable, Hashable {
     public var hour: Int64
     public var activityType: ActivityType
     public var environment: APNsEnvironment
+    public var kind: PushKind
     public var delivered: Int64
     public var registrations: Int64
 
-    public init(hour: Int64, activityType: ActivityType, environment: APNsEnvironment, delivered: Int64, registrations: Int64) {
+    public init(
+        hour: Int64, activityType: ActivityType, environment: APNsEnvironment, kind: PushKind = .wake, delivered: Int64,
+        registrations: Int64
+    ) {
         self.hour = hour
         self.activityType = activityType
         self.environment = environment
+        self.kind = kind
         self.delivered = delivered
         self.registrations = registrations
     }
 }
 
-/// Registrations of one type and environment that got their first 200 in a batch (the unproven
+/// Targets of one kind, type and environment that got their first 200 in a batch (the unproven
 /// counter goes down by `count`).
 public struct ProvenCount: Sendable, Equatable {
     public var activityType: ActivityType
     public var environment: APNsEnvironment
+    public var kind: PushKind
     public var count: Int64
 
-    public init(activityType: ActivityType, environment: APNsEnvironment, count: Int64) {
+    public init(activityType: ActivityType, environment: APNsEnvironment, kind: PushKind = .wake, count: Int64) {
         self.activityType = activityType
         self.environment = environment
+        self.kind = kind
         self.count = count
     }
 }

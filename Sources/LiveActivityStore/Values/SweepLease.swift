@@ -26,14 +26,14 @@ public struct SweepLease: Sendable, Equatable {
 }
 
 /// One due row as a page read it (`SweepStatements.claimDue`): its place in the due order, and
-/// the registration, or why this build cannot use it (a value it does not know or trust: the
-/// sweep skips the row with one line, never crashes on it).
+/// the target, or why this build cannot use it (a value it does not know or trust: the sweep
+/// skips the row with one line, never crashes on it).
 public struct DueRead: Sendable {
     public var position: DuePosition
-    public var registration: Result<DueRegistration, StoredValueError>
+    public var target: Result<DueTarget, StoredValueError>
 
-    public init(position: DuePosition, registration: Result<DueRegistration, StoredValueError>) {
+    public init(position: DuePosition, target: Result<DueTarget, StoredValueError>) {
         self.position = position
-        self.registration = registration
+        self.target = target
     }
 }

@@ -1,10 +1,10 @@
 import LiveActivityDomain
 
 /// One batch of a sweep's outcomes applied through any engine's `SweepStatements`, in one
-/// transaction (SPEC 4, 5): the writes folded to one per registration, each answer put first in
-/// its registration's attempts, an ack that waited for one of these pushes judged (`AckRule`),
-/// and the hourly figures of the 200s added. What each write means is decided here, once; an
-/// engine runs one statement per kind of row for the whole batch where it can.
+/// transaction (SPEC 4, 5): the writes folded to one per push target, each answer put first in
+/// its target's attempts, an ack that waited for one of these pushes judged (`AckRule`), and the
+/// hourly figures of the 200s added. What each write means is decided here, once; an engine runs
+/// one statement per kind of row for the whole batch where it can.
 public struct OutcomeBatch: Sendable {
     public var writes: [OutcomeWrite]
     /// The final answers the writes come from (the attempt history, the figures).
@@ -17,12 +17,12 @@ public struct OutcomeBatch: Sendable {
 
     public var isEmpty: Bool { writes.isEmpty && answered.isEmpty }
 
-    /// Applies the batch in one transaction; how many registrations it deleted.
-    public func apply(to statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws -> Int {
-        guard !isEmpty else { return 0 }
+    /// Applies the batch in one transaction; how many targets of each kind it deleted.
+    public func apply(to statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws -> [PushKind: Int] {
+        guard !isEmpty else { return [:] }
         var rows = Self.rows(writes, answered: answered)
         return try statements.transaction {
-            let waiting = try statements.waitingAcks(among: rows.map(\.token))
+            let waiting = try statements.waitingAcks(among: rows.filter { $0.key.kind.acknowledged }.map(\.key.registration))
             let acks = Self.judge(waiting, in: &rows, policy: policy)
             let results = try statements.write(rows, lease: lease)
             let deliveries = Self.deliveries(answered)
@@ -33,36 +33,37 @@ public struct OutcomeBatch: Sendable {
             if !proven.isEmpty { try statements.markProven(proven) }
             // An ack is counted where its row took the batch: a row skipped (registered again,
             // another host's now) still holds it, for the write that does reach it.
-            let counted = zip(rows, results).compactMap { row, result in result == .skipped ? nil : acks[row.token.hex] }
+            let counted = zip(rows, results).compactMap { row, result in result == .skipped ? nil : acks[row.key] }
             if !counted.isEmpty { try statements.count(counted) }
-            return results.filter { $0 == .deleted }.count
+            var deleted: [PushKind: Int] = [:]
+            for (row, result) in zip(rows, results) where result == .deleted { deleted[row.key.kind, default: 0] += 1 }
+            return deleted
         }
     }
 
     // MARK: - Folding
 
-    /// One row per registration: its writes in the order made (a failure then a fault's hold keep
-    /// the failure's count and take the hold's wait), and its answer first in its attempts.
+    /// One row per target: its writes in the order made (a failure then a fault's hold keep the
+    /// failure's count and take the hold's wait), and its answer first in its attempts.
     static func rows(_ writes: [OutcomeWrite], answered: [AnsweredPush]) -> [OutcomeRow] {
         var rows: [OutcomeRow] = []
-        var index: [String: Int] = [:]
+        var index: [TargetKey: Int] = [:]
         for write in writes {
             let (selected, change) = Self.change(write)
-            if let at = index[write.token.hex] {
+            if let at = index[write.key] {
                 rows[at].change = Self.fold(rows[at].change, then: change)
             } else {
-                index[write.token.hex] = rows.count
-                rows.append(OutcomeRow(token: write.token, selectedRegisteredAt: selected, change: change))
+                index[write.key] = rows.count
+                rows.append(OutcomeRow(key: write.key, selectedRegisteredAt: selected, change: change))
             }
         }
         for push in answered {
-            let token = push.attempt.token
-            if let at = index[token.hex] {
+            if let at = index[push.key] {
                 rows[at].attempts = .prepend(push.attempt)
             } else {
-                index[token.hex] = rows.count
+                index[push.key] = rows.count
                 rows.append(
-                    OutcomeRow(token: token, selectedRegisteredAt: 0, change: .attemptOnly, attempts: .prepend(push.attempt)))
+                    OutcomeRow(key: push.key, selectedRegisteredAt: 0, change: .attemptOnly, attempts: .prepend(push.attempt)))
             }
         }
         return rows
@@ -100,44 +101,44 @@ public struct OutcomeBatch: Sendable {
 
     // MARK: - Waiting acks
 
-    /// Judges each ack waiting on a row of the batch against the row's attempts as the batch
-    /// leaves them; a match marks its push. Returns the count of each, by token.
-    static func judge(_ waiting: [WaitingAck], in rows: inout [OutcomeRow], policy: IntervalPolicy) -> [String: AckCount] {
+    /// Judges each ack waiting on a wake target of the batch against the target's attempts as
+    /// the batch leaves them; a match marks its push. Returns the count of each, by target.
+    static func judge(_ waiting: [WaitingAck], in rows: inout [OutcomeRow], policy: IntervalPolicy) -> [TargetKey: AckCount] {
         guard !waiting.isEmpty else { return [:] }
         let byToken = Dictionary(waiting.map { ($0.token.hex, $0) }, uniquingKeysWith: { first, _ in first })
-        var counts: [String: AckCount] = [:]
-        for index in rows.indices {
-            guard let ack = byToken[rows[index].token.hex] else { continue }
+        var counts: [TargetKey: AckCount] = [:]
+        for index in rows.indices where rows[index].key.kind.acknowledged {
+            guard let ack = byToken[rows[index].key.registration.hex] else { continue }
             var attempts = ack.attempts
             if case .prepend(let attempt) = rows[index].attempts {
                 attempts = Array(([attempt] + attempts).prefix(PushAttempt.kept))
             }
-            let interval = policy.effectiveMilliseconds(ack.activityType, requested: ack.requestedInterval)
+            let interval = policy.effectiveMilliseconds(.wake, ack.activityType, requested: ack.requestedInterval)
             let verdict = AckRule.judge(ackAt: ack.at, attempts: attempts, intervalMilliseconds: interval)
             rows[index].clearsWaitingAck = true
             guard case .matched(let matched, let delay) = verdict else {
-                counts[ack.token.hex] = AckCount(outcome: verdict.outcome, at: ack.at)
+                counts[rows[index].key] = AckCount(outcome: verdict.outcome, at: ack.at)
                 continue
             }
             rows[index].attempts = .replace(AckRule.marking(attempts, index: matched, delayMilliseconds: delay))
             let match = AckCount.Match(
                 answeredAt: attempts[matched].answeredAt, activityType: ack.activityType, environment: ack.environment,
                 delayMilliseconds: delay)
-            counts[ack.token.hex] = AckCount(outcome: .matched, at: ack.at, match: match)
+            counts[rows[index].key] = AckCount(outcome: .matched, at: ack.at, match: match)
         }
         return counts
     }
 
     // MARK: - Figures
 
-    /// The 200s per hour, type and environment, and the registrations each was the first of its
-    /// hour for (registration-hours: the registration's previous 200 fell in an earlier hour).
+    /// The 200s per hour, type, environment and kind, and the targets each was the first of its
+    /// hour for (registration-hours: the target's previous 200 fell in an earlier hour).
     static func deliveries(_ answered: [AnsweredPush]) -> [DeliveryCount] {
         var counts: [DeliveryCount] = []
         var index: [DeliveryKey: Int] = [:]
         for push in answered where push.attempt.status == 200 {
             let hour = DeliveryHour.of(push.attempt.answeredAt)
-            let key = DeliveryKey(hour: hour, activityType: push.activityType, environment: push.environment)
+            let key = DeliveryKey(hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind)
             let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
             let at =
                 index[key]
@@ -145,8 +146,8 @@ public struct OutcomeBatch: Sendable {
                     index[key] = counts.count
                     counts.append(
                         DeliveryCount(
-                            hour: hour, activityType: push.activityType, environment: push.environment, delivered: 0,
-                            registrations: 0))
+                            hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind,
+                            delivered: 0, registrations: 0))
                     return counts.count - 1
                 }()
             counts[at].delivered += 1
@@ -155,31 +156,34 @@ public struct OutcomeBatch: Sendable {
         return counts
     }
 
-    /// The registrations the batch's written 200s proved for the first time (their previous 200:
-    /// none), per type and environment.
+    /// The targets the batch's written 200s proved for the first time (their previous 200:
+    /// none), per type, environment and kind.
     static func proven(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [ProvenCount] {
         let written = Set(
-            zip(rows, results).compactMap { row, result -> String? in
+            zip(rows, results).compactMap { row, result -> TargetKey? in
                 guard result == .written, case .delivered = row.change else { return nil }
-                return row.token.hex
+                return row.key
             })
         var counts: [ProvenCount] = []
-        for push in answered
-        where push.attempt.status == 200 && push.previousDeliveryAt == nil && written.contains(push.attempt.token.hex) {
-            if let at = counts.firstIndex(where: { $0.activityType == push.activityType && $0.environment == push.environment }) {
+        for push in answered where push.attempt.status == 200 && push.previousDeliveryAt == nil && written.contains(push.key) {
+            if let at = counts.firstIndex(where: {
+                $0.activityType == push.activityType && $0.environment == push.environment && $0.kind == push.kind
+            }) {
                 counts[at].count += 1
             } else {
-                counts.append(ProvenCount(activityType: push.activityType, environment: push.environment, count: 1))
+                counts.append(
+                    ProvenCount(activityType: push.activityType, environment: push.environment, kind: push.kind, count: 1))
             }
         }
         return counts
     }
 
-    /// The first 200 of each environment in the batch (SPEC 5's guard: environments that ever delivered).
-    static func firstDeliveries(_ answered: [AnsweredPush]) -> [APNsEnvironment: Int64] {
-        var firsts: [APNsEnvironment: Int64] = [:]
+    /// The first 200 of each environment and kind in the batch (SPEC 5's guard: scopes that ever delivered).
+    static func firstDeliveries(_ answered: [AnsweredPush]) -> [PushScope: Int64] {
+        var firsts: [PushScope: Int64] = [:]
         for push in answered where push.attempt.status == 200 {
-            firsts[push.environment] = min(firsts[push.environment] ?? .max, push.attempt.answeredAt)
+            let scope = PushScope(environment: push.environment, kind: push.kind)
+            firsts[scope] = min(firsts[scope] ?? .max, push.attempt.answeredAt)
         }
         return firsts
     }
@@ -188,5 +192,6 @@ public struct OutcomeBatch: Sendable {
         var hour: Int64
         var activityType: ActivityType
         var environment: APNsEnvironment
+        var kind: PushKind
     }
 }

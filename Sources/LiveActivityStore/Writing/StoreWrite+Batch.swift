@@ -16,18 +16,20 @@ extension StoreWrite {
     ) throws -> [Result<Outcome, any Error>] {
         var answers = [Result<Outcome, any Error>?](repeating: nil, count: writes.count)
 
-        // Registrations: every stored token refreshed at once, then the new ones under the caps,
-        // counted as they go so the caps stay exact within the batch.
+        // Registrations: what is stored of each read at once; a stored one is refreshed whatever
+        // the counts, a new one stored under the caps, counted as it goes so the caps stay exact
+        // within the batch.
         let registrations = writes.indices.compactMap { index -> (Int, NewRegistration, RegistrationCaps)? in
             guard case .register(let registration, let caps) = writes[index] else { return nil }
             return (index, registration, caps)
         }
         if !registrations.isEmpty {
-            let refreshed = try statements.refresh(registrations.map(\.1))
+            let stored = try statements.storedTargets(registrations.map(\.1.token))
             var counts: RegistrationCounts?
-            var inserted: [NewRegistration] = []
-            for ((index, registration, caps), stored) in zip(registrations, refreshed) {
-                if stored {
+            var targetWrites: [TargetWrite] = []
+            for ((index, registration, caps), stored) in zip(registrations, stored) {
+                if let stored {
+                    targetWrites += refreshing(stored, with: registration)
                     answers[index] = .success(.registered(.refreshed))
                     continue
                 }
@@ -40,12 +42,12 @@ extension StoreWrite {
                 } else {
                     current.total += 1
                     current.unproven[registration.environment, default: 0] += 1
-                    inserted.append(registration)
+                    targetWrites += registration.targets.map(TargetWrite.insert)
                     answers[index] = .success(.registered(.created))
                 }
                 counts = current
             }
-            if !inserted.isEmpty { try statements.insert(inserted) }
+            if !targetWrites.isEmpty { try statements.write(targetWrites) }
         }
 
         let unregistrations = writes.indices.filter { if case .unregister = writes[$0] { true } else { false } }
@@ -74,6 +76,27 @@ extension StoreWrite {
         return answers.map { $0 ?? .failure(Unanswered()) }
     }
 
+    /// What refreshing `stored` with `registration` writes (SPEC 3: "a refresh replaces the
+    /// registration whole"): each target it asks for that is stored with the same token is
+    /// refreshed, keeping its 200s only in the same environment; one stored with another token,
+    /// or not asked for any more (a refresh without `widgetPushToken`), is deleted; one not
+    /// stored is stored new.
+    static func refreshing(_ stored: StoredTargets, with registration: NewRegistration) -> [TargetWrite] {
+        let keepsProof = stored.environment == registration.environment
+        var writes: [TargetWrite] = []
+        let asked = registration.targets
+        for (kind, token) in stored.tokens.sorted(by: { $0.key.name < $1.key.name }) {
+            let key = TargetKey(registration: registration.token, kind: kind)
+            if let target = asked.first(where: { $0.key.kind == kind }), target.token == token {
+                writes.append(.refresh(key, target.facts, requestedInterval: target.requestedInterval, keepsProof: keepsProof))
+            } else {
+                writes.append(.delete(key))
+            }
+        }
+        for target in asked where stored.tokens[target.key.kind] != target.token { writes.append(.insert(target)) }
+        return writes
+    }
+
     /// An ack against its registration (nil: not registered): its verdict (nil: it waits on the
     /// row for the push on its way), what it writes on the row, and what it counts.
     static func judge(_ token: PushToken, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy)
@@ -85,7 +108,7 @@ extension StoreWrite {
             if subject.waitingAckAt != nil { return (.duplicate, nil, AckCount(outcome: .duplicate, at: now)) }
             return (nil, .wait(token, at: now), nil)
         }
-        let interval = policy.effectiveMilliseconds(subject.activityType, requested: subject.requestedInterval)
+        let interval = policy.effectiveMilliseconds(.wake, subject.activityType, requested: subject.requestedInterval)
         let verdict = AckRule.judge(ackAt: now, attempts: subject.attempts, intervalMilliseconds: interval)
         guard case .matched(let index, let delay) = verdict else {
             return (verdict.outcome, nil, AckCount(outcome: verdict.outcome, at: now))

@@ -109,13 +109,15 @@ enum Schema {
         toVersion9,
         toVersion10,
         toVersion11,
+        toVersion12,
     ]
 
-    /// The number of stored registrations: the sum of the trigger-kept group counters (at most
-    /// one row per type and environment), so the cap and health never scan the table.
-    /// Each counter held to 2^50 as it is read (values read back are input): a planted one is a
-    /// full table, never an overflow of the sum.
-    static let registrationCountSQL = "SELECT coalesce(sum(min(max(n, 0), 1125899906842624)), 0) FROM registration_groups"
+    /// The number of stored registrations: the sum of the trigger-kept counters of the wake
+    /// targets (at most one row per type and environment), so the cap and health never scan the
+    /// table. Each counter held to 2^50 as it is read (values read back are input): a planted one
+    /// is a full table, never an overflow of the sum.
+    static let registrationCountSQL =
+        "SELECT coalesce(sum(min(max(n, 0), 1125899906842624)), 0) FROM target_groups WHERE push_kind = 'wake'"
 
     /// The version this build writes.
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -3,87 +3,131 @@ import LiveActivityFigures
 import LiveActivityStore
 import SQLiteClient
 
-/// The figures' reads (SPEC 7) on SQLite, without reading the registrations themselves: the
+/// The figures' reads (SPEC 7) on SQLite, without reading the targets themselves: the
 /// trigger-kept group counters, range counts on the registered_at index (index entries are cheap
-/// to count: 30 ms for a million), the partial indexes of pushed and failing rows, the run
+/// to count: 30 ms for a million), the partial indexes of pushed and failing targets, the run
 /// history on its start-time index and the hourly figures by their primary key.
 extension SQLiteStoreConnection: FigureQueries {
-    func registration(_ token: PushToken) throws -> Registration? {
+    func registration(_ token: PushToken, attempts: Bool) throws -> Registration? {
         try storeFaults {
-            try connection.statement("SELECT \(Self.registrationColumns) FROM registrations WHERE push_token = ?")
-                .firstRow([.text(token.hex)], refusing: { (row) throws(StoredValueError) in try row.registration() })
+            let rows = try connection.statement(
+                "SELECT \(TargetColumns.stored)\(attempts ? ", attempts" : "") FROM push_targets WHERE registration_token = ?"
+            ).rows([.text(token.hex)]) { (row) throws(StoredValueError) in try StoredTargetRow(stored: row, attempts: attempts) }
+            return Registration(stored: rows)
         }
     }
 
     func groups() throws -> [StatsReport.Group] {
         try storeFaults {
             try connection.statement(
-                "SELECT activity_type, environment, n FROM registration_groups WHERE n > 0 ORDER BY activity_type, environment"
-            ).rows { row in StatsReport.Group(activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2))
+                """
+                SELECT activity_type, environment, n, push_kind FROM target_groups WHERE n > 0
+                ORDER BY push_kind = 'wake' DESC, push_kind, activity_type, environment
+                """
+            ).rows { row in
+                StatsReport.Group(
+                    activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2), kind: row.text(3) ?? "")
             }
         }
     }
 
-    /// From the partial index of pushed registrations (covering: no row is read).
+    /// From the partial index of pushed targets (covering: no row is read).
     func wakeupTotal() throws -> Int64 {
         try storeFaults {
-            try connection.statement("SELECT coalesce(sum(wakeup_count), 0) FROM registrations WHERE wakeup_count > 0")
-                .scalarInt() ?? 0
+            try connection.statement(
+                "SELECT coalesce(sum(push_count), 0) FROM push_targets WHERE push_kind = 'wake' AND push_count > 0"
+            ).scalarInt() ?? 0
         }
     }
 
+    /// From the registered_at index, which carries the kind: no row is read.
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
         try storeFaults {
-            let newer = try connection.statement("SELECT count(*) FROM registrations WHERE registered_at > ?")
+            let newer = try connection.statement(
+                "SELECT count(*) FROM push_targets WHERE registered_at > ? AND push_kind = 'wake'")
             return try bounds.map { try newer.scalarInt([.integer($0)]) ?? 0 }
         }
     }
 
     func oldestRegisteredAt() throws -> Int64? {
-        try storeFaults { try connection.statement("SELECT min(registered_at) FROM registrations").scalarInt() }
-    }
-
-    /// The partial index on wakeups holds only pushed registrations, in order.
-    func topWakeups(limit: Int) throws -> [(prefix: String, count: Int64)] {
         try storeFaults {
-            try connection.statement(
-                """
-                SELECT substr(push_token, 1, 8), wakeup_count FROM registrations WHERE wakeup_count > 0
-                ORDER BY wakeup_count DESC, push_token LIMIT ?
-                """
-            ).rows([.integer(Int64(limit))]) { row in (row.text(0) ?? "", row.int(1)) }
+            try connection.statement("SELECT min(registered_at) FROM push_targets WHERE push_kind = 'wake'").scalarInt()
         }
     }
 
-    /// From the partial index that holds only the failing rows (schema step 5 → 6): no row is read.
-    func backingOff() throws -> [(environment: String, count: Int64)] {
+    /// The partial index on push counts holds only pushed targets, by kind and count.
+    func topWakeups(limit: Int) throws -> [StatsReport.TopCount] {
         try storeFaults {
             try connection.statement(
-                "SELECT environment, count(*) FROM registrations WHERE consecutive_failures > 0 GROUP BY environment"
-            ).rows { row in (row.text(0) ?? "", row.int(1)) }
+                """
+                SELECT substr(registration_token, 1, 8), push_count FROM push_targets WHERE push_kind = 'wake' AND push_count > 0
+                ORDER BY push_count DESC, registration_token LIMIT ?
+                """
+            ).rows([.integer(Int64(limit))]) { row in StatsReport.TopCount(token: row.text(0) ?? "", count: row.int(1)) }
         }
     }
 
-    /// The lifetime totals are kept by triggers as runs are recorded (schema step 4 → 5), so
-    /// pruning the history never lowers them (SPEC 7).
+    /// From the partial index that holds only the failing targets: no row is read.
+    func backingOff() throws -> [StatsReport.BackingOff] {
+        try storeFaults {
+            try connection.statement(
+                """
+                SELECT environment, push_kind, count(*) FROM push_targets WHERE consecutive_failures > 0
+                GROUP BY environment, push_kind ORDER BY environment, push_kind
+                """
+            ).rows { row in StatsReport.BackingOff(environment: row.text(0) ?? "", kind: row.text(1) ?? "", count: row.int(2)) }
+        }
+    }
+
+    /// The lifetime totals are kept by triggers as runs are recorded, so pruning the history
+    /// never lowers them (SPEC 7).
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         try storeFaults {
-            let read = { (row: Row) in
-                StatsReport.RunTotals(
-                    runs: row.int(0), sent: row.int(1), failed: row.int(2), removed: row.int(3), expired: row.int(4))
+            var totals = StatsReport.RunTotals()
+            let kinds: [(kind: String, sent: Int64, failed: Int64, removed: Int64)]
+            if let since {
+                try connection.statement("SELECT count(*), coalesce(sum(expired), 0) FROM sweep_runs WHERE started_at >= ?")
+                    .firstRow([.integer(since)]) { row in
+                        totals.runs = row.int(0)
+                        totals.expired = row.int(1)
+                    }
+                kinds = try connection.statement(
+                    """
+                    SELECT k.push_kind, sum(k.sent), sum(k.failed), sum(k.removed)
+                    FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id WHERE r.started_at >= ? GROUP BY 1
+                    """
+                ).rows([.integer(since)]) { ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3)) }
+            } else {
+                try connection.statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
+                    totals.runs = row.int(0)
+                    totals.expired = row.int(1)
+                }
+                kinds = try connection.statement("SELECT push_kind, sent, failed, removed FROM sweep_kind_totals").rows {
+                    ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3))
+                }
             }
-            guard let since else {
-                return try connection.statement("SELECT runs, sent, failed, removed, expired FROM sweep_totals WHERE id = 1")
-                    .firstRow([], read) ?? StatsReport.RunTotals()
-            }
-            return try connection.statement(
-                """
-                SELECT count(*), coalesce(sum(sent), 0), coalesce(sum(failed), 0), coalesce(sum(removed), 0),
-                       coalesce(sum(expired), 0)
-                FROM sweep_runs WHERE started_at >= ?
-                """
-            ).firstRow([.integer(since)], read) ?? StatsReport.RunTotals()
+            return Self.totals(totals, kinds)
         }
+    }
+
+    /// The wakes' sums on the totals themselves, every other kind's in `others`, in the kinds' order.
+    static func totals(
+        _ run: StatsReport.RunTotals, _ kinds: [(kind: String, sent: Int64, failed: Int64, removed: Int64)]
+    ) -> StatsReport.RunTotals {
+        var totals = run
+        for entry in kinds {
+            if entry.kind == PushKind.wake.name {
+                (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
+            } else {
+                totals.others.append(
+                    StatsReport.PushTotals(kind: entry.kind, sent: entry.sent, failed: entry.failed, removed: entry.removed))
+            }
+        }
+        let order = PushKind.all.map(\.name)
+        totals.others.sort {
+            (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
+        }
+        return totals
     }
 
     /// The run recorded last: by its id, the order of recording, so a clock stepped back cannot
@@ -112,7 +156,7 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
-    func lastRunEnd(failingKinds: [String]) throws -> (finishedAt: Int64, failed: Bool)? {
+    func lastRunEnd(failingKinds: [String]) throws -> RunEnd? {
         try storeFaults {
             let placeholders = failingKinds.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
             return try connection.statement(
@@ -121,49 +165,54 @@ extension SQLiteStoreConnection: FigureQueries {
                        EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind IN (\(placeholders.isEmpty ? "''" : placeholders)))
                 FROM sweep_runs ORDER BY id DESC LIMIT 1
                 """
-            ).firstRow(failingKinds.map { .text($0) }) { row in (row.int(0), row.int(1) != 0) }
+            ).firstRow(failingKinds.map { .text($0) }) { row in RunEnd(finishedAt: row.int(0), failed: row.int(1) != 0) }
         }
     }
 
-    /// sweep_faults holds at most one per environment and kind in a run; the lifetime totals are
-    /// kept by a trigger (schema step 5 → 6).
+    /// sweep_faults holds at most one per scope and kind in a run; the lifetime totals are kept
+    /// by a trigger.
     func faults(since: Int64?) throws -> [StatsReport.FaultTotals] {
         try storeFaults {
             let read = { (row: Row) in
                 StatsReport.FaultTotals(
-                    environment: row.text(0) ?? "", kind: row.text(1) ?? "", reason: row.text(2) ?? "", runs: row.int(3),
-                    pushes: row.int(4), lastAt: row.int(5))
+                    environment: row.text(0) ?? "", pushKind: row.text(1) ?? "", kind: row.text(2) ?? "",
+                    reason: row.text(3) ?? "", runs: row.int(4), pushes: row.int(5), lastAt: row.int(6))
             }
             guard let since else {
                 return try connection.statement(
-                    "SELECT environment, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3"
+                    "SELECT environment, push_kind, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3, 4"
                 ).rows([], read)
             }
             return try connection.statement(
                 """
-                SELECT f.environment, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at)
+                SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at)
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
-                WHERE r.started_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                WHERE r.started_at >= ? GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
                 """
             ).rows([.integer(since)], read)
         }
     }
 
-    func lifetimeFailureReasons() throws -> [(reason: String, count: Int64)] {
+    func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         try storeFaults {
-            try connection.statement("SELECT reason, count FROM sweep_reason_totals WHERE kind = ? ORDER BY reason")
-                .rows([.text("failed")]) { row in (row.text(0) ?? "", row.int(1)) }
+            try connection.statement(
+                "SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed' ORDER BY push_kind = 'wake' DESC, push_kind, reason"
+            ).rows { row in StatsReport.ReasonCount(reason: row.text(0) ?? "", count: row.int(1), kind: row.text(2) ?? "") }
         }
     }
 
-    func reasons(since: Int64) throws -> [(kind: String, reason: String, count: Int64)] {
+    func reasons(since: Int64) throws -> [RunReason] {
         try storeFaults {
             try connection.statement(
                 """
-                SELECT s.kind, s.reason, sum(s.count) FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
-                WHERE r.started_at >= ? GROUP BY 1, 2 ORDER BY 3 DESC, 2
+                SELECT s.kind, s.push_kind, s.reason, sum(s.count) FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
+                WHERE r.started_at >= ? GROUP BY 1, 2, 3 ORDER BY 4 DESC, 3, 2
                 """
-            ).rows([.integer(since)]) { row in (row.text(0) ?? "", row.text(1) ?? "", row.int(2)) }
+            ).rows([.integer(since)]) { row in
+                RunReason(
+                    category: RunReason.Category(rawValue: row.text(0) ?? "") ?? .failed, kind: row.text(1) ?? "",
+                    reason: row.text(2) ?? "", count: row.int(3))
+            }
         }
     }
 
@@ -171,12 +220,14 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             try connection.statement(
                 """
-                SELECT started_at / ?1, count(*), max(active), sum(sent), sum(failed) FROM sweep_runs
-                WHERE started_at >= ?2 GROUP BY 1 ORDER BY 1
+                SELECT r.started_at / ?1, k.push_kind, count(*), max(k.active), sum(k.sent), sum(k.failed)
+                FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id
+                WHERE r.started_at >= ?2 GROUP BY 1, 2 ORDER BY 1, 2
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(
-                    start: row.int(0) * width, runs: row.int(1), active: row.int(2), sent: row.int(3), failed: row.int(4))
+                    start: row.int(0) * width, runs: row.int(2), active: row.int(3), sent: row.int(4), failed: row.int(5),
+                    kind: row.text(1) ?? "")
             }
         }
     }
@@ -186,82 +237,80 @@ extension SQLiteStoreConnection: FigureQueries {
             let buckets = (0..<AckDelayBuckets.count).map { "sum(d\($0))" }.joined(separator: ", ")
             return try connection.statement(
                 """
-                SELECT activity_type, sum(delivered), sum(acked), sum(registrations), sum(delay_sum_ms), \(buckets)
-                FROM delivery_hours WHERE hour >= ? GROUP BY activity_type ORDER BY activity_type
+                SELECT activity_type, push_kind, sum(delivered), sum(acked), sum(registrations), sum(delay_sum_ms), \(buckets)
+                FROM delivery_hours WHERE hour >= ? GROUP BY push_kind, activity_type ORDER BY push_kind, activity_type
                 """
             ).rows([.integer(sinceHour)]) { row in
-                var window = DeliveryReport.Window(activityType: row.text(0) ?? "")
-                window.delivered = row.int(1)
-                window.acked = row.int(2)
-                window.registrationHours = row.int(3)
-                window.delaySumMilliseconds = row.int(4)
-                window.delayBuckets = (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 5)) }
+                var window = DeliveryReport.Window(activityType: row.text(0) ?? "", kind: row.text(1) ?? "")
+                window.delivered = row.int(2)
+                window.acked = row.int(3)
+                window.registrationHours = row.int(4)
+                window.delaySumMilliseconds = row.int(5)
+                window.delayBuckets = (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 6)) }
                 return window
             }
         }
     }
 
-    func deliveryHours(sinceHour: Int64) throws -> [(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64])] {
+    func deliveryHours(sinceHour: Int64) throws -> [DeliveryHourFigures] {
         try storeFaults {
             let buckets = (0..<AckDelayBuckets.count).map { "sum(d\($0))" }.joined(separator: ", ")
             return try connection.statement(
-                "SELECT hour, sum(delivered), sum(acked), \(buckets) FROM delivery_hours WHERE hour >= ? GROUP BY hour ORDER BY hour"
+                """
+                SELECT hour, sum(delivered), sum(acked), \(buckets) FROM delivery_hours
+                WHERE hour >= ? AND push_kind = 'wake' GROUP BY hour ORDER BY hour
+                """
             ).rows([.integer(sinceHour)]) { row in
-                (row.int(0), row.int(1), row.int(2), (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) })
+                DeliveryHourFigures(
+                    hour: row.int(0), delivered: row.int(1), acked: row.int(2),
+                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) })
             }
         }
     }
 
-    func acks(sinceHour: Int64?) throws -> [(outcome: String, count: Int64)] {
+    func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         try storeFaults {
-            guard let sinceHour else {
-                return try connection.statement("SELECT outcome, count FROM ack_totals").rows { row in
-                    (row.text(0) ?? "", row.int(1))
-                }
-            }
+            let read = { (row: Row) in AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1)) }
+            guard let sinceHour else { return try connection.statement("SELECT outcome, count FROM ack_totals").rows([], read) }
             return try connection.statement("SELECT outcome, sum(count) FROM ack_hours WHERE hour >= ? GROUP BY outcome")
-                .rows([.integer(sinceHour)]) { row in (row.text(0) ?? "", row.int(1)) }
+                .rows([.integer(sinceHour)], read)
         }
     }
 
-    func ackDelayTotals() throws -> (buckets: [(bucket: Int64, count: Int64)], sumMilliseconds: Int64) {
+    func ackDelayTotals() throws -> AckDelayTotals {
         try storeFaults {
-            let buckets = try connection.statement("SELECT bucket, count FROM ack_delay_totals").rows { row in
-                (row.int(0), row.int(1))
+            var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+            let rows = try connection.statement("SELECT bucket, count FROM ack_delay_totals").rows([]) { ($0.int(0), $0.int(1)) }
+            for (bucket, count) in rows where bucket >= 0 && bucket < Int64(buckets.count) {
+                buckets[Int(bucket)] = count
             }
             let sum = try connection.statement("SELECT delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").scalarInt() ?? 0
-            return (buckets, sum)
+            return AckDelayTotals(buckets: buckets, sumMilliseconds: sum)
         }
     }
 
     // MARK: - One device
 
-    /// A range on the primary key: `push_token >= prefix AND push_token < prefix || 'g'` (tokens
-    /// are lowercase hex, and 'g' sorts after every hex digit).
+    /// Ranges on the primary key and on the partial index of other kinds' own tokens: `token >=
+    /// prefix AND token < prefix || 'g'` (tokens are lowercase hex, and 'g' sorts after every
+    /// hex digit).
+    private static let prefixMatches = """
+        SELECT registration_token FROM push_targets WHERE registration_token >= ?1 AND registration_token < ?2 AND push_kind = 'wake'
+        UNION SELECT registration_token FROM push_targets WHERE push_token >= ?1 AND push_token < ?2 AND push_kind <> 'wake'
+        """
+
     func tokens(withPrefix prefix: String, limit: Int) throws -> [String] {
         try storeFaults {
-            try connection.statement(
-                "SELECT push_token FROM registrations WHERE push_token >= ?1 AND push_token < ?2 ORDER BY push_token LIMIT ?3"
-            ).rows([.text(prefix), .text(prefix + "g"), .integer(Int64(limit))]) { $0.text(0) ?? "" }
+            try connection.statement("\(Self.prefixMatches) ORDER BY 1 LIMIT ?3")
+                .rows([.text(prefix), .text(prefix + "g"), .integer(Int64(limit))]) { $0.text(0) ?? "" }
         }
     }
 
     func tokenCount(withPrefix prefix: String) throws -> Int {
         try storeFaults {
             Int(
-                try connection.statement("SELECT count(*) FROM registrations WHERE push_token >= ?1 AND push_token < ?2")
+                try connection.statement("SELECT count(*) FROM (\(Self.prefixMatches))")
                     .scalarInt([.text(prefix), .text(prefix + "g")]) ?? 0)
-        }
-    }
-
-    func registrationAndAttempts(_ token: PushToken) throws -> (Registration, [PushAttempt])? {
-        try storeFaults {
-            try connection.statement("SELECT \(Self.registrationColumns), attempts FROM registrations WHERE push_token = ?")
-                .firstRow(
-                    [.text(token.hex)],
-                    refusing: { (row) throws(StoredValueError) in
-                        (try row.registration(), AttemptRing.decode(row.blob(11) ?? [], token: token))
-                    })
         }
     }
 }

@@ -6,32 +6,39 @@ import SQLiteClient
 /// the writer's `BEGIN IMMEDIATE` transaction (SQLite has no round trips to save). Their texts
 /// are literals (`StaticString`), so each is found by its address, not by hashing its text.
 extension SQLiteStoreConnection: RegistrationStatements {
-    /// A refresh that moves the token to another environment forgets its 200s there: a token
-    /// proven in production is not proven in sandbox (SPEC 5, guard).
-    private static let refreshSQL: StaticString = """
-        UPDATE registrations SET activity_type = ?2, registered_at = ?4, expires_at = ?5, next_push_at = ?4,
-            consecutive_failures = 0, last_error = NULL, requested_interval = ?6,
-            last_push_at = CASE WHEN environment = ?3 THEN last_push_at END, environment = ?3
-        WHERE push_token = ?1
+    /// The registration's targets (its primary key's prefix); SQLite's write lock, taken at
+    /// BEGIN IMMEDIATE, already holds the sweep's writes back.
+    private static let storedSQL: StaticString = """
+        SELECT push_kind, push_token, environment FROM push_targets WHERE registration_token = ?
         """
     private static let insertSQL: StaticString = """
-        INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at,
-            requested_interval)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?4, ?6)
+        INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+            expires_at, requested_interval, next_push_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6)
         """
+    /// The decision to keep the target's 200s is the caller's (`?8`); the statement applies it.
+    private static let refreshSQL: StaticString = """
+        UPDATE push_targets SET activity_type = ?3, environment = ?4, registered_at = ?5, expires_at = ?6,
+            next_push_at = ?5, consecutive_failures = 0, last_error = NULL, requested_interval = ?7,
+            last_push_at = CASE WHEN ?8 THEN last_push_at END
+        WHERE registration_token = ?1 AND push_kind = ?2
+        """
+    private static let deleteTargetSQL: StaticString =
+        "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ?"
     private static let countsSQL: StaticString =
         """
         SELECT environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
-        FROM registration_groups GROUP BY environment
+        FROM target_groups WHERE push_kind = 'wake' GROUP BY environment
         """
-    private static let deleteSQL: StaticString = "DELETE FROM registrations WHERE push_token = ?"
-    /// SQLite's write lock, taken at BEGIN IMMEDIATE, already holds the sweep's writes back.
+    private static let deleteSQL: StaticString = "DELETE FROM push_targets WHERE registration_token = ?"
     private static let ackSubjectSQL: StaticString = """
         SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at
-        FROM registrations WHERE push_token = ?
+        FROM push_targets WHERE registration_token = ? AND push_kind = 'wake'
         """
-    private static let markAckSQL: StaticString = "UPDATE registrations SET attempts = ?2 WHERE push_token = ?1"
-    private static let waitAckSQL: StaticString = "UPDATE registrations SET waiting_ack_at = ?2 WHERE push_token = ?1"
+    private static let markAckSQL: StaticString =
+        "UPDATE push_targets SET attempts = ?2 WHERE registration_token = ?1 AND push_kind = 'wake'"
+    private static let waitAckSQL: StaticString =
+        "UPDATE push_targets SET waiting_ack_at = ?2 WHERE registration_token = ?1 AND push_kind = 'wake'"
     private static let countAckHourSQL: StaticString = """
         INSERT INTO ack_hours (hour, outcome, count) VALUES (?, ?, 1)
         ON CONFLICT (hour, outcome) DO UPDATE SET count = count + 1
@@ -43,29 +50,46 @@ extension SQLiteStoreConnection: RegistrationStatements {
     private static let countAckDelaySQL: StaticString =
         "INSERT INTO ack_delay_totals (bucket, count) VALUES (?, 1) ON CONFLICT (bucket) DO UPDATE SET count = count + 1"
 
-    func refresh(_ registrations: [NewRegistration]) throws -> [Bool] {
+    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?] {
         try storeFaults {
-            let statement = try connection.statement(Self.refreshSQL)
-            return try registrations.map { registration in
-                try statement.run(Self.values(registration))
-                return connection.changes > 0
+            let statement = try connection.statement(Self.storedSQL)
+            return try tokens.map { token in
+                let rows = try statement.rows([.text(token.hex)]) { (row) throws(StoredValueError) in
+                    (
+                        environment: try StoredValue.environment(row.text(2)), kind: try StoredValue.kind(row.text(0)),
+                        token: try StoredValue.token(row.text(1))
+                    )
+                }
+                guard let first = rows.first else { return nil }
+                return StoredTargets(
+                    environment: first.environment,
+                    tokens: Dictionary(rows.map { ($0.kind, $0.token) }, uniquingKeysWith: { first, _ in first }))
             }
         }
     }
 
-    func insert(_ registrations: [NewRegistration]) throws {
+    func write(_ targets: [TargetWrite]) throws {
         try storeFaults {
-            let statement = try connection.statement(Self.insertSQL)
-            for registration in registrations { try statement.run(Self.values(registration)) }
+            for write in targets {
+                switch write {
+                case .insert(let target):
+                    try connection.statement(Self.insertSQL).run([
+                        .text(target.key.registration.hex), .text(target.key.kind.name), .text(target.token.hex),
+                        .text(target.facts.activityType.rawValue), .text(target.facts.environment.rawValue),
+                        .integer(target.facts.registeredAt), .integer(target.facts.expiresAt),
+                        target.requestedInterval.map { .integer(Int64($0)) } ?? .null,
+                    ])
+                case .refresh(let key, let facts, let requested, let keepsProof):
+                    try connection.statement(Self.refreshSQL).run([
+                        .text(key.registration.hex), .text(key.kind.name), .text(facts.activityType.rawValue),
+                        .text(facts.environment.rawValue), .integer(facts.registeredAt), .integer(facts.expiresAt),
+                        requested.map { .integer(Int64($0)) } ?? .null, .integer(keepsProof ? 1 : 0),
+                    ])
+                case .delete(let key):
+                    try connection.statement(Self.deleteTargetSQL).run([.text(key.registration.hex), .text(key.kind.name)])
+                }
+            }
         }
-    }
-
-    private static func values(_ registration: NewRegistration) -> [PreparedStatement.Value] {
-        [
-            .text(registration.token.hex), .text(registration.activityType.rawValue), .text(registration.environment.rawValue),
-            .integer(registration.registeredAt), .integer(registration.expiresAt),
-            registration.requestedInterval.map { .integer(Int64($0)) } ?? .null,
-        ]
     }
 
     func registrationCounts() throws -> RegistrationCounts {
@@ -91,15 +115,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
             return try tokens.map { token in
                 try statement.firstRow(
                     [.text(token.hex)],
-                    refusing: { (row) throws(StoredValueError) in
-                        AckSubject(
-                            activityType: try StoredValue.activityType(row.text(0)),
-                            environment: try StoredValue.environment(row.text(1)),
-                            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(2)),
-                            nextPushAt: try StoredValue.time(row.int(3), column: "next_push_at"),
-                            attempts: AttemptRing.decode(row.blob(4) ?? [], token: token),
-                            waitingAckAt: try StoredValue.optionalTime(row.optionalInt(5), column: "waiting_ack_at"))
-                    })
+                    refusing: { (row) throws(StoredValueError) in try AckSubject(stored: row, token: token) })
             }
         }
     }
@@ -133,8 +149,9 @@ extension SQLiteStoreConnection: RegistrationStatements {
                 // The column of the delay's bucket (d0 ... d10, schema step 7 → 8): a statement per bucket, each prepared once.
                 try connection.statement(
                     """
-                    INSERT INTO delivery_hours (hour, activity_type, environment, acked, delay_sum_ms, d\(bucket)) VALUES (?, ?, ?, 1, ?, 1)
-                    ON CONFLICT (hour, activity_type, environment) DO UPDATE SET
+                    INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket))
+                    VALUES (?, ?, ?, 'wake', 1, ?, 1)
+                    ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
                         acked = acked + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = d\(bucket) + 1
                     """
                 ).run([

@@ -3,37 +3,43 @@ import LiveActivityStore
 import SQLiteClient
 
 /// A sweep's statements (SPEC 5) on SQLite. One host runs one sweep at a time (the sweep's
-/// lock), so a lease is not needed: a due row is read, not claimed, and an outcome is written
-/// only where the row is still registered as it was read.
+/// lock), so a lease is not needed: a due target is read, not claimed, and an outcome is written
+/// only where its registration is still registered as it was read.
 extension SQLiteStoreConnection: SweepStatements {
     func holdHostName(_ host: String) throws -> HostNameClaim { .held }
 
+    /// Registrations are their wake targets; every target carries its registration's time.
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try storeFaults {
             Int(
-                try connection.statement("SELECT count(*) FROM registrations WHERE registered_at <= ?").scalarInt([
-                    .integer(cutoff)
-                ]) ?? 0)
+                try connection.statement(
+                    "SELECT count(*) FROM push_targets WHERE registered_at <= ? AND push_kind = 'wake'"
+                ).scalarInt([.integer(cutoff)]) ?? 0)
         }
     }
 
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try transaction {
-            try connection.statement("DELETE FROM registrations WHERE registered_at <= ?").run([.integer(cutoff)])
-            return connection.changes
+            let registrations = try countExpired(registeredAtOrBefore: cutoff)
+            try connection.statement("DELETE FROM push_targets WHERE registered_at <= ?").run([.integer(cutoff)])
+            return registrations
         }
     }
 
-    func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [APNsEnvironment: Int] {
+    func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [PushScope: Int] {
         try storeFaults {
             let counts = try connection.statement(
                 """
-                SELECT environment, count(*) FROM registrations
-                WHERE next_push_at <= ?\(Self.filter(environments)) GROUP BY environment
+                SELECT environment, push_kind, count(*) FROM push_targets
+                WHERE next_push_at <= ?\(Self.filter(environments)) GROUP BY environment, push_kind
                 """
-            ).rows([.integer(cutoff)]) { row in (APNsEnvironment(name: row.text(0) ?? ""), Int(row.int(1))) }
-            var result: [APNsEnvironment: Int] = [:]
-            for case (let environment?, let count) in counts { result[environment, default: 0] += count }
+            ).rows([.integer(cutoff)]) { row in
+                (APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""), Int(row.int(2)))
+            }
+            var result: [PushScope: Int] = [:]
+            for case (let environment?, let kind?, let count) in counts {
+                result[PushScope(environment: environment, kind: kind), default: 0] += count
+            }
             return result
         }
     }
@@ -44,75 +50,90 @@ extension SQLiteStoreConnection: SweepStatements {
         atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
         lease: SweepLease
     ) throws -> [DueRead] {
-        let after = position == nil ? "" : " AND (next_push_at, push_token) > (?3, ?4)"
+        let after = position == nil ? "" : " AND (next_push_at, registration_token, push_kind) > (?3, ?4, ?5)"
         let values: [PreparedStatement.Value] =
             [.integer(cutoff), .integer(Int64(limit))]
-            + (position.map { [.integer($0.nextPushAt), .text($0.token.hex)] } ?? [])
+            + (position.map { [.integer($0.nextPushAt), .text($0.key.registration.hex), .text($0.key.kind.name)] } ?? [])
         return try storeFaults {
             try connection.statement(
                 """
-                SELECT push_token, activity_type, environment, registered_at, consecutive_failures, next_push_at,
-                    requested_interval, last_push_at, guard_holds
-                FROM registrations WHERE next_push_at <= ?1\(after)\(Self.filter(environments))
-                ORDER BY next_push_at, push_token LIMIT ?2
+                SELECT \(TargetColumns.due) FROM push_targets
+                WHERE next_push_at <= ?1\(after)\(Self.filter(environments))\(Self.knownKinds)
+                ORDER BY next_push_at, registration_token, push_kind LIMIT ?2
                 """
             ).rows(values) { row in
-                DueRead(
-                    position: DuePosition(nextPushAt: row.int(5), token: PushToken(trusted: row.text(0) ?? "")),
-                    registration: Result { () throws(StoredValueError) in try row.dueRegistration() })
+                DueRead(position: DuePosition(stored: row), target: Result { () throws(StoredValueError) in try DueTarget(stored: row) })
             }
         }
     }
 
     func release(_ lease: SweepLease) throws {}
 
-    func unreachedKinds(
-        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
-    ) throws -> [(activityType: String, requestedInterval: Int64?)] {
+    /// The targets of `scope` due at `cutoff`, registered at or before `start` and not answered
+    /// 200 since: what a fault stopped before the sweep reached them.
+    private static let unreached = """
+        next_push_at <= ?2 AND environment = ?1 AND registered_at <= ?3 AND (last_push_at IS NULL OR last_push_at < ?3)
+        AND (?4 IS NULL OR push_kind = ?4)
+        """
+
+    func unreachedGroups(
+        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+    ) throws -> [IntervalGroup] {
         try storeFaults {
             try connection.statement(
-                """
-                SELECT DISTINCT activity_type, requested_interval FROM registrations
-                WHERE next_push_at <= ?2 AND environment = ?1 AND registered_at <= ?3 AND (last_push_at IS NULL OR last_push_at < ?3)
-                """
-            ).rows([.text(environment.rawValue), .integer(cutoff), .integer(start)]) { row in
-                (row.text(0) ?? "", row.optionalInt(1))
-            }
+                "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(Self.unreached)"
+            ).rows([.text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind)]) { row in
+                Self.group(kind: row.text(0), type: row.text(1), requested: row.optionalInt(2))
+            }.compactMap { $0 }
         }
     }
 
     func holdUnreached(
-        in environment: APNsEnvironment, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        activityType: String, requestedInterval: Int64?, reason: String, nextPushAt: Int64, lease: SweepLease
+        in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
+        reason: String, nextPushAt: Int64, lease: SweepLease
     ) throws -> Int {
         try transaction {
             try connection.statement(
                 """
-                UPDATE registrations SET last_error = ?1, next_push_at = ?6
-                WHERE next_push_at <= ?3 AND environment = ?2 AND registered_at <= ?4
-                    AND (last_push_at IS NULL OR last_push_at < ?4) AND activity_type = ?5 AND requested_interval IS ?7
+                UPDATE push_targets SET last_error = ?5, next_push_at = ?6
+                WHERE \(Self.unreached) AND push_kind = ?7 AND activity_type = ?8 AND requested_interval IS ?9
                 """
             ).run([
-                .text(String(reason.prefix(64))), .text(environment.rawValue), .integer(cutoff), .integer(start),
-                .text(activityType), .integer(nextPushAt), requestedInterval.map { .integer($0) } ?? .null,
+                .text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind),
+                .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name), .text(group.activityType.rawValue),
+                group.requestedInterval.map { .integer(Int64($0)) } ?? .null,
             ])
             return connection.changes
         }
     }
 
-    func environmentsEverDelivered() throws -> Set<APNsEnvironment> {
+    private static func kind(_ kind: PushKind?) -> PreparedStatement.Value { kind.map { .text($0.name) } ?? .null }
+
+    /// A group read back; nil for a kind or type this build does not know, or an interval out of range.
+    static func group(kind: String?, type: String?, requested: Int64?) -> IntervalGroup? {
+        guard let kind = kind.flatMap(PushKind.init(name:)), let type = type.flatMap(ActivityType.init(rawValue:)),
+            let requested = try? StoredValue.requestedInterval(requested)
+        else { return nil }
+        return IntervalGroup(kind: kind, activityType: type, requestedInterval: requested)
+    }
+
+    func scopesEverDelivered() throws -> Set<PushScope> {
         try storeFaults {
-            let names = try connection.statement("SELECT environment FROM delivered_environments").rows([]) { $0.text(0) ?? "" }
-            return Set(names.compactMap(APNsEnvironment.init(name:)))
+            let rows = try connection.statement("SELECT environment, push_kind FROM delivered_scopes").rows([]) {
+                (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""))
+            }
+            return Set(rows.compactMap { environment, kind in environment.flatMap { e in kind.map { PushScope(environment: e, kind: $0) } } })
         }
     }
 
-    func markEverDelivered(_ firsts: [APNsEnvironment: Int64]) throws {
+    func markEverDelivered(_ firsts: [PushScope: Int64]) throws {
         try storeFaults {
             // SPEC 5's guard (Schema+Version9 says why not a trigger).
             let statement = try connection.statement(
-                "INSERT OR IGNORE INTO delivered_environments (environment, first_delivered_at) VALUES (?, ?)")
-            for (environment, at) in firsts { try statement.run([.text(environment.rawValue), .integer(at)]) }
+                "INSERT OR IGNORE INTO delivered_scopes (environment, push_kind, first_delivered_at) VALUES (?, ?, ?)")
+            for (scope, at) in firsts {
+                try statement.run([.text(scope.environment.rawValue), .text(scope.kind.name), .integer(at)])
+            }
         }
     }
 
@@ -121,25 +142,13 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             let wanted = Set(tokens.map(\.hex))
             let rows = try connection.statement(
-                """
-                SELECT push_token, waiting_ack_at, activity_type, environment, requested_interval, attempts
-                FROM registrations WHERE waiting_ack_at IS NOT NULL
-                """
-            ).rows { row in (row.text(0) ?? "", row.int(1), row.text(2), row.text(3), row.optionalInt(4), row.blob(5)) }
-            // A row this build cannot read keeps its ack waiting: the sweep skips that row anyway.
-            return rows.compactMap { hex, at, type, environment, requested, ring in
-                guard wanted.contains(hex) else { return nil }
-                do {
-                    let token = try StoredValue.token(hex)
-                    return WaitingAck(
-                        token: token, at: try StoredValue.time(at, column: "waiting_ack_at"),
-                        activityType: try StoredValue.activityType(type), environment: try StoredValue.environment(environment),
-                        requestedInterval: try StoredValue.requestedInterval(requested),
-                        attempts: AttemptRing.decode(ring ?? [], token: token))
-                } catch {
-                    return nil
-                }
+                "SELECT \(WaitingAck.columns), attempts FROM push_targets WHERE waiting_ack_at IS NOT NULL AND push_kind = 'wake'"
+            ).rows { row -> WaitingAck? in
+                guard wanted.contains(row.text(0) ?? "") else { return nil }
+                // A row this build cannot read keeps its ack waiting: the sweep skips that row anyway.
+                return try? WaitingAck(stored: row)
             }
+            return rows.compactMap { $0 }
         }
     }
 
@@ -147,7 +156,7 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             var results = [OutcomeRow.Result](repeating: .skipped, count: rows.count)
             // In key order, so consecutive writes of a batch share B-tree pages.
-            for index in rows.indices.sorted(by: { rows[$0].token.hex < rows[$1].token.hex }) {
+            for index in rows.indices.sorted(by: { rows[$0].key < rows[$1].key }) {
                 results[index] = try write(rows[index])
             }
             return results
@@ -155,15 +164,15 @@ extension SQLiteStoreConnection: SweepStatements {
     }
 
     private func write(_ row: OutcomeRow) throws -> OutcomeRow.Result {
-        let token = PreparedStatement.Value.text(row.token.hex)
+        let key: [PreparedStatement.Value] = [.text(row.key.registration.hex), .text(row.key.kind.name)]
         let selected = PreparedStatement.Value.integer(row.selectedRegisteredAt)
         switch row.change {
         case .delivered(let at, let next):
             let changed = try update(
                 row,
                 set:
-                    "last_push_at = ?3, next_push_at = ?4, wakeup_count = wakeup_count + 1, consecutive_failures = 0, last_error = NULL",
-                where: "push_token = ?1 AND registered_at = ?2", [token, selected, .integer(at), .integer(next)])
+                    "last_push_at = ?4, next_push_at = ?5, push_count = push_count + 1, consecutive_failures = 0, last_error = NULL",
+                where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3", key + [selected, .integer(at), .integer(next)])
             return changed ? .written : .skipped
         case .kept(let kept):
             return try keep(row, kept) ? .written : .skipped
@@ -174,8 +183,8 @@ extension SQLiteStoreConnection: SweepStatements {
             return try keep(row, kept) ? .written : .skipped
         case .attemptOnly:
             // An answer whose row no batch writes (or a later one does): its attempt goes on the
-            // row whatever it holds now; a registration already gone keeps nothing.
-            return try update(row, set: nil, where: "push_token = ?1", [token]) ? .written : .skipped
+            // row whatever it holds now; a target already gone keeps nothing.
+            return try update(row, set: nil, where: "registration_token = ?1 AND push_kind = ?2", key) ? .written : .skipped
         }
     }
 
@@ -184,17 +193,25 @@ extension SQLiteStoreConnection: SweepStatements {
         try update(
             row,
             set:
-                "consecutive_failures = consecutive_failures + ?3, last_error = ?4, next_push_at = ?5, guard_holds = guard_holds + ?6",
-            where: "push_token = ?1 AND registered_at = ?2",
+                "consecutive_failures = consecutive_failures + ?4, last_error = ?5, next_push_at = ?6, guard_holds = guard_holds + ?7",
+            where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3",
             [
-                .text(row.token.hex), .integer(row.selectedRegisteredAt), .integer(Int64(kept.failuresAdded)),
-                .text(String(kept.reason.prefix(64))), .integer(kept.nextPushAt), .integer(Int64(kept.guardHoldsAdded)),
+                .text(row.key.registration.hex), .text(row.key.kind.name), .integer(row.selectedRegisteredAt),
+                .integer(Int64(kept.failuresAdded)), .text(kept.reason), .integer(kept.nextPushAt),
+                .integer(Int64(kept.guardHoldsAdded)),
             ])
     }
 
+    /// The target, or its whole registration when it `deletesRegistration`.
     private func delete(_ row: OutcomeRow, registeredAtOrBefore cutoff: Int64) throws -> Bool {
-        try connection.statement("DELETE FROM registrations WHERE push_token = ? AND registered_at <= ?")
-            .run([.text(row.token.hex), .integer(cutoff)])
+        if row.deletesRegistration {
+            try connection.statement("DELETE FROM push_targets WHERE registration_token = ? AND registered_at <= ?")
+                .run([.text(row.key.registration.hex), .integer(cutoff)])
+        } else {
+            try connection.statement(
+                "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND registered_at <= ?"
+            ).run([.text(row.key.registration.hex), .text(row.key.kind.name), .integer(cutoff)])
+        }
         return connection.changes > 0
     }
 
@@ -218,7 +235,7 @@ extension SQLiteStoreConnection: SweepStatements {
         }
         if row.clearsWaitingAck { assignments.append("waiting_ack_at = NULL") }
         guard !assignments.isEmpty else { return false }
-        try connection.statement("UPDATE registrations SET \(assignments.joined(separator: ", ")) WHERE \(condition)").run(bound)
+        try connection.statement("UPDATE push_targets SET \(assignments.joined(separator: ", ")) WHERE \(condition)").run(bound)
         return connection.changes > 0
     }
 
@@ -226,69 +243,88 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             let add = try connection.statement(
                 """
-                INSERT INTO delivery_hours (hour, activity_type, environment, registrations, delivered) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (hour, activity_type, environment) DO UPDATE SET
+                INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, registrations, delivered)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
                     registrations = registrations + excluded.registrations, delivered = delivered + excluded.delivered
                 """)
             for count in deliveries {
                 try add.run([
                     .integer(count.hour), .text(count.activityType.rawValue), .text(count.environment.rawValue),
-                    .integer(count.registrations), .integer(count.delivered),
+                    .text(count.kind.name), .integer(count.registrations), .integer(count.delivered),
                 ])
             }
         }
     }
 
     /// Not a trigger on the outcome's UPDATE: a trigger there made SQLite keep a statement
-    /// journal for every UPDATE (Schema+Version9), so the batch says which rows it proved.
+    /// journal for every UPDATE (Schema+Version9), so the batch says which targets it proved.
     func markProven(_ counts: [ProvenCount]) throws {
         try storeFaults {
             let statement = try connection.statement(
-                "UPDATE registration_groups SET unproven = unproven - ?3 WHERE activity_type = ?1 AND environment = ?2")
+                """
+                UPDATE target_groups SET unproven = unproven - ?4
+                WHERE push_kind = ?3 AND environment = ?2 AND activity_type = ?1
+                """)
             for count in counts {
-                try statement.run([.text(count.activityType.rawValue), .text(count.environment.rawValue), .integer(count.count)])
+                try statement.run([
+                    .text(count.activityType.rawValue), .text(count.environment.rawValue), .text(count.kind.name),
+                    .integer(count.count),
+                ])
             }
         }
     }
 
-    /// Keeps the run for `stats` and `/wakeup/metrics`; runs older than 30 days are pruned, and
-    /// the hourly figures older than 7.
-    func record(_ summary: SweepSummary, host: String) throws {
+    /// Keeps the run, its counts per kind, reasons and faults for `stats` and `/wakeup/metrics`,
+    /// and prunes what `retention` says has aged out.
+    func record(_ summary: SweepSummary, host: String, retention: Retention) throws {
         try transaction {
             try connection.statement(
-                """
-                INSERT INTO sweep_runs (started_at, duration_ms, active, sent, skipped, expired, removed, failed, outcome, host)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
+                "INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host) VALUES (?, ?, ?, ?, ?)"
             ).run([
-                .integer(summary.startedAt), .integer(summary.durationMilliseconds), .integer(Int64(summary.active)),
-                .integer(Int64(summary.sent)), .integer(Int64(summary.skipped)), .integer(Int64(summary.expired)),
-                .integer(Int64(summary.removed)), .integer(Int64(summary.failed)), .text(summary.outcome), .text(host),
+                .integer(summary.startedAt), .integer(summary.durationMilliseconds), .integer(Int64(summary.expired)),
+                .text(summary.outcome), .text(host),
             ])
             let runID = try connection.statement("SELECT last_insert_rowid()").scalarInt() ?? 0
-            for (kind, reasons) in [("failed", summary.failureReasons), ("removed", summary.removalReasons)] {
-                for (reason, count) in reasons {
-                    try connection.statement("INSERT INTO sweep_reasons (run_id, kind, reason, count) VALUES (?, ?, ?, ?)")
-                        .run([.integer(runID), .text(kind), .text(reason), .integer(Int64(count))])
+            for kind in PushKind.all where kind == .wake || summary.byKind[kind] != nil {
+                let counts = summary[kind]
+                try connection.statement(
+                    """
+                    INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+                ).run([
+                    .integer(runID), .text(kind.name), .integer(Int64(counts.active)), .integer(Int64(counts.sent)),
+                    .integer(Int64(counts.skipped)), .integer(Int64(counts.failed)), .integer(Int64(counts.removed)),
+                    .integer(Int64(counts.held)),
+                ])
+                for (category, reasons) in [("failed", counts.failureReasons), ("removed", counts.removalReasons)] {
+                    for (reason, count) in reasons {
+                        try connection.statement(
+                            "INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count) VALUES (?, ?, ?, ?, ?)"
+                        ).run([.integer(runID), .text(category), .text(kind.name), .text(reason), .integer(Int64(count))])
+                    }
                 }
             }
             for fault in summary.faults {
                 try connection.statement(
-                    "INSERT OR REPLACE INTO sweep_faults (run_id, environment, kind, reason, pushes) VALUES (?, ?, ?, ?, ?)"
+                    """
+                    INSERT OR REPLACE INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
                 ).run([
-                    .integer(runID), .text(fault.environment.rawValue), .text(fault.kind.rawValue), .text(fault.reason),
-                    .integer(Int64(fault.pushes)),
+                    .integer(runID), .text(fault.environment.rawValue), .text(fault.pushKind?.name ?? ""),
+                    .text(fault.kind.rawValue), .text(fault.reason), .integer(Int64(fault.pushes)),
                 ])
             }
-            let monthAgo = summary.startedAt - 30 * 86_400_000
-            try connection.statement("DELETE FROM sweep_reasons WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
-                .run([.integer(monthAgo)])
-            try connection.statement("DELETE FROM sweep_faults WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
-                .run([.integer(monthAgo)])
-            try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([.integer(monthAgo)])
-            let oldest = DeliveryHour.of(summary.startedAt) - DeliveryHour.kept
-            try connection.statement("DELETE FROM delivery_hours WHERE hour < ?").run([.integer(oldest)])
-            try connection.statement("DELETE FROM ack_hours WHERE hour < ?").run([.integer(oldest)])
+            let old = PreparedStatement.Value.integer(retention.runsBefore)
+            for table in ["sweep_reasons", "sweep_faults", "sweep_run_kinds"] {
+                try connection.statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
+                    .run([old])
+            }
+            try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([old])
+            try connection.statement("DELETE FROM delivery_hours WHERE hour < ?").run([.integer(retention.hoursBefore)])
+            try connection.statement("DELETE FROM ack_hours WHERE hour < ?").run([.integer(retention.hoursBefore)])
         }
     }
 
@@ -308,7 +344,7 @@ extension SQLiteStoreConnection: SweepStatements {
         return try transaction {
             let placeholders = reasons.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
             try connection.statement(
-                "UPDATE registrations SET next_push_at = ?1 WHERE next_push_at > ?1 AND last_error IN (\(placeholders))"
+                "UPDATE push_targets SET next_push_at = ?1 WHERE next_push_at > ?1 AND last_error IN (\(placeholders))"
             ).run([.integer(now)] + reasons.map { .text($0) })
             return connection.changes
         }
@@ -320,19 +356,7 @@ extension SQLiteStoreConnection: SweepStatements {
         let names = environments.map { "'\($0.rawValue)'" }.joined(separator: ",")
         return " AND environment IN (\(names.isEmpty ? "''" : names))"
     }
-}
 
-extension Row {
-    /// The columns `claimDue` selects, checked.
-    func dueRegistration() throws(StoredValueError) -> DueRegistration {
-        let lastPushAt = try StoredValue.optionalTime(optionalInt(7), column: "last_push_at")
-        return DueRegistration(
-            token: try StoredValue.token(text(0)), activityType: try StoredValue.activityType(text(1)),
-            environment: try StoredValue.environment(text(2)),
-            registeredAt: try StoredValue.time(int(3), column: "registered_at"), proven: lastPushAt != nil,
-            failures: Int(try StoredValue.count(int(4), in: StoredValue.failures, column: "consecutive_failures")),
-            nextPushAt: try StoredValue.time(int(5), column: "next_push_at"),
-            requestedInterval: try StoredValue.requestedInterval(optionalInt(6)), lastPushAt: lastPushAt,
-            guardHolds: Int(try StoredValue.count(int(8), in: StoredValue.failures, column: "guard_holds")))
-    }
+    /// The SQL that keeps the kinds this build pushes: a kind a newer build stored is left as it is.
+    static let knownKinds = " AND push_kind IN (" + PushKind.all.map { "'\($0.name)'" }.joined(separator: ",") + ")"
 }

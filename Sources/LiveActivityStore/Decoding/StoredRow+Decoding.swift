@@ -1,0 +1,132 @@
+import LiveActivityDomain
+
+/// Each value the store reads back, decoded once from any engine's row (`StoredRow`), in the
+/// column order of `TargetColumns`, every value checked through `StoredValue`.
+extension DueTarget {
+    /// A due target from `TargetColumns.due`.
+    public init(stored row: some StoredRow) throws(StoredValueError) {
+        let lastPushAt = try StoredValue.optionalTime(row.optionalInt(9), column: "last_push_at")
+        self.init(
+            key: try TargetKey(stored: row),
+            token: try StoredValue.token(row.text(2)),
+            activityType: try StoredValue.activityType(row.text(3)),
+            environment: try StoredValue.environment(row.text(4)),
+            registeredAt: try StoredValue.time(row.int(5), column: "registered_at"), proven: lastPushAt != nil,
+            failures: Int(try StoredValue.count(row.int(6), in: StoredValue.failures, column: "consecutive_failures")),
+            nextPushAt: try StoredValue.time(row.int(7), column: "next_push_at"),
+            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(8)), lastPushAt: lastPushAt,
+            guardHolds: Int(try StoredValue.count(row.int(10), in: StoredValue.failures, column: "guard_holds")))
+    }
+}
+
+extension DuePosition {
+    /// Where a row of `TargetColumns.due` stands in the due order, read without checks (a row
+    /// whose values this build cannot use still moves the page on): columns 0, 1 and 7.
+    public init(stored row: some StoredRow) {
+        self.init(
+            nextPushAt: row.int(7),
+            key: TargetKey(
+                registration: PushToken(trusted: row.text(0) ?? ""), kind: PushKind(name: row.text(1) ?? "") ?? .wake))
+    }
+}
+
+extension TargetKey {
+    /// The key of a row whose first two columns are `registration_token, push_kind`.
+    public init(stored row: some StoredRow) throws(StoredValueError) {
+        self.init(
+            registration: try StoredValue.token(row.text(0), column: "registration_token"),
+            kind: try StoredValue.kind(row.text(1)))
+    }
+}
+
+extension RegistrationFacts {
+    /// The registration's facts of a row of `TargetColumns.stored`.
+    public init(stored row: some StoredRow) throws(StoredValueError) {
+        self.init(
+            activityType: try StoredValue.activityType(row.text(3)), environment: try StoredValue.environment(row.text(4)),
+            registeredAt: try StoredValue.time(row.int(5), column: "registered_at"),
+            expiresAt: try StoredValue.time(row.int(6), column: "expires_at"))
+    }
+}
+
+extension PushTarget {
+    /// A target of a row of `TargetColumns.stored`, with its attempts when `attempts` (the
+    /// engine appended them as column `TargetColumns.storedAttempts`).
+    public init(stored row: some StoredRow, attempts: Bool) throws(StoredValueError) {
+        let token = try StoredValue.token(row.text(2))
+        self.init(
+            kind: try StoredValue.kind(row.text(1)), token: token,
+            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(7)),
+            nextPushAt: try StoredValue.time(row.int(8), column: "next_push_at"),
+            lastPushAt: try StoredValue.optionalTime(row.optionalInt(9), column: "last_push_at"),
+            pushCount: try StoredValue.count(row.int(10), in: StoredValue.wakeups, column: "push_count"),
+            consecutiveFailures: try StoredValue.count(row.int(11), in: StoredValue.failures, column: "consecutive_failures"),
+            lastError: row.text(12),
+            attempts: attempts ? AttemptRing.decode(row.bytes(TargetColumns.storedAttempts) ?? [], token: token) : [])
+    }
+}
+
+/// One row of `TargetColumns.stored`, decoded as it is read (a SQLite row is gone at the next
+/// step): the registration it belongs to, the registration's facts and the target.
+public struct StoredTargetRow: Sendable, Equatable {
+    public var registration: PushToken
+    public var facts: RegistrationFacts
+    public var target: PushTarget
+
+    public init(stored row: some StoredRow, attempts: Bool) throws(StoredValueError) {
+        registration = try StoredValue.token(row.text(0), column: "registration_token")
+        facts = try RegistrationFacts(stored: row)
+        target = try PushTarget(stored: row, attempts: attempts)
+    }
+}
+
+extension Registration {
+    /// A registration from the rows of its targets, nil for none: its facts from the wake
+    /// target's row (any row's where it has none), its targets in the order kinds are listed.
+    public init?(stored rows: [StoredTargetRow]) {
+        guard let first = rows.first else { return nil }
+        let factsRow = rows.first { $0.target.kind == .wake } ?? first
+        let order = PushKind.all
+        let targets = rows.map(\.target).sorted {
+            (order.firstIndex(of: $0.kind) ?? .max) < (order.firstIndex(of: $1.kind) ?? .max)
+        }
+        self.init(
+            token: factsRow.registration, activityType: factsRow.facts.activityType, environment: factsRow.facts.environment,
+            registeredAt: factsRow.facts.registeredAt, expiresAt: factsRow.facts.expiresAt, targets: targets)
+    }
+}
+
+/// The columns `AckSubject(stored:token:)` reads.
+public enum AckColumns {
+    public static let subject = "activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at"
+}
+
+extension AckSubject {
+    /// What an ack needs of the wake target of `token`'s registration, from `AckColumns.subject`
+    /// (an engine selects its attempts as one bytes column).
+    public init(stored row: some StoredRow, token: PushToken) throws(StoredValueError) {
+        self.init(
+            activityType: try StoredValue.activityType(row.text(0)), environment: try StoredValue.environment(row.text(1)),
+            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(2)),
+            nextPushAt: try StoredValue.time(row.int(3), column: "next_push_at"),
+            attempts: AttemptRing.decode(row.bytes(4) ?? [], token: token),
+            waitingAckAt: try StoredValue.optionalTime(row.optionalInt(5), column: "waiting_ack_at"))
+    }
+}
+
+extension WaitingAck {
+    /// An ack waiting on a wake target, from `registration_token` then `AckColumns.subject`'s
+    /// columns but the due time (`registration_token, waiting_ack_at, activity_type,
+    /// environment, requested_interval, attempts`).
+    public init(stored row: some StoredRow) throws(StoredValueError) {
+        let token = try StoredValue.token(row.text(0), column: "registration_token")
+        self.init(
+            token: token, at: try StoredValue.time(row.int(1), column: "waiting_ack_at"),
+            activityType: try StoredValue.activityType(row.text(2)), environment: try StoredValue.environment(row.text(3)),
+            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(4)),
+            attempts: AttemptRing.decode(row.bytes(5) ?? [], token: token))
+    }
+
+    /// The columns it reads, in order (the attempts as the engine selects them, last).
+    public static let columns = "registration_token, waiting_ack_at, activity_type, environment, requested_interval"
+}

@@ -1,0 +1,60 @@
+import LiveActivityDomain
+
+/// What a registration stores on each of its targets: its type, environment and times. Every
+/// target of a registration carries them, so the sweep reads one row per push; only a
+/// registration's own write (`TargetWrite`) changes them, on all its targets at once.
+public struct RegistrationFacts: Sendable, Equatable {
+    public var activityType: ActivityType
+    public var environment: APNsEnvironment
+    public var registeredAt: Int64
+    public var expiresAt: Int64
+
+    public init(activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64) {
+        self.activityType = activityType
+        self.environment = environment
+        self.registeredAt = registeredAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A target a registration write stores anew: unproven, never pushed, due at its registration's time.
+public struct NewTarget: Sendable, Equatable {
+    public var key: TargetKey
+    /// The token it is pushed to.
+    public var token: PushToken
+    public var facts: RegistrationFacts
+    public var requestedInterval: Int?
+
+    public init(key: TargetKey, token: PushToken, facts: RegistrationFacts, requestedInterval: Int?) {
+        self.key = key
+        self.token = token
+        self.facts = facts
+        self.requestedInterval = requestedInterval
+    }
+}
+
+/// One change a registration write makes to the stored targets (SPEC 3), decided above the
+/// contract (`StoreWrite+Batch`): an engine runs one statement per write and decides nothing.
+public enum TargetWrite: Sendable, Equatable {
+    /// Stores a target that is not stored.
+    case insert(NewTarget)
+    /// Refreshes a stored target with its registration: the registration's facts, due at
+    /// `facts.registeredAt`, failures and their reason cleared, the interval the app asked for;
+    /// its 200s forgotten unless `keepsProof` (a token proven in production is not proven in
+    /// sandbox: SPEC 5, guard). Its push count, attempts and guard holds stay.
+    case refresh(TargetKey, RegistrationFacts, requestedInterval: Int?, keepsProof: Bool)
+    /// Deletes a stored target (a widgets target the app no longer sends, or whose token changed).
+    case delete(TargetKey)
+}
+
+/// What a registration write needs of a stored registration (SPEC 3): its environment, and the
+/// token of each target it has.
+public struct StoredTargets: Sendable, Equatable {
+    public var environment: APNsEnvironment
+    public var tokens: [PushKind: PushToken]
+
+    public init(environment: APNsEnvironment, tokens: [PushKind: PushToken]) {
+        self.environment = environment
+        self.tokens = tokens
+    }
+}
