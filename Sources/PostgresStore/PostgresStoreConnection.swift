@@ -101,11 +101,17 @@ final class PostgresStoreConnection: StoreConnection {
     /// A prepared statement, prepared on first use.
     func statement(_ sql: String) throws(PostgresError) -> PostgresStatement { try connection.statement(sql) }
 
+    /// The registrations are the wake targets: their counters' sum, each held to 2^50 as it is
+    /// read (a planted counter is a full table, never an overflow).
     func registrationCount() throws -> Int {
         try storeFaults {
             Int(
-                try statement("SELECT coalesce(sum(least(greatest(n, 0), 1125899906842624)), 0)::bigint FROM registration_groups")
-                    .scalarInt() ?? 0)
+                try statement(
+                    """
+                    SELECT coalesce(sum(least(greatest(n, 0), 1125899906842624)), 0)::bigint FROM target_groups
+                    WHERE push_kind = 'wake'
+                    """
+                ).scalarInt() ?? 0)
         }
     }
 }

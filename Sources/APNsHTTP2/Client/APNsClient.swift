@@ -139,17 +139,21 @@ public final class APNsClient {
     /// the connection stays for later use). Returns the ids of all those pushes, which have no
     /// answer; pushes that already finished are still returned by `next()`/`poll`.
     @discardableResult
-    public func cancelAll() -> [Int] {
+    public func cancelAll() -> [Int] { cancel { _ in true } }
+
+    /// Drops the queued and in-flight pushes `matching` says (one kind's, when a fault stopped
+    /// that kind alone), returning their ids; the others go on.
+    public func cancel(where matching: (APNsPush) -> Bool) -> [Int] {
         var cancelled: [Int] = []
         for transfer in transfers {
-            guard let push = transfer.push else { continue }
+            guard let push = transfer.push, matching(push) else { continue }
             multi.remove(transfer.easy)
             transfer.push = nil
             idle.append(transfer)
             cancelled.append(push.id)
+            running -= 1
         }
-        running = 0
-        return cancelled + withdrawQueued()
+        return cancelled + queue.remove { matching($0.push) }.map(\.push.id)
     }
 
     /// Takes back every push not yet handed to libcurl and returns their ids; pushes in flight

@@ -42,4 +42,16 @@ struct FIFOQueue<Element> {
         head = 0
         return rest
     }
+
+    /// Takes out the elements `matching` says, returning them in order; the rest keep theirs.
+    mutating func remove(where matching: (Element) -> Bool) -> [Element] {
+        var kept: [Element] = []
+        var taken: [Element] = []
+        for element in storage[head...] {
+            if matching(element) { taken.append(element) } else { kept.append(element) }
+        }
+        storage = kept
+        head = 0
+        return taken
+    }
 }

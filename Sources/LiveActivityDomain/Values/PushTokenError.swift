@@ -6,12 +6,15 @@ public enum PushTokenError: Error, Equatable, Sendable, CustomStringConvertible 
     case notHex
     case oddLength
 
-    public var description: String {
+    public var description: String { description(field: "pushToken") }
+
+    /// The same, naming `field` (`widgetPushToken` is checked by the same rules).
+    public func description(field: String) -> String {
         switch self {
-        case .tooShort: "pushToken is too short (at least \(PushToken.minimumLength) hex characters)"
-        case .tooLong: "pushToken is too long (at most \(PushToken.maximumLength) hex characters)"
-        case .notHex: "pushToken must contain hex digits only"
-        case .oddLength: "pushToken must have an even number of hex digits"
+        case .tooShort: "\(field) is too short (at least \(PushToken.minimumLength) hex characters)"
+        case .tooLong: "\(field) is too long (at most \(PushToken.maximumLength) hex characters)"
+        case .notHex: "\(field) must contain hex digits only"
+        case .oddLength: "\(field) must have an even number of hex digits"
         }
     }
 }

@@ -12,7 +12,21 @@ extension DeliveryReport {
             }
             lines.append("Acks over \(label): " + Self.describe(acks))
         }
+        for (label, windows) in [("24 h", otherKindsLastDay), ("7 d", otherKindsLastWeek)] {
+            for window in windows {
+                lines.append("\(StatsReport.title(window.kind)) pushes over \(label): " + Self.describeOther(window))
+            }
+        }
         return lines
+    }
+
+    /// Another kind's window: its 200s and how often a target got one per hour it was pushed
+    /// (such pushes are not acknowledged).
+    static func describeOther(_ window: Window) -> String {
+        guard window.delivered > 0 else { return "no push answered 200" }
+        var text = "\(window.delivered) answered 200"
+        if let pushes = window.pushesPerRegistrationHour { text += ", per target-hour \(String(format1: pushes)) pushes" }
+        return text
     }
 
     static func describe(_ window: Window) -> String {
@@ -50,7 +64,13 @@ extension DeliveryReport {
         func period(_ windows: [Window], _ acks: [AckOutcome: Int64]) -> String {
             "{\"byType\":[" + windows.map(windowJSON).joined(separator: ",") + "],\"acks\":" + acksJSON(acks) + "}"
         }
+        func otherJSON(_ window: Window) -> String {
+            "{\"kind\":\(JSONText.outside(window.kind)),\"delivered\":\(window.delivered),\"targetHours\":\(window.registrationHours),"
+                + "\"pushesPerTargetHour\":\(optional(window.pushesPerRegistrationHour))}"
+        }
         return "{\"24h\":\(period(lastDay, acksLastDay)),\"7d\":\(period(lastWeek, acksLastWeek)),"
+            + "\"otherKinds\":{\"24h\":[\(otherKindsLastDay.map(otherJSON).joined(separator: ","))],"
+            + "\"7d\":[\(otherKindsLastWeek.map(otherJSON).joined(separator: ","))]},"
             + "\"acksLifetime\":\(acksJSON(acksLifetime)),"
             + "\"advisedPerHour\":[\(Int(Self.advisedPerHour.lowerBound)),\(Int(Self.advisedPerHour.upperBound))]}"
     }

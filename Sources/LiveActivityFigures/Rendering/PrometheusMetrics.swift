@@ -29,26 +29,53 @@ public enum PrometheusMetrics {
         }
 
         family(
+            "liveactivity_push_targets", "gauge",
+            "Stored push targets by kind, activity type and APNs environment (the wake targets are the registrations).")
+        var seenTargets = Set<String>()
+        for group in snapshot.groups.map({ StatsReport.Group(activityType: $0.activityType, environment: $0.environment, count: $0.count) })
+            + snapshot.otherTargets
+        {
+            seenTargets.insert(group.kind + "/" + group.activityType + "/" + group.environment)
+            out +=
+                "liveactivity_push_targets{kind=\"\(label(group.kind))\",activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"} \(group.count)\n"
+        }
+        for kind in PushKind.all {
+            for type in ActivityType.allCases {
+                for environment in APNsEnvironment.allCases
+                where !seenTargets.contains(kind.name + "/" + type.rawValue + "/" + environment.rawValue) {
+                    out +=
+                        "liveactivity_push_targets{kind=\"\(kind.name)\",activity_type=\"\(type.rawValue)\",environment=\"\(environment.rawValue)\"} 0\n"
+                }
+            }
+        }
+
+        family(
             "liveactivity_registrations_backing_off", "gauge",
-            "Registrations waiting after failures in a row (back-off), by APNs environment.")
-        for entry in snapshot.backingOff where entry.kind == PushKind.wake.name {
-            out += "liveactivity_registrations_backing_off{environment=\"\(label(entry.environment))\"} \(entry.count)\n"
+            "Push targets waiting after failures in a row (back-off), by APNs environment and kind.")
+        for entry in snapshot.backingOff {
+            out +=
+                "liveactivity_registrations_backing_off{environment=\"\(label(entry.environment))\",kind=\"\(label(entry.kind))\"} \(entry.count)\n"
         }
 
         let totals = snapshot.totals
+        let kinds =
+            [StatsReport.PushTotals(kind: PushKind.wake.name, sent: totals.sent, failed: totals.failed, removed: totals.removed)]
+            + totals.others
         family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
-        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200).")
-        out += "liveactivity_pushes_sent_total \(totals.sent)\n"
-        family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by reason.")
-        out += "liveactivity_pushes_failed_total \(totals.failed)\n"
-        for entry in snapshot.failureReasons where entry.kind == PushKind.wake.name {
-            out += "liveactivity_pushes_failed_by_reason_total{reason=\"\(label(entry.reason))\"} \(entry.count)\n"
+        family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), by kind.")
+        for entry in kinds { out += "liveactivity_pushes_sent_total{kind=\"\(label(entry.kind))\"} \(entry.sent)\n" }
+        family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by kind and reason.")
+        for entry in kinds { out += "liveactivity_pushes_failed_total{kind=\"\(label(entry.kind))\"} \(entry.failed)\n" }
+        for entry in snapshot.failureReasons {
+            out +=
+                "liveactivity_pushes_failed_by_reason_total{kind=\"\(label(entry.kind))\",reason=\"\(label(entry.reason))\"} \(entry.count)\n"
         }
         family(
-            "liveactivity_registrations_removed_total", "counter", "Registrations removed on APNs's answer (410, BadDeviceToken)."
+            "liveactivity_registrations_removed_total", "counter",
+            "Push targets removed on APNs's answer (410, BadDeviceToken), by kind: a wake target's registration with it."
         )
-        out += "liveactivity_registrations_removed_total \(totals.removed)\n"
+        for entry in kinds { out += "liveactivity_registrations_removed_total{kind=\"\(label(entry.kind))\"} \(entry.removed)\n" }
         family("liveactivity_registrations_expired_total", "counter", "Registrations removed by the expiry.")
         out += "liveactivity_registrations_expired_total \(totals.expired)\n"
 
@@ -93,8 +120,12 @@ public enum PrometheusMetrics {
         return out
     }
 
+    /// A fault's labels: `kind` is the fault's (configuration, provider, ...), as it always was;
+    /// `push_kind` names the one kind of push a topic fault stopped, where it stopped one alone.
     static func faultLabels(_ fault: StatsReport.FaultTotals) -> String {
-        "environment=\"\(label(fault.environment))\",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\""
+        "environment=\"\(label(fault.environment))\""
+            + (fault.pushKind.isEmpty ? "" : ",push_kind=\"\(label(fault.pushKind))\"")
+            + ",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\""
     }
 
     /// Escapes a label value (backslash, quote, newline).

@@ -18,32 +18,51 @@ extension StatsReport {
                             + (run.failed ? " (exited non-zero)" : "")
                     }.joined(separator: ", "))
         }
-        for (label, reasons) in [
-            ("Failure reasons over 24 h", day.failureReasons), ("Removal reasons over 24 h", day.removalReasons),
-        ]
-        where !reasons.isEmpty {
-            lines.append("\(label): " + reasons.map { "\(OutsideText.line($0.reason)) \($0.count)" }.joined(separator: ", "))
+        let kinds = [PushKind.wake.name] + Set((day.failureReasons + day.removalReasons).map(\.kind)).subtracting([PushKind.wake.name]).sorted()
+        for kind in kinds {
+            let prefix = kind == PushKind.wake.name ? "" : "\(StatsReport.title(kind)) "
+            for (label, reasons) in [
+                ("\(prefix)\(prefix.isEmpty ? "Failure" : "failure") reasons over 24 h", day.failureReasons),
+                ("\(prefix)\(prefix.isEmpty ? "Removal" : "removal") reasons over 24 h", day.removalReasons),
+            ] {
+                let ofKind = reasons.filter { $0.kind == kind }
+                guard !ofKind.isEmpty else { continue }
+                lines.append("\(label): " + ofKind.map { "\(OutsideText.line($0.reason)) \($0.count)" }.joined(separator: ", "))
+            }
         }
         return lines
     }
 
     /// The JSON members of the day and the alarm, for `json`.
     var dayJSON: [String] {
-        func reasons(_ list: [ReasonCount]) -> String {
-            "{" + list.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
+        let wake = PushKind.wake.name
+        func reasons(_ list: [ReasonCount], kind: String = PushKind.wake.name) -> String {
+            "{" + list.filter { $0.kind == kind }.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
         }
         func optional(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
-        let buckets = day.buckets.map {
-            "{\"start\":\($0.start),\"runs\":\($0.runs),\"active\":\($0.active),\"sent\":\($0.sent),\"failed\":\($0.failed)}"
+        func bucketsJSON(_ list: [SweepBucket]) -> String {
+            "["
+                + list.map {
+                    "{\"start\":\($0.start),\"runs\":\($0.runs),\"active\":\($0.active),\"sent\":\($0.sent),\"failed\":\($0.failed)}"
+                }.joined(separator: ",") + "]"
         }
+        let today = self.day
+        let otherKinds = Set(today.otherBuckets.keys).union((today.failureReasons + today.removalReasons).map(\.kind))
+            .subtracting([wake]).sorted()
+        let others =
+            "{"
+            + otherKinds.map { kind in
+                "\(JSONText.outside(kind)):{\"buckets\":\(bucketsJSON(today.otherBuckets[kind] ?? [])),"
+                    + "\"failureReasons\":\(reasons(today.failureReasons, kind: kind)),\"removalReasons\":\(reasons(today.removalReasons, kind: kind))}"
+            }.joined(separator: ",") + "}"
         let hours = day.hours.map {
             "{\"start\":\($0.start),\"answered\":\($0.answered),\"acknowledged\":\(optional($0.acknowledged)),"
                 + "\"delayMedianMs\":\(optional($0.delayMedianMilliseconds)),\"delayP90Ms\":\(optional($0.delayP90Milliseconds))}"
         }
         let day =
-            "{\"start\":\(day.start),\"bucketMinutes\":\(Day.bucketMilliseconds / 60_000),\"buckets\":[\(buckets.joined(separator: ","))],"
+            "{\"start\":\(day.start),\"bucketMinutes\":\(Day.bucketMilliseconds / 60_000),\"buckets\":\(bucketsJSON(day.buckets)),"
             + "\"hours\":[\(hours.joined(separator: ","))],\"failureReasons\":\(reasons(day.failureReasons)),"
-            + "\"removalReasons\":\(reasons(day.removalReasons))}"
+            + "\"removalReasons\":\(reasons(day.removalReasons)),\"otherKinds\":\(others)}"
         let health = SweepHealth(self)
         return [
             "\"day\":" + day,

@@ -10,6 +10,13 @@ extension StatsReport {
         for group in byTypeAndEnvironment {
             lines.append("  \(OutsideText.line(group.activityType)) / \(OutsideText.line(group.environment)): \(group.count)")
         }
+        for kind in otherKinds {
+            let groups = otherTargets.filter { $0.kind == kind }
+            lines.append("\(Self.title(kind)) targets: \(groups.map(\.count).saturatedSum())")
+            for group in groups {
+                lines.append("  \(OutsideText.line(group.activityType)) / \(OutsideText.line(group.environment)): \(group.count)")
+            }
+        }
         lines.append(
             "By age: "
                 + byAge.filter { $0.label != ">8h" || $0.count > 0 }.map { "\($0.label) \($0.count)" }.joined(separator: ", "))
@@ -17,6 +24,9 @@ extension StatsReport {
             lines.append("Oldest registration: \(Self.age(generatedAt - oldestRegisteredAt)) ago")
         }
         lines.append("Wakeups of active registrations: \(activeWakeups); delivered in all runs: \(lifetimeSent)")
+        for totals in lifetimeOthers {
+            lines.append("\(Self.title(totals.kind)) pushes delivered in all runs: \(totals.sent)")
+        }
         if !topWakeups.isEmpty {
             lines.append(
                 "Top wakeup counts: " + topWakeups.map { "\(OutsideText.line($0.token)) \($0.count)" }.joined(separator: ", "))
@@ -26,18 +36,32 @@ extension StatsReport {
             lines.append(
                 "Sweeps over \(label): \(totals.runs) runs, sent \(totals.sent), failed \(totals.failed), removed \(totals.removed), expired \(totals.expired), error rate \(rate)%"
             )
+            for other in totals.others {
+                lines.append(
+                    "  \(OutsideText.line(other.kind)): sent \(other.sent), failed \(other.failed), removed \(other.removed), error rate \(String(format1: other.errorRate * 100))%"
+                )
+            }
         }
         lines += delivery.lines
+        let wake = PushKind.wake.name
         lines.append(
             "Waiting after failures (back-off): "
-                + backingOff.map { "\(OutsideText.line($0.environment)) \($0.count)" }.joined(separator: ", "))
+                + backingOff.filter { $0.kind == wake }.map { "\(OutsideText.line($0.environment)) \($0.count)" }
+                .joined(separator: ", "))
+        for kind in Set(backingOff.map(\.kind)).subtracting([wake]).sorted() {
+            lines.append(
+                "\(Self.title(kind)) targets waiting after failures: "
+                    + backingOff.filter { $0.kind == kind }.map { "\(OutsideText.line($0.environment)) \($0.count)" }
+                    .joined(separator: ", "))
+        }
         if recentFaults.isEmpty {
             lines.append("Faults over 24 h: none")
         } else {
             lines.append("Faults over 24 h:")
             for fault in recentFaults {
+                let scope = Self.scope(environment: fault.environment, pushKind: fault.pushKind)
                 lines.append(
-                    "  \(OutsideText.line(fault.environment)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
+                    "  \(OutsideText.line(scope)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
                 )
             }
         }
@@ -53,8 +77,14 @@ extension StatsReport {
     }
 
     public var json: String {
+        func pushJSON(_ totals: PushTotals) -> String {
+            "{\"sent\":\(totals.sent),\"failed\":\(totals.failed),\"removed\":\(totals.removed),\"errorRate\":\(String(format4: totals.errorRate))}"
+        }
+        func othersJSON(_ others: [PushTotals]) -> String {
+            "{" + others.map { "\(JSONText.outside($0.kind)):" + pushJSON($0) }.joined(separator: ",") + "}"
+        }
         func totalsJSON(_ totals: RunTotals) -> String {
-            "{\"runs\":\(totals.runs),\"sent\":\(totals.sent),\"failed\":\(totals.failed),\"removed\":\(totals.removed),\"expired\":\(totals.expired),\"errorRate\":\(String(format4: totals.errorRate))}"
+            "{\"runs\":\(totals.runs),\"sent\":\(totals.sent),\"failed\":\(totals.failed),\"removed\":\(totals.removed),\"expired\":\(totals.expired),\"errorRate\":\(String(format4: totals.errorRate)),\"others\":\(othersJSON(totals.others))}"
         }
         var parts: [String] = []
         parts.append("\"generatedAt\":\(generatedAt)")
@@ -64,9 +94,15 @@ extension StatsReport {
                 + byTypeAndEnvironment.map {
                     "{\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
                 }.joined(separator: ",") + "]")
+        parts.append(
+            "\"otherTargets\":["
+                + otherTargets.map {
+                    "{\"kind\":\(JSONText.outside($0.kind)),\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
+                }.joined(separator: ",") + "]")
         parts.append("\"byAge\":{" + byAge.map { "\(JSONText.string($0.label)):\($0.count)" }.joined(separator: ",") + "}")
         parts.append("\"activeWakeups\":\(activeWakeups)")
         parts.append("\"lifetimeSent\":\(lifetimeSent)")
+        parts.append("\"lifetimeOthers\":" + othersJSON(lifetimeOthers))
         parts.append(
             "\"topWakeups\":["
                 + topWakeups.map { "{\"token\":\(JSONText.outside($0.token)),\"count\":\($0.count)}" }.joined(separator: ",")
@@ -76,19 +112,39 @@ extension StatsReport {
         parts.append("\"sweeps24h\":" + totalsJSON(lastDay))
         parts.append("\"sweeps7d\":" + totalsJSON(lastWeek))
         parts.append("\"delivery\":" + delivery.json)
+        let wake = PushKind.wake.name
         parts.append(
-            "\"backingOff\":{" + backingOff.map { "\(JSONText.outside($0.environment)):\($0.count)" }.joined(separator: ",") + "}"
+            "\"backingOff\":{"
+                + backingOff.filter { $0.kind == wake }.map { "\(JSONText.outside($0.environment)):\($0.count)" }
+                .joined(separator: ",") + "}"
         )
+        parts.append(
+            "\"otherBackingOff\":["
+                + backingOff.filter { $0.kind != wake }.map {
+                    "{\"kind\":\(JSONText.outside($0.kind)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
+                }.joined(separator: ",") + "]")
         parts.append(
             "\"faults24h\":["
                 + recentFaults.map {
-                    "{\"environment\":\(JSONText.outside($0.environment)),\"kind\":\(JSONText.outside($0.kind)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)}"
+                    "{\"environment\":\(JSONText.outside($0.environment)),\"pushKind\":\(JSONText.outside($0.pushKind)),\"kind\":\(JSONText.outside($0.kind)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)}"
                 }.joined(separator: ",") + "]")
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))
         parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map { JSONText.outside($0) } ?? "null"))
         parts += dayJSON
         return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// The kinds besides wakes that have targets or pushes in the report, in the kinds' order.
+    var otherKinds: [String] {
+        let present = Set(otherTargets.map(\.kind))
+        let order = PushKind.all.map(\.name)
+        return present.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
+    }
+
+    /// `Widgets` for `widgets`: a kind's name at the start of a line.
+    static func title(_ kind: String) -> String {
+        OutsideText.line(kind.prefix(1).uppercased() + kind.dropFirst())
     }
 
     static func age(_ milliseconds: Int64) -> String {

@@ -6,6 +6,8 @@ import LiveActivityDomain
 public struct MetricsSnapshot: Sendable {
     /// Groups holding registrations, by type and environment.
     public var groups: [StatsReport.Group] = []
+    /// Groups holding targets of every other kind (`widgets`), by kind, type and environment.
+    public var otherTargets: [StatsReport.Group] = []
     /// Every run ever recorded in the database.
     public var totals = StatsReport.RunTotals()
     /// Why pushes failed, over every run ever recorded, by kind and reason in order.

@@ -108,8 +108,10 @@ public struct StatsReport: Sendable {
     public var oldestRegisteredAt: Int64?
     public var lastDay = RunTotals()
     public var lastWeek = RunTotals()
-    /// Pushes delivered over the whole recorded run history.
+    /// Pushes delivered over the whole recorded run history (wakes).
     public var lifetimeSent: Int64 = 0
+    /// Every other kind's pushes over the whole recorded run history.
+    public var lifetimeOthers: [PushTotals] = []
     /// Targets waiting after failures in a row (back-off, SPEC 5), by environment and kind.
     public var backingOff: [BackingOff] = []
     /// Faults of the last 24 hours, by environment, kind and reason.

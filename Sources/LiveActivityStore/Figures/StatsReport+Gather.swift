@@ -27,7 +27,9 @@ extension StatsReport {
 
         report.lastDay = try queries.runTotals(since: now - 86_400_000)
         report.lastWeek = try queries.runTotals(since: now - 7 * 86_400_000)
-        report.lifetimeSent = try queries.runTotals(since: nil).sent
+        let lifetime = try queries.runTotals(since: nil)
+        report.lifetimeSent = lifetime.sent
+        report.lifetimeOthers = lifetime.others
         report.backingOff = try backingOff(queries)
         report.recentFaults = try queries.faults(since: now - 86_400_000)
         let last = try queries.lastRun()
@@ -59,10 +61,12 @@ extension StatsReport {
 extension MetricsSnapshot {
     /// The figures of `GET /wakeup/metrics`: a scrape never scans the registrations.
     public static func gather(_ queries: any FigureQueries) throws -> MetricsSnapshot {
+        let groups = try queries.groups()
         var snapshot = MetricsSnapshot(
-            groups: try queries.groups(), totals: try queries.runTotals(since: nil),
+            groups: groups.filter { $0.kind == PushKind.wake.name }, totals: try queries.runTotals(since: nil),
             failureReasons: try queries.lifetimeFailureReasons(), lastRun: try queries.lastRun(),
             backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil))
+        snapshot.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
         snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds)
         snapshot.acks = DeliveryReport.outcomes(try queries.acks(sinceHour: nil))
         let delays = try queries.ackDelayTotals()

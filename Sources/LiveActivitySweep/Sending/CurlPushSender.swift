@@ -61,8 +61,10 @@ public final class CurlPushSender: PushSender {
 
     public var isIdle: Bool { failedToStart.isEmpty && clients.allSatisfy { $0.client.isIdle } }
 
-    public func cancel(_ environment: APNsEnvironment) -> [Int] {
-        clients.first { $0.environment == environment }?.client.cancelAll() ?? []
+    public func cancel(_ scope: FaultScope) -> [Int] {
+        guard let client = clients.first(where: { $0.environment == scope.environment })?.client else { return [] }
+        guard let kind = scope.kind else { return client.cancelAll() }
+        return client.cancel { $0.kind == kind }
     }
 
     public func withdrawQueued() -> [Int] {

@@ -20,9 +20,9 @@ public protocol PushSender: AnyObject {
     func poll(timeoutMilliseconds: Int) throws -> [APNsCompletion]
     /// True when nothing is in flight, no answer waits to be returned, and nothing queued can start.
     var isIdle: Bool { get }
-    /// Drops every queued and in-flight push to `environment` (a fault stopped it); returns their
-    /// ids. They have no answer.
-    func cancel(_ environment: APNsEnvironment) -> [Int]
+    /// Drops every queued and in-flight push of `scope` (a fault stopped it: an environment, or
+    /// one kind of push there); returns their ids. They have no answer.
+    func cancel(_ scope: FaultScope) -> [Int]
     /// Takes back every push not yet sent, to any environment, and returns their ids; pushes in
     /// flight go on (the time budget ran out).
     func withdrawQueued() -> [Int]

@@ -5,7 +5,7 @@ import LiveActivityDomain
 /// reason and `apns-id`, or, without an answer, the transport failure's code name (the same
 /// bounded vocabulary as the failure reasons, `APNsAnswer.reason`).
 enum AttemptRecord {
-    static func answered(_ answer: APNsAnswer, for row: DueRegistration, sentAt: Int64, answeredAt: Int64)
+    static func answered(_ answer: APNsAnswer, for row: DueTarget, sentAt: Int64, answeredAt: Int64)
         -> AnsweredPush
     {
         let response = answer.response
@@ -13,6 +13,7 @@ enum AttemptRecord {
             token: row.token, sentAt: sentAt, answeredAt: answeredAt, status: response?.status,
             reason: response?.isSuccess == true ? nil : answer.reason, apnsID: response?.apnsID)
         return AnsweredPush(
-            attempt: attempt, activityType: row.activityType, environment: row.environment, previousDeliveryAt: row.lastPushAt)
+            key: row.key, attempt: attempt, activityType: row.activityType, environment: row.environment,
+            previousDeliveryAt: row.lastPushAt)
     }
 }

@@ -1,7 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 
-/// The registrations due this sweep, read from the database a page at a time, so a sweep of
+/// The push targets due this sweep, read from the database a page at a time, so a sweep of
 /// 100,000 holds a few thousand rows, not all of them (their tokens alone were 11 MB).
 ///
 /// Pages follow the due order (oldest first) and each starts after the last row read, with no
@@ -9,13 +9,14 @@ import LiveActivityStore
 /// a long-lived snapshot would keep the WAL from checkpointing for the whole run. On PostgreSQL
 /// each page is claimed under the sweep's lease as it is read. So a row written this run can come
 /// round again further on (a very short interval puts it back within the due slack): the cursor
-/// remembers a 64-bit hash of every token it returned and skips them, so each registration is
-/// pushed at most once per sweep. A registration made during the sweep is pushed in it when its
-/// place is still ahead, as if it had been there at the start.
+/// remembers a 64-bit hash of every target it returned and skips them, so each target is pushed
+/// at most once per sweep. A registration made during the sweep is pushed in it when its place is
+/// still ahead, as if it had been there at the start.
 ///
-/// An environment a fault stopped is skipped from then on (`skip`): its rows are not read one by
-/// one to be held, one statement holds them at the end (`SweepStatements.holdUnreached`). A row
-/// holding a value this build cannot use is skipped and counted (`refused`), never pushed.
+/// A scope a fault stopped is skipped from then on (`skip`): a whole environment is no longer
+/// read, and one kind's targets there are passed over; they are not held one by one, one
+/// statement per group holds them at the end (`SweepStatements.holdUnreached`). A row holding a
+/// value this build cannot use is skipped and counted (`refused`), never pushed.
 final class DueCursor {
     private let store: any SweepStatements
     let cutoff: Int64
@@ -47,13 +48,20 @@ final class DueCursor {
         returned.reserveCapacity(max(0, expected))
     }
 
-    /// Returns no more rows of `environment`, in this page or later ones.
-    func skip(_ environment: APNsEnvironment) {
-        environments.removeAll { $0 == environment }
+    /// Kinds passed over per environment (a kind-scoped fault).
+    private var skippedKinds: Set<PushScope> = []
+
+    /// Returns no more targets of `scope`, in this page or later ones.
+    func skip(_ scope: FaultScope) {
+        if let kind = scope.kind {
+            skippedKinds.insert(PushScope(environment: scope.environment, kind: kind))
+        } else {
+            environments.removeAll { $0 == scope.environment }
+        }
     }
 
-    /// The next due registration, or nil when none is left.
-    func next() throws -> DueRegistration? {
+    /// The next due target, or nil when none is left.
+    func next() throws -> DueTarget? {
         while true {
             if index == page.count {
                 guard !exhausted, !environments.isEmpty else { return nil }
@@ -66,16 +74,18 @@ final class DueCursor {
             }
             let read = page[index]
             index += 1
-            let row: DueRegistration
-            switch read.registration {
+            let row: DueTarget
+            switch read.target {
             case .success(let due): row = due
             case .failure(let error):
                 refused += 1
-                if firstRefusal == nil { firstRefusal = "\(read.position.token.logPrefix): \(error)" }
+                if firstRefusal == nil { firstRefusal = "\(read.position.key): \(error)" }
                 continue
             }
-            guard environments.contains(row.environment) else { continue }
-            if returned.insert(row.token.hex.hashValue).inserted { return row }
+            guard environments.contains(row.environment),
+                skippedKinds.isEmpty || !skippedKinds.contains(PushScope(environment: row.environment, kind: row.kind))
+            else { continue }
+            if returned.insert(row.key.hashValue).inserted { return row }
         }
     }
 }

@@ -2,8 +2,9 @@ import APNsHTTP2
 import LiveActivityDomain
 
 /// The mass-deletion guard (SPEC section 5): BadDeviceToken and DeviceTokenNotForTopic from most
-/// of an environment mean a wrong host, key or bundle id, not dead tokens, and deleting would
-/// wipe every registration of that environment. It counts every final answer (a retried push
+/// of an environment's pushes of one kind mean a wrong host, key, bundle id or topic, not dead
+/// tokens, and deleting would wipe every target of that scope. It judges each environment and
+/// kind apart (`PushScope`): a wrong widgets topic holds the widgets targets, and wakes go on. It counts every final answer (a retried push
 /// once), holds the deletions those two reasons ask for, and rules on them once the sweep has
 /// all its answers. It counts *proven* tokens (ones that once got a 200), so junk tokens a
 /// stranger registers cannot trip it: they are deleted while real tokens keep getting 200s. Its
@@ -20,15 +21,17 @@ public struct MassDeletionGuard: Sendable {
         var rejected = 0
     }
 
-    private var counts: [APNsEnvironment: Counts] = [:]
-    private var held: [APNsEnvironment: [(row: DueRegistration, write: OutcomeWrite, reason: String)]] = [:]
-    /// Environments where this database ever had a push answered 200: never a fresh deployment.
-    private let everDelivered: Set<APNsEnvironment>
+    private var counts: [PushScope: Counts] = [:]
+    private var held: [PushScope: [(row: DueTarget, write: OutcomeWrite, reason: String)]] = [:]
+    /// Scopes where this database ever had a push answered 200: never a fresh deployment.
+    private let everDelivered: Set<PushScope>
 
-    /// `everDelivered`: the database's history (`SweepStore.environmentsEverDelivered`).
-    public init(everDelivered: Set<APNsEnvironment> = []) {
+    /// `everDelivered`: the database's history (`SweepStatements.scopesEverDelivered`).
+    public init(everDelivered: Set<PushScope> = []) {
         self.everDelivered = everDelivered
     }
+
+    private static func scope(_ row: DueTarget) -> PushScope { PushScope(environment: row.environment, kind: row.kind) }
 
     static func isRejection(_ answer: APNsAnswer) -> Bool {
         guard let response = answer.response, response.status != 200 else { return false }
@@ -36,9 +39,9 @@ public struct MassDeletionGuard: Sendable {
     }
 
     /// Counts the final answer to the push for `row` (not one that is about to be retried).
-    public mutating func observe(_ answer: APNsAnswer, for row: DueRegistration) {
+    public mutating func observe(_ answer: APNsAnswer, for row: DueTarget) {
         guard let response = answer.response else { return }
-        var count = counts[row.environment, default: Counts()]
+        var count = counts[Self.scope(row), default: Counts()]
         let rejected = Self.isRejection(answer)
         if row.proven {
             count.provenAnswered += 1
@@ -46,12 +49,12 @@ public struct MassDeletionGuard: Sendable {
         }
         if response.status == 200 { count.delivered += 1 }
         if rejected { count.rejected += 1 }
-        counts[row.environment] = count
+        counts[Self.scope(row)] = count
     }
 
     /// Holds the deletion `write` of `row`, asked for by `reason`.
-    public mutating func hold(_ write: OutcomeWrite, reason: String, row: DueRegistration) {
-        held[row.environment, default: []].append((row, write, reason))
+    public mutating func hold(_ write: OutcomeWrite, reason: String, row: DueTarget) {
+        held[Self.scope(row), default: []].append((row, write, reason))
     }
 
     /// Why the guard trips for an environment.
@@ -63,16 +66,16 @@ public struct MassDeletionGuard: Sendable {
         public var freshDeployment: Bool
     }
 
-    /// Why the guard trips for `environment`, nil when it does not.
-    public func trip(in environment: APNsEnvironment) -> Trip? {
-        let count = counts[environment] ?? Counts()
+    /// Why the guard trips for `scope`, nil when it does not.
+    public func trip(in scope: PushScope) -> Trip? {
+        let count = counts[scope] ?? Counts()
         if count.provenAnswered >= Self.minimumAnswers && count.provenRejected * 2 > count.provenAnswered {
             return Trip(
                 why: "\(count.provenRejected) of \(count.provenAnswered) proven tokens were rejected", freshDeployment: false)
         }
         // Fresh: no 200 ever, in this sweep or before. An environment that once delivered and has
         // no real device due this sweep (a quiet sandbox, a production night) deletes its junk.
-        if !everDelivered.contains(environment) && count.delivered == 0 && count.rejected >= Self.minimumAnswers {
+        if !everDelivered.contains(scope) && count.delivered == 0 && count.rejected >= Self.minimumAnswers {
             let why =
                 "no push got a 200 in this database's history and \(count.rejected) tokens were rejected "
                 + "(a fresh deployment pointed at the wrong place?)"
@@ -86,36 +89,42 @@ public struct MassDeletionGuard: Sendable {
         /// Deletions let through, or holds written instead of them.
         public var writes: [OutcomeWrite] = []
         public var tally = SweepTally()
-        /// The guard's own faults, one per environment where it tripped.
+        /// Per kind: what the deletions let through and the holds counted.
+        public var tallies: [PushKind: SweepTally] = [:]
+        /// The guard's own faults, one per scope where it tripped.
         public var faults: [SweepFault] = []
-        /// Held deletions of environments that already had a fault: pushes it touched, by environment.
-        public var touched: [APNsEnvironment: Int] = [:]
+        /// Held deletions of scopes that already had a fault: pushes it touched, by that fault's scope.
+        public var touched: [FaultScope: Int] = [:]
     }
 
-    /// Rules on every held deletion, environment by environment. Where another fault (not an
-    /// unreachable host) stopped the environment, its answers are suspect and nothing is deleted;
-    /// where the guard trips, nothing is deleted either; each such row waits one interval.
-    /// Otherwise the deletions go ahead.
-    public func rule(faults: [APNsEnvironment: SweepFault], rules: OutcomeRules, now: Int64) -> Ruling {
+    /// Rules on every held deletion, scope by scope. Where another fault (not an unreachable
+    /// host) stopped the scope, its answers are suspect and nothing is deleted; where the guard
+    /// trips, nothing is deleted either; each such target waits one interval. Otherwise the
+    /// deletions go ahead.
+    public func rule(faults: [FaultScope: SweepFault], rules: OutcomeRules, now: Int64) -> Ruling {
         var ruling = Ruling()
-        for (environment, deletions) in held.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (scope, deletions) in held.sorted(by: { PushScope.ordered($0.key, $1.key) }) {
             var fault: SweepFault
             var backsOff = false
-            if let existing = faults[environment], existing.kind != .unreachable {
+            let existing =
+                faults[FaultScope(environment: scope.environment)] ?? faults[scope.faultScope]
+            if let existing, existing.kind != .unreachable {
                 fault = existing
-                ruling.touched[environment] = deletions.count
-            } else if let trip = trip(in: environment) {
+                ruling.touched[existing.scope, default: 0] += deletions.count
+            } else if let trip = trip(in: scope) {
                 let reasons = Dictionary(deletions.map { ($0.reason, 1) }, uniquingKeysWith: +)
                 let reason = reasons.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "BadDeviceToken"
-                fault = .raised(.guarded, reason: reason, in: environment)
-                fault.advice = trip.why + "; " + fault.advice
+                // The guard's fault is its scope's: a wrong widgets topic holds widgets alone.
+                fault = SweepFault(
+                    environment: scope.environment, pushKind: scope.kind == .wake ? nil : scope.kind, kind: .guarded,
+                    reason: reason, advice: trip.why + "; " + APNsReason.advice(.guarded, reason: reason))
                 fault.pushes = deletions.count
                 ruling.faults.append(fault)
                 backsOff = trip.freshDeployment
             } else {
                 for (_, write, reason) in deletions {
                     ruling.writes.append(write)
-                    ruling.tally += .removed(reason)
+                    ruling.tallies[scope.kind, default: SweepTally()] += .removed(reason)
                 }
                 continue
             }
@@ -123,7 +132,7 @@ public struct MassDeletionGuard: Sendable {
                 let (write, tally) =
                     backsOff ? rules.heldBackingOff(row, reason: reason, now: now) : rules.touched(row, by: fault, now: now)
                 ruling.writes.append(write)
-                ruling.tally += tally
+                ruling.tallies[scope.kind, default: SweepTally()] += tally
             }
         }
         return ruling

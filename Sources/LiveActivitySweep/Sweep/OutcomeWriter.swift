@@ -22,7 +22,7 @@ final class OutcomeWriter: @unchecked Sendable {
     private var queue: [OutcomeBatch] = []
     private var closing = false
     private var done = false
-    private var deleted = 0
+    private var deleted: [PushKind: Int] = [:]
     private var failure: (any Error)?
 
     /// Starts the thread, which is the only user of `statements` (the engine's outcome writer's
@@ -45,9 +45,9 @@ final class OutcomeWriter: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits until every queued batch is written and the thread has ended; returns the rows
-    /// deleted, or throws the first error.
-    func finish() throws -> Int {
+    /// Waits until every queued batch is written and the thread has ended; returns the targets
+    /// deleted per kind, or throws the first error.
+    func finish() throws -> [PushKind: Int] {
         condition.lock()
         defer { condition.unlock() }
         closing = true
@@ -76,7 +76,7 @@ final class OutcomeWriter: @unchecked Sendable {
             let result = Result { try batch.apply(to: statements, lease: lease, policy: policy) }
             condition.lock()
             switch result {
-            case .success(let count): deleted += count
+            case .success(let counts): deleted.merge(counts, uniquingKeysWith: +)
             case .failure(let error): failure = error
             }
             condition.unlock()

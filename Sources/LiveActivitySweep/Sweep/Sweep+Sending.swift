@@ -9,12 +9,14 @@ import LiveActivityStore
 /// come from, one transaction for both) for the `OutcomeWriter`.
 extension Sweep {
     func send(
-        _ run: inout SweepRun, reading cursor: DueCursor, dueCounts: [APNsEnvironment: Int], writer: OutcomeWriter
+        _ run: inout SweepRun, reading cursor: DueCursor, dueCounts: [PushScope: Int], writer: OutcomeWriter
     ) throws {
         var token = try tokens.current(now: clock.now())
         sender.setProviderToken(token)
         sender.setDeadline(run.deadline)
-        for (environment, count) in dueCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        var perEnvironment: [APNsEnvironment: Int] = [:]
+        for (scope, count) in dueCounts { perEnvironment[scope.environment, default: 0] += count }
+        for (environment, count) in perEnvironment.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             sender.expect(count, to: environment)
         }
 
@@ -41,14 +43,16 @@ extension Sweep {
                     batch.append(write)
                 case .record(let answer):
                     answered.append(answer)
-                case .stopReading(let environment):
-                    cursor.skip(environment)
-                case .cancel(let environment):
-                    answers.append(.cancelled(sender.cancel(environment), now: clock.now()))
+                case .stopReading(let scope):
+                    cursor.skip(scope)
+                case .cancel(let scope):
+                    answers.append(.cancelled(sender.cancel(scope), now: clock.now()))
                 case .withdrawQueued:
                     answers.append(.unsent(sender.withdrawQueued()))
                 case .dropInFlight:
-                    for environment in APNsEnvironment.allCases { answers.append(.unsent(sender.cancel(environment))) }
+                    for environment in APNsEnvironment.allCases {
+                        answers.append(.unsent(sender.cancel(FaultScope(environment: environment))))
+                    }
                 case .setDeadline(let deadline):
                     sender.setDeadline(deadline)
                 }
@@ -78,8 +82,8 @@ extension Sweep {
                 try apply(.answered(completion, now: clock.now()))
             }
         }
-        // Rows not read when sending stopped: a faulted environment's wait with it (those of an
-        // environment a fault stopped are not read: the sweep holds them in one statement).
+        // Targets not read when sending stopped: a faulted scope's wait with it (those of a scope
+        // a fault stopped are not read: the sweep holds them in one statement per group).
         while !allRead, let row = try cursor.next() { try apply(.due(row, now: clock.now())) }
         try apply(.finish(now: clock.now()))
         try writer.submit(OutcomeBatch(writes: batch, answered: answered))

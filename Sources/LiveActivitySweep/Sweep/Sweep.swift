@@ -74,12 +74,20 @@ public final class Sweep {
         let mark = ClockMark.now(clock: start)
         try refuseExpiryAfterAClockStep(to: mark, now: start)
         summary.expired = try store.deleteExpired(registeredAtOrBefore: start - configuration.expiryMilliseconds)
-        summary.active = try store.registrationCount()
+        // Targets present per kind, from the counters (a planted group row saturates: a figure, never a trap).
+        for group in try store.groups() {
+            guard let kind = PushKind(name: group.kind) else { continue }
+            summary[kind].active = summary[kind].active.addingSaturated(Int(clamping: max(0, group.count)))
+        }
         let cutoff = start + SweepTiming.dueSlackMilliseconds
         let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.enabledEnvironments)
-        // Counters read back (a planted group row) saturate: a figure, never a trap.
         let dueCount = dueCounts.values.saturatedSum()
-        summary.skipped = max(0, summary.active.subtractingSaturated(dueCount))
+        for kind in PushKind.all {
+            let due = dueCounts.filter { $0.key.kind == kind }.values.saturatedSum()
+            if summary.byKind[kind] != nil || due > 0 {
+                summary[kind].skipped = max(0, summary[kind].active.subtractingSaturated(due))
+            }
+        }
 
         if dueCount > 0 {
             let cursor = DueCursor(
@@ -87,7 +95,7 @@ public final class Sweep {
                 pageSize: duePageSize, expected: dueCount)
             var run = SweepRun(
                 rules: OutcomeRules(configuration: configuration),
-                deletionGuard: MassDeletionGuard(everDelivered: try store.environmentsEverDelivered()), startedAt: start,
+                deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
                 deadline: budget.deadline(startingAt: started))
             let writer = try OutcomeWriter(
                 statements: try engine.openOutcomeWriter(), lease: lease, policy: configuration.intervalPolicy)
@@ -96,28 +104,29 @@ public final class Sweep {
             defer { if !finished { _ = try? writer.finish() } }
             try send(&run, reading: cursor, dueCounts: dueCounts, writer: writer)
             finished = true
-            summary.removed += try writer.finish()
+            for (kind, removed) in try writer.finish() { summary[kind].removed += removed }
             // Rows this run claimed and wrote nothing for are any host's again at once.
             try store.release(lease)
-            summary.add(run.tally)
-            summary.deferred = run.leftForNextRun
+            for (kind, tally) in run.tallies.byKind { summary.add(tally, of: kind) }
+            for (kind, count) in run.leftForNextRun { summary[kind].deferred = count }
             var faults = run.faults
-            summary.held += try holdUnreached(&faults, cutoff: cutoff, start: start)
+            try holdUnreached(&faults, into: &summary, cutoff: cutoff, start: start)
             summary.faults = faults.reported
-            if summary.deferred > 0 {
+            let deferred = summary.deferredAllKinds
+            if deferred > 0 {
                 let why =
                     run.stopWasRequested
                     ? "a stop was requested (SIGTERM)" : "the time budget of \(budget.seconds) s ran out"
-                log("\(why): \(summary.deferred) pushes were not sent and are due at the next run")
+                log("\(why): \(deferred) pushes were not sent and are due at the next run")
             }
             if cursor.refused > 0 {
                 log(
-                    "\(cursor.refused) due registrations hold values this build cannot use and were skipped "
+                    "\(cursor.refused) due targets hold values this build cannot use and were skipped "
                         + "(first: \(cursor.firstRefusal ?? "")); they expire as usual")
             }
         }
         summary.durationMilliseconds = clock.now() - start
-        try store.record(summary, host: configuration.hostName)
+        try store.record(summary, host: configuration.hostName, retention: .asOf(start))
         if let folder, let mark { mark.save(in: folder) }
         return summary
     }
@@ -146,33 +155,29 @@ public final class Sweep {
                 + "nothing expired or sent; set the clock right (the database server's on PostgreSQL)")
     }
 
-    /// Holds one interval, in one statement per environment and kind of registration, the rows a
-    /// fault stopped before the run read them (SPEC 5: every due row of a faulted environment
-    /// that got no 200 waits one interval, its own effective one), after every outcome is
-    /// written; counts them against the fault. The interval is `IntervalPolicy`'s, applied here
-    /// once per (type, asked interval), not in any engine's SQL. Returns how many.
-    private func holdUnreached(_ faults: inout SweepFaults, cutoff: Int64, start: Int64) throws -> Int {
-        var total = 0
+    /// Holds one interval, in one statement per scope and interval group, the targets a fault
+    /// stopped before the run read them (SPEC 5: every due target of a faulted scope that got no
+    /// 200 waits one interval, its own effective one), after every outcome is written; counts
+    /// them against the fault and as held under their kind. The interval is `IntervalPolicy`'s,
+    /// applied here once per group, not in any engine's SQL.
+    private func holdUnreached(_ faults: inout SweepFaults, into summary: inout SweepSummary, cutoff: Int64, start: Int64)
+        throws
+    {
         let policy = configuration.intervalPolicy
-        for fault in faults.stoppedEnvironments {
+        for fault in faults.stoppedScopes {
             let now = clock.now()
             var held = 0
-            for kind in try store.unreachedKinds(
-                in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start, lease: lease)
+            for group in try store.unreachedGroups(
+                in: fault.scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start, lease: lease)
             {
-                // A kind this build does not know is left as it is, like its rows in the cursor.
-                guard let type = ActivityType(rawValue: kind.activityType) else { continue }
-                let requested: Int?
-                do { requested = try StoredValue.requestedInterval(kind.requestedInterval) } catch { continue }
-                held += try store.holdUnreached(
-                    in: fault.environment, dueAtOrBefore: cutoff, registeredAtOrBefore: start,
-                    activityType: kind.activityType, requestedInterval: kind.requestedInterval, reason: fault.reason,
-                    nextPushAt: now + policy.effectiveMilliseconds(type, requested: requested), lease: lease)
+                let count = try store.holdUnreached(
+                    in: fault.scope, group: group, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
+                    nextPushAt: now + group.intervalMilliseconds(policy), lease: lease)
+                summary[group.kind].held += count
+                held += count
             }
-            total += held
-            faults.touch(fault.environment, pushes: held)
+            faults.touch(fault.scope, pushes: held)
         }
-        return total
     }
 
     /// When the APNs settings changed since the last sweep (key, key id, team, bundle id, host),

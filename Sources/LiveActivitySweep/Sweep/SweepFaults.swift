@@ -1,43 +1,55 @@
 import LiveActivityDomain
 
-/// The faults of one sweep, by environment (SPEC 5, "Faults are scoped"): the first fault of an
-/// environment stops it, and every push it touches is counted against it here, in `touch` alone
-/// (a row answered alike or cancelled, a deletion the guard set aside, the unread rows held at the
-/// end). The guard's own faults, raised once the answers are in, are kept after them.
+/// The faults of one sweep, by scope (SPEC 5, "Faults are scoped"): the first fault of a scope
+/// stops it - an environment, or one kind of push there - and every push it touches is counted
+/// against it here, in `touch` alone (a target answered alike or cancelled, a deletion the guard
+/// set aside, the unread targets held at the end). The guard's own faults, raised once the
+/// answers are in, are kept after them.
 struct SweepFaults: Sendable {
-    private var stopping: [APNsEnvironment: SweepFault] = [:]
+    private var stopping: [FaultScope: SweepFault] = [:]
     private var guarded: [SweepFault] = []
 
-    /// The fault that stopped `environment`, if one did.
-    subscript(_ environment: APNsEnvironment) -> SweepFault? { stopping[environment] }
+    /// The fault that stopped pushes of `kind` to `environment`: the environment's, else the kind's there.
+    func covering(_ environment: APNsEnvironment, _ kind: PushKind) -> SweepFault? {
+        stopping[FaultScope(environment: environment, kind: nil)] ?? stopping[FaultScope(environment: environment, kind: kind)]
+    }
 
-    /// Records `fault` as its environment's, unless one is already there; true when it is new.
+    /// The fault that stopped `target`'s pushes, if one did.
+    subscript(_ target: DueTarget) -> SweepFault? { covering(target.environment, target.kind) }
+
+    /// Records `fault` as its scope's, unless one covering it is already there; true when it is new.
     mutating func raise(_ fault: SweepFault) -> Bool {
-        guard stopping[fault.environment] == nil else { return false }
-        stopping[fault.environment] = fault
+        if stopping[FaultScope(environment: fault.environment, kind: nil)] != nil || stopping[fault.scope] != nil { return false }
+        stopping[fault.scope] = fault
         return true
     }
 
-    /// Counts `pushes` more against the fault of `environment`.
-    mutating func touch(_ environment: APNsEnvironment, pushes: Int = 1) {
-        stopping[environment]?.pushes += pushes
+    /// Counts `pushes` more against the fault that covers pushes of `kind` to `environment`.
+    mutating func touch(_ environment: APNsEnvironment, _ kind: PushKind, pushes: Int = 1) {
+        guard let fault = covering(environment, kind) else { return }
+        stopping[fault.scope]?.pushes += pushes
+    }
+
+    /// Counts `pushes` more against the fault of `scope`.
+    mutating func touch(_ scope: FaultScope, pushes: Int) {
+        stopping[scope]?.pushes += pushes
     }
 
     /// Adds the guard's faults (they carry their own counts).
     mutating func addGuarded(_ faults: [SweepFault]) { guarded += faults }
 
-    /// The faults that stopped an environment's sending (not an unreachable host, whose rows back
-    /// off one by one): their rows not yet read are held in one statement at the end.
-    var stoppedEnvironments: [SweepFault] {
-        stopping.values.filter { $0.kind != .unreachable }.sorted { $0.environment.rawValue < $1.environment.rawValue }
+    /// The faults that stopped a scope's sending (not an unreachable host, whose targets back off
+    /// one by one): their targets not yet read are held in one statement per group at the end.
+    var stoppedScopes: [SweepFault] {
+        stopping.values.filter { $0.kind != .unreachable }.sorted { FaultScope.ordered($0.scope, $1.scope) }
     }
 
-    /// What the summary reports: the environments' faults by name, then the guard's (an
-    /// unreachable host is the only kind a guard's fault can follow in one environment).
+    /// What the summary reports: the scopes' faults in order, then the guard's (an unreachable
+    /// host is the only kind a guard's fault can follow in one scope).
     var reported: [SweepFault] {
-        stopping.values.sorted { $0.environment.rawValue < $1.environment.rawValue } + guarded
+        stopping.values.sorted { FaultScope.ordered($0.scope, $1.scope) } + guarded
     }
 
-    /// The environments' faults, as the guard's ruling takes them.
-    var byEnvironment: [APNsEnvironment: SweepFault] { stopping }
+    /// The scopes' faults, as the guard's ruling takes them.
+    var byScope: [FaultScope: SweepFault] { stopping }
 }

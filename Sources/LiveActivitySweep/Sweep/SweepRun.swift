@@ -1,24 +1,24 @@
 import APNsHTTP2
 import LiveActivityDomain
 
-/// One sweep's sending as a value (SPEC 5 steps 4-6): the pushes pending, the faults by
-/// environment, the tally, the mass-deletion guard and the deadline, changed only by `step`,
+/// One sweep's sending as a value (SPEC 5 steps 4-6): the pushes pending, the faults by scope,
+/// the tallies per kind, the mass-deletion guard and the deadline, changed only by `step`,
 /// which takes what happened and appends what is to be done. No I/O: the sweep's loop
 /// (`Sweep+Sending`) reads rows, drives the sender, renews the token and writes, and feeds back
 /// what it saw; so every decision of the sweep can be tested without a database or a network.
 ///
-/// What each answer means is `OutcomeRules`'; the run carries it out: a fault stops its
-/// environment at its first answer (its pushes are cancelled and held, the other environment goes
-/// on), a retry goes out as a due row does, past the deadline nothing new is sent, and once every
-/// answer is in the guard rules on the deletions.
+/// What each answer means is `OutcomeRules`'; the run carries it out: a fault stops its scope
+/// (an environment, or one kind of push there) at its first answer (its pushes are cancelled and
+/// held, the rest goes on), a retry goes out as a due target does, past the deadline nothing new
+/// is sent, and once every answer is in the guard rules on the deletions.
 struct SweepRun {
     /// What the loop saw.
     enum Event: Equatable {
-        /// A due row was read (also those read after sending stopped, at the end).
-        case due(DueRegistration, now: Int64)
+        /// A due target was read (also those read after sending stopped, at the end).
+        case due(DueTarget, now: Int64)
         /// The answer to push `completion.id` came.
         case answered(APNsCompletion, now: Int64)
-        /// The sender dropped these pushes of an environment a fault stopped (after `.cancel`).
+        /// The sender dropped these pushes of a scope a fault stopped (after `.cancel`).
         case cancelled([Int], now: Int64)
         /// The sender took these pushes back unsent (after `.withdrawQueued` or `.dropInFlight`).
         case unsent([Int])
@@ -32,7 +32,7 @@ struct SweepRun {
 
     /// What the loop is to do, in order.
     enum Effect: Equatable {
-        /// Queue `push` on the sender for `environment`.
+        /// Queue `push` (its kind in it) on the sender for `environment`.
         case send(APNsPush, to: APNsEnvironment)
         /// Sign a new provider token and give it to the sender (before the `.send` that follows).
         case renewProviderToken
@@ -40,10 +40,10 @@ struct SweepRun {
         case write(OutcomeWrite)
         /// Keep this final answer with that batch (the attempt history, the hourly figures).
         case record(AnsweredPush)
-        /// Read no more rows of this environment: the sweep holds those left in one statement.
-        case stopReading(APNsEnvironment)
-        /// Drop every push queued or in flight to this environment; answer `.cancelled`.
-        case cancel(APNsEnvironment)
+        /// Read no more targets of this scope: the sweep holds those left in one statement per group.
+        case stopReading(FaultScope)
+        /// Drop every push of this scope queued or in flight; answer `.cancelled`.
+        case cancel(FaultScope)
         /// Take back every push not yet sent; answer `.unsent`.
         case withdrawQueued
         /// Drop every push still in flight, to any environment; answer `.unsent`.
@@ -58,20 +58,20 @@ struct SweepRun {
     private(set) var deadline: Deadline
     private(set) var stopWasRequested = false
     private(set) var stoppedSending = false
-    /// What the decisions counted (the summary adds it).
-    private(set) var tally = SweepTally()
+    /// What the decisions counted, per kind (the summary adds them).
+    private(set) var tallies = SweepTallies()
     private(set) var faults = SweepFaults()
-    /// Due rows not sent, and not held by a fault: due again at the next run.
-    private(set) var leftForNextRun = 0
+    /// Due targets not sent, and not held by a fault, per kind: due again at the next run.
+    private(set) var leftForNextRun: [PushKind: Int] = [:]
     private var pending = PendingPushes()
     private var deletionGuard: MassDeletionGuard
     /// Pushes set aside unsent (the deadline passed, or a retry after it); settled at `.finish`.
     private var setAside: [Int] = []
     private var renewedToken = false
-    /// Rows answered with a failure (back-off) before any fault of their environment, with the
-    /// reason they were counted under: should a fault stop that environment later in the run,
-    /// they wait one interval with the rest of it (SPEC 5: every due row that got no 200).
-    private var failedBeforeFault: [APNsEnvironment: [(row: DueRegistration, reason: String)]] = [:]
+    /// Targets answered with a failure (back-off) before any fault of their scope, with the
+    /// reason they were counted under: should a fault stop that scope later in the run, they wait
+    /// one interval with the rest of it (SPEC 5: every due target that got no 200).
+    private var failedBeforeFault: [(row: DueTarget, reason: String)] = []
 
     init(rules: OutcomeRules, deletionGuard: MassDeletionGuard, startedAt: Int64, deadline: Deadline) {
         self.rules = rules
@@ -90,7 +90,7 @@ struct SweepRun {
             answer(completion, now: now, effects: &effects)
         case .cancelled(let ids, let now):
             for id in ids {
-                guard let row = pending.remove(id), let fault = faults[row.environment] else { continue }
+                guard let row = pending.remove(id), let fault = faults[row] else { continue }
                 touch(row, by: fault, now: now, effects: &effects)
             }
         case .unsent(let ids):
@@ -122,19 +122,20 @@ struct SweepRun {
 
     // MARK: - Sending
 
-    /// Sends a due row (`id` nil) or a pending push again (`id`): a fault of its environment holds
+    /// Sends a due target (`id` nil) or a pending push again (`id`): a fault of its scope holds
     /// it instead, and once sending stopped it is left for the next run (unless a fault comes).
-    private mutating func send(_ row: DueRegistration, id: Int?, now: Int64, effects: inout [Effect]) {
-        if let fault = faults[row.environment] {
+    private mutating func send(_ row: DueTarget, id: Int?, now: Int64, effects: inout [Effect]) {
+        if let fault = faults[row] {
             if let id { pending.remove(id) }
             touch(row, by: fault, now: now, effects: &effects)
         } else if stoppedSending {
-            if let id { setAside.append(id) } else { leftForNextRun += 1 }
+            if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
         } else {
             let id = id ?? pending.add(row, sentAt: now)
-            // `apns-expiration` is when the next push replaces this one (its effective interval).
+            // `apns-expiration` (for a kind that sends one) is when the next push replaces this one.
             let expiration = (now + rules.interval(row)) / 1000
-            effects.append(.send(APNsPush(id: id, token: row.token, expiration: expiration), to: row.environment))
+            effects.append(
+                .send(APNsPush(id: id, token: row.token, kind: row.kind, expiration: expiration), to: row.environment))
         }
     }
 
@@ -154,24 +155,24 @@ struct SweepRun {
         case .write(let write):
             guard case .failed(_, _, let reason, _) = write else {
                 effects.append(.write(write))
-                tally += decision.tally
+                tallies.add(decision.tally, of: row.kind)
                 break
             }
-            // A failure in an environment a fault stopped (its answer came before the cancel took
-            // the push back) waits with the fault; before any fault it backs off, for now.
-            if let fault = faults[row.environment], fault.kind != .unreachable {
+            // A failure in a scope a fault stopped (its answer came before the cancel took the
+            // push back) waits with the fault; before any fault it backs off, for now.
+            if let fault = faults[row], fault.kind != .unreachable {
                 touch(row, by: fault, now: now, effects: &effects)
             } else {
                 effects.append(.write(write))
-                tally += decision.tally
-                if faults[row.environment] == nil { failedBeforeFault[row.environment, default: []].append((row, reason)) }
+                tallies.add(decision.tally, of: row.kind)
+                if faults[row] == nil { failedBeforeFault.append((row, reason)) }
             }
         case .deleteUnlessGuarded(let write, let reason):
             deletionGuard.hold(write, reason: reason, row: row)
         case .retryWithNewToken:
             // It goes out as a due row does (`send`); only if it goes out now is it the retry,
             // and the token renewed (once a sweep: every push after it carries the new one).
-            if faults[row.environment] == nil && !stoppedSending {
+            if faults[row] == nil && !stoppedSending {
                 pending.markRetried(id, sentAt: now)
                 if !renewedToken {
                     renewedToken = true
@@ -180,51 +181,50 @@ struct SweepRun {
             }
             send(row, id: id, now: now, effects: &effects)
         case .stopEnvironment(let fault):
-            // The first fault of an environment stops it; later answers alike count as touched.
+            // The first fault of a scope stops it; later answers alike count as touched.
             if faults.raise(fault) {
-                if fault.kind != .unreachable { effects.append(.stopReading(row.environment)) }
-                effects.append(.cancel(row.environment))
+                if fault.kind != .unreachable { effects.append(.stopReading(fault.scope)) }
+                effects.append(.cancel(fault.scope))
             }
-            touch(row, by: faults[row.environment] ?? fault, now: now, effects: &effects)
+            touch(row, by: faults[row] ?? fault, now: now, effects: &effects)
         }
     }
 
-    /// Writes what `fault` does to `row` and counts it against the fault; a row registered during
-    /// the sweep is left due (its first push goes out at the next sweep, SPEC 5 step 3).
-    private mutating func touch(_ row: DueRegistration, by fault: SweepFault, now: Int64, effects: inout [Effect]) {
-        faults.touch(row.environment)
+    /// Writes what `fault` does to `row` and counts it against the fault; a target registered
+    /// during the sweep is left due (its first push goes out at the next sweep, SPEC 5 step 3).
+    private mutating func touch(_ row: DueTarget, by fault: SweepFault, now: Int64, effects: inout [Effect]) {
+        faults.touch(fault.scope, pushes: 1)
         guard row.registeredAt <= startedAt else { return }
         let (write, tally) = rules.touched(row, by: fault, now: now)
         effects.append(.write(write))
-        self.tally += tally
+        tallies.add(tally, of: row.kind)
     }
 
     // MARK: - The end
 
-    /// Pushes set aside wait as their environment's fault says, else they are due next run; then
-    /// the guard rules on the deletions it held.
+    /// Pushes set aside wait as their scope's fault says, else they are due next run; then the
+    /// guard rules on the deletions it held.
     private mutating func finish(now: Int64, effects: inout [Effect]) {
-        // Failures that came before their environment's fault: held now, after their back-off
-        // write, so the hold is what stays; each push counted once, as held.
-        for fault in faults.stoppedEnvironments {
-            for (row, reason) in failedBeforeFault[fault.environment] ?? [] {
-                tally -= .failed(reason)
-                touch(row, by: fault, now: now, effects: &effects)
-            }
+        // Failures that came before their scope's fault: held now, after their back-off write,
+        // so the hold is what stays; each push counted once, as held.
+        for (row, reason) in failedBeforeFault {
+            guard let fault = faults[row], fault.kind != .unreachable else { continue }
+            tallies[row.kind] -= .failed(reason)
+            touch(row, by: fault, now: now, effects: &effects)
         }
         failedBeforeFault.removeAll()
         for id in setAside {
             guard let row = pending[id] else { continue }
-            if let fault = faults[row.environment] {
+            if let fault = faults[row] {
                 touch(row, by: fault, now: now, effects: &effects)
             } else {
-                leftForNextRun += 1
+                leftForNextRun[row.kind, default: 0] += 1
             }
         }
         setAside.removeAll()
-        let ruling = deletionGuard.rule(faults: faults.byEnvironment, rules: rules, now: now)
-        tally += ruling.tally
-        for (environment, count) in ruling.touched { faults.touch(environment, pushes: count) }
+        let ruling = deletionGuard.rule(faults: faults.byScope, rules: rules, now: now)
+        for (kind, tally) in ruling.tallies { tallies.add(tally, of: kind) }
+        for (scope, count) in ruling.touched { faults.touch(scope, pushes: count) }
         faults.addGuarded(ruling.faults)
         for write in ruling.writes { effects.append(.write(write)) }
     }

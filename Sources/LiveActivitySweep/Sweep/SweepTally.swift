@@ -1,8 +1,8 @@
 import LiveActivityDomain
 
-/// What answers add to a sweep's counts: pushes delivered, failed and held by a fault, and why
-/// pushes failed or registrations were removed. One value, added to the summary as each decision
-/// is made.
+/// What answers add to a sweep's counts of one push kind: pushes delivered, failed and held by a
+/// fault, and why pushes failed or targets were removed. One value, added to the summary under
+/// its kind as each decision is made (the decision's target says which).
 public struct SweepTally: Equatable, Sendable {
     public var sent = 0
     public var failed = 0
@@ -55,12 +55,28 @@ public struct SweepTally: Equatable, Sendable {
 }
 
 extension SweepSummary {
-    /// Adds what some answers counted.
-    mutating func add(_ tally: SweepTally) {
-        sent += tally.sent
-        failed += tally.failed
-        held += tally.held
-        failureReasons.merge(tally.failureReasons, uniquingKeysWith: +)
-        removalReasons.merge(tally.removalReasons, uniquingKeysWith: +)
+    /// Adds what some answers to pushes of `kind` counted.
+    mutating func add(_ tally: SweepTally, of kind: PushKind) {
+        self[kind].sent += tally.sent
+        self[kind].failed += tally.failed
+        self[kind].held += tally.held
+        self[kind].failureReasons.merge(tally.failureReasons, uniquingKeysWith: +)
+        self[kind].removalReasons.merge(tally.removalReasons, uniquingKeysWith: +)
+    }
+}
+
+/// A sweep's tallies, one per push kind.
+struct SweepTallies: Equatable, Sendable {
+    private(set) var byKind: [PushKind: SweepTally] = [:]
+
+    subscript(_ kind: PushKind) -> SweepTally {
+        get { byKind[kind] ?? SweepTally() }
+        set { byKind[kind] = newValue }
+    }
+
+    mutating func add(_ tally: SweepTally, of kind: PushKind) { self[kind] += tally }
+
+    static func += (tallies: inout SweepTallies, other: SweepTallies) {
+        for (kind, tally) in other.byKind { tallies[kind] += tally }
     }
 }

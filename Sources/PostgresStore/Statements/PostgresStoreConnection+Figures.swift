@@ -3,86 +3,127 @@ import LiveActivityFigures
 import LiveActivityStore
 import PostgresClient
 
-/// The figures' reads (SPEC 7) on PostgreSQL: the trigger-kept group counters, range counts on the
-/// registered_at index, the partial indexes of pushed and failing rows, the run history on its
-/// start-time index and the hourly figures by their primary key; never a read of every row.
+/// The figures' reads (SPEC 7) on PostgreSQL, query by query SQLite's: the trigger-kept group
+/// counters, range counts on the registered_at index (which carries the kind), the partial
+/// indexes of pushed and failing targets, the run history on its start-time index and the hourly
+/// figures by their primary key; never a read of every target.
 extension PostgresStoreConnection: FigureQueries {
-    /// The columns of a whole registration, in the order `PostgresRow.registration()` reads them.
-    static let registrationColumns = """
-        push_token, activity_type, environment, registered_at, expires_at, next_push_at,
-        last_push_at, wakeup_count, consecutive_failures, last_error, requested_interval
-        """
-
-    func registration(_ token: PushToken) throws -> Registration? {
+    func registration(_ token: PushToken, attempts: Bool) throws -> Registration? {
         try storeFaults {
-            try statement("SELECT \(Self.registrationColumns) FROM registrations WHERE push_token = $1")
-                .firstRow([.text(token.hex)], refusing: { (row) throws(StoredValueError) in try row.registration() })
+            let rows = try statement(
+                """
+                SELECT \(TargetColumns.stored)\(attempts ? ", \(attemptsJoined)" : "") FROM push_targets
+                WHERE registration_token = $1
+                """
+            ).rows(
+                [.text(token.hex)],
+                refusing: { (row) throws(StoredValueError) in try StoredTargetRow(stored: row, attempts: attempts) })
+            return Registration(stored: rows)
         }
     }
 
     func groups() throws -> [StatsReport.Group] {
         try storeFaults {
             try statement(
-                "SELECT activity_type, environment, n FROM registration_groups WHERE n > 0 ORDER BY activity_type, environment"
-            ).rows { row in StatsReport.Group(activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2))
+                """
+                SELECT activity_type, environment, n, push_kind FROM target_groups WHERE n > 0
+                ORDER BY push_kind = 'wake' DESC, push_kind, activity_type, environment
+                """
+            ).rows { row in
+                StatsReport.Group(
+                    activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2), kind: row.text(3) ?? "")
             }
         }
     }
 
+    /// From the partial index of pushed targets.
     func wakeupTotal() throws -> Int64 {
         try storeFaults {
-            try statement("SELECT coalesce(sum(wakeup_count), 0)::bigint FROM registrations WHERE wakeup_count > 0").scalarInt()
-                ?? 0
+            try statement(
+                "SELECT coalesce(sum(push_count), 0)::bigint FROM push_targets WHERE push_kind = 'wake' AND push_count > 0"
+            ).scalarInt() ?? 0
         }
     }
 
+    /// From the registered_at index, which carries the kind.
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
         try storeFaults {
-            let newer = try statement("SELECT count(*) FROM registrations WHERE registered_at > $1")
+            let newer = try statement("SELECT count(*) FROM push_targets WHERE registered_at > $1 AND push_kind = 'wake'")
             return try bounds.map { try newer.scalarInt([.integer($0)]) ?? 0 }
         }
     }
 
     func oldestRegisteredAt() throws -> Int64? {
-        try storeFaults { try statement("SELECT min(registered_at) FROM registrations").scalarInt() }
+        try storeFaults { try statement("SELECT min(registered_at) FROM push_targets WHERE push_kind = 'wake'").scalarInt() }
     }
 
-    func topWakeups(limit: Int) throws -> [(prefix: String, count: Int64)] {
+    /// The partial index on push counts holds only pushed targets, by kind and count.
+    func topWakeups(limit: Int) throws -> [StatsReport.TopCount] {
         try storeFaults {
             try statement(
                 """
-                SELECT substr(push_token, 1, 8), wakeup_count FROM registrations WHERE wakeup_count > 0
-                ORDER BY wakeup_count DESC, push_token LIMIT $1
+                SELECT substr(registration_token, 1, 8), push_count FROM push_targets WHERE push_kind = 'wake' AND push_count > 0
+                ORDER BY push_count DESC, registration_token LIMIT $1
                 """
-            ).rows([.integer(Int64(limit))]) { row in (row.text(0) ?? "", row.int(1)) }
+            ).rows([.integer(Int64(limit))]) { row in StatsReport.TopCount(token: row.text(0) ?? "", count: row.int(1)) }
         }
     }
 
-    func backingOff() throws -> [(environment: String, count: Int64)] {
+    /// From the partial index that holds only the failing targets.
+    func backingOff() throws -> [StatsReport.BackingOff] {
         try storeFaults {
-            try statement("SELECT environment, count(*) FROM registrations WHERE consecutive_failures > 0 GROUP BY environment")
-                .rows { row in (row.text(0) ?? "", row.int(1)) }
+            try statement(
+                """
+                SELECT environment, push_kind, count(*) FROM push_targets WHERE consecutive_failures > 0
+                GROUP BY environment, push_kind ORDER BY environment, push_kind
+                """
+            ).rows { row in StatsReport.BackingOff(environment: row.text(0) ?? "", kind: row.text(1) ?? "", count: row.int(2)) }
         }
     }
 
+    /// The lifetime totals are kept by triggers as runs are recorded, so pruning the history
+    /// never lowers them (SPEC 7).
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         try storeFaults {
+            var totals = StatsReport.RunTotals()
             let read = { (row: PostgresRow) in
-                StatsReport.RunTotals(
-                    runs: row.int(0), sent: row.int(1), failed: row.int(2), removed: row.int(3), expired: row.int(4))
+                StatsReport.PushTotals(kind: row.text(0) ?? "", sent: row.int(1), failed: row.int(2), removed: row.int(3))
             }
-            guard let since else {
-                return try statement("SELECT runs, sent, failed, removed, expired FROM sweep_totals WHERE id = 1")
-                    .firstRow([], read) ?? StatsReport.RunTotals()
+            let kinds: [StatsReport.PushTotals]
+            if let since {
+                try statement("SELECT count(*), coalesce(sum(expired), 0)::bigint FROM sweep_runs WHERE started_at >= $1")
+                    .firstRow([.integer(since)]) { row in (totals.runs, totals.expired) = (row.int(0), row.int(1)) }
+                kinds = try statement(
+                    """
+                    SELECT k.push_kind, sum(k.sent)::bigint, sum(k.failed)::bigint, sum(k.removed)::bigint
+                    FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id WHERE r.started_at >= $1 GROUP BY 1
+                    """
+                ).rows([.integer(since)], read)
+            } else {
+                try statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
+                    (totals.runs, totals.expired) = (row.int(0), row.int(1))
+                }
+                kinds = try statement("SELECT push_kind, sent, failed, removed FROM sweep_kind_totals").rows([], read)
             }
-            return try statement(
-                """
-                SELECT count(*), coalesce(sum(sent), 0)::bigint, coalesce(sum(failed), 0)::bigint,
-                       coalesce(sum(removed), 0)::bigint, coalesce(sum(expired), 0)::bigint
-                FROM sweep_runs WHERE started_at >= $1
-                """
-            ).firstRow([.integer(since)], read) ?? StatsReport.RunTotals()
+            return Self.totals(totals, kinds)
         }
+    }
+
+    /// The wakes' sums on the totals themselves, every other kind's in `others`, in the kinds' order.
+    static func totals(_ run: StatsReport.RunTotals, _ kinds: [StatsReport.PushTotals]) -> StatsReport.RunTotals {
+        var totals = run
+        for entry in kinds {
+            if entry.kind == PushKind.wake.name {
+                (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
+            } else {
+                totals.others.append(entry)
+            }
+        }
+        let order = PushKind.all.map(\.name)
+        totals.others.sort {
+            (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
+        }
+        return totals
     }
 
     /// The run recorded last: by its id, the order of recording, not by any host's clock.
@@ -108,7 +149,7 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
-    func lastRunEnd(failingKinds: [String]) throws -> (finishedAt: Int64, failed: Bool)? {
+    func lastRunEnd(failingKinds: [String]) throws -> RunEnd? {
         try storeFaults {
             try statement(
                 """
@@ -116,47 +157,57 @@ extension PostgresStoreConnection: FigureQueries {
                        EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind = ANY($1::text[]))
                 FROM sweep_runs ORDER BY id DESC LIMIT 1
                 """
-            ).firstRow([PostgresArray.text(failingKinds)]) { row in (row.int(0), row.bool(1)) }
+            ).firstRow([PostgresArray.text(failingKinds)]) { row in RunEnd(finishedAt: row.int(0), failed: row.bool(1)) }
         }
     }
 
+    /// sweep_faults holds at most one per scope and kind in a run; the lifetime totals are kept
+    /// by a trigger.
     func faults(since: Int64?) throws -> [StatsReport.FaultTotals] {
         try storeFaults {
             let read = { (row: PostgresRow) in
                 StatsReport.FaultTotals(
-                    environment: row.text(0) ?? "", kind: row.text(1) ?? "", reason: row.text(2) ?? "", runs: row.int(3),
-                    pushes: row.int(4), lastAt: row.int(5))
+                    environment: row.text(0) ?? "", pushKind: row.text(1) ?? "", kind: row.text(2) ?? "",
+                    reason: row.text(3) ?? "", runs: row.int(4), pushes: row.int(5), lastAt: row.int(6))
             }
             guard let since else {
                 return try statement(
-                    "SELECT environment, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3"
+                    "SELECT environment, push_kind, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3, 4"
                 ).rows([], read)
             }
             return try statement(
                 """
-                SELECT f.environment, f.kind, f.reason, count(*), sum(f.pushes)::bigint, max(r.started_at)
+                SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes)::bigint, max(r.started_at)
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
-                WHERE r.started_at >= $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                WHERE r.started_at >= $1 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
                 """
             ).rows([.integer(since)], read)
         }
     }
 
-    func lifetimeFailureReasons() throws -> [(reason: String, count: Int64)] {
-        try storeFaults {
-            try statement("SELECT reason, count FROM sweep_reason_totals WHERE kind = $1 ORDER BY reason")
-                .rows([.text("failed")]) { row in (row.text(0) ?? "", row.int(1)) }
-        }
-    }
-
-    func reasons(since: Int64) throws -> [(kind: String, reason: String, count: Int64)] {
+    func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         try storeFaults {
             try statement(
                 """
-                SELECT s.kind, s.reason, sum(s.count)::bigint FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
-                WHERE r.started_at >= $1 GROUP BY 1, 2 ORDER BY 3 DESC, 2
+                SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed'
+                ORDER BY push_kind = 'wake' DESC, push_kind, reason
                 """
-            ).rows([.integer(since)]) { row in (row.text(0) ?? "", row.text(1) ?? "", row.int(2)) }
+            ).rows { row in StatsReport.ReasonCount(reason: row.text(0) ?? "", count: row.int(1), kind: row.text(2) ?? "") }
+        }
+    }
+
+    func reasons(since: Int64) throws -> [RunReason] {
+        try storeFaults {
+            try statement(
+                """
+                SELECT s.kind, s.push_kind, s.reason, sum(s.count)::bigint FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
+                WHERE r.started_at >= $1 GROUP BY 1, 2, 3 ORDER BY 4 DESC, 3, 2
+                """
+            ).rows([.integer(since)]) { row in
+                RunReason(
+                    category: RunReason.Category(rawValue: row.text(0) ?? "") ?? .failed, kind: row.text(1) ?? "",
+                    reason: row.text(2) ?? "", count: row.int(3))
+            }
         }
     }
 
@@ -165,12 +216,14 @@ extension PostgresStoreConnection: FigureQueries {
             // Integer division that floors, as SQLite's does for the non-negative times stored.
             try statement(
                 """
-                SELECT started_at / $1, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint FROM sweep_runs
-                WHERE started_at >= $2 GROUP BY 1 ORDER BY 1
+                SELECT r.started_at / $1, k.push_kind, count(*), max(k.active), sum(k.sent)::bigint, sum(k.failed)::bigint
+                FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id
+                WHERE r.started_at >= $2 GROUP BY 1, 2 ORDER BY 1, 2
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(
-                    start: row.int(0) * width, runs: row.int(1), active: row.int(2), sent: row.int(3), failed: row.int(4))
+                    start: row.int(0) * width, runs: row.int(2), active: row.int(3), sent: row.int(4), failed: row.int(5),
+                    kind: row.text(1) ?? "")
             }
         }
     }
@@ -181,100 +234,80 @@ extension PostgresStoreConnection: FigureQueries {
         try storeFaults {
             try statement(
                 """
-                SELECT activity_type, sum(delivered)::bigint, sum(acked)::bigint, sum(registrations)::bigint,
+                SELECT activity_type, push_kind, sum(delivered)::bigint, sum(acked)::bigint, sum(registrations)::bigint,
                        sum(delay_sum_ms)::bigint, \(Self.bucketSums)
-                FROM delivery_hours WHERE hour >= $1 GROUP BY activity_type ORDER BY activity_type
+                FROM delivery_hours WHERE hour >= $1 GROUP BY push_kind, activity_type ORDER BY push_kind, activity_type
                 """
             ).rows([.integer(sinceHour)]) { row in
-                var window = DeliveryReport.Window(activityType: row.text(0) ?? "")
-                window.delivered = row.int(1)
-                window.acked = row.int(2)
-                window.registrationHours = row.int(3)
-                window.delaySumMilliseconds = row.int(4)
-                window.delayBuckets = (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 5)) }
+                var window = DeliveryReport.Window(activityType: row.text(0) ?? "", kind: row.text(1) ?? "")
+                window.delivered = row.int(2)
+                window.acked = row.int(3)
+                window.registrationHours = row.int(4)
+                window.delaySumMilliseconds = row.int(5)
+                window.delayBuckets = (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 6)) }
                 return window
             }
         }
     }
 
-    func deliveryHours(sinceHour: Int64) throws -> [(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64])] {
+    func deliveryHours(sinceHour: Int64) throws -> [DeliveryHourFigures] {
         try storeFaults {
             try statement(
                 """
                 SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(Self.bucketSums)
-                FROM delivery_hours WHERE hour >= $1 GROUP BY hour ORDER BY hour
+                FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour ORDER BY hour
                 """
             ).rows([.integer(sinceHour)]) { row in
-                (row.int(0), row.int(1), row.int(2), (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) })
+                DeliveryHourFigures(
+                    hour: row.int(0), delivered: row.int(1), acked: row.int(2),
+                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) })
             }
         }
     }
 
-    func acks(sinceHour: Int64?) throws -> [(outcome: String, count: Int64)] {
+    func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         try storeFaults {
-            guard let sinceHour else {
-                return try statement("SELECT outcome, count FROM ack_totals").rows { row in (row.text(0) ?? "", row.int(1)) }
-            }
+            let read = { (row: PostgresRow) in AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1)) }
+            guard let sinceHour else { return try statement("SELECT outcome, count FROM ack_totals").rows([], read) }
             return try statement("SELECT outcome, sum(count)::bigint FROM ack_hours WHERE hour >= $1 GROUP BY outcome")
-                .rows([.integer(sinceHour)]) { row in (row.text(0) ?? "", row.int(1)) }
+                .rows([.integer(sinceHour)], read)
         }
     }
 
-    func ackDelayTotals() throws -> (buckets: [(bucket: Int64, count: Int64)], sumMilliseconds: Int64) {
+    func ackDelayTotals() throws -> AckDelayTotals {
         try storeFaults {
-            let buckets = try statement("SELECT bucket, count FROM ack_delay_totals").rows { row in (row.int(0), row.int(1)) }
+            var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+            let rows = try statement("SELECT bucket, count FROM ack_delay_totals").rows { ($0.int(0), $0.int(1)) }
+            for (bucket, count) in rows where bucket >= 0 && bucket < Int64(buckets.count) {
+                buckets[Int(bucket)] = count
+            }
             let sum = try statement("SELECT delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").scalarInt() ?? 0
-            return (buckets, sum)
+            return AckDelayTotals(buckets: buckets, sumMilliseconds: sum)
         }
     }
 
     // MARK: - One device
 
-    /// A range on the primary key (tokens are lowercase hex, and 'g' sorts after every hex digit,
-    /// in the byte order and in every collation's order of digits and letters).
+    /// Ranges on the primary key and on the partial index of other kinds' own tokens: `token >=
+    /// prefix AND token < prefix || 'g'` (tokens are lowercase hex, and 'g' sorts after every hex
+    /// digit, in the byte order and in every collation's order of digits and letters).
+    private static let prefixMatches = """
+        SELECT registration_token FROM push_targets WHERE registration_token >= $1 AND registration_token < $2 AND push_kind = 'wake'
+        UNION SELECT registration_token FROM push_targets WHERE push_token >= $1 AND push_token < $2 AND push_kind <> 'wake'
+        """
+
     func tokens(withPrefix prefix: String, limit: Int) throws -> [String] {
         try storeFaults {
-            try statement(
-                """
-                SELECT push_token FROM registrations WHERE push_token >= $1 AND push_token < $2 ORDER BY push_token LIMIT $3
-                """
-            ).rows([.text(prefix), .text(prefix + "g"), .integer(Int64(limit))]) { $0.text(0) ?? "" }
+            try statement("\(Self.prefixMatches) ORDER BY 1 LIMIT $3")
+                .rows([.text(prefix), .text(prefix + "g"), .integer(Int64(limit))]) { $0.text(0) ?? "" }
         }
     }
 
     func tokenCount(withPrefix prefix: String) throws -> Int {
         try storeFaults {
             Int(
-                try statement(
-                    "SELECT count(*) FROM registrations WHERE push_token >= $1 AND push_token < $2"
-                ).scalarInt([.text(prefix), .text(prefix + "g")]) ?? 0)
+                try statement("SELECT count(*) FROM (\(Self.prefixMatches)) AS matches")
+                    .scalarInt([.text(prefix), .text(prefix + "g")]) ?? 0)
         }
-    }
-
-    func registrationAndAttempts(_ token: PushToken) throws -> (Registration, [PushAttempt])? {
-        try storeFaults {
-            try statement("SELECT \(Self.registrationColumns), \(attemptsJoined) FROM registrations WHERE push_token = $1")
-                .firstRow(
-                    [.text(token.hex)],
-                    refusing: { (row) throws(StoredValueError) in
-                        (try row.registration(), AttemptRing.decode(row.bytes(11) ?? [], token: token))
-                    })
-        }
-    }
-}
-
-extension PostgresRow {
-    /// The columns `registrationColumns` selects, each checked (`StoredValue`).
-    func registration() throws(StoredValueError) -> Registration {
-        Registration(
-            token: try StoredValue.token(text(0)), activityType: try StoredValue.activityType(text(1)),
-            environment: try StoredValue.environment(text(2)),
-            registeredAt: try StoredValue.time(int(3), column: "registered_at"),
-            expiresAt: try StoredValue.time(int(4), column: "expires_at"),
-            nextPushAt: try StoredValue.time(int(5), column: "next_push_at"),
-            lastPushAt: try StoredValue.optionalTime(optionalInt(6), column: "last_push_at"),
-            wakeupCount: try StoredValue.count(int(7), in: StoredValue.wakeups, column: "wakeup_count"),
-            consecutiveFailures: try StoredValue.count(int(8), in: StoredValue.failures, column: "consecutive_failures"),
-            lastError: text(9), requestedInterval: try StoredValue.requestedInterval(optionalInt(10)))
     }
 }

@@ -5,102 +5,148 @@ import PostgresClient
 /// The responder's statements (SPEC 3) on PostgreSQL: each over a whole group-commit batch in one
 /// statement (arrays unnested), so a batch costs a few round trips whatever its size.
 extension PostgresStoreConnection: RegistrationStatements {
-    func refresh(_ registrations: [NewRegistration]) throws -> [Bool] {
-        guard !registrations.isEmpty else { return [] }
+    /// The rows locked (`FOR UPDATE`, in key order) until the transaction ends: a sweep's write
+    /// of one of them waits, and the writes decided from them find them as they were read.
+    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?] {
+        guard !tokens.isEmpty else { return [] }
         return try storeFaults {
-            // A refresh that moves the token to another environment forgets its 200s there (SPEC 5,
-            // guard), and takes the row out of any sweep's lease: that sweep's write is skipped.
-            let refreshed = try statement(
+            let rows = try statement(
                 """
-                UPDATE registrations r SET activity_type = u.activity_type, registered_at = u.at, expires_at = u.expires,
-                    next_push_at = u.at, consecutive_failures = 0, last_error = NULL, requested_interval = u.interval,
-                    last_push_at = CASE WHEN r.environment = u.environment THEN r.last_push_at END,
-                    environment = u.environment, lease_id = NULL, lease_until = NULL
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
-                    AS u(token, activity_type, environment, at, expires, interval)
-                WHERE r.push_token = u.token
-                RETURNING r.push_token
+                SELECT registration_token, push_kind, push_token, environment FROM push_targets
+                WHERE registration_token = ANY($1::text[]) ORDER BY registration_token, push_kind FOR UPDATE
                 """
-            ).rows(Self.columns(registrations)) { $0.text(0) ?? "" }
-            let found = Set(refreshed)
-            return registrations.map { found.contains($0.token.hex) }
+            ).rows(
+                [PostgresArray.text(tokens.map(\.hex))],
+                refusing: { (row) throws(StoredValueError) in
+                    (
+                        registration: row.text(0) ?? "", environment: try StoredValue.environment(row.text(3)),
+                        kind: try StoredValue.kind(row.text(1)), token: try StoredValue.token(row.text(2))
+                    )
+                })
+            var stored: [String: StoredTargets] = [:]
+            for row in rows {
+                // The environment of the first row read, as on SQLite: every target carries its registration's.
+                stored[row.registration, default: StoredTargets(environment: row.environment, tokens: [:])].tokens[row.kind] =
+                    row.token
+            }
+            return tokens.map { stored[$0.hex] }
         }
     }
 
-    func insert(_ registrations: [NewRegistration]) throws {
-        guard !registrations.isEmpty else { return }
+    /// Deletions, refreshes and insertions each one statement over the batch, all in one round
+    /// trip. Applied in that order, which is the order given: a registration's writes delete or
+    /// refresh what is stored, then store what is new (`StoreWrite.refreshing`); a batch that
+    /// writes one target twice otherwise is cut where it does (`TargetWriteRun`).
+    func write(_ targets: [TargetWrite]) throws {
+        guard !targets.isEmpty else { return }
         try storeFaults {
-            try statement(
+            let delete = try statement(
                 """
-                INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at,
-                    requested_interval)
-                SELECT token, activity_type, environment, at, expires, at, interval
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
-                    AS u(token, activity_type, environment, at, expires, interval)
+                DELETE FROM push_targets t USING unnest($1::text[], $2::text[]) AS u(token, kind)
+                WHERE t.registration_token = u.token AND t.push_kind = u.kind
+                """)
+            // A refresh takes the target out of any sweep's lease: that sweep's write is skipped.
+            let refresh = try statement(
                 """
-            ).run(Self.columns(registrations))
+                UPDATE push_targets t SET activity_type = u.activity_type, environment = u.environment, registered_at = u.at,
+                    expires_at = u.expires, next_push_at = u.at, consecutive_failures = 0, last_error = NULL,
+                    requested_interval = u.interval, last_push_at = CASE WHEN u.keeps THEN t.last_push_at END,
+                    lease_id = NULL, lease_until = NULL
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bool[])
+                    AS u(token, kind, activity_type, environment, at, expires, interval, keeps)
+                WHERE t.registration_token = u.token AND t.push_kind = u.kind
+                """)
+            let insert = try statement(
+                """
+                INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+                    expires_at, requested_interval, next_push_at)
+                SELECT token, kind, target, activity_type, environment, at, expires, interval, at
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[])
+                    AS u(token, kind, target, activity_type, environment, at, expires, interval)
+                """)
+            _ = try connection.pipeline { pipeline in
+                for run in TargetWriteRun.cut(targets) {
+                    if !run.deletes.isEmpty { pipeline.run(delete, Self.columns(deleting: run.deletes)) }
+                    if !run.refreshes.isEmpty { pipeline.run(refresh, Self.columns(refreshing: run.refreshes)) }
+                    if !run.inserts.isEmpty { pipeline.run(insert, Self.columns(inserting: run.inserts)) }
+                }
+            }
         }
     }
 
-    private static func columns(_ registrations: [NewRegistration]) -> [PostgresValue] {
+    private static func columns(deleting keys: [TargetKey]) -> [PostgresValue] {
+        [PostgresArray.text(keys.map(\.registration.hex)), PostgresArray.text(keys.map(\.kind.name))]
+    }
+
+    private static func columns(refreshing rows: [TargetWriteRun.Refresh]) -> [PostgresValue] {
         [
-            PostgresArray.text(registrations.map(\.token.hex)), PostgresArray.text(registrations.map(\.activityType.rawValue)),
-            PostgresArray.text(registrations.map(\.environment.rawValue)),
-            PostgresArray.integers(registrations.map(\.registeredAt)),
-            PostgresArray.integers(registrations.map(\.expiresAt)),
-            PostgresArray.integers(registrations.map { $0.requestedInterval.map(Int64.init) }),
+            PostgresArray.text(rows.map(\.key.registration.hex)), PostgresArray.text(rows.map(\.key.kind.name)),
+            PostgresArray.text(rows.map(\.facts.activityType.rawValue)),
+            PostgresArray.text(rows.map(\.facts.environment.rawValue)),
+            PostgresArray.integers(rows.map(\.facts.registeredAt)), PostgresArray.integers(rows.map(\.facts.expiresAt)),
+            PostgresArray.integers(rows.map { $0.requestedInterval.map(Int64.init) }),
+            PostgresArray.text(rows.map { $0.keepsProof ? "true" : "false" }),
         ]
     }
 
+    private static func columns(inserting targets: [NewTarget]) -> [PostgresValue] {
+        [
+            PostgresArray.text(targets.map(\.key.registration.hex)), PostgresArray.text(targets.map(\.key.kind.name)),
+            PostgresArray.text(targets.map(\.token.hex)), PostgresArray.text(targets.map(\.facts.activityType.rawValue)),
+            PostgresArray.text(targets.map(\.facts.environment.rawValue)),
+            PostgresArray.integers(targets.map(\.facts.registeredAt)),
+            PostgresArray.integers(targets.map(\.facts.expiresAt)),
+            PostgresArray.integers(targets.map { $0.requestedInterval.map(Int64.init) }),
+        ]
+    }
+
+    /// The registrations are the wake targets.
     func registrationCounts() throws -> RegistrationCounts {
         try storeFaults {
             let groups = try statement(
                 """
                 SELECT environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
                     sum(least(greatest(unproven, 0), 1125899906842624))::bigint
-                FROM registration_groups GROUP BY environment
+                FROM target_groups WHERE push_kind = 'wake' GROUP BY environment
                 """
             ).rows { ($0.text(0), $0.int(1), $0.int(2)) }
             return RegistrationCounts(groups)
         }
     }
 
+    /// Every target of each registration.
     func delete(_ tokens: [PushToken]) throws -> [Bool] {
         guard !tokens.isEmpty else { return [] }
         return try storeFaults {
             let deleted = Set(
-                try statement("DELETE FROM registrations WHERE push_token = ANY($1::text[]) RETURNING push_token")
-                    .rows([PostgresArray.text(tokens.map(\.hex))]) { $0.text(0) ?? "" })
+                try statement(
+                    "DELETE FROM push_targets WHERE registration_token = ANY($1::text[]) RETURNING registration_token"
+                ).rows([PostgresArray.text(tokens.map(\.hex))]) { $0.text(0) ?? "" })
             return tokens.map { deleted.contains($0.hex) }
         }
     }
 
-    /// The rows locked (`FOR UPDATE`) until the transaction ends: a sweep's write of the same
-    /// row waits, and an ack never judges attempts a commit is about to change.
+    /// The wake targets locked (`FOR UPDATE`) until the transaction ends: a sweep's write of the
+    /// same row waits, and an ack never judges attempts a commit is about to change. The
+    /// registration's token is read last, after `AckColumns.subject`'s columns.
     func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?] {
         guard !tokens.isEmpty else { return [] }
+        let wanted = Dictionary(tokens.map { ($0.hex, $0) }, uniquingKeysWith: { first, _ in first })
         return try storeFaults {
             let rows = try statement(
                 """
-                SELECT push_token, activity_type, environment, requested_interval, next_push_at, \(attemptsJoined), waiting_ack_at
-                FROM registrations WHERE push_token = ANY($1::text[]) ORDER BY push_token FOR UPDATE
+                SELECT activity_type, environment, requested_interval, next_push_at, \(attemptsJoined), waiting_ack_at,
+                    registration_token
+                FROM push_targets WHERE registration_token = ANY($1::text[]) AND push_kind = 'wake'
+                ORDER BY registration_token FOR UPDATE
                 """
             ).rows(
                 [PostgresArray.text(tokens.map(\.hex))],
-                refusing: { (row) throws(StoredValueError) in
-                    let token = try StoredValue.token(row.text(0))
-                    return (
-                        token.hex,
-                        AckSubject(
-                            activityType: try StoredValue.activityType(row.text(1)),
-                            environment: try StoredValue.environment(row.text(2)),
-                            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(3)),
-                            nextPushAt: try StoredValue.time(row.int(4), column: "next_push_at"),
-                            attempts: AttemptRing.decode(row.bytes(5) ?? [], token: token),
-                            waitingAckAt: try StoredValue.optionalTime(row.optionalInt(6), column: "waiting_ack_at"))
-                    )
+                refusing: { (row) throws(StoredValueError) -> (String, AckSubject)? in
+                    guard let hex = row.text(6), let token = wanted[hex] else { return nil }
+                    return (hex, try AckSubject(stored: row, token: token))
                 })
-            let byToken = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+            let byToken = Dictionary(rows.compactMap { $0 }, uniquingKeysWith: { first, _ in first })
             return tokens.map { byToken[$0.hex] }
         }
     }
@@ -112,14 +158,14 @@ extension PostgresStoreConnection: RegistrationStatements {
                 case .mark(let token, let attempts):
                     try statement(
                         """
-                        UPDATE registrations SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
-                        WHERE push_token = $1
+                        UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
+                        WHERE registration_token = $1 AND push_kind = 'wake'
                         """
                     ).run([.text(token.hex), PostgresArray.text(Self.entries(attempts))])
                 case .wait(let token, let at):
-                    try statement("UPDATE registrations SET waiting_ack_at = $2 WHERE push_token = $1").run([
-                        .text(token.hex), .integer(at),
-                    ])
+                    try statement(
+                        "UPDATE push_targets SET waiting_ack_at = $2 WHERE registration_token = $1 AND push_kind = 'wake'"
+                    ).run([.text(token.hex), .integer(at)])
                 }
             }
         }
@@ -152,12 +198,13 @@ extension PostgresStoreConnection: RegistrationStatements {
                 guard let match = ack.match else { continue }
                 let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
                 if delivered[bucket] == nil {
-                    // The column of the delay's bucket (d0 ... d10): a statement per bucket, each prepared once.
+                    // The column of the delay's bucket (d0 ... d10): a statement per bucket, each
+                    // prepared once. Acks are the wakes' only.
                     delivered[bucket] = try statement(
                         """
-                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, acked, delay_sum_ms, d\(bucket))
-                        VALUES ($1, $2, $3, 1, $4, 1)
-                        ON CONFLICT (hour, activity_type, environment) DO UPDATE SET
+                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket))
+                        VALUES ($1, $2, $3, 'wake', 1, $4, 1)
+                        ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
                             acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = h.d\(bucket) + 1
                         """)
                 }
@@ -179,6 +226,54 @@ extension PostgresStoreConnection: RegistrationStatements {
                     pipeline.run(delays, [.integer(Int64(bucket))])
                 }
             }
+        }
+    }
+}
+
+/// Target writes that one statement per kind of write may apply together: deletions, then
+/// refreshes, then insertions, which is the order they were given in as long as no target is
+/// written again by a write that does not come later in that order (a deletion then an insertion
+/// of one target, a widget extension's new token, stays in one run).
+struct TargetWriteRun {
+    struct Refresh {
+        var key: TargetKey
+        var facts: RegistrationFacts
+        var requestedInterval: Int?
+        var keepsProof: Bool
+    }
+
+    var deletes: [TargetKey] = []
+    var refreshes: [Refresh] = []
+    var inserts: [NewTarget] = []
+    /// The latest step (0 delete, 1 refresh, 2 insert) that wrote each target in this run.
+    private var steps: [TargetKey: Int] = [:]
+
+    /// `writes` in runs, in order.
+    static func cut(_ writes: [TargetWrite]) -> [TargetWriteRun] {
+        var runs = [TargetWriteRun()]
+        for write in writes {
+            let (key, step) = step(write)
+            if let earlier = runs[runs.count - 1].steps[key], earlier >= step { runs.append(TargetWriteRun()) }
+            runs[runs.count - 1].add(write, key: key, step: step)
+        }
+        return runs
+    }
+
+    private static func step(_ write: TargetWrite) -> (TargetKey, Int) {
+        switch write {
+        case .delete(let key): (key, 0)
+        case .refresh(let key, _, _, _): (key, 1)
+        case .insert(let target): (target.key, 2)
+        }
+    }
+
+    private mutating func add(_ write: TargetWrite, key: TargetKey, step: Int) {
+        steps[key] = step
+        switch write {
+        case .delete(let key): deletes.append(key)
+        case .refresh(let key, let facts, let requested, let keepsProof):
+            refreshes.append(Refresh(key: key, facts: facts, requestedInterval: requested, keepsProof: keepsProof))
+        case .insert(let target): inserts.append(target)
         }
     }
 }

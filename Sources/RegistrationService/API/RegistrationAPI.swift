@@ -97,11 +97,7 @@ public final class RegistrationAPI: HTTPResponder {
         case .register:
             let body = try RegistrationBody.parse(request.body, choice: environments)
             try register(body, parameter: request.parameters[Self.environmentParameter])
-            // Only an app that asked hears what applies (SPEC 3); older builds get the old answer.
-            if let asked = body.interval {
-                let effective = configuration.intervalPolicy.effectiveSeconds(body.activityType, requested: asked)
-                answer = "{\"success\":true,\"interval\":\(effective)}"
-            }
+            answer = Self.answer(to: body, policy: configuration.intervalPolicy)
         case .unregister: try commit(.unregister(try RegistrationBody.unregistration(request.body)))
         case .ack:
             let token = try RegistrationBody.unregistration(request.body)
@@ -110,6 +106,20 @@ public final class RegistrationAPI: HTTPResponder {
         }
         if let line = faults.succeeded(now: elapsed.now()) { log(line) }
         return .json(200, answer)
+    }
+
+    /// The answer to a registration (SPEC 3): an app that asked for an interval hears what
+    /// applies, and one that sent a widget token the widgets interval that applies; older builds,
+    /// which send neither, get the old answer.
+    static func answer(to body: RegistrationBody, policy: IntervalPolicy) -> String {
+        var answer = "{\"success\":true"
+        if let asked = body.interval {
+            answer += ",\"interval\":\(policy.effectiveSeconds(.wake, body.activityType, requested: asked))"
+        }
+        if body.widgetToken != nil {
+            answer += ",\"widgetInterval\":\(policy.effectiveSeconds(.widgets, body.activityType, requested: body.widgetInterval))"
+        }
+        return answer + "}"
     }
 
     /// Commits `write`; the answer goes out only after it. What the write found never changes
@@ -163,7 +173,8 @@ public final class RegistrationAPI: HTTPResponder {
         let now = clock.now()
         let registration = NewRegistration(
             token: body.token, activityType: body.activityType, environment: environment, registeredAt: now,
-            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval)
+            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval,
+            widget: body.widgetToken.map { NewRegistration.Widget(token: $0, requestedInterval: body.widgetInterval) })
         let caps = RegistrationCaps(total: configuration.maxRegistrations, unproven: configuration.maxUnproven)
         do {
             try commit(.register(registration, caps: caps))

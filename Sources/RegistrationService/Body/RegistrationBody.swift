@@ -8,11 +8,16 @@ public struct RegistrationBody: Equatable, Sendable {
     public var environment: APNsEnvironment?
     /// The seconds between wake-ups the app asked for; nil: the type's interval.
     public var interval: Int? = nil
+    /// The widget extension's push token (`widgetPushToken`), nil for none.
+    public var widgetToken: PushToken? = nil
+    /// The seconds between widget reloads the app asked for (`widgetInterval`); nil: the setting's.
+    public var widgetInterval: Int? = nil
 
-    /// The 400 for an `interval` that is not whole seconds in range.
-    static let badInterval = APIError.badRequest(
-        "interval must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)"
-    )
+    /// The 400 for an interval field that is not whole seconds in range.
+    static func badInterval(_ field: String) -> APIError {
+        .badRequest(
+            "\(field) must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)")
+    }
 
     /// Parses and validates a registration; every failure is a 400 whose message names the field.
     /// An environment `choice` does not enable (APNS_ENVIRONMENTS) is refused with the enabled
@@ -37,17 +42,27 @@ public struct RegistrationBody: Equatable, Sendable {
             guard case .string(let name) = rawEnvironment else { throw .badRequest("environment must be a string") }
             environment = try choice.named(inBody: name)
         }
+        let interval = try interval("interval", in: object)
+        // The widget extension's token is validated as the device's (SPEC 3), and must differ
+        // from it: the same token for both targets is a client's mistake, not two targets.
+        let widgetToken = try Self.token(in: object, field: "widgetPushToken", required: false)
+        if let widgetToken, widgetToken == token {
+            throw .badRequest("widgetPushToken must be the widget extension's own token, not pushToken")
+        }
+        let widgetInterval = try self.interval("widgetInterval", in: object)
         return RegistrationBody(
-            token: token, activityType: type, environment: environment, interval: try interval(in: object))
+            token: token, activityType: type, environment: environment, interval: interval, widgetToken: widgetToken,
+            widgetInterval: widgetToken == nil ? nil : widgetInterval)
     }
 
-    /// `interval`: a JSON number that is a whole count of seconds in range (`900` or `900.0`);
-    /// compared as a `Double` before any conversion, so `1e300` is refused, never trapped on.
-    private static func interval(in object: JSONReader.Members) throws(APIError) -> Int? {
-        guard let raw = object["interval"], raw != .null else { return nil }
+    /// An interval field (`interval`, `widgetInterval`): a JSON number that is a whole count of
+    /// seconds in range (`900` or `900.0`); compared as a `Double` before any conversion, so
+    /// `1e300` is refused, never trapped on.
+    private static func interval(_ field: String, in object: JSONReader.Members) throws(APIError) -> Int? {
+        guard let raw = object[field], raw != .null else { return nil }
         guard case .number(let seconds) = raw, seconds == seconds.rounded(.towardZero),
             seconds >= Double(IntervalPolicy.requestable.lowerBound), seconds <= Double(IntervalPolicy.requestable.upperBound)
-        else { throw badInterval }
+        else { throw badInterval(field) }
         return Int(seconds)
     }
 
@@ -58,16 +73,26 @@ public struct RegistrationBody: Equatable, Sendable {
     }
 
     private static func token(in object: JSONReader.Members) throws(APIError) -> PushToken {
-        guard let rawToken = object["pushToken"], rawToken != .null else {
+        guard let token = try token(in: object, field: "pushToken", required: true) else {
             throw .badRequest("pushToken is required")
         }
+        return token
+    }
+
+    /// A token field, checked as SPEC 3 says of `pushToken`; nil when it is absent (or null) and
+    /// not `required`. A `widgetPushToken` error names its field.
+    private static func token(in object: JSONReader.Members, field: String, required: Bool) throws(APIError) -> PushToken? {
+        guard let rawToken = object[field], rawToken != .null else {
+            if required { throw .badRequest("\(field) is required") }
+            return nil
+        }
         guard case .string(let tokenText) = rawToken else {
-            throw .badRequest("pushToken must be a string")
+            throw .badRequest("\(field) must be a string")
         }
         do throws(PushTokenError) {
             return try PushToken(validating: tokenText)
         } catch {
-            throw .badRequest(error.description)
+            throw .badRequest(error.description(field: field))
         }
     }
 

@@ -111,10 +111,13 @@ extension SQLiteStoreConnection: SweepStatements {
 
     /// A group read back; nil for a kind or type this build does not know, or an interval out of range.
     static func group(kind: String?, type: String?, requested: Int64?) -> IntervalGroup? {
-        guard let kind = kind.flatMap(PushKind.init(name:)), let type = type.flatMap(ActivityType.init(rawValue:)),
-            let requested = try? StoredValue.requestedInterval(requested)
-        else { return nil }
-        return IntervalGroup(kind: kind, activityType: type, requestedInterval: requested)
+        guard let kind = kind.flatMap(PushKind.init(name:)), let type = type.flatMap(ActivityType.init(rawValue:)) else {
+            return nil
+        }
+        // "None asked" is a valid interval; only one out of range leaves the group out.
+        let interval: Int?
+        do { interval = try StoredValue.requestedInterval(requested) } catch { return nil }
+        return IntervalGroup(kind: kind, activityType: type, requestedInterval: interval)
     }
 
     func scopesEverDelivered() throws -> Set<PushScope> {
