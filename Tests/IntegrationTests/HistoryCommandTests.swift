@@ -40,14 +40,15 @@ struct HistoryCommandTests {
             let writes: [OutcomeWrite] =
                 status == 200
                 ? [
-                    .delivered(
-                        try PushToken(validating: first), selectedRegisteredAt: now - 60_000, at: at, nextPushAt: at + 900_000)
+                    .delivered(.wake(
+                        try PushToken(validating: first)), selectedRegisteredAt: now - 60_000, at: at, nextPushAt: at + 900_000)
                 ]
                 : []
             try store.apply(
                 writes,
                 answered: [
                     AnsweredPush(
+                        key: .wake(try PushToken(validating: first)),
                         attempt: PushAttempt(
                             token: try PushToken(validating: first), sentAt: at - 5, answeredAt: at, status: status,
                             reason: reason,

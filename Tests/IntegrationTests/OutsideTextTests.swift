@@ -72,6 +72,7 @@ struct OutsideTextTests {
             [],
             answered: [
                 AnsweredPush(
+                    key: .wake(try PushToken(validating: token)),
                     attempt: PushAttempt(
                         token: try PushToken(validating: token), sentAt: now - 5_000, answeredAt: now - 4_000, status: 400,
                         reason: "Bad\n" + Self.forged, apnsID: "id\r\n" + Self.forged + Self.terminalTricks),
@@ -79,22 +80,28 @@ struct OutsideTextTests {
             ])
         let tricky = "x\n" + Self.forged + Self.terminalTricks
         let store = (connection: try SQLiteConnection(path: database), ())
-        try store.connection.statement("UPDATE registrations SET last_error = ? WHERE push_token = ?")
+        try store.connection.statement("UPDATE push_targets SET last_error = ? WHERE push_token = ?")
             .run([.text(tricky + long), .text(token)])
-        try store.connection.statement("UPDATE registrations SET activity_type = ? WHERE push_token = ?")
+        try store.connection.statement("UPDATE push_targets SET activity_type = ? WHERE push_token = ?")
             .run([.text("debug" + tricky + long), .text(testToken(3))])
         try store.connection.statement(
             """
-            INSERT INTO sweep_runs (started_at, duration_ms, active, sent, skipped, expired, removed, failed, outcome)
-            VALUES (?, 100, 1, 0, 0, 0, 0, 1, ?)
+            INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome) VALUES (?, 100, 0, ?)
             """
         ).run([.integer(now - 30_000), .text(tricky + long)])
         let run = try store.connection.statement("SELECT max(id) FROM sweep_runs").scalarInt() ?? 0
-        try store.connection.statement("INSERT INTO sweep_reasons (run_id, kind, reason, count) VALUES (?, 'failed', ?, 1)")
-            .run([.integer(run), .text(tricky + long)])
         try store.connection.statement(
-            "INSERT INTO sweep_faults (run_id, environment, kind, reason, pushes) VALUES (?, ?, ?, ?, 1)"
-        ).run([.integer(run), .text("sandbox" + tricky), .text("provider" + tricky), .text(tricky + long)])
+            """
+            INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
+            VALUES (?, ?, 1, 0, 0, 1, 0, 0)
+            """
+        ).run([.integer(run), .text("widgets" + tricky)])
+        try store.connection.statement(
+            "INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count) VALUES (?, 'failed', ?, ?, 1)"
+        ).run([.integer(run), .text("widgets" + tricky), .text(tricky + long)])
+        try store.connection.statement(
+            "INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes) VALUES (?, ?, ?, ?, ?, 1)"
+        ).run([.integer(run), .text("sandbox" + tricky), .text("widgets" + tricky), .text("provider" + tricky), .text(tricky + long)])
         return token
     }
 

@@ -187,7 +187,7 @@ func expectIntact(_ database: TestDatabase, holding tokens: [String], sourceLoca
     if database.kind == .sqlite {
         #expect(try database.rows("PRAGMA integrity_check") == [["ok"]], sourceLocation: sourceLocation)
     }
-    let stored = Set(try database.rows("SELECT push_token FROM registrations").map { $0[0] ?? "" })
+    let stored = Set(try database.rows("SELECT push_token FROM push_targets").map { $0[0] ?? "" })
     let missing = tokens.filter { !stored.contains($0) }
     #expect(
         missing.isEmpty, "\(missing.count) of \(tokens.count) acknowledged registrations are missing",

@@ -37,7 +37,7 @@ struct RestartThroughNginxTests {
         let unanswered = Self.unanswered(in: accessLog)
         #expect(unanswered.isEmpty, "\(unanswered.count) requests answered by nginx for the responder: \(unanswered.prefix(5))")
         #expect(answers.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(statuses)")
-        let stored = Set(try database.rows("SELECT push_token FROM registrations").map { $0[0] ?? "" })
+        let stored = Set(try database.rows("SELECT push_token FROM push_targets").map { $0[0] ?? "" })
         let lost = answers.filter { $0.status == 200 && !stored.contains($0.token) }
         #expect(lost.isEmpty, "\(lost.count) registrations answered 200 are not stored")
     }

@@ -211,12 +211,12 @@ struct SweepAgainstStandInTests {
         #expect(sweep.waitForExit(timeout: 30) == .signalled(SIGKILL))
 
         try expectIntact(fixture.database, holding: [])
-        let pushedBefore = try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") ?? -1
+        let pushedBefore = try fixture.database.scalar("SELECT count(*) FROM push_targets WHERE push_count > 0") ?? -1
         #expect(pushedBefore < 2000)
 
         let next = try fixture.sweep()
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") == 2000)
+        #expect(try fixture.database.scalar("SELECT count(*) FROM push_targets WHERE push_count > 0") == 2000)
         #expect(try fixture.count() == 2000)
     }
 

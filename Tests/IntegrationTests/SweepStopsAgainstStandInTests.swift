@@ -9,7 +9,7 @@ import Testing
 @Suite("Sweep stops against the APNs stand-in")
 struct SweepStopsAgainstStandInTests {
     func pushedRows(_ fixture: SweepFixture) throws -> Int {
-        Int(try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") ?? -1)
+        Int(try fixture.database.scalar("SELECT count(*) FROM push_targets WHERE push_count > 0") ?? -1)
     }
 
     @Test func pastTheTimeBudgetNothingNewIsSentAndEveryAnswerIsWritten() throws {

@@ -26,17 +26,25 @@ final class SweepFixture: @unchecked Sendable {
         self.standIn = try standIn ?? StandInStack()
     }
 
-    /// Registers `seeds` as the API would, `ago` milliseconds in the past.
+    /// Registers `seeds` as the API would, `ago` milliseconds in the past; with `widgets`, each
+    /// with a widget extension's token too (`widgetToken(seed)`).
     func register(
-        _ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0
+        _ seeds: some Sequence<Int>, type: ActivityType = .charging, environment: APNsEnvironment = .production, ago: Int64 = 0,
+        widgets: Bool = false, widgetInterval: Int? = nil
     ) throws {
         let now = Clock().now() - ago
         for seed in seeds {
             try database.register(
                 try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: now,
-                expiresAt: now + 8 * 3_600_000, cap: 1_000_000)
+                expiresAt: now + 8 * 3_600_000, cap: 1_000_000,
+                widget: widgets
+                    ? NewRegistration.Widget(
+                        token: try PushToken(validating: Self.widgetToken(seed)), requestedInterval: widgetInterval) : nil)
         }
     }
+
+    /// The widget extension's token of `seed`'s registration: another token of the same shape.
+    static func widgetToken(_ seed: Int) -> String { sampleToken(seed + 500_000) }
 
     /// Starts `liveactivity-sweep` as a process of its own (to signal it, or act during its run);
     /// its stdout and stderr go to `sweep.log` in the fixture's folder.
@@ -56,7 +64,7 @@ final class SweepFixture: @unchecked Sendable {
 
     /// Registrations with at least one delivered push.
     func provenCount() throws -> Int {
-        Int(try database.scalar("SELECT count(*) FROM registrations WHERE last_push_at IS NOT NULL") ?? -1)
+        Int(try database.scalar("SELECT count(*) FROM push_targets WHERE last_push_at IS NOT NULL") ?? -1)
     }
 
     /// The summary line's `key=value` for `key`, from a sweep's stdout.

@@ -12,6 +12,15 @@ public func registerBody(_ token: String, type: String = "charging", interval: I
     "{\"pushToken\":\"\(token)\",\"activityType\":\"\(type)\",\"interval\":\(interval)}"
 }
 
+/// The body of `POST /wakeup` with the widget extension's token (and the seconds asked between
+/// its reloads, when given), as an iOS 26 app with a push widget sends it.
+public func registerBody(_ token: String, widget: String, widgetInterval: Int? = nil, interval: Int? = nil) -> String {
+    var body = "{\"pushToken\":\"\(token)\",\"activityType\":\"charging\",\"widgetPushToken\":\"\(widget)\""
+    if let widgetInterval { body += ",\"widgetInterval\":\(widgetInterval)" }
+    if let interval { body += ",\"interval\":\(interval)" }
+    return body + "}"
+}
+
 /// The body of `POST /wakeup/unregister` and `POST /wakeup/ack`.
 public func unregisterBody(_ token: String) -> String { "{\"pushToken\":\"\(token)\"}" }
 
@@ -20,9 +29,10 @@ public func unregisterBody(_ token: String) -> String { "{\"pushToken\":\"\(toke
 public func storedRows(_ database: TestDatabase) throws -> [String] {
     let registrations = try database.rows(
         """
-        SELECT push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at,
-               wakeup_count, consecutive_failures, last_error, requested_interval, \(database.attemptsAsText), waiting_ack_at
-        FROM registrations ORDER BY push_token
+        SELECT registration_token, push_kind, push_token, activity_type, environment, registered_at, expires_at,
+               next_push_at, last_push_at, push_count, consecutive_failures, last_error, requested_interval,
+               \(database.attemptsAsText), waiting_ack_at, guard_holds
+        FROM push_targets ORDER BY registration_token, push_kind
         """
     ).map { row in row.map { $0 ?? "-" }.joined(separator: "|") }
     let acks = try database.rows("SELECT outcome, count FROM ack_totals ORDER BY outcome").map { row in

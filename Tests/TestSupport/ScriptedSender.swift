@@ -10,7 +10,7 @@ public final class ScriptedSender: PushSender {
     /// Answers per environment for tokens without a script of their own, used up in order.
     public var environmentScript: [APNsEnvironment: [APNsAnswer]] = [:]
     public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: ProviderToken?)] = []
-    public private(set) var cancelled: [APNsEnvironment] = []
+    public private(set) var cancelled: [FaultScope] = []
     public private(set) var withdrawn = 0
     /// What the sweep said it would send, per environment.
     public private(set) var expected: [APNsEnvironment: Int] = [:]
@@ -61,10 +61,10 @@ public final class ScriptedSender: PushSender {
 
     public var isIdle: Bool { queue.isEmpty }
 
-    public func cancel(_ environment: APNsEnvironment) -> [Int] {
-        cancelled.append(environment)
-        let dropped = queue.filter { $0.environment == environment }.map(\.push.id)
-        queue.removeAll { $0.environment == environment }
+    public func cancel(_ scope: FaultScope) -> [Int] {
+        cancelled.append(scope)
+        let dropped = queue.filter { scope.covers($0.environment, $0.push.kind) }.map(\.push.id)
+        queue.removeAll { scope.covers($0.environment, $0.push.kind) }
         return dropped
     }
 

@@ -149,7 +149,7 @@ public final class TestDatabase: @unchecked Sendable {
         case .sqlite:
             try execute(
                 """
-                CREATE TRIGGER poisoned BEFORE INSERT ON registrations WHEN new.push_token LIKE '%\(suffix)'
+                CREATE TRIGGER poisoned BEFORE INSERT ON push_targets WHEN new.push_token LIKE '%\(suffix)'
                 BEGIN SELECT RAISE(ABORT, '\(message)'); END;
                 """)
         case .postgres:
@@ -157,7 +157,7 @@ public final class TestDatabase: @unchecked Sendable {
                 """
                 CREATE FUNCTION poisoned() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN IF NEW.push_token LIKE '%\(suffix)' THEN RAISE EXCEPTION '\(message)'; END IF; RETURN NEW; END $$;
-                CREATE TRIGGER poisoned BEFORE INSERT ON registrations FOR EACH ROW EXECUTE FUNCTION poisoned();
+                CREATE TRIGGER poisoned BEFORE INSERT ON push_targets FOR EACH ROW EXECUTE FUNCTION poisoned();
                 """)
         }
     }
@@ -167,14 +167,14 @@ public final class TestDatabase: @unchecked Sendable {
         switch kind {
         case .sqlite:
             try execute(
-                "CREATE TRIGGER refuse BEFORE UPDATE ON registrations WHEN new.push_token = '\(token)' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+                "CREATE TRIGGER refuse BEFORE UPDATE ON push_targets WHEN new.push_token = '\(token)' BEGIN SELECT RAISE(ABORT, 'refused'); END"
             )
         case .postgres:
             try execute(
                 """
                 CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN IF NEW.push_token = '\(token)' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
-                CREATE TRIGGER refuse BEFORE UPDATE ON registrations FOR EACH ROW EXECUTE FUNCTION refuse();
+                CREATE TRIGGER refuse BEFORE UPDATE ON push_targets FOR EACH ROW EXECUTE FUNCTION refuse();
                 """)
         }
     }
@@ -189,7 +189,7 @@ public final class TestDatabase: @unchecked Sendable {
             return WriteLockHolder { try connection.execute("COMMIT") }
         case .postgres:
             let connection = try PostgresConnection(conninfo: setting, callTimeout: .seconds(120))
-            try connection.execute("BEGIN; LOCK TABLE registrations IN EXCLUSIVE MODE")
+            try connection.execute("BEGIN; LOCK TABLE push_targets IN EXCLUSIVE MODE")
             return WriteLockHolder { try connection.execute("COMMIT") }
         }
     }
@@ -226,11 +226,12 @@ public final class TestDatabase: @unchecked Sendable {
     @discardableResult
     public func register(
         _ token: PushToken, type: ActivityType = .charging, environment: APNsEnvironment = .production, now: Int64,
-        expiresAt: Int64? = nil, cap: Int = 1_000_000, unprovenCap: Int = 1_000_000, interval: Int? = nil
+        expiresAt: Int64? = nil, cap: Int = 1_000_000, unprovenCap: Int = 1_000_000, interval: Int? = nil,
+        widget: NewRegistration.Widget? = nil
     ) throws -> StoreWrite.RegisterResult {
         let registration = NewRegistration(
             token: token, activityType: type, environment: environment, registeredAt: now,
-            expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval)
+            expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval, widget: widget)
         guard
             case .registered(let result) = try writer.perform(
                 .register(registration, caps: .init(total: cap, unproven: unprovenCap)))
@@ -253,30 +254,36 @@ public final class TestDatabase: @unchecked Sendable {
         return outcome
     }
 
-    public func registration(_ token: PushToken) throws -> Registration? { try reading { try $0.registration(token) } }
+    /// The registration of `token` with its targets (their attempts too when `attempts`).
+    public func registration(_ token: PushToken, attempts: Bool = false) throws -> Registration? {
+        try reading { try $0.registration(token, attempts: attempts) }
+    }
 
     public func count() throws -> Int { try reading { try $0.registrationCount() } }
 
-    /// Applies one outcome batch as the sweep's writer does; how many rows it deleted. The rows
-    /// written are first taken under `lease` as a sweep's claim takes them (PostgreSQL writes an
-    /// outcome only where its row carries the sweep's lease; SQLite needs no claim).
+    /// Applies one outcome batch as the sweep's writer does; how many targets it deleted. The
+    /// targets written are first taken under `lease` as a sweep's claim takes them (PostgreSQL
+    /// writes an outcome only where its row carries the sweep's lease; SQLite needs no claim).
     @discardableResult
     public func apply(
         _ writes: [OutcomeWrite], answered: [AnsweredPush] = [], lease: SweepLease = TestDatabase.lease,
         policy: IntervalPolicy = IntervalPolicy()
     ) throws -> Int {
-        try claim(writes.map(\.token), lease: lease)
-        return try reading { try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, lease: lease, policy: policy) }
+        try claim(writes.map(\.key.registration), lease: lease)
+        return try reading {
+            try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, lease: lease, policy: policy).values.reduce(0, +)
+        }
     }
 
-    /// Takes `tokens`' rows under `lease`, as a sweep's claim does before it pushes (only
-    /// PostgreSQL writes an outcome under a lease; SQLite needs no claim).
+    /// Takes the targets of `tokens`' registrations under `lease`, as a sweep's claim does before
+    /// it pushes (only PostgreSQL writes an outcome under a lease; SQLite needs no claim).
     public func claim(_ tokens: [PushToken], lease: SweepLease = TestDatabase.lease) throws {
         guard kind == .postgres, !tokens.isEmpty else { return }
         let list = Set(tokens.map(\.hex)).map { "'\($0)'" }.joined(separator: ",")
         try reading { _ in }  // migrated
         try execute(
-            "UPDATE registrations SET lease_id = '\(lease.id)', lease_host = '\(lease.host)' WHERE push_token IN (\(list))")
+            "UPDATE push_targets SET lease_id = '\(lease.id)', lease_host = '\(lease.host)' WHERE registration_token IN (\(list))"
+        )
     }
 
     /// The sweep's own folder for this database: `<db>.sweep` beside a SQLite file (the
@@ -298,7 +305,7 @@ public final class TestDatabase: @unchecked Sendable {
 
     /// Records a run as a sweep does.
     public func record(_ summary: SweepSummary, host: String = "test-host") throws {
-        try reading { try $0.record(summary, host: host) }
+        try reading { try $0.record(summary, host: host, retention: .asOf(summary.startedAt)) }
     }
 
     public func statsReport(now: Int64) throws -> StatsReport { try reading { try StatsReport.gather($0, now: now) } }

@@ -118,9 +118,11 @@ public final class StandInResponder {
             "widgets",
         ]
         if let pushType, !knownTypes.contains(pushType) { throw Rejection(status: 400, reason: "InvalidPushType") }
-        // A widgets push to the plain bundle id, or a push of another type to the widgets topic:
-        // the token is not one for that topic, as APNs answers it.
-        if (pushType == PushKind.widgets.pushType) != (kindOfTopic == .widgets) {
+        // A push to a kind's own topic (`.push-type.widgets`) of another type, or a push of such a
+        // kind's type to another topic (a widgets push to the plain bundle id): the token is not
+        // one for that topic, as APNs answers it.
+        let kindOfType = PushKind.all.first { !$0.topicSuffix.isEmpty && $0.pushType == pushType }
+        if (!kindOfTopic.topicSuffix.isEmpty && pushType != kindOfTopic.pushType) || (kindOfType.map { $0 != kindOfTopic } ?? false) {
             throw Rejection(status: 400, reason: "DeviceTokenNotForTopic")
         }
         if let priority = request.headers["apns-priority"] {
@@ -163,17 +165,17 @@ public final class StandInResponder {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let aps = object["aps"] as? [String: Any]
         else { throw Rejection(status: 400, reason: "BadPayload") }
-        if pushType == "background" {
-            // A background push carries only content-available in aps (no alert, badge or sound).
-            guard (aps["content-available"] as? Int) == 1, aps.count == 1 else {
-                throw Rejection(status: 400, reason: "BadPayload")
-            }
-        }
-        if pushType == PushKind.widgets.pushType {
-            // A widgets push says the content changed, and nothing else (APNS.md section 8).
-            guard (aps["content-changed"] as? Bool) == true, aps.count == 1 else {
-                throw Rejection(status: 400, reason: "BadPayload")
-            }
+        // Each kind's `aps` is its own and nothing more: a background push carries only
+        // content-available (no alert, badge or sound), a widgets push only content-changed
+        // (APNS.md sections 3 and 8).
+        if let kind = PushKind.all.first(where: { $0.pushType == pushType }),
+            let expected = (try? JSONSerialization.jsonObject(with: Data(kind.payload.utf8))) as? [String: Any],
+            let expectedAPS = expected["aps"] as? [String: Any]
+        {
+            // Compared as JSON written with sorted keys (Foundation on Linux tells a JSON `true`
+            // from another `true` when comparing dictionaries).
+            let written = { (object: [String: Any]) in try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys) }
+            guard let got = written(aps), got == written(expectedAPS) else { throw Rejection(status: 400, reason: "BadPayload") }
         }
     }
 

@@ -10,7 +10,7 @@ public struct DeviceHistory: Sendable, Equatable {
     }
 
     /// The wake target's attempts, newest first.
-    public var attempts: [PushAttempt] { registration.target(.wake)?.attempts ?? [] }
+    public var attempts: [PushAttempt] { registration.wake.attempts }
 
     /// The fewest hex digits a prefix may have: fewer would match too many devices to be useful.
     public static let shortestPrefix = 8

@@ -28,22 +28,30 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
     /// Whether consecutive pushes of a target are spread up to a tenth of the interval (plus a
     /// minute), so devices do not reload at the same minute and load the carmaker together.
     public let spread: Bool
+    /// The API's fields of a target of this kind (SPEC 3): its token's and its asked interval's;
+    /// nil for a wake, whose are the registration's own (`pushToken`, `interval`).
+    public let tokenField: String?
+    public let intervalField: String?
 
     /// The silent background push that wakes the app (SPEC 5.5); the app looks for
     /// `liveActivityWakeup`.
     public static let wake = PushKind(
         name: "wake", pushType: "background", topicSuffix: "", priority: 5, expires: true,
         payload: #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#, intervalSetting: nil,
-        defaultIntervalSeconds: nil, acknowledged: true, spread: false)
+        defaultIntervalSeconds: nil, acknowledged: true, spread: false, tokenField: nil, intervalField: nil)
 
     /// The iOS 26 WidgetKit push that tells the widget extension to reload its timeline.
     public static let widgets = PushKind(
         name: "widgets", pushType: "widgets", topicSuffix: ".push-type.widgets", priority: nil, expires: false,
         payload: #"{"aps":{"content-changed":true}}"#, intervalSetting: "LIVEACTIVITY_INTERVAL_WIDGETS",
-        defaultIntervalSeconds: 1800, acknowledged: false, spread: true)
+        defaultIntervalSeconds: 1800, acknowledged: false, spread: true, tokenField: "widgetPushToken",
+        intervalField: "widgetInterval")
 
     /// Every kind this build sends, in the order figures list them.
     public static let all: [PushKind] = [.wake, .widgets]
+
+    /// The kinds a registration may add to its wake target, by their API fields.
+    public static var others: [PushKind] { all.filter { $0.tokenField != nil } }
 
     /// The kind of a stored or shown name; nil for a name this build does not know.
     public init?(name: String) {
@@ -53,7 +61,8 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
 
     private init(
         name: String, pushType: String, topicSuffix: String, priority: Int?, expires: Bool, payload: String,
-        intervalSetting: String?, defaultIntervalSeconds: Int?, acknowledged: Bool, spread: Bool
+        intervalSetting: String?, defaultIntervalSeconds: Int?, acknowledged: Bool, spread: Bool, tokenField: String?,
+        intervalField: String?
     ) {
         self.name = name
         self.pushType = pushType
@@ -65,6 +74,8 @@ public struct PushKind: Sendable, Hashable, CustomStringConvertible {
         self.defaultIntervalSeconds = defaultIntervalSeconds
         self.acknowledged = acknowledged
         self.spread = spread
+        self.tokenField = tokenField
+        self.intervalField = intervalField
     }
 
     /// Whether its target is the registration itself (a wake): the registration is its device

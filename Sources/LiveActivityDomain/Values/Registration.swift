@@ -8,33 +8,39 @@ public struct Registration: Equatable, Sendable {
     public var environment: APNsEnvironment
     public var registeredAt: Int64
     public var expiresAt: Int64
-    /// Its targets: the wake target first, then any other kind's, in the order kinds are listed.
-    public var targets: [PushTarget]
+    /// Its wake target: every registration has one (its token is the registration's).
+    public var wake: PushTarget
+    /// Its targets of other kinds (a widgets target), in the order kinds are listed.
+    public var others: [PushTarget]
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
-        targets: [PushTarget]
+        wake: PushTarget, others: [PushTarget] = []
     ) {
         self.token = token
         self.activityType = activityType
         self.environment = environment
         self.registeredAt = registeredAt
         self.expiresAt = expiresAt
-        self.targets = targets
+        self.wake = wake
+        self.others = others
     }
+
+    /// Every target: the wake target first.
+    public var targets: [PushTarget] { [wake] + others }
 
     /// Its target of `kind`, if it has one.
     public func target(_ kind: PushKind) -> PushTarget? { targets.first { $0.kind == kind } }
 
     // MARK: - The wake target's facts, by the names a registration always had
 
-    public var nextPushAt: Int64? { target(.wake)?.nextPushAt }
-    public var lastPushAt: Int64? { target(.wake)?.lastPushAt }
-    public var wakeupCount: Int64 { target(.wake)?.pushCount ?? 0 }
-    public var consecutiveFailures: Int64 { target(.wake)?.consecutiveFailures ?? 0 }
-    public var lastError: String? { target(.wake)?.lastError }
+    public var nextPushAt: Int64 { wake.nextPushAt }
+    public var lastPushAt: Int64? { wake.lastPushAt }
+    public var wakeupCount: Int64 { wake.pushCount }
+    public var consecutiveFailures: Int64 { wake.consecutiveFailures }
+    public var lastError: String? { wake.lastError }
     /// The seconds the app asked for between wakes (SPEC 3 `interval`), nil for none.
-    public var requestedInterval: Int? { target(.wake)?.requestedInterval }
+    public var requestedInterval: Int? { wake.requestedInterval }
 }
 
 /// One push target of a registration as stored (SPEC 4): one token, one kind, its own interval,

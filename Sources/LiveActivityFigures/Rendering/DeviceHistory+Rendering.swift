@@ -13,19 +13,15 @@ extension DeviceHistory {
         var lines = [
             "Registration \(row.token.logPrefix) (\(row.activityType.rawValue), \(row.environment.rawValue))"
         ]
-        if let wake = row.target(.wake) {
-            lines.append("  interval: \(Self.interval(wake, row, policy))")
-        }
-        lines.append(
-            "  registered: \(Self.time(row.registeredAt, now: now)); expires \(Self.time(row.registeredAt + expiry, now: now))")
-        if let wake = row.target(.wake) {
-            lines += [
-                "  next push: \(Self.time(wake.nextPushAt, now: now))",
-                "  wakeups: \(wake.pushCount); failures in a row: \(wake.consecutiveFailures); last reason: \(OutsideText.line(wake.lastError ?? "none"))",
-            ]
-            lines += Self.attemptLines(wake.attempts, heading: "Attempts", now: now)
-        }
-        for target in row.targets where target.kind != .wake {
+        let wake = row.wake
+        lines += [
+            "  interval: \(Self.interval(wake, row, policy))",
+            "  registered: \(Self.time(row.registeredAt, now: now)); expires \(Self.time(row.registeredAt + expiry, now: now))",
+            "  next push: \(Self.time(wake.nextPushAt, now: now))",
+            "  wakeups: \(wake.pushCount); failures in a row: \(wake.consecutiveFailures); last reason: \(OutsideText.line(wake.lastError ?? "none"))",
+        ]
+        lines += Self.attemptLines(wake.attempts, heading: "Attempts", now: now)
+        for target in row.others {
             let name = target.kind.name.prefix(1).uppercased() + target.kind.name.dropFirst()
             lines += [
                 "\(name) target \(target.token.logPrefix) (its own token)",
@@ -84,8 +80,8 @@ extension DeviceHistory {
             "\"environment\":\(JSONText.string(row.environment.rawValue))",
             "\"registeredAt\":\(row.registeredAt)", "\"expiresAt\":\(row.registeredAt + expiry)",
         ]
-        if let wake = row.target(.wake) { parts += targetParts(wake, pushes: "wakeups") }
-        for target in row.targets where target.kind != .wake {
+        parts += targetParts(row.wake, pushes: "wakeups")
+        for target in row.others {
             let inner = ["\"token\":\(JSONText.string(String(target.token.hex.prefix(8))))"] + targetParts(target, pushes: "pushes")
             parts.append("\(JSONText.string(target.kind.name)):{" + inner.joined(separator: ",") + "}")
         }

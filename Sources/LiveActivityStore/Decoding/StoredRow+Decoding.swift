@@ -81,18 +81,21 @@ public struct StoredTargetRow: Sendable, Equatable {
 }
 
 extension Registration {
-    /// A registration from the rows of its targets, nil for none: its facts from the wake
-    /// target's row (any row's where it has none), its targets in the order kinds are listed.
-    public init?(stored rows: [StoredTargetRow]) {
+    /// A registration from the rows of its targets, nil for none: its facts from its wake
+    /// target's row, its other targets in the order kinds are listed. Rows without a wake target
+    /// are not a registration this build can use.
+    public init?(stored rows: [StoredTargetRow]) throws(StoredValueError) {
         guard let first = rows.first else { return nil }
-        let factsRow = rows.first { $0.target.kind == .wake } ?? first
+        guard let wake = rows.first(where: { $0.target.kind == .wake }) else {
+            throw StoredValueError(column: "push_targets.push_kind", value: "no wake target of \(first.registration.logPrefix)")
+        }
         let order = PushKind.all
-        let targets = rows.map(\.target).sorted {
+        let others = rows.map(\.target).filter { $0.kind != .wake }.sorted {
             (order.firstIndex(of: $0.kind) ?? .max) < (order.firstIndex(of: $1.kind) ?? .max)
         }
         self.init(
-            token: factsRow.registration, activityType: factsRow.facts.activityType, environment: factsRow.facts.environment,
-            registeredAt: factsRow.facts.registeredAt, expiresAt: factsRow.facts.expiresAt, targets: targets)
+            token: wake.registration, activityType: wake.facts.activityType, environment: wake.facts.environment,
+            registeredAt: wake.facts.registeredAt, expiresAt: wake.facts.expiresAt, wake: wake.target, others: others)
     }
 }
 

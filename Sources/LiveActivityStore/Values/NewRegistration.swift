@@ -11,11 +11,25 @@ public struct NewRegistration: Sendable, Equatable {
     public var expiresAt: Int64
     /// The seconds the app asked for between wakes, nil for none (a refresh without one clears it).
     public var requestedInterval: Int?
-    /// Its widgets target (`widgetPushToken`, `widgetInterval`), nil for none: a refresh without
-    /// one removes the stored one (SPEC 3).
-    public var widget: Widget?
+    /// Its targets of other kinds (a widgets target: `widgetPushToken`, `widgetInterval`), at
+    /// most one per kind: a refresh without one removes the stored one (SPEC 3).
+    public var others: [Other]
 
-    /// The widget extension's token and the seconds the app asked for between its pushes.
+    /// A target of another kind the app asked for: the kind, its own token, and the seconds the
+    /// app asked for between its pushes.
+    public struct Other: Sendable, Equatable {
+        public var kind: PushKind
+        public var token: PushToken
+        public var requestedInterval: Int?
+
+        public init(kind: PushKind, token: PushToken, requestedInterval: Int? = nil) {
+            self.kind = kind
+            self.token = token
+            self.requestedInterval = requestedInterval
+        }
+    }
+
+    /// The widget extension's token and the seconds asked between its reloads.
     public struct Widget: Sendable, Equatable {
         public var token: PushToken
         public var requestedInterval: Int?
@@ -28,7 +42,7 @@ public struct NewRegistration: Sendable, Equatable {
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
-        requestedInterval: Int? = nil, widget: Widget? = nil
+        requestedInterval: Int? = nil, others: [Other] = []
     ) {
         self.token = token
         self.activityType = activityType
@@ -36,7 +50,18 @@ public struct NewRegistration: Sendable, Equatable {
         self.registeredAt = registeredAt
         self.expiresAt = expiresAt
         self.requestedInterval = requestedInterval
-        self.widget = widget
+        self.others = others
+    }
+
+    /// With a widgets target, or none.
+    public init(
+        token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
+        requestedInterval: Int? = nil, widget: Widget?
+    ) {
+        self.init(
+            token: token, activityType: activityType, environment: environment, registeredAt: registeredAt,
+            expiresAt: expiresAt, requestedInterval: requestedInterval,
+            others: widget.map { [Other(kind: .widgets, token: $0.token, requestedInterval: $0.requestedInterval)] } ?? [])
     }
 
     /// What every target of it stores of the registration.
@@ -44,18 +69,14 @@ public struct NewRegistration: Sendable, Equatable {
         RegistrationFacts(activityType: activityType, environment: environment, registeredAt: registeredAt, expiresAt: expiresAt)
     }
 
-    /// The targets it asks for: its wake target, and its widgets target when it has one.
+    /// The targets it asks for: its wake target, then each other kind's it has.
     public var targets: [NewTarget] {
-        var targets = [
-            NewTarget(key: .wake(token), token: token, facts: facts, requestedInterval: requestedInterval)
-        ]
-        if let widget {
-            targets.append(
+        [NewTarget(key: .wake(token), token: token, facts: facts, requestedInterval: requestedInterval)]
+            + others.map { other in
                 NewTarget(
-                    key: TargetKey(registration: token, kind: .widgets), token: widget.token, facts: facts,
-                    requestedInterval: widget.requestedInterval))
-        }
-        return targets
+                    key: TargetKey(registration: token, kind: other.kind), token: other.token, facts: facts,
+                    requestedInterval: other.requestedInterval)
+            }
     }
 }
 

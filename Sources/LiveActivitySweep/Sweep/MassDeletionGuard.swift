@@ -88,7 +88,6 @@ public struct MassDeletionGuard: Sendable {
     public struct Ruling: Equatable, Sendable {
         /// Deletions let through, or holds written instead of them.
         public var writes: [OutcomeWrite] = []
-        public var tally = SweepTally()
         /// Per kind: what the deletions let through and the holds counted.
         public var tallies: [PushKind: SweepTally] = [:]
         /// The guard's own faults, one per scope where it tripped.
@@ -106,9 +105,10 @@ public struct MassDeletionGuard: Sendable {
         for (scope, deletions) in held.sorted(by: { PushScope.ordered($0.key, $1.key) }) {
             var fault: SweepFault
             var backsOff = false
-            let existing =
-                faults[FaultScope(environment: scope.environment)] ?? faults[scope.faultScope]
-            if let existing, existing.kind != .unreachable {
+            // The environment's fault, else the kind's: an unreachable host hides neither's answers.
+            let existing = [faults[FaultScope(environment: scope.environment)], faults[scope.faultScope]]
+                .compactMap { $0 }.first { $0.kind != .unreachable }
+            if let existing {
                 fault = existing
                 ruling.touched[existing.scope, default: 0] += deletions.count
             } else if let trip = trip(in: scope) {

@@ -9,9 +9,13 @@ struct SweepFaults: Sendable {
     private var stopping: [FaultScope: SweepFault] = [:]
     private var guarded: [SweepFault] = []
 
-    /// The fault that stopped pushes of `kind` to `environment`: the environment's, else the kind's there.
+    /// The fault that stopped pushes of `kind` to `environment`: the environment's, else the kind's
+    /// there. An unreachable host (the whole environment's, raised after a fault of the kind) does
+    /// not hide the kind's own fault: its targets wait with that fault rather than back off.
     func covering(_ environment: APNsEnvironment, _ kind: PushKind) -> SweepFault? {
-        stopping[FaultScope(environment: environment, kind: nil)] ?? stopping[FaultScope(environment: environment, kind: kind)]
+        let whole = stopping[FaultScope(environment: environment, kind: nil)]
+        if let whole, whole.kind != .unreachable { return whole }
+        return stopping[FaultScope(environment: environment, kind: kind)] ?? whole
     }
 
     /// The fault that stopped `target`'s pushes, if one did.

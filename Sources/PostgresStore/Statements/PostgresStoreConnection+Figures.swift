@@ -18,7 +18,7 @@ extension PostgresStoreConnection: FigureQueries {
             ).rows(
                 [.text(token.hex)],
                 refusing: { (row) throws(StoredValueError) in try StoredTargetRow(stored: row, attempts: attempts) })
-            return Registration(stored: rows)
+            return try Registration(stored: rows)
         }
     }
 

@@ -116,8 +116,9 @@ public final class RegistrationAPI: HTTPResponder {
         if let asked = body.interval {
             answer += ",\"interval\":\(policy.effectiveSeconds(.wake, body.activityType, requested: asked))"
         }
-        if body.widgetToken != nil {
-            answer += ",\"widgetInterval\":\(policy.effectiveSeconds(.widgets, body.activityType, requested: body.widgetInterval))"
+        for other in body.others {
+            guard let field = other.kind.intervalField else { continue }
+            answer += ",\"\(field)\":\(policy.effectiveSeconds(other.kind, body.activityType, requested: other.requestedInterval))"
         }
         return answer + "}"
     }
@@ -173,8 +174,7 @@ public final class RegistrationAPI: HTTPResponder {
         let now = clock.now()
         let registration = NewRegistration(
             token: body.token, activityType: body.activityType, environment: environment, registeredAt: now,
-            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval,
-            widget: body.widgetToken.map { NewRegistration.Widget(token: $0, requestedInterval: body.widgetInterval) })
+            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval, others: body.others)
         let caps = RegistrationCaps(total: configuration.maxRegistrations, unproven: configuration.maxUnproven)
         do {
             try commit(.register(registration, caps: caps))

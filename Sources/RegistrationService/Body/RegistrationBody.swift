@@ -1,4 +1,5 @@
 import LiveActivityDomain
+import LiveActivityStore
 
 /// The JSON body of `POST /wakeup`, `/wakeup/unregister` and `/wakeup/ack`, validated (SPEC section 3).
 public struct RegistrationBody: Equatable, Sendable {
@@ -8,10 +9,13 @@ public struct RegistrationBody: Equatable, Sendable {
     public var environment: APNsEnvironment?
     /// The seconds between wake-ups the app asked for; nil: the type's interval.
     public var interval: Int? = nil
+    /// The targets of other kinds the app asked for (`widgetPushToken` with `widgetInterval`).
+    public var others: [NewRegistration.Other] = []
+
     /// The widget extension's push token (`widgetPushToken`), nil for none.
-    public var widgetToken: PushToken? = nil
+    public var widgetToken: PushToken? { others.first { $0.kind == .widgets }?.token }
     /// The seconds between widget reloads the app asked for (`widgetInterval`); nil: the setting's.
-    public var widgetInterval: Int? = nil
+    public var widgetInterval: Int? { others.first { $0.kind == .widgets }?.requestedInterval }
 
     /// The 400 for an interval field that is not whole seconds in range.
     static func badInterval(_ field: String) -> APIError {
@@ -43,16 +47,20 @@ public struct RegistrationBody: Equatable, Sendable {
             environment = try choice.named(inBody: name)
         }
         let interval = try interval("interval", in: object)
-        // The widget extension's token is validated as the device's (SPEC 3), and must differ
-        // from it: the same token for both targets is a client's mistake, not two targets.
-        let widgetToken = try Self.token(in: object, field: "widgetPushToken", required: false)
-        if let widgetToken, widgetToken == token {
-            throw .badRequest("widgetPushToken must be the widget extension's own token, not pushToken")
+        // Each other kind's token is validated as the device's (SPEC 3), and must differ from
+        // it: the same token for two targets is a client's mistake, not two targets. Its
+        // interval counts only beside its token.
+        var others: [NewRegistration.Other] = []
+        for kind in PushKind.others {
+            guard let tokenField = kind.tokenField else { continue }
+            let other = try Self.token(in: object, field: tokenField, required: false)
+            if let other, other == token {
+                throw .badRequest("\(tokenField) must be the extension's own token, not pushToken")
+            }
+            let asked = try kind.intervalField.flatMap { field throws(APIError) in try self.interval(field, in: object) }
+            if let other { others.append(NewRegistration.Other(kind: kind, token: other, requestedInterval: asked)) }
         }
-        let widgetInterval = try self.interval("widgetInterval", in: object)
-        return RegistrationBody(
-            token: token, activityType: type, environment: environment, interval: interval, widgetToken: widgetToken,
-            widgetInterval: widgetToken == nil ? nil : widgetInterval)
+        return RegistrationBody(token: token, activityType: type, environment: environment, interval: interval, others: others)
     }
 
     /// An interval field (`interval`, `widgetInterval`): a JSON number that is a whole count of

@@ -13,7 +13,7 @@ extension SQLiteStoreConnection: FigureQueries {
             let rows = try connection.statement(
                 "SELECT \(TargetColumns.stored)\(attempts ? ", attempts" : "") FROM push_targets WHERE registration_token = ?"
             ).rows([.text(token.hex)]) { (row) throws(StoredValueError) in try StoredTargetRow(stored: row, attempts: attempts) }
-            return Registration(stored: rows)
+            return try Registration(stored: rows)
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// docs/API.md's curl lines, run as written against the responder behind real nginx (issue 33:
 /// each command a document gives is run by a test): the placeholders `<64+ hex digits>` and
-/// `<hex>` become one real token, `http://127.0.0.1:8080` the test's nginx; each command exits 0
+/// `<hex>` become one real token (`<widget hex>` another), `http://127.0.0.1:8080` the test's nginx; each command exits 0
 /// and prints the body its `# →` comment gives.
 @Suite("API document")
 struct APIDocumentTests {
@@ -40,11 +40,13 @@ struct APIDocumentTests {
         #expect(commands.count >= 8, "docs/API.md's block holds \(commands.count) commands")
         let stack = try LiveStack()
         let token = testToken(3301)
+        let widget = testToken(3302)
         let bash = try #require(systemTool("bash"))
         for (command, expected) in commands {
             #expect(command.contains(Self.exampleBase), "\(command)")
             let line = command.replacingOccurrences(of: Self.exampleBase, with: "http://127.0.0.1:\(stack.port)")
-                .replacingOccurrences(of: "<64+ hex digits>", with: token).replacingOccurrences(of: "<hex>", with: token)
+                .replacingOccurrences(of: "<64+ hex digits>", with: token).replacingOccurrences(of: "<widget hex>", with: widget)
+                .replacingOccurrences(of: "<hex>", with: token)
             let run = try runCommand(bash, ["-c", "set -euo pipefail; " + line], environment: ["PATH": "/usr/bin:/bin"])
             #expect(run.status == 0, "\(line): \(run.stderr)")
             guard let expected else { continue }

@@ -8,10 +8,6 @@ import Testing
 /// nginx, its curl lines run as written, and `history` read as it says.
 @Suite("App guide")
 struct AppGuideTests {
-    /// Whether the backend answers `widgetInterval` (SPEC 3). It does not on this branch: the
-    /// widget's registration is being built elsewhere. Turn it on when it lands.
-    static let backendAnswersWidgetInterval = false
-
     /// The guide's library blocks (and docs/API.md's example) in a package of their own that depends
     /// on this one by path, as an app's does, with a driver that calls the guide's
     /// `LiveActivityWakeups` per step.
@@ -71,10 +67,12 @@ struct AppGuideTests {
         let started = try step("start")
         #expect(
             started.status == 0
-                && started.stdout == "interval=900 widgetInterval=\(Self.backendAnswersWidgetInterval ? "3600" : "none")\n",
+                && started.stdout == "interval=900 widgetInterval=3600\n",
             "\(started)")
         let row = try #require(try storedRegistration(token.hex, in: stack))
         #expect(row.requestedInterval == 900 && row.environment == .sandbox, "a debug build registers in the sandbox")
+        let widgets = try #require(row.target(.widgets), "the widget extension's token is a target of its own")
+        #expect(widgets.token.hex == widget.hex && widgets.requestedInterval == 3600)
         let woke = try step("wake")
         #expect(woke.status == 0 && woke.stdout == "refreshing\nwake=true\n", "\(woke)")
         #expect(try ackWaits(on: token.hex, in: stack), "the ack reached the backend")
@@ -177,11 +175,8 @@ struct AppGuideTests {
         let guide = try AppGuide()
         let stack = try LiveStack()
         let script = try pointingAt("http://127.0.0.1:\(stack.port)", guide.curlBlock)
-        var expected = script.components(separatedBy: "\n").filter { $0.hasPrefix("# → ") }.map { String($0.dropFirst(4)) }
+        let expected = script.components(separatedBy: "\n").filter { $0.hasPrefix("# → ") }.map { String($0.dropFirst(4)) }
         #expect(expected.count == 5, "\(expected)")
-        if !Self.backendAnswersWidgetInterval {
-            expected = expected.map { $0.replacingOccurrences(of: ",\"widgetInterval\":3600", with: "") }
-        }
         let folder = TemporaryDirectory("app-curl")
         let path = try folder.write("guide.sh", "set -euo pipefail\n" + script)
         let bash = try #require(systemTool("bash"))

@@ -79,5 +79,5 @@ func clientError(_ body: () async throws -> Void) async -> WakeClientError? {
 /// answer is written (SPEC 3), so it is not counted yet.
 func ackWaits(on token: String, in stack: LiveStack) throws -> Bool {
     try stack.database.scalar(
-        "SELECT count(*) FROM registrations WHERE push_token = '\(token)' AND waiting_ack_at IS NOT NULL") == 1
+        "SELECT count(*) FROM push_targets WHERE push_token = '\(token)' AND waiting_ack_at IS NOT NULL") == 1
 }

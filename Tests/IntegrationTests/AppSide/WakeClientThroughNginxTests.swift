@@ -117,19 +117,26 @@ struct WakeClientThroughNginxTests {
         #expect(loggedRequests(stack, "/wakeup", status: 413, expected: 1) == 1)
     }
 
-    /// The widget extension's token and interval go in the body as SPEC 3 names them. The
-    /// responder on this branch does not serve widgets yet and ignores unknown fields, so the
-    /// registration succeeds and its answer has no `widgetInterval` (a test that fails when
-    /// the backend starts answering one: then expect it, 3600 here).
+    /// The widget extension's token and interval go in the body as SPEC 3 names them; the
+    /// backend stores a widgets target beside the wake target and answers the interval that
+    /// applies; a registration without the token removes it again.
     @Test func theWidgetTokenRidesWithTheRegistration() async throws {
         let stack = try LiveStack()
+        let client = wakeClient(stack)
         let token = deviceToken(540)
         let widget = deviceToken(541)
-        let answer = try await wakeClient(stack).register(
-            deviceToken: token, interval: 900, widgetPushToken: widget, widgetInterval: 3600)
-        #expect(answer.interval == 900)
-        #expect(answer.widgetInterval == nil, "the backend now answers widgetInterval: extend this test (expect 3600)")
-        #expect(try storedRegistration(token.hex, in: stack)?.requestedInterval == 900)
+        let answer = try await client.register(deviceToken: token, interval: 900, widgetPushToken: widget, widgetInterval: 3600)
+        #expect(answer == WakeRegistration(interval: 900, widgetInterval: 3600))
+        let row = try #require(try storedRegistration(token.hex, in: stack))
+        #expect(row.requestedInterval == 900)
+        #expect(row.target(.widgets)?.token.hex == widget.hex && row.target(.widgets)?.requestedInterval == 3600)
+        // Asked for less than the operator's floor (LIVEACTIVITY_INTERVAL_WIDGETS, 1800): the floor applies.
+        let floor = try await client.register(deviceToken: token, widgetPushToken: widget, widgetInterval: 60)
+        #expect(floor == WakeRegistration(interval: nil, widgetInterval: 1800))
+        // The widget removed: the app registers without its token, and its target goes.
+        let without = try await client.register(deviceToken: token)
+        #expect(without == WakeRegistration(interval: nil, widgetInterval: nil))
+        #expect(try storedRegistration(token.hex, in: stack)?.target(.widgets) == nil)
     }
 
     /// What the client writes about its calls, and what its errors say, never hold a token.

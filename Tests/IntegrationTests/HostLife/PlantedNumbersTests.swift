@@ -16,17 +16,22 @@ struct PlantedNumbersTests {
     static func plant(into database: TestDatabase) throws {
         _ = try database.count()  // migrated
         let now = Clock().now()
-        try database.execute("DELETE FROM registration_groups WHERE activity_type = 'charging' AND environment = 'production'")
+        try database.execute("DELETE FROM target_groups WHERE activity_type = 'charging' AND environment = 'production'")
         try database.execute(
-            "INSERT INTO registration_groups (activity_type, environment, n, unproven) VALUES ('charging', 'production', \(huge), 0)"
+            "INSERT INTO target_groups (activity_type, environment, push_kind, n, unproven) VALUES ('charging', 'production', 'wake', \(huge), 0)"
         )
         try database.execute(
-            "INSERT INTO registration_groups (activity_type, environment, n, unproven) VALUES ('debug', 'sandbox', \(huge), \(huge))"
+            "INSERT INTO target_groups (activity_type, environment, push_kind, n, unproven) VALUES ('debug', 'sandbox', 'wake', \(huge), \(huge))"
         )
         try database.execute(
             """
-            INSERT INTO sweep_runs (started_at, duration_ms, active, sent, skipped, expired, removed, failed, outcome, host)
-            VALUES (\(now - 60_000), \(huge), 1, \(huge), 0, 0, 0, \(huge), 'ok', 'planted')
+            INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host)
+            VALUES (\(now - 60_000), \(huge), 0, 'ok', 'planted')
+            """)
+        try database.execute(
+            """
+            INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
+            SELECT max(id), 'wake', 1, \(huge), 0, \(huge), 0, 0 FROM sweep_runs
             """)
         try database.execute("INSERT INTO ack_delay_totals (bucket, count) VALUES (0, \(huge))")
         try database.execute("INSERT INTO ack_delay_totals (bucket, count) VALUES (1, \(huge))")

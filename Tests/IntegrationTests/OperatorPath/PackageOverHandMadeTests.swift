@@ -160,10 +160,13 @@ extension PackageLifeTests {
         let old = scratch.file("first-schema.sqlite")
         let columns =
             "push_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, wakeup_count, consecutive_failures, last_error"
+        // Each registration is its wake target now; the first schema had nothing else.
+        let targetColumns =
+            "registration_token, activity_type, environment, registered_at, expires_at, next_push_at, last_push_at, push_count, consecutive_failures, last_error"
         let sql =
             Self.firstSchema + """
                 ATTACH '\(database)' AS now;
-                INSERT INTO registrations (\(columns)) SELECT \(columns) FROM now.registrations;
+                INSERT INTO registrations (\(columns)) SELECT \(targetColumns) FROM now.push_targets WHERE push_kind = 'wake';
                 DETACH now;
                 PRAGMA user_version = 1;
                 """

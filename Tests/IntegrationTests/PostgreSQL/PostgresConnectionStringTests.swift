@@ -117,7 +117,7 @@ struct PostgresConnectionStringTests {
             if answer != 200 { Thread.sleep(forTimeInterval: 0.1) }
         }
         #expect(answer == 200)
-        #expect(try cluster.psql("SELECT count(*) FROM registrations", database: name) == "1")
+        #expect(try cluster.psql("SELECT count(*) FROM push_targets", database: name) == "1")
         #expect(live.responder.isRunning)
     }
 }

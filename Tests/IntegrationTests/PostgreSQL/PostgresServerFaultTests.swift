@@ -60,7 +60,7 @@ struct PostgresServerFaultTests {
         #expect(load.failures.get().isEmpty, "\(load.failures.get().prefix(5))")
         #expect(answers.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(statuses)")
         #expect(statuses[503, default: 0] > 0, "the server's absence was never seen: the test tested nothing")
-        let stored = Set(try database.rows("SELECT push_token FROM registrations").map { $0[0] ?? "" })
+        let stored = Set(try database.rows("SELECT push_token FROM push_targets").map { $0[0] ?? "" })
         let lost = answers.filter { $0.status == 200 && !stored.contains($0.token) }
         #expect(lost.isEmpty, "\(lost.count) registrations answered 200 are not stored (\(statuses))")
         #expect(live.responder.isRunning, "the responder ended: \(live.responderLog.suffix(600))")
@@ -114,6 +114,6 @@ struct PostgresServerFaultTests {
         #expect(Set(byToken.keys) == Set(tokens), "every registration was pushed")
         #expect(byToken.values.allSatisfy { $0 <= 2 }, "pushed at most once more: \(byToken.values.max() ?? 0)")
         #expect(received.count <= firstRound + 64)
-        #expect(try fixture.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count = 0") == 0)
+        #expect(try fixture.database.scalar("SELECT count(*) FROM push_targets WHERE push_count = 0") == 0)
     }
 }

@@ -12,7 +12,7 @@ import Testing
 struct DatabaseLossTests {
     /// The registrations answered 200 that the database does not hold.
     func lost(_ load: RegistrationLoad, in database: TestDatabase) throws -> [String] {
-        let stored = Set(try database.rows("SELECT push_token FROM registrations").map { $0[0] ?? "" })
+        let stored = Set(try database.rows("SELECT push_token FROM push_targets").map { $0[0] ?? "" })
         return load.accepted.filter { !stored.contains($0) }
     }
 
@@ -53,7 +53,7 @@ struct DatabaseLossTests {
         for seed in 1...300 { #expect(counts[sampleToken(seed)] != nil, "row \(seed) pushed") }
         let twice = Set(counts.filter { $0.value > 1 }.keys)
         #expect(twice.isSubset(of: try hosts.tokens(pushedOn: sweepConnections)), "twice only what host-a had sent")
-        let unpushed = try database.rows("SELECT push_token FROM registrations WHERE wakeup_count = 0").map { $0[0] ?? "" }
+        let unpushed = try database.rows("SELECT push_token FROM push_targets WHERE push_count = 0").map { $0[0] ?? "" }
         #expect(Set(unpushed).isDisjoint(with: (1...300).map(sampleToken)), "every row due before the restart written")
     }
 
@@ -89,6 +89,6 @@ struct DatabaseLossTests {
         let counts = try hosts.receivedCounts()
         #expect(registered.allSatisfy { counts[$0] == 1 }, "each new registration pushed once")
         #expect(counts.count == 100 + registered.count && counts.values.allSatisfy { $0 == 1 })
-        #expect(try database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count = 0") == 0)
+        #expect(try database.scalar("SELECT count(*) FROM push_targets WHERE push_count = 0") == 0)
     }
 }

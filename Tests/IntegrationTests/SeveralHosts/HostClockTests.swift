@@ -96,7 +96,7 @@ struct HostClockTests {
         // Its next due times too: 5 minutes after the database's now.
         let next =
             try hosts.database.scalar(
-                "SELECT max(next_push_at) - liveactivity_now_ms() FROM registrations WHERE lease_host = 'clock-ahead'")
+                "SELECT max(next_push_at) - liveactivity_now_ms() FROM push_targets WHERE lease_host = 'clock-ahead'")
             ?? Int64.max
         #expect(next > 120_000 && next <= 300_000 + 30_000, "next push in \(next) ms")
     }

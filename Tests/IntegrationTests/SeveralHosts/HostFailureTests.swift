@@ -42,7 +42,7 @@ struct HostFailureTests {
         #expect(twice.isSubset(of: sentByTheLostHost), "pushed twice only what the lost host had sent")
         #expect(counts.values.allSatisfy { $0 <= 2 })
         #expect(try hosts.database.count() == Self.rows, "no registration lost")
-        #expect(try hosts.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count <> 1") == 0)
+        #expect(try hosts.database.scalar("SELECT count(*) FROM push_targets WHERE push_count <> 1") == 0)
     }
 
     @Test func aHostKilledBetweenClaimAndWritesDelaysItsRowsByTheLeaseOnly() throws {
@@ -124,7 +124,7 @@ struct HostFailureTests {
         #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
         // Whatever host-a managed to write before the cut stands; the rest host-b pushed.
         #expect(try hosts.receivedCounts().count == Self.rows)
-        #expect(try hosts.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count = 0") == 0)
+        #expect(try hosts.database.scalar("SELECT count(*) FROM push_targets WHERE push_count = 0") == 0)
         #expect(try hosts.database.count() == Self.rows)
         let twice = Set(try hosts.receivedCounts().filter { $0.value > 1 }.keys)
         #expect(twice.isSubset(of: try hosts.tokens(pushedOn: cutConnections)))

@@ -38,7 +38,7 @@ struct SameMinuteTests {
         #expect(sent.reduce(0, +) == 3000, "the hosts' summary lines add up: \(sent)")
         #expect(names.allSatisfy { SweepFixture.field("failed", in: outputs[$0] ?? "") == "0" }, "\(outputs)")
         #expect(try hosts.pushedRows() == 3000, "every outcome written")
-        #expect(try hosts.database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count <> 1") == 0)
+        #expect(try hosts.database.scalar("SELECT count(*) FROM push_targets WHERE push_count <> 1") == 0)
         #expect(try hosts.leasedRows() == 0, "every lease ended with its write")
         let recorded = try hosts.database.rows("SELECT DISTINCT host FROM sweep_runs ORDER BY host").map { $0[0] ?? "" }
         #expect(recorded == names, "each host's run is in the shared history")
@@ -159,14 +159,14 @@ struct SameMinuteTests {
             """
             CREATE FUNCTION refuse_claims() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN IF NEW.lease_id IS DISTINCT FROM OLD.lease_id THEN RAISE EXCEPTION 'claims refused'; END IF; RETURN NEW; END $$;
-            CREATE TRIGGER refuse_claims BEFORE UPDATE ON registrations FOR EACH ROW EXECUTE FUNCTION refuse_claims();
+            CREATE TRIGGER refuse_claims BEFORE UPDATE ON push_targets FOR EACH ROW EXECUTE FUNCTION refuse_claims();
             """)
         let refused = try hosts.sweep("web1")
         #expect(refused.status != 0 && isCrashFree(refused.stderr), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
         #expect(try hosts.standIn.state().received().isEmpty, "nothing pushed without a claim")
         #expect(try hosts.database.count() == 50 && hosts.leasedRows() == 0, "nothing lost, nothing left leased")
-        try hosts.database.execute("DROP TRIGGER refuse_claims ON registrations")
+        try hosts.database.execute("DROP TRIGGER refuse_claims ON push_targets")
         #expect(SweepingHosts.sent(try hosts.sweep("web2").stdout) == 50)
         #expect(try hosts.receivedCounts().values.allSatisfy { $0 == 1 })
     }

@@ -72,7 +72,7 @@ final class SweepingHosts: @unchecked Sendable {
 
     /// Rows whose lease is still in force by the database's clock.
     func leasedRows() throws -> Int64 {
-        try database.scalar("SELECT count(*) FROM registrations WHERE lease_until >= liveactivity_now_ms()") ?? -1
+        try database.scalar("SELECT count(*) FROM push_targets WHERE lease_until >= liveactivity_now_ms()") ?? -1
     }
 
     /// Waits (bounded) until no row's lease is in force any more, by the database's clock.
@@ -81,15 +81,15 @@ final class SweepingHosts: @unchecked Sendable {
     }
 
     /// Registrations whose outcome was written (a 200 counted).
-    func pushedRows() throws -> Int64 { try database.scalar("SELECT count(*) FROM registrations WHERE wakeup_count > 0") ?? -1 }
+    func pushedRows() throws -> Int64 { try database.scalar("SELECT count(*) FROM push_targets WHERE push_count > 0") ?? -1 }
 
     /// What a row's outcome wrote, per token, of the rows `host`'s lease last stamped.
     func writtenBy(_ host: String) throws -> [String: [String?]] {
         var rows: [String: [String?]] = [:]
         for row in try database.rows(
             """
-            SELECT push_token, next_push_at::text, last_push_at::text, wakeup_count::text, consecutive_failures::text, lease_id
-            FROM registrations WHERE lease_host = '\(host)'
+            SELECT push_token, next_push_at::text, last_push_at::text, push_count::text, consecutive_failures::text, lease_id
+            FROM push_targets WHERE lease_host = '\(host)'
             """)
         {
             rows[row[0] ?? ""] = Array(row.dropFirst())
