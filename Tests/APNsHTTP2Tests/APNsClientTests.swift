@@ -195,6 +195,38 @@ import Testing
         #expect(Set(try state.arrivals().map(\.connection)).count == 1)
     }
 
+    /// A fault of one kind of push (a widgets topic, issue 31) cancels that kind's pushes alone,
+    /// queued and in flight; the other kind's are answered on the same connection.
+    @Test func cancellingOneKindLeavesTheOtherKindsPushes() throws {
+        let standIn = try StandInStack(workers: 24)
+        let state = try standIn.state()
+        for number in 0..<60 {
+            try state.script(token: token(number).hex, status: 200, reason: nil, delayMilliseconds: 2000)
+        }
+        var options = standIn.clientOptions()
+        options.maxInFlight = 20
+        let client = try APNsClient(options: options, providerToken: standIn.providerToken())
+        // Widgets and wakes in turn: half of each window is of either kind.
+        client.submit(
+            contentsOf: (0..<60).map {
+                APNsPush(id: $0, token: token($0), kind: $0.isMultiple(of: 2) ? .widgets : .wake, expiration: 1)
+            })
+        #expect(try client.poll(timeoutMilliseconds: 300).isEmpty)
+        #expect(client.inFlightCount == 20 && client.queuedCount == 40)
+
+        let cancelled = client.cancel { $0.kind == .widgets }
+        #expect(Set(cancelled) == Set(stride(from: 0, to: 60, by: 2)), "every widgets push, queued or in flight")
+        #expect(client.inFlightCount == 10 && client.queuedCount == 20, "the wakes stay where they were")
+        let answers = try drain(client)
+        #expect(Set(answers.keys) == Set(stride(from: 1, to: 60, by: 2)))
+        #expect(answers.values.allSatisfy { $0.status == 200 }, "\(answers.filter { $0.value.status != 200 })")
+        #expect(client.isIdle && client.inFlightCount == 0)
+        // No cancelled push queued at the time reached the server; one connection throughout.
+        let reached = Set(try state.received().map(\.deviceToken))
+        #expect(stride(from: 20, to: 60, by: 2).allSatisfy { !reached.contains(token($0).hex) })
+        #expect(Set(try state.arrivals().map(\.connection)).count == 1)
+    }
+
     @Test func theServersStreamLimitCapsWhatIsInFlight() throws {
         let standIn = try StandInStack(workers: 8, maxConcurrentStreams: 4)
         let state = try standIn.state()

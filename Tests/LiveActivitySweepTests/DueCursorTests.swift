@@ -60,15 +60,15 @@ import Testing
         let token = { (seed: Int) in PushToken(trusted: sampleToken(seed)) }
         // 1 got a 200 this sweep with a 1 s interval (still inside the cutoff); 2 registered again
         // during the sweep; 3 backs off past the cutoff.
-        try database.apply([.delivered(token(1), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
+        try database.apply([.delivered(.wake(token(1)), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
         try register([2], at: t0 + 200)
-        try database.apply([.failed(token(3), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
-        let kinds = try store.unreachedKinds(
+        try database.apply([.failed(.wake(token(3)), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
+        let groups = try store.unreachedGroups(
             in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, lease: TestDatabase.lease)
-        #expect(kinds.map(\.activityType) == ["charging"] && kinds.map(\.requestedInterval) == [nil], "one kind to hold")
+        #expect(groups == [IntervalGroup(kind: .wake, activityType: .charging, requestedInterval: nil)], "one group to hold")
         let held = try store.holdUnreached(
-            in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, activityType: "charging",
-            requestedInterval: nil, reason: "BadPriority", nextPushAt: t0 + 300_000, lease: TestDatabase.lease)
+            in: .production, group: try #require(groups.first), dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50,
+            reason: "BadPriority", nextPushAt: t0 + 300_000, lease: TestDatabase.lease)
         #expect(held == 3, "4, 5 and 6, never reached")
         func row(_ seed: Int) throws -> Registration { try #require(try database.registration(token(seed))) }
         #expect(try row(4).nextPushAt == t0 + 300_000 && row(4).lastError == "BadPriority" && row(4).consecutiveFailures == 0)

@@ -10,31 +10,30 @@ import Testing
     let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
     let now: Int64 = 1_800_000_000_000
 
-    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false, holds: Int = 0) -> DueRegistration {
-        DueRegistration(
-            token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
+    func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false, holds: Int = 0) -> DueTarget {
+        DueTarget(wake: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
             proven: proven, failures: holds, guardHolds: holds)
     }
 
-    func deletion(_ seed: Int) -> OutcomeWrite { .delete(PushToken(trusted: sampleToken(seed)), registeredAtOrBefore: 7) }
+    func deletion(_ seed: Int) -> OutcomeWrite { .delete(.wake(PushToken(trusted: sampleToken(seed))), registeredAtOrBefore: 7) }
 
     /// The write of a row the guard holds in an environment that never delivered, after `failures` before.
     func backingOff(_ seed: Int, failures: Int) -> OutcomeWrite {
         let due = row(seed)
-        return .heldByGuard(
-            due.token, selectedRegisteredAt: due.registeredAt, reason: "BadDeviceToken",
+        return .heldByGuard(.wake(
+            due.token), selectedRegisteredAt: due.registeredAt, reason: "BadDeviceToken",
             nextPushAt: now + 300_000 << Int64(failures))
     }
 
     func held(_ seed: Int, _ reason: String = "BadDeviceToken") -> OutcomeWrite {
-        .held(PushToken(trusted: sampleToken(seed)), selectedRegisteredAt: 7, reason: reason, nextPushAt: now + 300_000)
+        .held(.wake(PushToken(trusted: sampleToken(seed))), selectedRegisteredAt: 7, reason: reason, nextPushAt: now + 300_000)
     }
 
     /// A guard that saw `rejected` BadDeviceToken answers and `delivered` 200s from `environment`.
     func guardAfter(
         rejected: Int, delivered: Int, _ environment: APNsEnvironment = .sandbox, provenRejected: Bool = false,
         provenDelivered: Bool = true, seed: Int = 0, reason: String = "BadDeviceToken",
-        everDelivered: Set<APNsEnvironment> = [], holds: (Int) -> Int = { _ in 0 }
+        everDelivered: Set<PushScope> = [], holds: (Int) -> Int = { _ in 0 }
     ) -> MassDeletionGuard {
         var deletionGuard = MassDeletionGuard(everDelivered: everDelivered)
         for index in 0..<rejected {
@@ -48,7 +47,7 @@ import Testing
         return deletionGuard
     }
 
-    func rule(_ deletionGuard: MassDeletionGuard, faults: [APNsEnvironment: SweepFault] = [:]) -> MassDeletionGuard.Ruling {
+    func rule(_ deletionGuard: MassDeletionGuard, faults: [FaultScope: SweepFault] = [:]) -> MassDeletionGuard.Ruling {
         deletionGuard.rule(faults: faults, rules: rules, now: now)
     }
 
@@ -56,7 +55,7 @@ import Testing
         let ruling = rule(guardAfter(rejected: 1000, delivered: 50))
         #expect(ruling.faults.isEmpty)
         #expect(ruling.writes == (0..<1000).map(deletion))
-        #expect(ruling.tally == SweepTally(removalReasons: ["BadDeviceToken": 1000]))
+        #expect(ruling.tallies == [.wake: SweepTally(removalReasons: ["BadDeviceToken": 1000])])
     }
 
     @Test func mostProvenTokensRejectedTripsIt() throws {
@@ -65,7 +64,7 @@ import Testing
         #expect(fault.kind == .guarded && fault.environment == .sandbox && fault.reason == "BadDeviceToken" && fault.pushes == 7)
         #expect(fault.advice.hasPrefix("7 of 12 proven tokens were rejected"))
         #expect(ruling.writes == (0..<7).map { held($0) }, "nothing deleted; each waits one interval")
-        #expect(ruling.tally == SweepTally(held: 7))
+        #expect(ruling.tallies == [.wake: SweepTally(held: 7)])
     }
 
     @Test func exactlyHalfOfTheProvenIsNotMost() {
@@ -85,7 +84,7 @@ import Testing
         // Each backs off as a held row (SPEC 5, issue 26 point 3): one more failure, and
         // interval x 2^(failures-1) - one interval at its first hold, counted as held.
         #expect(ruling.writes == (0..<10).map { backingOff($0, failures: 0) })
-        #expect(ruling.tally == SweepTally(held: 10))
+        #expect(ruling.tallies == [.wake: SweepTally(held: 10)])
         // One 200 anywhere in the environment: the rejected ones are junk after all.
         #expect(rule(guardAfter(rejected: 10, delivered: 1, provenDelivered: false)).faults.isEmpty)
     }
@@ -97,7 +96,7 @@ import Testing
         #expect(try #require(ruling.faults.first).pushes == 12, "the fault counts every push it touched")
         #expect(Array(ruling.writes.prefix(4)) == (0..<4).map(deletion))
         #expect(Array(ruling.writes.dropFirst(4)) == (4..<12).map { backingOff($0, failures: 1) })
-        #expect(ruling.tally == SweepTally(held: 8, removalReasons: ["BadDeviceToken": 4]))
+        #expect(ruling.tallies == [.wake: SweepTally(held: 8, removalReasons: ["BadDeviceToken": 4])])
         // A proven row the guard holds (most proven tokens rejected) is never deleted for it.
         let proven = rule(guardAfter(rejected: 12, delivered: 0, provenRejected: true, holds: { _ in 5 }))
         #expect(!proven.writes.contains { if case .delete = $0 { true } else { false } })
@@ -108,7 +107,7 @@ import Testing
         let ruling = rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.sandbox]))
         #expect(ruling.faults.isEmpty)
         #expect(ruling.writes == (0..<50).map(deletion))
-        #expect(ruling.tally == SweepTally(removalReasons: ["BadDeviceToken": 50]))
+        #expect(ruling.tallies == [.wake: SweepTally(removalReasons: ["BadDeviceToken": 50])])
         // Production's history says nothing about sandbox.
         #expect(rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.production])).faults.map(\.kind) == [.guarded])
     }
@@ -153,8 +152,8 @@ import Testing
         #expect(
             ruling.writes
                 == (0..<2).map {
-                    .held(
-                        PushToken(trusted: sampleToken($0)), selectedRegisteredAt: 7, reason: "BadEnvironmentKeyInToken",
+                    .held(.wake(
+                        PushToken(trusted: sampleToken($0))), selectedRegisteredAt: 7, reason: "BadEnvironmentKeyInToken",
                         nextPushAt: now + 300_000)
                 })
         // An unreachable host says nothing about the answers that did arrive.

@@ -32,7 +32,7 @@ import Testing
     }
 
     func delivered(_ seed: Int) -> OutcomeWrite {
-        .delivered(PushToken(trusted: sampleToken(seed)), selectedRegisteredAt: 1, at: 10, nextPushAt: 20)
+        .delivered(.wake(PushToken(trusted: sampleToken(seed))), selectedRegisteredAt: 1, at: 10, nextPushAt: 20)
     }
 
     @Test func everyQueuedBatchIsWrittenBeforeFinishReturns() throws {
@@ -40,8 +40,8 @@ import Testing
         let writer = try writer()
         try writer.submit(OutcomeBatch(writes: [delivered(1), delivered(2)]))
         try writer.submit(
-            OutcomeBatch(writes: [delivered(3), .delete(PushToken(trusted: sampleToken(4)), registeredAtOrBefore: 1)]))
-        #expect(try writer.finish() == 1)
+            OutcomeBatch(writes: [delivered(3), .delete(.wake(PushToken(trusted: sampleToken(4))), registeredAtOrBefore: 1)]))
+        #expect(try writer.finish() == [.wake: 1])
         #expect(try store.registration(PushToken(trusted: sampleToken(3)))?.wakeupCount == 1)
         #expect(try store.registration(PushToken(trusted: sampleToken(4))) == nil)
         #expect(try store.registration(PushToken(trusted: sampleToken(5)))?.wakeupCount == 0)
@@ -96,7 +96,7 @@ import Testing
         try lock.release()
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(submitted.get() == 6 && !failed.get())
-        #expect(try writer.finish() == 0)
+        #expect(try writer.finish() == [:], "nothing deleted")
         for seed in 1...6 { #expect(try store.registration(PushToken(trusted: sampleToken(seed)))?.wakeupCount == 1) }
     }
 

@@ -52,7 +52,7 @@ extension SweepFixture {
 
     /// Sets `seed`'s next push directly, as a hand edit or an earlier sweep would have.
     func setNextPush(_ seed: Int, _ time: Int64) throws {
-        try database.execute("UPDATE registrations SET next_push_at = \(time) WHERE push_token = '\(sampleToken(seed))'")
+        try database.execute("UPDATE push_targets SET next_push_at = \(time) WHERE push_token = '\(sampleToken(seed))'")
     }
 
     /// Runs one sweep at `time` (ms since epoch, via the clock offset) with `configuration` (this

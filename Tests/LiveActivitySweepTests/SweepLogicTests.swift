@@ -147,8 +147,12 @@ import Testing
         #expect(try row(2)?.lastError == "ExpiredProviderToken")
     }
 
-    @Test(arguments: [(403, "InvalidProviderToken"), (400, "BadTopic"), (403, "BadEnvironmentKeyInToken")])
-    func aConfigurationFaultStopsItsEnvironmentAndWritesWhatArrived(status: Int, reason: String) throws {
+    /// A fault about the key or team stops the whole environment, and so does a wake's topic
+    /// fault (BadTopic: the bundle id itself is wrong, for every kind).
+    @Test(arguments: [
+        (403, "InvalidProviderToken", nil), (400, "BadTopic", nil), (403, "BadEnvironmentKeyInToken", nil),
+    ] as [(Int, String, PushKind?)])
+    func aConfigurationFaultStopsItsEnvironmentAndWritesWhatArrived(status: Int, reason: String, kind: PushKind?) throws {
         for seed in 1...20 { try register([seed], at: t0 + Int64(seed)) }
         let sender = ScriptedSender()
         sender.batch = 5
@@ -158,7 +162,8 @@ import Testing
         let fault = try #require(summary.faults.first)
         #expect(summary.faults.count == 1 && fault.kind == .configuration && fault.reason == reason)
         #expect(fault.pushes == 16, "the push that answered it and the 15 never sent")
-        #expect(sender.cancelled == [.production])
+        #expect(fault.scope == FaultScope(environment: .production, kind: kind))
+        #expect(sender.cancelled == [FaultScope(environment: .production, kind: kind)])
         #expect(sender.sent.count == 5)
         #expect(summary.sent == 3 && summary.removed == 1 && summary.held == 16 && summary.failed == 0)
         #expect(try row(1) == nil, "an outcome that arrived with the fault is written")
@@ -215,7 +220,11 @@ import Testing
     @Test func eachRunIsRecorded() throws {
         try register([1], at: t0)
         _ = try sweep(at: t0 + 1000, ScriptedSender())
-        #expect(try database.scalar("SELECT count(*) FROM sweep_runs WHERE sent = 1 AND outcome = 'ok'") == 1)
+        // A run's counts are kept per kind (`sweep_run_kinds`): the wake's here.
+        #expect(
+            try database.scalar(
+                "SELECT count(*) FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id "
+                    + "WHERE k.push_kind = 'wake' AND k.sent = 1 AND r.outcome = 'ok'") == 1)
     }
 
     /// Issue 26 point 3 and issue 30 point 1: junk a stranger registers in an environment that

@@ -13,22 +13,21 @@ import Testing
     let origin = ContinuousClock.now
     let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
 
-    func makeRun(everDelivered: Set<APNsEnvironment> = []) -> SweepRun {
+    func makeRun(everDelivered: Set<PushScope> = []) -> SweepRun {
         SweepRun(
             rules: rules, deletionGuard: MassDeletionGuard(everDelivered: everDelivered), startedAt: started,
             deadline: Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5)))
     }
 
     func row(_ seed: Int, _ environment: APNsEnvironment = .production, proven: Bool = false, registeredAt: Int64? = nil)
-        -> DueRegistration
+        -> DueTarget
     {
-        DueRegistration(
-            token: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment,
+        DueTarget(wake: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment,
             registeredAt: registeredAt ?? started - 60_000, proven: proven)
     }
 
     /// Reads `row` into `run` and returns the id of the push it sent.
-    func sent(_ row: DueRegistration, in run: inout SweepRun) throws -> Int {
+    func sent(_ row: DueTarget, in run: inout SweepRun) throws -> Int {
         let effects = run.step(.due(row, now: now))
         guard case .send(let push, let environment) = try #require(effects.first), effects.count == 1 else {
             Issue.record("expected one send, got \(effects)")
@@ -38,8 +37,8 @@ import Testing
         return push.id
     }
 
-    func held(_ row: DueRegistration, _ reason: String) -> SweepRun.Effect {
-        .write(.held(row.token, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + 300_000))
+    func held(_ row: DueTarget, _ reason: String) -> SweepRun.Effect {
+        .write(.held(.wake(row.token), selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + 300_000))
     }
 
     @Test func aDueRowIsSentToExpireWhenTheNextPushReplacesIt() throws {
@@ -70,18 +69,18 @@ import Testing
             run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions
                 == [
                     .write(
-                        .delivered(
-                            delivered.token, selectedRegisteredAt: delivered.registeredAt, at: now, nextPushAt: now + 300_000))
+                        .delivered(.wake(
+                            delivered.token), selectedRegisteredAt: delivered.registeredAt, at: now, nextPushAt: now + 300_000))
                 ])
         #expect(
             run.step(.answered(APNsCompletion(id: second, answer: .status(503, "ServiceUnavailable")), now: now)).actions
                 == [
                     .write(
-                        .failed(
-                            failing.token, selectedRegisteredAt: failing.registeredAt, reason: "ServiceUnavailable",
+                        .failed(.wake(
+                            failing.token), selectedRegisteredAt: failing.registeredAt, reason: "ServiceUnavailable",
                             nextPushAt: now + 60_000))
                 ])
-        #expect(run.tally == SweepTally(sent: 1, failed: 1, failureReasons: ["ServiceUnavailable": 1]))
+        #expect(run.tallies[.wake] == SweepTally(sent: 1, failed: 1, failureReasons: ["ServiceUnavailable": 1]))
         #expect(run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions.isEmpty, "decided once")
     }
 
@@ -98,11 +97,11 @@ import Testing
                 == [.renewProviderToken, .send(resend, to: .production)])
         // The second push's expired answer is resent with the token already renewed this sweep.
         #expect(run.step(.answered(APNsCompletion(id: second, answer: expired), now: now)).count == 1)
-        #expect(run.tally == SweepTally(), "a retry's first answer is not counted")
+        #expect(run.tallies[.wake] == SweepTally(), "a retry's first answer is not counted")
         // The retry's own ExpiredProviderToken: the clock is wrong, a provider fault.
         let effects = run.step(.answered(APNsCompletion(id: first, answer: expired), now: now)).actions
         #expect(effects == [.stopReading(.production), .cancel(.production), held(one, "ExpiredProviderToken")])
-        #expect(run.faults[.production]?.kind == .provider && run.faults[.production]?.pushes == 1)
+        #expect(run.faults.byScope[.production]?.kind == .provider && run.faults.byScope[.production]?.pushes == 1)
     }
 
     @Test func aFaultStopsItsEnvironmentOnlyAndHoldsWhatItTouched() throws {
@@ -121,8 +120,8 @@ import Testing
                 == [held(sandbox[2], "BadEnvironmentKeyInToken")], "the fault is raised once")
         #expect(run.step(.due(row(4, .sandbox), now: now)) == [held(row(4, .sandbox), "BadEnvironmentKeyInToken")])
         #expect(try sent(row(11), in: &run) > production, "production goes on")
-        #expect(run.faults[.sandbox]?.pushes == 4 && run.faults[.production] == nil)
-        #expect(run.tally.held == 4 && run.faults.stoppedEnvironments.map(\.environment) == [.sandbox])
+        #expect(run.faults.byScope[.sandbox]?.pushes == 4 && run.faults.covering(.production, .wake) == nil)
+        #expect(run.tallies[.wake].held == 4 && run.faults.stoppedScopes.map(\.scope) == [.sandbox])
     }
 
     @Test func aFailureAnsweredAfterTheFaultWaitsOneIntervalNotTheBackOff() throws {
@@ -135,7 +134,7 @@ import Testing
         #expect(
             run.step(.answered(APNsCompletion(id: ids[1], answer: .status(502)), now: now)).actions
                 == [held(second, "TooManyProviderTokenUpdates")])
-        #expect(run.tally == SweepTally(held: 2) && run.faults[.production]?.pushes == 2)
+        #expect(run.tallies[.wake] == SweepTally(held: 2) && run.faults.byScope[.production]?.pushes == 2)
     }
 
     @Test func failuresAnsweredBeforeTheFaultWaitOneIntervalToo() throws {
@@ -143,15 +142,16 @@ import Testing
         let early = row(1)
         let faulting = row(2)
         let ids = try [early, faulting].map { try sent($0, in: &run) }
-        let backOff = OutcomeWrite.failed(
-            early.token, selectedRegisteredAt: early.registeredAt, reason: "ServiceUnavailable", nextPushAt: now + 60_000)
+        let backOff = OutcomeWrite.failed(.wake(
+            early.token), selectedRegisteredAt: early.registeredAt, reason: "ServiceUnavailable", nextPushAt: now + 60_000)
         #expect(
             run.step(.answered(APNsCompletion(id: ids[0], answer: .status(503, "ServiceUnavailable")), now: now)).actions
                 == [.write(backOff)], "no fault yet: it backs off")
         _ = run.step(.answered(APNsCompletion(id: ids[1], answer: .status(400, "BadPriority")), now: now))
         #expect(run.step(.finish(now: now)) == [held(early, "BadPriority")], "written after its back-off, so it wins")
-        #expect(run.tally == SweepTally(held: 2), "each push counted once: held, no longer failed")
-        #expect(run.faults[.production]?.pushes == 2)
+        #expect(run.tallies[.wake] == SweepTally(held: 2), "each push counted once: held, no longer failed")
+        // BadPriority is the same for every push: it stops production.
+        #expect(run.faults.byScope[.production]?.pushes == 2)
     }
 
     @Test func failuresBeforeAnUnreachableHostOrInAnotherEnvironmentKeepTheirBackOff() throws {
@@ -162,7 +162,7 @@ import Testing
         _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(503, "ServiceUnavailable")), now: now))
         _ = run.step(.answered(APNsCompletion(id: ids[1], answer: .status(400, "BadTopic")), now: now))
         #expect(run.step(.finish(now: now)).isEmpty, "production had no fault")
-        #expect(run.tally == SweepTally(failed: 1, held: 1, failureReasons: ["ServiceUnavailable": 1]))
+        #expect(run.tallies[.wake] == SweepTally(failed: 1, held: 1, failureReasons: ["ServiceUnavailable": 1]))
     }
 
     @Test func anUnreachableHostIsReadOnAndItsRowsBackOff() throws {
@@ -170,10 +170,10 @@ import Testing
         let first = row(1)
         let id = try sent(first, in: &run)
         let effects = run.step(.answered(APNsCompletion(id: id, answer: .unreachable(.couldNotConnect)), now: now)).actions
-        let backOff = OutcomeWrite.failed(
-            first.token, selectedRegisteredAt: first.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 60_000)
+        let backOff = OutcomeWrite.failed(.wake(
+            first.token), selectedRegisteredAt: first.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 60_000)
         #expect(effects == [.cancel(.production), .write(backOff)], "not .stopReading: each row backs off on its own")
-        #expect(run.faults.stoppedEnvironments.isEmpty && run.faults.reported.map(\.kind) == [.unreachable])
+        #expect(run.faults.stoppedScopes.isEmpty && run.faults.reported.map(\.kind) == [.unreachable])
     }
 
     @Test func aRowRegisteredDuringTheSweepIsCountedAgainstTheFaultButLeftDue() throws {
@@ -181,7 +181,7 @@ import Testing
         let id = try sent(row(1), in: &run)
         _ = run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadPriority")), now: now)).actions
         #expect(run.step(.due(row(2, registeredAt: started + 1), now: now)).isEmpty)
-        #expect(run.faults[.production]?.pushes == 2 && run.tally.held == 1)
+        #expect(run.faults.covering(.production, .wake)?.pushes == 2 && run.tallies[.wake].held == 1)
     }
 
     @Test func pastTheBudgetNothingNewIsSentAndWhatIsLeftIsDueNextRun() throws {
@@ -197,7 +197,7 @@ import Testing
                 .isEmpty)
         #expect(run.step(.due(row(4), now: now)).isEmpty, "a row read after the budget is not sent")
         #expect(run.step(.finish(now: now)).isEmpty)
-        #expect(run.leftForNextRun == 4 && run.tally == SweepTally())
+        #expect(run.leftForNextRun == [.wake: 4] && run.tallies[.wake] == SweepTally())
         // Past the drain (and a moment's grace) what is still in flight is dropped.
         #expect(run.step(.tick(origin + .seconds(55) + .milliseconds(500))) == [.dropInFlight])
     }
@@ -223,7 +223,7 @@ import Testing
         _ = run.step(.unsent([ids[1]]))
         _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(400, "BadTopic")), now: now)).actions
         #expect(run.step(.finish(now: now)) == [held(second, "BadTopic")])
-        #expect(run.leftForNextRun == 0 && run.faults[.sandbox]?.pushes == 2)
+        #expect(run.leftForNextRun.isEmpty && run.faults.covering(.sandbox, .wake)?.pushes == 2)
     }
 
     @Test func theGuardRulesOnTheDeletionsOnceEveryAnswerIsIn() throws {
@@ -236,7 +236,7 @@ import Testing
         let effects = run.step(.finish(now: now))
         #expect(effects == rows.map { held($0, "BadDeviceToken") })
         #expect(run.faults.reported.map(\.kind) == [.guarded] && run.faults.reported.first?.pushes == 10)
-        #expect(run.tally.held == 10)
+        #expect(run.tallies[.wake].held == 10)
     }
 
     @Test func theBudgetMakesTheOneDeadlineTheRunAndTheSenderGoBy() {
@@ -260,7 +260,8 @@ import Testing
         #expect(
             effects.first
                 == .record(
-                    AnsweredPush(attempt: attempt, activityType: .charging, environment: .production, previousDeliveryAt: nil)))
+                    AnsweredPush(
+                        key: .wake(due.token), attempt: attempt, activityType: .charging, environment: .production, previousDeliveryAt: nil)))
     }
 }
 

@@ -29,18 +29,15 @@ public struct APNsReason: Sendable, Equatable {
     public let status: Int
     public let meaning: Meaning
 
-    /// Whether a fault for it concerns one kind of push or the whole environment (SPEC 5,
-    /// "Faults are scoped"): an answer about what differs between kinds - the topic (a widgets
-    /// push goes to `<bundle id>.push-type.widgets`), the push type, the priority and expiration
-    /// headers, the payload - stops that kind alone; one about the key, the team, the host or the
-    /// path stops every kind.
+    /// Whether a fault for it may concern one kind of push rather than the whole environment
+    /// (SPEC 5, "Faults are scoped"): a topic fault, where the kind's topic is its own (`<bundle
+    /// id>.push-type.widgets`: a widget extension without the push capability), stops that kind
+    /// alone (`SweepFault.raised`); every other fault is the same for every push of the
+    /// environment.
     public var faultScopesKind: Bool { Self.kindScoped.contains(name) }
 
-    /// The reasons that `faultScopesKind`.
-    public static let kindScoped: Set<String> = [
-        "BadTopic", "TopicDisallowed", "MissingTopic", "InvalidPushType", "BadPriority", "BadExpirationDate", "PayloadEmpty",
-        "PayloadTooLarge",
-    ]
+    /// The reasons that `faultScopesKind`: the topic's.
+    public static let kindScoped: Set<String> = ["BadTopic", "TopicDisallowed", "MissingTopic"]
 
     /// Every reason Apple documents, plus `BadEnvironmentKeyInToken`, the spelling seen on the
     /// wire for the documented `BadEnvironmentKeyIdInToken`.
@@ -116,12 +113,14 @@ public struct APNsReason: Sendable, Equatable {
 
 extension SweepFault {
     /// The fault of `kind` for `reason` in `environment`, with the table's advice, revealed by a
-    /// push of `pushKind`: scoped to that kind where the reason is about the kind
-    /// (`APNsReason.faultScopesKind`), else to the whole environment.
+    /// push of `pushKind`: scoped to that kind where the reason is about the topic and the kind's
+    /// topic is its own (a widgets push's `.push-type.widgets`); else to the whole environment -
+    /// a wake's topic is the bundle id itself, which every kind's topic holds, so a wrong one is
+    /// wrong for every kind.
     public static func raised(
         _ kind: Kind, reason: String, in environment: APNsEnvironment, by pushKind: PushKind = .wake
     ) -> SweepFault {
-        let scoped = APNsReason.kindScoped.contains(reason) ? pushKind : nil
+        let scoped = APNsReason.kindScoped.contains(reason) && !pushKind.topicSuffix.isEmpty ? pushKind : nil
         return SweepFault(
             environment: environment, pushKind: scoped, kind: kind, reason: reason, advice: APNsReason.advice(kind, reason: reason))
     }
