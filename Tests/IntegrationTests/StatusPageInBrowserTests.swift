@@ -43,20 +43,35 @@ struct StatusPageInBrowserTests {
         }
 
         // Traffic: registrations of both types and environments; one push APNs refuses for now
-        // (kept, backing off) and one token APNs says is gone (removed).
+        // (kept, backing off) and one token APNs says is gone (removed). Three carry a widget
+        // extension's token (iOS 26 push widgets): one of those APNs says is gone, its widgets
+        // target removed alone; another's widgets push fails for now.
         let tokens = (1...6).map { testToken(1700 + $0) }
+        let widgets = (1...3).map { testToken(1750 + $0) }
         for (index, token) in tokens.enumerated() {
             let path = index < 4 ? "/wakeup" : "/dev/wakeup"
             let type = index % 2 == 0 ? "charging" : "debug"
-            #expect(try live.request("POST", path, body: registerBody(token, type: type)).status == 200)
+            let body =
+                index < 3
+                ? "{\"pushToken\":\"\(token)\",\"activityType\":\"\(type)\",\"widgetPushToken\":\"\(widgets[index])\"}"
+                : registerBody(token, type: type)
+            #expect(try live.request("POST", path, body: body).status == 200)
         }
         try standIn.state().script(token: tokens[1], status: 503, reason: "ServiceUnavailable")
         try standIn.state().script(token: tokens[4], status: 410, reason: "Unregistered")
+        try standIn.state().script(token: widgets[0], status: 410, reason: "Unregistered")
+        try standIn.state().script(token: widgets[2], status: 500, reason: "InternalServerError")
         let first = try sweep(standIn, live)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
-
-        // A sweep that finished just now and exited 0: no alarm.
-        let healthy = try check(browser, url, live, alarms: [], label: "healthy")
+        #expect(first.stdout.contains(" widgets_sent=1 ") && first.stdout.contains(" widgets_removed=1 "), "\(first.stdout)")
+        // A sweep that finished just now and exited 0: no alarm; widgets beside wakes.
+        let healthy = try check(browser, url, live, alarms: [], label: "healthy", otherKinds: ["widgets"])
+        for figure in [
+            "otherTargets.widgets/charging/production", "day.otherKinds.widgets.sent", "sweeps24h.others.widgets.removed",
+            "day.otherKinds.widgets.removalReasons.Unregistered", "otherBackingOff.widgets/production",
+        ] {
+            #expect(healthy.contains("data-figure=\"\(figure)\""), "the page shows \(figure)")
+        }
         let noAcks = healthy.contains("<strong>No acks yet.</strong>")
         #expect(noAcks, "the acks chart should say there are none yet")
         try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2050)
@@ -99,7 +114,7 @@ struct StatusPageInBrowserTests {
         try browser.screenshot(url, to: Self.screenshots + "/host-stopped-wide.png", width: 1280, height: 2050)
 
         // No token on the page, not even its first 8 characters (nor in the access log).
-        for token in tokens + [fresh] {
+        for token in tokens + widgets + [fresh] {
             let shown = alarmed.contains(String(token.prefix(8))) || live.accessLog.contains(String(token.prefix(8)))
             #expect(!shown, "token \(token.prefix(8)) on the page or in the access log")
         }
@@ -118,7 +133,9 @@ struct StatusPageInBrowserTests {
 
     /// Loads the page in the browser and checks it against `stats --json` and `stats --html`
     /// of the same database; returns the DOM.
-    func check(_ browser: HeadlessChromium, _ url: String, _ live: LiveStack, alarms: [String], label: String) throws -> String {
+    func check(
+        _ browser: HeadlessChromium, _ url: String, _ live: LiveStack, alarms: [String], label: String, otherKinds: [String] = ["widgets"]
+    ) throws -> String {
         let kept = "the screenshots of this run are in \(Self.screenshots)"
         let served = try live.request("GET", "/wakeup/status")
         #expect(served.status == 200)
@@ -138,13 +155,13 @@ struct StatusPageInBrowserTests {
         // (Booleans first, so that a failure says what is missing, not the whole DOM.)
         let heading = dom.contains("<h1>Live Activity wake-ups</h1>")
         #expect(heading, "\(label): no heading; \(kept)")
-        for chart in ["active-chart", "sent-chart", "failed-chart"] {
+        for chart in ["active-chart", "sent-chart", "failed-chart"] + otherKinds.map({ "\($0)-sent-chart" }) {
             let drawn = dom.contains("<svg role=\"img\" aria-labelledby=\"\(chart)-title\"")
             let titled = dom.contains("<title id=\"\(chart)-title\">")
             #expect(drawn && titled, "\(label): \(chart) drawn \(drawn), titled \(titled); \(kept)")
         }
         let tables = dom.components(separatedBy: "<details><summary>The numbers</summary><table>").count - 1
-        #expect(tables == 3, "\(label): \(tables) tables of numbers under the charts")
+        #expect(tables == 3 + otherKinds.count, "\(label): \(tables) tables of numbers under the charts")
 
         // The alarm exactly when due, and the same in the JSON.
         let alarmShown = dom.contains("data-alarm=\"\(!alarms.isEmpty)\"")
@@ -195,7 +212,24 @@ struct StatusPageInBrowserTests {
         case ("backingOffTotal", nil):
             return (stats["backingOff"] as? [String: NSNumber]).map { String($0.values.reduce(Int64(0)) { $0 + $1.int64Value }) }
         case ("backingOff", let environment?): return number((stats["backingOff"] as? [String: Any])?[environment])
-        case ("sweeps24h", let key?), ("sweeps7d", let key?): return number((stats[parts[0]] as? [String: Any])?[key])
+        case ("sweeps24h", let key?), ("sweeps7d", let key?):
+            // `others.widgets.sent`: a path into the period's object.
+            var value: Any? = stats[parts[0]]
+            for step in key.split(separator: ".") { value = (value as? [String: Any])?[String(step)] }
+            return number(value)
+        case ("otherTargets", let group?):
+            let groups = stats["otherTargets"] as? [[String: Any]] ?? []
+            return number(
+                groups.first { "\($0["kind"] ?? "")/\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
+        case ("otherBackingOff", let group?):
+            let entries = stats["otherBackingOff"] as? [[String: Any]] ?? []
+            return number(entries.first { "\($0["kind"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
+        case ("day", let rest?) where rest.hasPrefix("otherKinds."):
+            // `otherKinds.widgets.sent` sums the kind's buckets; `otherKinds.widgets.failureReasons.X` a reason.
+            let steps = rest.split(separator: ".", maxSplits: 3).map(String.init)
+            let kind = (day?["otherKinds"] as? [String: Any])?[steps[1]] as? [String: Any]
+            if steps.count == 3 { return sum(kind?["buckets"], steps[2]) }
+            return steps.count == 4 ? number((kind?[steps[2]] as? [String: Any])?[steps[3]]) : nil
         case ("byTypeAndEnvironment", let group?):
             let groups = stats["byTypeAndEnvironment"] as? [[String: Any]] ?? []
             return number(groups.first { "\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
@@ -207,7 +241,10 @@ struct StatusPageInBrowserTests {
             let key = rest.split(separator: ".").last.map(String.init) ?? ""
             let which = String(rest.dropLast(key.count + 1))
             let faults = stats["faults24h"] as? [[String: Any]] ?? []
-            let fault = faults.first { "\($0["environment"] ?? "")/\($0["kind"] ?? "")/\($0["reason"] ?? "")" == which }
+            let fault = faults.first { fault in
+                let scope = (fault["pushKind"] as? String).map { $0.isEmpty ? "" : $0 + "/" } ?? ""
+                return "\(fault["environment"] ?? "")/\(scope)\(fault["kind"] ?? "")/\(fault["reason"] ?? "")" == which
+            }
             return number(fault?[key])
         case ("alarms", nil): return nil
         case ("stoppedHosts", nil): return (stats["stoppedHosts"] as? [String])?.joined(separator: ",")

@@ -47,7 +47,7 @@ extension StatusPage {
                 chart, caption: "Pushes \(label), per 10 minutes.",
                 table: bucketTable(buckets, [("Pushes \(label)", value)], footer: footer))
         }
-        return out + "</div></section>"
+        return out + otherKindsDay(report) + "</div></section>"
     }
 
     // MARK: - Wakes the app acknowledged
@@ -125,9 +125,14 @@ extension StatusPage {
             ),
         ] {
             out += "<table><caption>\(caption)</caption>" + tableHead(["Reason"], numbers: ["Pushes"]) + "<tbody>"
-            for reason in reasons {
+            // The wakes' reasons as they always were, then each other kind's under its name.
+            for reason in reasons where reason.kind == PushKind.wake.name {
                 out += "<tr><td>\(HTMLText.escape(reason.reason))</td>"
                 out += numberCell(reason.count, figure: "day.\(name).\(reason.reason)") + "</tr>"
+            }
+            for reason in reasons where reason.kind != PushKind.wake.name {
+                out += "<tr><td>\(HTMLText.escape(reason.kind)): \(HTMLText.escape(reason.reason))</td>"
+                out += numberCell(reason.count, figure: "day.otherKinds.\(reason.kind).\(name).\(reason.reason)") + "</tr>"
             }
             if reasons.isEmpty { out += "<tr><td colspan=\"2\">\(none)</td></tr>" }
             out += "</tbody></table>"
@@ -140,7 +145,8 @@ extension StatusPage {
     static func faults(_ report: StatsReport) -> String {
         var out =
             "<section aria-labelledby=\"faults-heading\"><h2 id=\"faults-heading\">Faults per environment, last 24 hours</h2>"
-        out += "<p class=\"small\">A fault stops a sweep's pushes to one environment; the other goes on.</p>"
+        out += "<p class=\"small\">A fault stops a sweep's pushes to one environment, or one kind of push there (a "
+        out += "wrong widgets topic); the rest goes on.</p>"
         out += "<div class=\"scroll\"><table>" + tableHead(["Fault"], numbers: ["Sweeps", "Pushes"])
         var environments = APNsEnvironment.allCases.map(\.rawValue)
         for fault in report.recentFaults where !environments.contains(fault.environment) {
@@ -151,8 +157,10 @@ extension StatusPage {
             out += "<tbody><tr><th scope=\"rowgroup\" colspan=\"3\" class=\"group\">\(HTMLText.escape(environment))"
             out += faults.isEmpty ? ": none</th></tr>" : "</th></tr>"
             for fault in faults {
-                let name = "faults24h.\(fault.environment)/\(fault.kind)/\(fault.reason)"
-                out += "<tr class=\"bad\"><td>\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
+                let scope = fault.pushKind.isEmpty ? "" : "\(fault.pushKind)/"
+                let name = "faults24h.\(fault.environment)/\(scope)\(fault.kind)/\(fault.reason)"
+                let only = fault.pushKind.isEmpty ? "" : "\(HTMLText.escape(fault.pushKind)) pushes: "
+                out += "<tr class=\"bad\"><td>\(only)\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
                 out += "<br><span class=\"small\">last \(UTCTime(milliseconds: fault.lastAt).full)</span></td>"
                 out +=
                     numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"
@@ -178,7 +186,22 @@ extension StatusPage {
         }
         out += "<tr><th scope=\"row\">Error rate</th>"
         for (_, totals) in periods { out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td>" }
-        return out + "</tr></tbody></table></div></section>"
+        out += "</tr>"
+        // Every other kind's pushes over the same runs, under its name.
+        for kind in otherKinds(report) {
+            let rows: [(String, String, KeyPath<StatsReport.PushTotals, Int64>)] = [
+                ("sent (200)", "sent", \.sent), ("failed", "failed", \.failed), ("removed", "removed", \.removed),
+            ]
+            for (label, key, path) in rows {
+                out += "<tr><th scope=\"row\">\(title(kind)) \(label)</th>"
+                for (name, totals) in periods {
+                    let value: Int64 = totals.others.first(where: { $0.kind == kind })?[keyPath: path] ?? 0
+                    out += numberCell(value, figure: "\(name).others.\(kind).\(key)")
+                }
+                out += "</tr>"
+            }
+        }
+        return out + "</tbody></table></div></section>"
     }
 
     /// A table of the day's 10-minute buckets: a row per bucket under "From (UTC)" and a number

@@ -5,10 +5,10 @@
 extension StatusPage {
     static let style = """
         :root{--fg:#1a1d21;--muted:#5b6470;--bg:#fff;--panel:#f4f6f8;--line:#d5dae0;--ok:#13653f;--okbg:#e3f4ea;\
-        --alarm:#fff;--alarmbg:#b3261e;--sent:#2563eb;--failed:#ea7a0c;--active:#7c3aed;--warn:#9a3412}
+        --alarm:#fff;--alarmbg:#b3261e;--sent:#2563eb;--failed:#ea7a0c;--active:#7c3aed;--warn:#9a3412;--other:#0f766e}
         @media (prefers-color-scheme:dark){:root{--fg:#e8eaed;--muted:#a6adb7;--bg:#15181c;--panel:#1f2328;\
         --line:#3a4048;--ok:#8fdcb0;--okbg:#16372a;--alarmbg:#c5332a;--sent:#6ea1ff;--failed:#ff9f43;\
-        --active:#b197fc;--warn:#ffb38a}}
+        --active:#b197fc;--warn:#ffb38a;--other:#5eead4}}
         *{box-sizing:border-box}
         body{margin:0;padding:1rem;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;\
         color:var(--fg);background:var(--bg);max-width:76rem;margin-inline:auto}
@@ -45,7 +45,7 @@ extension StatusPage {
         .s-active{fill:none;stroke:var(--active);stroke-width:2;stroke-linejoin:round}circle.s-active{fill:var(--active)}
         .s-median,.s-p90{fill:none;stroke:var(--sent);stroke-width:2}.s-p90{stroke-dasharray:5 3}\
         circle.s-median,circle.s-p90{fill:var(--sent);stroke:none}
-        .s-sent{fill:var(--sent)}.s-failed{fill:var(--failed)}.s-acked{fill:var(--sent)}
+        .s-sent{fill:var(--sent)}.s-failed{fill:var(--failed)}.s-acked{fill:var(--sent)}.s-other{fill:var(--other)}
         details{margin-top:.35rem}summary{cursor:pointer;color:var(--muted);font-size:.9rem}
         details table{margin-top:.25rem;font-size:.9rem}
         .empty{padding:.75rem;border:1px dashed var(--line);border-radius:.4rem;background:var(--bg)}

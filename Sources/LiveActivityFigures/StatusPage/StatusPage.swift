@@ -110,7 +110,7 @@ public enum StatusPage {
     // MARK: - Registrations now
 
     static func now(_ report: StatsReport) -> String {
-        let backingOff = report.backingOff.reduce(0) { $0 + $1.count }
+        let backingOff = report.backingOff.filter { $0.kind == PushKind.wake.name }.reduce(0) { $0 + $1.count }
         var out = "<section aria-labelledby=\"now-heading\"><h2 id=\"now-heading\">Registrations now</h2><div class=\"cards\">"
         out += card("Active", report.active, figure: "active")
         out += card("Backing off", backingOff, figure: "backingOffTotal")
@@ -143,7 +143,7 @@ public enum StatusPage {
         for (label, count) in report.byAge where label != ">8h" || count > 0 {
             out += "<tr><td>\(HTMLText.escape(label)) ago</td>" + numberCell(count, figure: "byAge.\(label)") + "</tr>"
         }
-        out += "</tbody></table></div>"
+        out += "</tbody></table>" + otherTargetsNow(report) + "</div>"
 
         out +=
             "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\" data-value=\"\(report.activeWakeups)\">\(HTMLText.count(report.activeWakeups))</span>"

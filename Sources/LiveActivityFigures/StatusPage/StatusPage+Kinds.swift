@@ -1,0 +1,75 @@
+import LiveActivityDomain
+
+/// The page's figures of the kinds of push beside wakes (SPEC 7: widgets pushes beside wakes):
+/// their targets now and waiting after failures, their pushes answered 200 per 10 minutes, and
+/// (in the sections of wakes) their reasons, faults and totals, each under the kind's name. A
+/// deployment without such targets shows none of it: the page is the wakes' as it always was.
+extension StatusPage {
+    /// The kinds besides wakes the report has targets or figures of, in the kinds' order.
+    static func otherKinds(_ report: StatsReport) -> [String] {
+        let named =
+            Set(report.otherTargets.map(\.kind)).union(report.day.otherBuckets.keys)
+            .union((report.day.failureReasons + report.day.removalReasons).map(\.kind))
+            .union(report.lastDay.others.map(\.kind)).union(report.backingOff.map(\.kind))
+            .subtracting([PushKind.wake.name])
+        let order = PushKind.all.map(\.name)
+        return named.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
+    }
+
+    /// `Widgets` for `widgets`, escaped.
+    static func title(_ kind: String) -> String { HTMLText.escape(kind.prefix(1).uppercased() + kind.dropFirst()) }
+
+    /// Each other kind's targets by type and environment, and those waiting after failures.
+    static func otherTargetsNow(_ report: StatsReport) -> String {
+        var out = ""
+        for kind in otherKinds(report) {
+            let name = title(kind)
+            let groups = report.otherTargets.filter { $0.kind == kind }
+            out += "<table><caption>\(name) targets, by type and environment</caption>"
+            out += tableHead(["Type", "Environment"], numbers: ["Targets"]) + "<tbody>"
+            for group in groups {
+                let figure = "otherTargets.\(kind)/\(group.activityType)/\(group.environment)"
+                out += "<tr><td>\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
+                out += numberCell(group.count, figure: figure) + "</tr>"
+            }
+            if groups.isEmpty { out += "<tr><td colspan=\"3\">None now.</td></tr>" }
+            let waiting = report.backingOff.filter { $0.kind == kind }
+            for entry in waiting {
+                out += "<tr class=\"bad\"><td colspan=\"2\">waiting after failures, \(HTMLText.escape(entry.environment))</td>"
+                out += numberCell(entry.count, figure: "otherBackingOff.\(kind)/\(entry.environment)") + "</tr>"
+            }
+            out += "</tbody></table>"
+        }
+        return out
+    }
+
+    /// A chart per other kind of its pushes answered 200 per 10 minutes, its numbers (and the
+    /// failed ones) beneath.
+    static func otherKindsDay(_ report: StatsReport) -> String {
+        typealias Day = StatsReport.Day
+        let day = report.day
+        let end = day.start + Day.bucketCount * Day.bucketMilliseconds
+        var out = ""
+        for kind in otherKinds(report) {
+            let buckets = day.otherBuckets[kind] ?? []
+            let sent = buckets.map(\.sent).saturatedSum()
+            let failed = buckets.map(\.failed).saturatedSum()
+            let most = buckets.map(\.sent).max() ?? 0
+            let name = title(kind)
+            var chart = SVGChart(
+                id: "\(HTMLText.escape(kind))-sent-chart",
+                title:
+                    "\(name) pushes answered 200 over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) in all, at most \(HTMLText.count(most)) in 10 minutes",
+                xStart: day.start, xEnd: end, largest: most)
+            chart.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: Day.bucketMilliseconds, className: "s-other")
+            if buckets.isEmpty { chart.addNote("No \(kind) push in these 24 hours") }
+            let footer =
+                "<tr><th scope=\"row\">24 h</th>" + numberCell(sent, figure: "day.otherKinds.\(kind).sent")
+                + numberCell(failed, figure: "day.otherKinds.\(kind).failed") + "</tr>"
+            out += figure(
+                chart, caption: "\(kind.prefix(1).uppercased() + kind.dropFirst()) pushes answered 200, per 10 minutes.",
+                table: bucketTable(buckets, [("Answered 200", \.sent), ("Failed", \.failed)], footer: footer))
+        }
+        return out
+    }
+}
