@@ -12,6 +12,8 @@ import Testing
         #expect(configuration.expiryHours == 8)
         #expect(configuration.intervalPolicy.seconds(.charging) == 300)
         #expect(configuration.intervalPolicy.seconds(.debug) == 60)
+        #expect(configuration.intervalPolicy.floorSeconds(.widgets, .charging) == 1800, "LIVEACTIVITY_INTERVAL_WIDGETS")
+        #expect(configuration.intervalPolicy.floorSeconds(.wake, .debug) == 60, "a wake's is its type's")
         #expect(configuration.sqliteSynchronous == "NORMAL")
     }
 
@@ -21,7 +23,7 @@ import Testing
             "APNS_BUNDLE_ID": "com.example.app", "APNS_ENVIRONMENT": "development",
             "APNS_HOST": "https://127.0.0.1:8443/", "LIVEACTIVITY_MAX_REGISTRATIONS": "5",
             "LIVEACTIVITY_EXPIRY_HOURS": "0.5", "LIVEACTIVITY_INTERVAL_CHARGING": "120",
-            "LIVEACTIVITY_INTERVAL_DEBUG": "30",
+            "LIVEACTIVITY_INTERVAL_DEBUG": "30", "LIVEACTIVITY_INTERVAL_WIDGETS": "3600",
         ])
         var configuration = try Configuration(settings: settings)
         #expect(configuration.databasePath == "/srv/db.sqlite")
@@ -29,12 +31,18 @@ import Testing
         #expect(configuration.maxRegistrations == 5)
         #expect(configuration.expiryMilliseconds == 1_800_000)
         #expect(configuration.intervalPolicy.milliseconds(.charging) == 300_000, "the intervals are the sweep's to read")
+        #expect(configuration.intervalPolicy.floorSeconds(.widgets, .charging) == 1800, "not read yet: the default")
         try configuration.readPushIntervals(settings)
         #expect(configuration.intervalPolicy.milliseconds(.charging) == 120_000)
         #expect(configuration.intervalPolicy.milliseconds(.debug) == 30_000)
+        #expect(configuration.intervalPolicy.floorSeconds(.widgets, .debug) == 3600)
+        #expect(configuration.intervalPolicy.effectiveSeconds(.widgets, .debug, requested: 900) == 3600)
     }
 
-    @Test(arguments: [("LIVEACTIVITY_INTERVAL_CHARGING", "5m"), ("LIVEACTIVITY_INTERVAL_DEBUG", "0")])
+    @Test(arguments: [
+        ("LIVEACTIVITY_INTERVAL_CHARGING", "5m"), ("LIVEACTIVITY_INTERVAL_DEBUG", "0"), ("LIVEACTIVITY_INTERVAL_WIDGETS", "30m"),
+        ("LIVEACTIVITY_INTERVAL_WIDGETS", "86401"),
+    ])
     func malformedIntervalsAreNamedWhereTheyAreRead(name: String, value: String) throws {
         let settings = try Settings(environment: [name: value])
         var configuration = try Configuration(settings: settings)

@@ -47,7 +47,7 @@ import Testing
         #expect(report.json.contains(#""backingOff":{"production":0,"sandbox":1}"#))
         #expect(
             report.json.contains(
-                #""faults24h":[{"environment":"sandbox","kind":"configuration","reason":"BadEnvironmentKeyInToken","runs":1,"pushes":40,"lastAt":1799999400000}]"#
+                #""faults24h":[{"environment":"sandbox","pushKind":"","kind":"configuration","reason":"BadEnvironmentKeyInToken","runs":1,"pushes":40,"lastAt":1799999400000}]"#
             ))
         let quiet = try populatedStore().statsReport(now: now + 2 * 86_400_000)
         #expect(quiet.text.contains("Faults over 24 h: none") && quiet.json.contains(#""faults24h":[]"#))
@@ -61,7 +61,8 @@ import Testing
         #expect(report.json.contains("\"active\":4"))
         #expect(
             report.json.contains(
-                "\"sweeps24h\":{\"runs\":1,\"sent\":90,\"failed\":10,\"removed\":3,\"expired\":0,\"errorRate\":0.1000}"))
+                "\"sweeps24h\":{\"runs\":1,\"sent\":90,\"failed\":10,\"removed\":3,\"expired\":0,\"errorRate\":0.1000,\"others\":{}}"
+            ))
         for seed in 1...4 {
             #expect(!report.text.contains(sampleToken(seed)))
             #expect(!report.json.contains(sampleToken(seed)))

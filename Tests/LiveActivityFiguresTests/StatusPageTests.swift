@@ -99,7 +99,7 @@ import Testing
                 try PushToken(validating: token), type: .charging, environment: .production, now: now - 60_000,
                 expiresAt: now + 3_600_000, cap: 100)
         }
-        try store.execute("UPDATE registrations SET wakeup_count = 3, consecutive_failures = 1")
+        try store.execute("UPDATE push_targets SET push_count = 3, consecutive_failures = 1")
         var run = SweepSummary()
         run.startedAt = now - 30_000
         run.sent = 4

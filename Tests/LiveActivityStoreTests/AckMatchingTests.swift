@@ -27,6 +27,7 @@ import Testing
     /// default an hour on: no push is on its way when the tests ack).
     func pushed(_ seed: Int, at time: Int64, status: Int = 200, next: Int64? = nil) throws {
         let answered = AnsweredPush(
+            key: .wake(token(seed)),
             attempt: PushAttempt(
                 token: token(seed), sentAt: time - 20, answeredAt: time, status: status,
                 reason: status == 200 ? nil : "InternalServerError", apnsID: "ID"),
@@ -34,8 +35,8 @@ import Testing
         let nextPush = next ?? time + 3_600_000
         let write: OutcomeWrite =
             status == 200
-            ? .delivered(token(seed), selectedRegisteredAt: t0, at: time, nextPushAt: nextPush)
-            : .failed(token(seed), selectedRegisteredAt: t0, reason: "InternalServerError", nextPushAt: nextPush)
+            ? .delivered(.wake(token(seed)), selectedRegisteredAt: t0, at: time, nextPushAt: nextPush)
+            : .failed(.wake(token(seed)), selectedRegisteredAt: t0, reason: "InternalServerError", nextPushAt: nextPush)
         try database.apply([write], answered: [answered], policy: policy)
     }
 
@@ -90,7 +91,7 @@ import Testing
 
     @Test func withNoPushAnswered200ThereIsNothingToMatch() throws {
         try register(1)
-        try database.execute("UPDATE registrations SET next_push_at = \(t0 + 3_600_000)")
+        try database.execute("UPDATE push_targets SET next_push_at = \(t0 + 3_600_000)")
         #expect(try ack(1, at: t0) == .unmatched, "registered, never pushed, none on its way")
         try pushed(1, at: t0 + 1000, status: 500)
         #expect(try ack(1, at: t0 + 2000) == .unmatched, "the only push failed")
@@ -140,7 +141,7 @@ import Testing
         #expect(push.ackedAt == t0 + 1200 && push.ackDelayMilliseconds == 1000)
         #expect(try totals() == ["matched": 1])
         #expect(try hourFigures()?.acked == 1)
-        #expect(try database.scalar("SELECT count(*) FROM registrations WHERE waiting_ack_at IS NOT NULL") == 0)
+        #expect(try database.scalar("SELECT count(*) FROM push_targets WHERE waiting_ack_at IS NOT NULL") == 0)
     }
 
     /// An ack that came before the next push was even sent is for the push before, whatever the

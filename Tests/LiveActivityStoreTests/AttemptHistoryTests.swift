@@ -27,6 +27,7 @@ import Testing
         previous: Int64? = nil
     ) -> AnsweredPush {
         AnsweredPush(
+            key: .wake(token(seed)),
             attempt: PushAttempt(
                 token: token(seed), sentAt: time - 10, answeredAt: time, status: status, reason: reason, apnsID: apnsID),
             activityType: .charging, environment: .production, previousDeliveryAt: previous)
@@ -69,7 +70,7 @@ import Testing
         #expect(try attempts(2).count == 20)
         // Twenty 200s with their UUIDs stay inside the row's own page (no overflow page to rewrite).
         if database.kind == .sqlite {
-            #expect((try database.scalar("SELECT max(length(attempts)) FROM registrations") ?? 0) <= 20 * 40)
+            #expect((try database.scalar("SELECT max(length(attempts)) FROM push_targets") ?? 0) <= 20 * 40)
         }
     }
 
@@ -83,10 +84,10 @@ import Testing
 
         // Unregistered by the app, deleted on APNs's word, and expired.
         #expect(try database.unregister(token(1)))
-        try store.apply([.delete(token(2), registeredAtOrBefore: t0)])
+        try store.apply([.delete(.wake(token(2)), registeredAtOrBefore: t0)])
         #expect(try database.reading { try $0.deleteExpired(registeredAtOrBefore: t0) } == 1)
 
-        #expect(try database.scalar("SELECT count(*) FROM registrations") == 0, "the history went with them")
+        #expect(try database.scalar("SELECT count(*) FROM push_targets") == 0, "the history went with them")
         #expect(try hours() == figures, "deleting a registration never rewrites a past hour")
         // Registered again: a new story.
         try register(1)
@@ -95,7 +96,7 @@ import Testing
 
     @Test func anAnswerForARegistrationAlreadyGoneIsCountedButNotKept() throws {
         try register(1)
-        try store.apply([.delete(token(1), registeredAtOrBefore: t0)], answered: [answered(1, at: t0 + 10)])
+        try store.apply([.delete(.wake(token(1)), registeredAtOrBefore: t0)], answered: [answered(1, at: t0 + 10)])
         try register(1)
         #expect(try attempts(1).isEmpty, "nothing was kept for the deleted registration")
         #expect(try hours() == ["\(t0 / 3_600_000) charging production 1 1 0"])
@@ -137,10 +138,25 @@ import Testing
         #expect(DeviceHistory.prefix("ab00abc") == nil, "7 digits")
         #expect(DeviceHistory.prefix("ab00abcg") == nil)
         if database.kind == .sqlite {
+            // The registrations' own tokens by the primary key, the widget extensions' by their partial index.
             let plan = try database.rows(
-                "EXPLAIN QUERY PLAN SELECT push_token FROM registrations WHERE push_token >= 'ab' AND push_token < 'abg' LIMIT 2"
+                """
+                EXPLAIN QUERY PLAN
+                SELECT registration_token FROM push_targets
+                WHERE registration_token >= 'ab' AND registration_token < 'abg' AND push_kind = 'wake'
+                UNION SELECT registration_token FROM push_targets WHERE push_token >= 'ab' AND push_token < 'abg' AND push_kind <> 'wake'
+                ORDER BY 1 LIMIT 2
+                """
             ).map { $0[3] ?? "" }
-            #expect(plan.contains { $0.contains("SEARCH") && $0.contains("push_token>? AND push_token<?") }, "\(plan)")
+            #expect(
+                plan.contains { $0.contains("SEARCH") && $0.contains("registration_token>? AND registration_token<?") },
+                "\(plan)")
+            #expect(
+                plan.contains {
+                    $0.contains("SEARCH") && $0.contains("push_targets_by_own_token")
+                        && $0.contains("push_token>? AND push_token<?")
+                }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
         }
     }
 }

@@ -34,6 +34,7 @@ import Testing
             [],
             answered: (seed..<(seed + count)).map { seed in
                 AnsweredPush(
+                    key: .wake(PushToken(trusted: sampleToken(seed))),
                     attempt: PushAttempt(
                         token: PushToken(trusted: sampleToken(seed)), sentAt: at - 10, answeredAt: at, status: 200, reason: nil,
                         apnsID: nil),
@@ -100,9 +101,12 @@ import Testing
         try sweeps.record(run)
         // Written as the sweep writes them: no push on its way when the acks come.
         try sweeps.apply(
-            tokens.map { .delivered($0, selectedRegisteredAt: hour - 3_600_000, at: hour + 1_000, nextPushAt: hour + 3_600_000) },
+            tokens.map {
+                .delivered(.wake($0), selectedRegisteredAt: hour - 3_600_000, at: hour + 1_000, nextPushAt: hour + 3_600_000)
+            },
             answered: tokens.map { token in
                 AnsweredPush(
+                    key: .wake(token),
                     attempt: PushAttempt(
                         token: token, sentAt: hour - 9_000, answeredAt: hour + 1_000, status: 200, reason: nil, apnsID: nil),
                     activityType: .charging, environment: .production, previousDeliveryAt: nil)

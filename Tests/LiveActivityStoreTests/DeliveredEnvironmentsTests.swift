@@ -13,14 +13,22 @@ import Testing
     let folder = TemporaryDirectory("delivered")
     let now: Int64 = 1_800_000_000_000
 
-    func register(_ seed: Int, _ environment: APNsEnvironment, in connection: SQLiteConnection) throws {
-        try connection.execute(insert(seed, environment))
+    /// Stores a registration as a database of an older version (`registrations`) keeps it.
+    func registerOld(_ seed: Int, _ environment: APNsEnvironment, in connection: SQLiteConnection) throws {
+        try connection.execute(
+            """
+            INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
+            VALUES ('\(sampleToken(seed))', 'charging', '\(environment.rawValue)', \(now), \(now + 1), \(now))
+            """)
     }
 
+    /// Stores a registration's wake target as this build keeps it.
     func insert(_ seed: Int, _ environment: APNsEnvironment) -> String {
         """
-        INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-        VALUES ('\(sampleToken(seed))', 'charging', '\(environment.rawValue)', \(now), \(now + 1), \(now))
+        INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+            expires_at, next_push_at)
+        VALUES ('\(sampleToken(seed))', 'wake', '\(sampleToken(seed))', 'charging', '\(environment.rawValue)', \(now),
+            \(now + 1), \(now))
         """
     }
 
@@ -31,7 +39,8 @@ import Testing
         let attempt = PushAttempt(
             token: token(seed), sentAt: at - 1, answeredAt: at, status: status,
             reason: status == 200 ? nil : "ServiceUnavailable", apnsID: nil)
-        return AnsweredPush(attempt: attempt, activityType: .charging, environment: environment, previousDeliveryAt: nil)
+        return AnsweredPush(
+            key: .wake(token(seed)), attempt: attempt, activityType: .charging, environment: environment, previousDeliveryAt: nil)
     }
 
     @Test func theFirst200OfAnEnvironmentIsKeptAfterItsRegistrationIsGone() throws {
@@ -39,33 +48,33 @@ import Testing
         try store.reading { _ in }  // migrated
         try store.execute(insert(1, .sandbox))
         try store.execute(insert(2, .production))
-        func everDelivered() throws -> Set<APNsEnvironment> { try store.reading { try $0.environmentsEverDelivered() } }
+        func everDelivered() throws -> Set<PushScope> { try store.reading { try $0.scopesEverDelivered() } }
         #expect(try everDelivered().isEmpty)
         try store.apply(
-            [.failed(token(2), selectedRegisteredAt: now, reason: "ServiceUnavailable", nextPushAt: now)],
+            [.failed(.wake(token(2)), selectedRegisteredAt: now, reason: "ServiceUnavailable", nextPushAt: now)],
             answered: [answer(2, .production, status: 503, at: now)])
         #expect(try everDelivered().isEmpty, "only a 200 counts")
         try store.apply(
-            [.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
+            [.delivered(.wake(token(1)), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
             answered: [answer(1, .sandbox, status: 200, at: now + 5)])
         try store.apply(
-            [.delivered(token(1), selectedRegisteredAt: now, at: now + 15, nextPushAt: now + 20)],
+            [.delivered(.wake(token(1)), selectedRegisteredAt: now, at: now + 15, nextPushAt: now + 20)],
             answered: [answer(1, .sandbox, status: 200, at: now + 15)])
         #expect(try everDelivered() == [.sandbox])
-        let first = try store.rows("SELECT first_delivered_at FROM delivered_environments").map { $0[0] }
+        let first = try store.rows("SELECT first_delivered_at FROM delivered_scopes").map { $0[0] }
         #expect(first == [String(now + 5)], "the first 200 is kept, later ones change nothing")
-        try store.apply([.delete(token(1), registeredAtOrBefore: now)])
+        try store.apply([.delete(.wake(token(1)), registeredAtOrBefore: now)])
         #expect(try everDelivered() == [.sandbox], "the history outlives the registration")
     }
 
     @Test func theMigrationDerivesItFromTheProvenRegistrationsOfAnOlderDatabase() throws {
         let connection = try SQLiteConnection(path: folder.file("old.sqlite"))
         try Schema.migrate(connection, upTo: 6)
-        try register(1, .sandbox, in: connection)
-        try register(2, .production, in: connection)
+        try registerOld(1, .sandbox, in: connection)
+        try registerOld(2, .production, in: connection)
         try connection.execute("UPDATE registrations SET last_push_at = \(now), wakeup_count = 1 WHERE environment = 'sandbox'")
         try Schema.migrate(connection)
-        #expect(try SQLiteEngine(path: connection.path).openSweep(migrating: false).environmentsEverDelivered() == [.sandbox])
+        #expect(try SQLiteEngine(path: connection.path).openSweep(migrating: false).scopesEverDelivered() == [PushScope.sandbox])
     }
 
     /// Version 7 kept it by a trigger on every outcome's UPDATE, which made SQLite journal each
@@ -78,11 +87,11 @@ import Testing
         #expect(try connection.statement(triggers).rows([]) { $0.text(0) } == ["registrations_first_delivery"])
         try Schema.migrate(connection)
         #expect(try connection.statement(triggers).rows([]) { $0.text(0) }.isEmpty)
-        try register(1, .production, in: connection)
+        try connection.execute(insert(1, .production))
         let store = TestDatabase(sqliteFile: connection.path)
         try store.apply(
-            [.delivered(token(1), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
+            [.delivered(.wake(token(1)), selectedRegisteredAt: now, at: now + 5, nextPushAt: now + 10)],
             answered: [answer(1, .production, status: 200, at: now + 5)])
-        #expect(try store.reading { try $0.environmentsEverDelivered() } == [.production])
+        #expect(try store.reading { try $0.scopesEverDelivered() } == [PushScope.production])
     }
 }

@@ -20,11 +20,11 @@ import Testing
             try database.rows(sql).map { row in "\(row[0] ?? "")/\(row[1] ?? ""):\(row[2] ?? ""):\(row[3] ?? "")" }
         }
         return (
-            try rows("SELECT activity_type, environment, n, unproven FROM registration_groups WHERE n > 0 ORDER BY 1, 2"),
+            try rows("SELECT activity_type, environment, n, unproven FROM target_groups WHERE n > 0 ORDER BY 1, 2"),
             try rows(
                 """
                 SELECT activity_type, environment, count(*), sum(CASE WHEN last_push_at IS NULL THEN 1 ELSE 0 END)
-                FROM registrations GROUP BY 1, 2 ORDER BY 1, 2
+                FROM push_targets GROUP BY 1, 2 ORDER BY 1, 2
                 """)
         )
     }
@@ -37,9 +37,10 @@ import Testing
         }
         // 5 is proven by a 200 the sweep writes: it is no longer unproven.
         try database.apply(
-            [.delivered(token(5), selectedRegisteredAt: 10, at: 15, nextPushAt: 100)],
+            [.delivered(.wake(token(5)), selectedRegisteredAt: 10, at: 15, nextPushAt: 100)],
             answered: [
                 AnsweredPush(
+                    key: .wake(token(5)),
                     attempt: PushAttempt(token: token(5), sentAt: 14, answeredAt: 15, status: 200, reason: nil, apnsID: nil),
                     activityType: .charging, environment: .production, previousDeliveryAt: nil)
             ])
@@ -50,14 +51,14 @@ import Testing
             try database.register(token(9), now: 16, unprovenCap: 4)
         }
         #expect(try database.register(token(1), now: 16, unprovenCap: 4) == .refreshed, "a stored one refreshes")
-        try database.execute("UPDATE registrations SET wakeup_count = wakeup_count + 3")
+        try database.execute("UPDATE push_targets SET push_count = push_count + 3")
         // A refresh that changes type and environment moves the row to its new group.
         try database.register(token(2), type: .debug, environment: .sandbox, now: 11, expiresAt: 21, cap: 100)
         try database.register(token(3), type: .charging, environment: .production, now: 11, expiresAt: 21, cap: 100)
         // A proven token moved to the other environment is unproven there (SPEC 5, guard).
         try database.register(token(5), type: .charging, environment: .sandbox, now: 12, expiresAt: 22, cap: 100)
         try database.unregister(token(1))
-        try database.execute("DELETE FROM registrations WHERE push_token = '\(sampleToken(4))'")
+        try database.execute("DELETE FROM push_targets WHERE push_token = '\(sampleToken(4))'")
         let (counters, scan) = try both()
         #expect(counters == scan)
         #expect(counters == ["charging/production:1:1", "charging/sandbox:1:1", "debug/sandbox:1:1"])
@@ -103,7 +104,7 @@ import Testing
         }
         let migrated = TestDatabase(sqliteFile: path)
         try migrated.reading { _ in }
-        let counters = try migrated.rows("SELECT activity_type, environment, n, unproven FROM registration_groups ORDER BY 1, 2")
+        let counters = try migrated.rows("SELECT activity_type, environment, n, unproven FROM target_groups ORDER BY 1, 2")
         #expect(counters == [["charging", "production", "3", "1"], ["debug", "production", "2", "0"]])
     }
 }

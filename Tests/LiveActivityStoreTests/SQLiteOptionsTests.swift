@@ -35,17 +35,17 @@ import Testing
         // A trigger a stranger planted that calls the sweep's SQL function is refused when it fires.
         try connection.execute(
             """
-            CREATE TRIGGER planted AFTER UPDATE ON registrations
-            BEGIN UPDATE registrations SET attempts = liveactivity_attempts_prepend(x'00', attempts); END
+            CREATE TRIGGER planted AFTER UPDATE ON push_targets
+            BEGIN UPDATE push_targets SET attempts = liveactivity_attempts_prepend(x'00', attempts); END
             """)
         try connection.execute(
-            "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at) VALUES ('\(sampleToken(1))', 'charging', 'production', 1, 2, 1)"
+            "INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at, expires_at, next_push_at) VALUES ('\(sampleToken(1))', 'wake', '\(sampleToken(1))', 'charging', 'production', 1, 2, 1)"
         )
         #expect(throws: (any Error).self) {
             try store.write(
                 [
                     OutcomeRow(
-                        token: PushToken(trusted: sampleToken(1)), selectedRegisteredAt: 1,
+                        key: .wake(PushToken(trusted: sampleToken(1))), selectedRegisteredAt: 1,
                         change: .delivered(at: 5, nextPushAt: 6))
                 ],
                 lease: TestDatabase.lease)

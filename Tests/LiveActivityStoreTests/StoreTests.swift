@@ -43,7 +43,7 @@ import Testing
         let token = try PushToken(validating: sampleToken(2))
         try store.register(token, type: .charging, environment: .production, now: 1000, expiresAt: 5000, cap: 10)
         try database.execute(
-            "UPDATE registrations SET next_push_at = 99999, wakeup_count = 3, consecutive_failures = 2, last_error = 'InternalServerError'"
+            "UPDATE push_targets SET next_push_at = 99999, push_count = 3, consecutive_failures = 2, last_error = 'InternalServerError'"
         )
         let result = try store.register(token, type: .debug, environment: .sandbox, now: 2000, expiresAt: 9000, cap: 10)
         #expect(result == .refreshed)
@@ -98,7 +98,7 @@ import Testing
         let reopened = try database.engine.openRegistrations()
         defer { reopened.close() }
         #expect(try reopened.registrationCount() == 1)
-        #expect(try reopened.registration(try PushToken(validating: sampleToken(7)))?.activityType == .debug)
+        #expect(try reopened.registration(try PushToken(validating: sampleToken(7)), attempts: false)?.activityType == .debug)
     }
 
     @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's own migrations"))
@@ -136,15 +136,15 @@ import Testing
         defer { connection.close() }
         #expect(throws: Boom.self) {
             try connection.transaction {
-                try connection.insert([
+                try connection.write(
                     NewRegistration(
                         token: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .production,
-                        registeredAt: 1, expiresAt: 2)
-                ])
+                        registeredAt: 1, expiresAt: 2, widget: .init(token: PushToken(trusted: sampleToken(2)))
+                    ).targets.map(TargetWrite.insert))
                 throw Boom()
             }
         }
         #expect(try store.count() == 0)
-        #expect(try database.scalar("SELECT count(*) FROM registrations") == 0)
+        #expect(try database.scalar("SELECT count(*) FROM push_targets") == 0)
     }
 }

@@ -30,12 +30,12 @@ import Testing
     func expectRefused(_ column: String, _ value: String, named: String? = nil, sourceLocation: SourceLocation = #_sourceLocation)
         throws
     {
-        try database.execute("UPDATE registrations SET \(column) = \(value)")
-        let refusal = StoredValueError(column: "registrations.\(column)", value: named)
+        try database.execute("UPDATE push_targets SET \(column) = \(value)")
+        let refusal = StoredValueError(column: "push_targets.\(column)", value: named)
         #expect(throws: refusal, sourceLocation: sourceLocation) { try database.registration(token) }
         let page = try due()
-        #expect(page.count == 1 && page.first?.position.token == token, sourceLocation: sourceLocation)
-        guard case .failure(let error) = page.first?.registration else {
+        #expect(page.count == 1 && page.first?.position.key == .wake(token), sourceLocation: sourceLocation)
+        guard case .failure(let error) = page.first?.target else {
             Issue.record("a row holding \(column) = \(value) was read as usable", sourceLocation: sourceLocation)
             return
         }
@@ -45,8 +45,8 @@ import Testing
     @Test func anUnknownEnvironmentIsAnErrorWhereverARowIsRead() throws {
         try expectRefused("environment", "'mars'", named: "mars")
         #expect(
-            StoredValueError(column: "registrations.environment", value: "mars").description
-                == "the database holds registrations.environment \"mars\", which this build does not know")
+            StoredValueError(column: "push_targets.environment", value: "mars").description
+                == "the database holds push_targets.environment \"mars\", which this build does not know")
     }
 
     @Test func anUnknownActivityTypeIsAnError() throws {
@@ -67,11 +67,31 @@ import Testing
         try expectRefused("registered_at", "-9223372036854775807", named: "-9223372036854775807")
     }
 
+    /// A target of a kind a newer build pushes (a third kind, SPEC 5.5): the sweep leaves it as
+    /// it is, and a read of its registration says which value it cannot use.
+    @Test func aTargetOfAKindThisBuildDoesNotKnowIsLeftAsItIs() throws {
+        try database.execute(
+            """
+            INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+                expires_at, next_push_at)
+            VALUES ('\(token.hex)', 'controls', '\(testToken(9))', 'charging', 'sandbox', 1000, 9000, 1000)
+            """)
+        #expect(try due().map(\.position.key) == [.wake(token)], "the sweep reads the kinds it pushes")
+        let counts = try database.reading {
+            try $0.dueCounts(atOrBefore: 5000, environments: APNsEnvironment.allCases)
+        }
+        #expect(counts == [PushScope.sandbox: 1])
+        #expect(throws: StoredValueError(column: "push_targets.push_kind", value: "controls")) {
+            try database.registration(token)
+        }
+        #expect(try database.rows("SELECT push_kind FROM push_targets ORDER BY 1") == [["controls"], ["wake"]])
+    }
+
     @Test func knownValuesReadAsBefore() throws {
-        try database.execute("UPDATE registrations SET activity_type = 'debug', requested_interval = 900")
+        try database.execute("UPDATE push_targets SET activity_type = 'debug', requested_interval = 900")
         let row = try #require(try database.registration(token))
         #expect(row.environment == .sandbox && row.activityType == .debug && row.requestedInterval == 900)
         let page = try due()
-        #expect(try page.map { try $0.registration.get().environment } == [.sandbox])
+        #expect(try page.map { try $0.target.get().environment } == [.sandbox])
     }
 }

@@ -26,8 +26,9 @@ struct PostgresSchemaTests {
             }
         }
         #expect(failures.get().isEmpty, "\(failures.get())")
-        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|2")
-        #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'registrations'") == "1")
+        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|3")
+        #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'push_targets'") == "1")
+        #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'registrations'") == "0")
     }
 
     @Test func aDatabaseANewerBuildMigratedIsRefusedByEveryProgramAndLeftAsItIs() throws {

@@ -28,7 +28,9 @@ import Testing
 
     func stored() throws -> [(token: String, environment: APNsEnvironment)] {
         try database.reading { _ in }  // migrated, as the responder leaves it
-        return try database.rows("SELECT push_token, environment FROM registrations ORDER BY push_token").map {
+        return try database.rows(
+            "SELECT registration_token, environment FROM push_targets WHERE push_kind = 'wake' ORDER BY registration_token"
+        ).map {
             ($0[0] ?? "", APNsEnvironment(name: $0[1] ?? "") ?? .production)
         }
     }

@@ -12,7 +12,9 @@ import Testing
     func aBadRequestIsAnsweredWithItsStatusAndChangesNothing(_ row: ErrorRow) throws {
         let database = try TestDatabase(label: "table")
         let api = RegistrationAPI(database: database)
-        let seed = HTTPRequest(method: "POST", path: "/wakeup", body: Array(registerBody(ErrorRow.seedToken).utf8))
+        // The seed with a widgets target too: a row wrongly accepted would refresh it without one.
+        let seed = HTTPRequest(
+            method: "POST", path: "/wakeup", body: Array(registerBody(ErrorRow.seedToken, widget: testToken(31)).utf8))
         #expect(api.respond(to: seed).status == 200)
         let before = try storedRows(database)
 
@@ -24,6 +26,6 @@ import Testing
         for (name, value) in ErrorRow.expectedHeaders { #expect(response.header(name) == value, "\(name)") }
         #expect(response.header("Allow") == row.allow)
         #expect(try storedRows(database) == before)
-        #expect(before.count == 1)
+        #expect(before.count == 2, "the seed's wake and widgets targets")
     }
 }

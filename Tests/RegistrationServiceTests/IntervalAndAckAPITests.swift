@@ -69,7 +69,9 @@ import Testing
         let token = try PushToken(validating: sampleToken(1))
         let registered = try #require(try database.registration(token)).registeredAt
         let hourAgo = Clock().now() - 3_600_000
-        try database.apply([.delivered(token, selectedRegisteredAt: registered, at: hourAgo, nextPushAt: hourAgo + 4_000_000)])
+        try database.apply([
+            .delivered(.wake(token), selectedRegisteredAt: registered, at: hourAgo, nextPushAt: hourAgo + 4_000_000)
+        ])
         let before = try storedRows(database)
         for body in [
             unregisterBody(sampleToken(1)), unregisterBody(sampleToken(2)), unregisterBody(sampleToken(1).uppercased()),

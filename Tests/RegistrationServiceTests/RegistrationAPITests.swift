@@ -36,7 +36,9 @@ import Testing
 
     func stored() throws -> [Registration] {
         try database.reading { _ in }  // migrated, as the responder leaves it
-        return try database.rows("SELECT push_token FROM registrations ORDER BY push_token").compactMap { row in
+        return try database.rows(
+            "SELECT registration_token FROM push_targets WHERE push_kind = 'wake' ORDER BY registration_token"
+        ).compactMap { row in
             try database.registration(PushToken(trusted: row[0] ?? ""))
         }
     }

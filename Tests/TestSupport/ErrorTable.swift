@@ -50,7 +50,7 @@ extension ErrorRow {
     private static let environments = ["production", "sandbox"]
 
     /// Every row, by the table's cases.
-    public static let all: [ErrorRow] = malformed + badTokens + routing + limits + intervals + acks
+    public static let all: [ErrorRow] = malformed + badTokens + routing + limits + intervals + acks + widgets
 
     /// Rows only nginx answers: the shipped locations pass nothing else to the responder, which
     /// itself routes on the path's end (so in-process these would reach it and succeed).

@@ -58,9 +58,13 @@ public enum PrometheusMetrics {
         }
 
         let totals = snapshot.totals
-        let kinds =
+        // Every kind this build sends has its series, 0 until it has pushed (as the gauges have).
+        var kinds =
             [StatsReport.PushTotals(kind: PushKind.wake.name, sent: totals.sent, failed: totals.failed, removed: totals.removed)]
             + totals.others
+        for kind in PushKind.all where !kinds.contains(where: { $0.kind == kind.name }) {
+            kinds.append(StatsReport.PushTotals(kind: kind.name))
+        }
         family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
         family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), by kind.")

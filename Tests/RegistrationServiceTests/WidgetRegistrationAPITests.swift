@@ -1,0 +1,175 @@
+import FastCGIWire
+import TestSupport
+import Testing
+
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
+@testable import RegistrationService
+
+/// `widgetPushToken` and `widgetInterval` on `POST /wakeup` (SPEC 3, issue 31) through the API
+/// function: a valid one adds a widgets target and the answer says its interval; a bad one is a
+/// 400 naming its field that changes nothing stored; an app that sends neither hears exactly what
+/// it always heard.
+@Suite struct WidgetRegistrationAPITests {
+    let database: TestDatabase
+
+    init() throws { database = try TestDatabase(label: "widgetapi") }
+
+    /// The device token every request here registers, and its widget extension's token.
+    let device = sampleToken(1)
+    let widget = testToken(31)
+
+    func api(_ settings: [String: String] = [:]) throws -> RegistrationAPI {
+        var configuration = Configuration()
+        try configuration.readPushIntervals(Settings(environment: settings))
+        return RegistrationAPI(database: database, configuration: configuration)
+    }
+
+    func post(_ api: RegistrationAPI, _ body: String, path: String = "/wakeup") -> HTTPResponse {
+        api.respond(to: HTTPRequest(method: "POST", path: path, contentType: "application/json", body: Array(body.utf8)))
+    }
+
+    func stored(_ token: String) throws -> Registration? { try database.registration(PushToken(trusted: token)) }
+
+    // MARK: - Accepted
+
+    @Test func aWidgetTokenAddsAWidgetsTargetAndTheAnswerSaysItsInterval() throws {
+        let api = try api()
+        let answer = post(api, registerBody(device, widget: widget.uppercased()))
+        #expect(answer.status == 200)
+        #expect(answer.bodyText == #"{"success":true,"widgetInterval":1800}"#, "LIVEACTIVITY_INTERVAL_WIDGETS's default")
+        #expect(answer.header("Content-Type") == "application/json" && answer.header("Cache-Control") == "no-store")
+        let registration = try #require(try stored(device))
+        #expect(registration.targets.map(\.kind) == [.wake, .widgets])
+        let target = try #require(registration.target(.widgets))
+        #expect(target.token.hex == widget, "stored lowercase")
+        #expect(target.requestedInterval == nil)
+        #expect(registration.target(.wake)?.token.hex == device)
+        #expect(try database.count() == 1, "one registration")
+        let health = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health"))
+        #expect(health.bodyText == #"{"status":"ok","registrations":1}"#, "the registrations, not their targets")
+    }
+
+    @Test func theWidgetIntervalIsStoredAndAnsweredClampedToTheSettings() throws {
+        let api = try api()
+        #expect(
+            post(api, registerBody(device, widget: widget, widgetInterval: 3600)).bodyText
+                == #"{"success":true,"widgetInterval":3600}"#)
+        #expect(try stored(device)?.target(.widgets)?.requestedInterval == 3600)
+        #expect(
+            post(api, registerBody(device, widget: widget, widgetInterval: 60)).bodyText
+                == #"{"success":true,"widgetInterval":1800}"#,
+            "never more often than LIVEACTIVITY_INTERVAL_WIDGETS")
+        #expect(try stored(device)?.target(.widgets)?.requestedInterval == 60, "what the app asked for is kept")
+        #expect(
+            post(api, registerBody(device, widget: widget, widgetInterval: 86_400)).bodyText
+                == #"{"success":true,"widgetInterval":3600}"#, "never less often than LIVEACTIVITY_INTERVAL_MAX")
+        let decimal = post(api, #"{"pushToken":"\#(device)","widgetPushToken":"\#(widget)","widgetInterval":2700.0}"#)
+        #expect(decimal.bodyText == #"{"success":true,"widgetInterval":2700}"#, "2700.0 is whole seconds")
+
+        let set = try self.api(["LIVEACTIVITY_INTERVAL_WIDGETS": "3600", "LIVEACTIVITY_INTERVAL_MAX": "7200"])
+        #expect(post(set, registerBody(device, widget: widget)).bodyText == #"{"success":true,"widgetInterval":3600}"#)
+        #expect(
+            post(set, registerBody(device, widget: widget, widgetInterval: 1800)).bodyText
+                == #"{"success":true,"widgetInterval":3600}"#)
+        #expect(
+            post(set, registerBody(device, widget: widget, widgetInterval: 86_400)).bodyText
+                == #"{"success":true,"widgetInterval":7200}"#)
+        let below = try self.api(["LIVEACTIVITY_INTERVAL_MAX": "600"])
+        #expect(
+            post(below, registerBody(device, widget: widget, widgetInterval: 900)).bodyText
+                == #"{"success":true,"widgetInterval":1800}"#,
+            "a maximum below the widgets' interval never pushes widgets more often than it allows")
+    }
+
+    @Test func bothIntervalsAreAnsweredWhenBothAreAsked() throws {
+        let api = try api()
+        let answer = post(api, registerBody(device, widget: widget, widgetInterval: 3600, interval: 900))
+        #expect(answer.bodyText == #"{"success":true,"interval":900,"widgetInterval":3600}"#)
+        let registration = try #require(try stored(device))
+        #expect(registration.target(.wake)?.requestedInterval == 900)
+        #expect(registration.target(.widgets)?.requestedInterval == 3600)
+        #expect(
+            post(api, #"{"pushToken":"\#(device)","interval":900,"widgetPushToken":"\#(widget)"}"#).bodyText
+                == #"{"success":true,"interval":900,"widgetInterval":1800}"#)
+    }
+
+    @Test func aBodyWithoutWidgetFieldsAnswersAsBeforeAndARefreshWithoutOneRemovesIt() throws {
+        let api = try api()
+        #expect(post(api, registerBody(device, widget: widget)).status == 200)
+        let refresh = post(api, registerBody(device))
+        #expect(refresh.status == 200 && refresh.bodyText == #"{"success":true}"#)
+        #expect(try stored(device)?.targets.map(\.kind) == [.wake], "the app sends it while a push widget is installed")
+        #expect(post(api, registerBody(device, interval: 900)).bodyText == #"{"success":true,"interval":900}"#)
+        let null = post(api, #"{"pushToken":"\#(device)","widgetPushToken":null}"#)
+        #expect(null.bodyText == #"{"success":true}"#, "null is no token")
+        #expect(try stored(device)?.targets.map(\.kind) == [.wake])
+    }
+
+    @Test func aWidgetIntervalWithoutAWidgetTokenIsIgnored() throws {
+        let api = try api()
+        let answer = post(api, #"{"pushToken":"\#(device)","activityType":"charging","widgetInterval":3600}"#)
+        #expect(answer.status == 200 && answer.bodyText == #"{"success":true}"#)
+        #expect(try stored(device)?.targets.map(\.kind) == [.wake])
+    }
+
+    @Test func unregisteringIgnoresWidgetFieldsAndRemovesBothTargets() throws {
+        let api = try api()
+        #expect(post(api, registerBody(device, widget: widget)).status == 200)
+        let body = #"{"pushToken":"\#(device)","widgetPushToken":7,"widgetInterval":"soon"}"#
+        let answer = post(api, body, path: "/wakeup/unregister")
+        #expect(answer.status == 200 && answer.bodyText == #"{"success":true}"#)
+        #expect(try stored(device) == nil)
+        #expect(try database.scalar("SELECT count(*) FROM push_targets") == 0)
+        #expect(post(api, body, path: "/wakeup/ack").status == 200, "an ack ignores them alike")
+    }
+
+    // MARK: - Refused
+
+    static let intervalError = "widgetInterval must be whole seconds from 1 to 86400"
+
+    /// The request's extra JSON members (beside the seed's own `pushToken` and `activityType`
+    /// of debug, so a wrong acceptance would change the stored row) and the error it gets.
+    static let refusals: [(members: String, error: String)] = {
+        let token = testToken(32)
+        var rows: [(String, String)] = [
+            (#""widgetPushToken":"\#(token.dropLast())g""#, "widgetPushToken must contain hex digits only"),
+            (#""widgetPushToken":"\#(token)a""#, "widgetPushToken must have an even number of hex digits"),
+            (#""widgetPushToken":"\#(token.prefix(62))""#, "widgetPushToken is too short (at least 64 hex characters)"),
+            (
+                #""widgetPushToken":"\#(String(repeating: "ab", count: 101))""#,
+                "widgetPushToken is too long (at most 200 hex characters)"
+            ),
+            (#""widgetPushToken":"""#, "widgetPushToken is too short (at least 64 hex characters)"),
+            (#""widgetPushToken":"\#(sampleToken(1))""#, "widgetPushToken must be the extension's own token, not pushToken"),
+            (
+                #""widgetPushToken":"\#(sampleToken(1).uppercased())""#,
+                "widgetPushToken must be the extension's own token, not pushToken"
+            ),
+        ]
+        for json in ["12345", "true", #"["\#(token)"]"#, "{}"] {
+            rows.append((#""widgetPushToken":\#(json)"#, "widgetPushToken must be a string"))
+        }
+        for json in [#""900""#, "true", "0", "-5", "1.5", "86401", "1e300", "[900]", "{}", "0.0", "-0"] {
+            rows.append((#""widgetPushToken":"\#(token)","widgetInterval":\#(json)"#, intervalError))
+        }
+        return rows
+    }()
+
+    @Test(arguments: refusals.indices)
+    func aBadWidgetFieldIsA400NamingItAndChangesNothing(_ index: Int) throws {
+        let (members, error) = Self.refusals[index]
+        let api = try api()
+        // The seed: a registration with a widgets target, as a wrong acceptance could change it.
+        #expect(post(api, registerBody(device, widget: widget, widgetInterval: 3600)).status == 200)
+        let before = try storedRows(database)
+        #expect(before.filter { $0.hasPrefix("\(device)|") }.count == 2, "its wake and widgets targets")
+
+        let body = #"{"pushToken":"\#(device)","activityType":"debug",\#(members)}"#
+        let answer = post(api, body)
+        #expect(answer.status == 400, "\(body)")
+        #expect(answer.bodyText == #"{"error":"\#(error)"}"#, "\(body)")
+        #expect(answer.header("Content-Type") == "application/json" && answer.header("Access-Control-Allow-Origin") == "*")
+        #expect(try storedRows(database) == before, "\(body)")
+    }
+}
