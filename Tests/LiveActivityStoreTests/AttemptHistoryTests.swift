@@ -85,7 +85,7 @@ import Testing
         // Unregistered by the app, deleted on APNs's word, and expired.
         #expect(try database.unregister(token(1)))
         try store.apply([.delete(.wake(token(2)), registeredAtOrBefore: t0)])
-        #expect(try database.reading { try $0.deleteExpired(registeredAtOrBefore: t0) } == 1)
+        #expect(try database.reading { try $0.expire(registeredAtOrBefore: t0) } == 1)
 
         #expect(try database.scalar("SELECT count(*) FROM push_targets") == 0, "the history went with them")
         #expect(try hours() == figures, "deleting a registration never rewrites a past hour")

@@ -184,7 +184,7 @@ import Testing
         try register(3, widget: 3, at: now + 2 * hour)
         let counted = try database.reading { try $0.countExpired(registeredAtOrBefore: now + 1000) }
         #expect(counted == 2, "registrations, not targets")
-        #expect(try database.reading { try $0.deleteExpired(registeredAtOrBefore: now + 1000) } == 2)
+        #expect(try database.reading { try $0.expire(registeredAtOrBefore: now + 1000) } == 2)
         #expect(try database.registration(token(1)) == nil && database.registration(token(2)) == nil)
         #expect(try database.registration(token(3))?.targets.map(\.kind) == [.wake, .widgets])
         #expect(try rows().count == 2)

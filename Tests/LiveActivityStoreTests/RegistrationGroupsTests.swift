@@ -58,7 +58,8 @@ import Testing
         // A proven token moved to the other environment is unproven there (SPEC 5, guard).
         try database.register(token(5), type: .charging, environment: .sandbox, now: 12, expiresAt: 22, cap: 100)
         try database.unregister(token(1))
-        try database.execute("DELETE FROM push_targets WHERE push_token = '\(sampleToken(4))'")
+        // APNs says 4's token is gone: the sweep's outcome deletes it, and its counters follow.
+        try database.apply([.delete(.wake(token(4)), registeredAtOrBefore: 10)])
         let (counters, scan) = try both()
         #expect(counters == scan)
         #expect(counters == ["charging/production:1:1", "charging/sandbox:1:1", "debug/sandbox:1:1"])

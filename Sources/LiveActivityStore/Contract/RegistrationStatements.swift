@@ -15,8 +15,12 @@ public protocol RegistrationStatements: StoreConnection, FigureQueries {
     /// The stored registrations and the unproven among them by environment, from counters.
     func registrationCounts() throws -> RegistrationCounts
 
-    /// Deletes each token's registration with its targets; whether each was stored.
-    func delete(_ tokens: [PushToken]) throws -> [Bool]
+    /// Deletes each token's registration with its targets; the targets each deleted (none: it
+    /// was not stored), as the counters count them.
+    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]]
+
+    /// Adds `deltas` to the counters of their groups (`TargetCounting` decides them).
+    func adjust(_ deltas: [GroupDelta]) throws
 
     /// What acks for `tokens` need of their registrations' wake targets (nil: not registered),
     /// held against the sweep's writes until the transaction ends.

@@ -14,8 +14,9 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     /// How many registrations were made at or before `cutoff` (ms): what `deleteExpired` would delete.
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
 
-    /// Deletes registrations made at or before `cutoff` (ms) with their targets; how many registrations.
-    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int
+    /// Deletes registrations made at or before `cutoff` (ms) with their targets, in the
+    /// caller's transaction (`expire` holds one); how many targets went, as the counters count them.
+    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> [CountedTarget: Int]
 
     /// How many targets of `environments` are due at `cutoff`, per environment and kind.
     func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [PushScope: Int]
@@ -60,14 +61,16 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck]
 
     /// Applies `rows` (at most one per target) where each row is still the one the sweep read
-    /// (and on PostgreSQL still under `lease`); what became of each, in order.
-    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> [OutcomeRow.Result]
+    /// (and on PostgreSQL still under `lease`); what became of each, in order, and the targets
+    /// deleted (a wake target's registration's others with it), as the counters count them.
+    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> OutcomeRow.Written
 
     /// Adds pushes answered 200 to the hourly delivery figures.
     func add(_ deliveries: [DeliveryCount]) throws
 
-    /// Registrations a batch's 200s proved for the first time: no longer counted as unproven.
-    func markProven(_ counts: [ProvenCount]) throws
+    /// Adds `deltas` to the counters of their groups (`TargetCounting` decides them: the targets
+    /// a batch's deletions removed, those its 200s proved for the first time).
+    func adjust(_ deltas: [GroupDelta]) throws
 
     /// Adds acks (judged with a batch) to the figures.
     func count(_ acks: [AckCount]) throws
@@ -92,4 +95,17 @@ public enum HostNameClaim: Sendable, Equatable {
     case inUseBySweep
     /// A session of another role holds it (`role`): not a sweep; nothing of ours takes it.
     case heldByAnotherRole(String)
+}
+
+extension SweepStatements {
+    /// Expires the registrations made at or before `cutoff` (ms), every target of theirs with
+    /// them, and their counters in the same transaction; how many registrations.
+    public func expire(registeredAtOrBefore cutoff: Int64) throws -> Int {
+        try transaction {
+            let gone = try deleteExpired(registeredAtOrBefore: cutoff)
+            let deltas = TargetCounting.deltas(removing: gone)
+            if !deltas.isEmpty { try adjust(deltas) }
+            return gone.filter { $0.key.kind == .wake }.values.reduce(0, +)
+        }
+    }
 }

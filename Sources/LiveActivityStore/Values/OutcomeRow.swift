@@ -70,6 +70,18 @@ public struct OutcomeRow: Sendable, Equatable {
     /// Whether a deletion of it takes its whole registration (`PushKind.ownsRegistration`).
     public var deletesRegistration: Bool { key.kind.ownsRegistration }
 
+    /// What an engine did with a batch's rows: each row's result, in order, and every target the
+    /// deletions took (as the counters count them).
+    public struct Written: Sendable, Equatable {
+        public var results: [Result]
+        public var deleted: [CountedTarget]
+
+        public init(results: [Result], deleted: [CountedTarget]) {
+            self.results = results
+            self.deleted = deleted
+        }
+    }
+
     /// What an engine did with the row.
     public enum Result: Sendable, Equatable {
         case written
@@ -127,18 +139,3 @@ public struct DeliveryCount: Sendable, Equatable, Hashable {
     }
 }
 
-/// Targets of one kind, type and environment that got their first 200 in a batch (the unproven
-/// counter goes down by `count`).
-public struct ProvenCount: Sendable, Equatable {
-    public var activityType: ActivityType
-    public var environment: APNsEnvironment
-    public var kind: PushKind
-    public var count: Int64
-
-    public init(activityType: ActivityType, environment: APNsEnvironment, kind: PushKind = .wake, count: Int64) {
-        self.activityType = activityType
-        self.environment = environment
-        self.kind = kind
-        self.count = count
-    }
-}

@@ -47,14 +47,36 @@ public enum TargetWrite: Sendable, Equatable {
     case delete(TargetKey)
 }
 
-/// What a registration write needs of a stored registration (SPEC 3): its environment, and the
-/// token of each target it has.
+/// What a registration write needs of a stored registration (SPEC 3): its environment and type,
+/// and the token of each target it has and whether APNs ever answered that target 200 (the
+/// counters follow a refresh by them: `TargetCounting`).
 public struct StoredTargets: Sendable, Equatable {
     public var environment: APNsEnvironment
-    public var tokens: [PushKind: PushToken]
+    public var activityType: ActivityType
+    public var targets: [PushKind: Stored]
 
-    public init(environment: APNsEnvironment, tokens: [PushKind: PushToken]) {
+    /// One stored target: its token and whether it was ever answered 200.
+    public struct Stored: Sendable, Equatable {
+        public var token: PushToken
+        public var proven: Bool
+
+        public init(token: PushToken, proven: Bool) {
+            self.token = token
+            self.proven = proven
+        }
+    }
+
+    public init(environment: APNsEnvironment, activityType: ActivityType, targets: [PushKind: Stored]) {
         self.environment = environment
-        self.tokens = tokens
+        self.activityType = activityType
+        self.targets = targets
+    }
+
+    /// Each target's token, by kind.
+    public var tokens: [PushKind: PushToken] { targets.mapValues(\.token) }
+
+    /// Each target as the counters count it.
+    public var counted: [CountedTarget] {
+        targets.map { CountedTarget(kind: $0.key, activityType: activityType, environment: environment, proven: $0.value.proven) }
     }
 }

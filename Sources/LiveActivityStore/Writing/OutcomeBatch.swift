@@ -24,13 +24,15 @@ public struct OutcomeBatch: Sendable {
         return try statements.transaction {
             let waiting = try statements.waitingAcks(among: rows.filter { $0.key.kind.acknowledged }.map(\.key.registration))
             let acks = Self.judge(waiting, in: &rows, policy: policy)
-            let results = try statements.write(rows, lease: lease)
+            let written = try statements.write(rows, lease: lease)
+            let results = written.results
             let deliveries = Self.deliveries(answered)
             if !deliveries.isEmpty { try statements.add(deliveries) }
             let firsts = Self.firstDeliveries(answered)
             if !firsts.isEmpty { try statements.markEverDelivered(firsts) }
-            let proven = Self.proven(rows, results, answered)
-            if !proven.isEmpty { try statements.markProven(proven) }
+            // The counters follow in the same transaction: the targets deleted, and those proved.
+            let deltas = TargetCounting.deltas(removing: written.deleted, proving: Self.proven(rows, results, answered))
+            if !deltas.isEmpty { try statements.adjust(deltas) }
             // An ack is counted where its row took the batch: a row skipped (registered again,
             // another host's now) still holds it, for the write that does reach it.
             let counted = zip(rows, results).compactMap { row, result in result == .skipped ? nil : acks[row.key] }
@@ -157,25 +159,16 @@ public struct OutcomeBatch: Sendable {
     }
 
     /// The targets the batch's written 200s proved for the first time (their previous 200:
-    /// none), per type, environment and kind.
-    static func proven(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [ProvenCount] {
+    /// none), as the counters count them before their 200.
+    static func proven(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [CountedTarget] {
         let written = Set(
             zip(rows, results).compactMap { row, result -> TargetKey? in
                 guard result == .written, case .delivered = row.change else { return nil }
                 return row.key
             })
-        var counts: [ProvenCount] = []
-        for push in answered where push.attempt.status == 200 && push.previousDeliveryAt == nil && written.contains(push.key) {
-            if let at = counts.firstIndex(where: {
-                $0.activityType == push.activityType && $0.environment == push.environment && $0.kind == push.kind
-            }) {
-                counts[at].count += 1
-            } else {
-                counts.append(
-                    ProvenCount(activityType: push.activityType, environment: push.environment, kind: push.kind, count: 1))
-            }
+        return answered.filter { $0.attempt.status == 200 && $0.previousDeliveryAt == nil && written.contains($0.key) }.map {
+            CountedTarget(kind: $0.kind, activityType: $0.activityType, environment: $0.environment, proven: false)
         }
-        return counts
     }
 
     /// The first 200 of each environment and kind in the batch (SPEC 5's guard: scopes that ever delivered).

@@ -23,13 +23,19 @@ extension StoreWrite {
             guard case .register(let registration, let caps) = writes[index] else { return nil }
             return (index, registration, caps)
         }
+        // What the counters gain and lose, written with the targets (`TargetCounting`).
+        var removed: [CountedTarget] = []
+        var added: [CountedTarget] = []
         if !registrations.isEmpty {
             let stored = try statements.storedTargets(registrations.map(\.1.token))
             var counts: RegistrationCounts?
             var targetWrites: [TargetWrite] = []
             for ((index, registration, caps), stored) in zip(registrations, stored) {
                 if let stored {
-                    targetWrites += refreshing(stored, with: registration)
+                    let writes = refreshing(stored, with: registration)
+                    targetWrites += writes
+                    removed += stored.counted
+                    added += counted(writes, stored: stored)
                     answers[index] = .success(.registered(.refreshed))
                     continue
                 }
@@ -42,7 +48,9 @@ extension StoreWrite {
                 } else {
                     current.total += 1
                     current.unproven[registration.environment, default: 0] += 1
-                    targetWrites += registration.targets.map(TargetWrite.insert)
+                    let writes = registration.targets.map(TargetWrite.insert)
+                    targetWrites += writes
+                    added += counted(writes, stored: nil)
                     answers[index] = .success(.registered(.created))
                 }
                 counts = current
@@ -53,8 +61,13 @@ extension StoreWrite {
         let unregistrations = writes.indices.filter { if case .unregister = writes[$0] { true } else { false } }
         if !unregistrations.isEmpty {
             let found = try statements.delete(unregistrations.map { writes[$0].token })
-            for (index, wasThere) in zip(unregistrations, found) { answers[index] = .success(.unregistered(found: wasThere)) }
+            for (index, targets) in zip(unregistrations, found) {
+                removed += targets
+                answers[index] = .success(.unregistered(found: !targets.isEmpty))
+            }
         }
+        let deltas = TargetCounting.deltas(removing: removed, adding: added)
+        if !deltas.isEmpty { try statements.adjust(deltas) }
 
         let acks = writes.indices.compactMap { index -> (Int, PushToken, Int64, IntervalPolicy)? in
             guard case .acknowledge(let token, let now, let policy) = writes[index] else { return nil }
@@ -95,6 +108,24 @@ extension StoreWrite {
         }
         for target in asked where stored.tokens[target.key.kind] != target.token { writes.append(.insert(target)) }
         return writes
+    }
+
+    /// The targets `writes` leave stored, as the counters count them: a refreshed one proven
+    /// where it was and kept its 200s, an inserted one unproven.
+    static func counted(_ writes: [TargetWrite], stored: StoredTargets?) -> [CountedTarget] {
+        writes.compactMap { write in
+            switch write {
+            case .insert(let target):
+                CountedTarget(
+                    kind: target.key.kind, activityType: target.facts.activityType, environment: target.facts.environment,
+                    proven: false)
+            case .refresh(let key, let facts, _, let keepsProof):
+                CountedTarget(
+                    kind: key.kind, activityType: facts.activityType, environment: facts.environment,
+                    proven: keepsProof && (stored?.targets[key.kind]?.proven ?? false))
+            case .delete: nil
+            }
+        }
     }
 
     /// An ack against its registration (nil: not registered): its verdict (nil: it waits on the

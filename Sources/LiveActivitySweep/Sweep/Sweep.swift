@@ -73,7 +73,7 @@ public final class Sweep {
         try releaseHeldAfterASettingsChange(now: start)
         let mark = ClockMark.now(clock: start)
         try refuseExpiryAfterAClockStep(to: mark, now: start)
-        summary.expired = try store.deleteExpired(registeredAtOrBefore: start - configuration.expiryMilliseconds)
+        summary.expired = try store.expire(registeredAtOrBefore: start - configuration.expiryMilliseconds)
         // Targets present per kind, from the counters (a planted group row saturates: a figure, never a trap).
         for group in try store.groups() {
             guard let kind = PushKind(name: group.kind) else { continue }

@@ -9,8 +9,10 @@
 /// `registrations` and `registration_groups` (now `push_targets`, `target_groups`), on
 /// `delivery_hours` and on the run history. The two tables that are new, the run's counts per
 /// kind and their totals, are granted to whoever could read `sweep_runs`: the figures read them.
-/// - The counters (`target_groups`) count targets per kind, type and environment, kept by the
-///   same trigger function, recounted from the rows; the registrations are the wake targets.
+/// - The counters (`target_groups`) count targets per kind, type and environment, recounted from
+///   the rows; the registrations are the wake targets. No trigger keeps them any more, nor the
+///   run history's lifetime totals: the writes that change them add the deltas the rules above
+///   the engines decide (`TargetCounting`, `RunRecord`), in the same transaction.
 /// - The due order is (next push, registration, kind); the registered_at index carries the kind;
 ///   a partial index finds a widget extension's own token for `history`.
 /// - `delivered_scopes` (the guard's "ever delivered") and every per-run and hourly figure gain
@@ -46,23 +48,11 @@ extension PostgresSchema {
         INSERT INTO target_groups (activity_type, environment, push_kind, n, unproven)
             SELECT activity_type, environment, push_kind, count(*), count(*) FILTER (WHERE last_push_at IS NULL)
             FROM push_targets GROUP BY 1, 2, 3;
-        CREATE OR REPLACE FUNCTION liveactivity_group_count() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_OP IN ('DELETE', 'UPDATE') THEN
-                UPDATE target_groups SET n = n - 1, unproven = unproven - (OLD.last_push_at IS NULL)::int
-                    WHERE push_kind = OLD.push_kind AND environment = OLD.environment AND activity_type = OLD.activity_type;
-            END IF;
-            IF TG_OP IN ('INSERT', 'UPDATE') THEN
-                INSERT INTO target_groups AS g (activity_type, environment, push_kind, n, unproven)
-                    VALUES (NEW.activity_type, NEW.environment, NEW.push_kind, 1, (NEW.last_push_at IS NULL)::int)
-                    ON CONFLICT (push_kind, environment, activity_type) DO UPDATE
-                        SET n = g.n + 1, unproven = g.unproven + excluded.unproven;
-            END IF;
-            RETURN NULL;
-        END $$;
-        ALTER TRIGGER registrations_grouped_insert ON push_targets RENAME TO push_targets_grouped_insert;
-        ALTER TRIGGER registrations_grouped_delete ON push_targets RENAME TO push_targets_grouped_delete;
-        ALTER TRIGGER registrations_grouped_update ON push_targets RENAME TO push_targets_grouped_update;
+        -- The counters follow the writes that change them (`TargetCounting`), not triggers.
+        DROP TRIGGER registrations_grouped_insert ON push_targets;
+        DROP TRIGGER registrations_grouped_delete ON push_targets;
+        DROP TRIGGER registrations_grouped_update ON push_targets;
+        DROP FUNCTION liveactivity_group_count();
 
         ALTER TABLE delivered_environments RENAME TO delivered_scopes;
         ALTER TABLE delivered_scopes ADD COLUMN push_kind text NOT NULL DEFAULT 'wake';
@@ -116,30 +106,11 @@ extension PostgresSchema {
         ALTER TABLE sweep_fault_totals ALTER COLUMN push_kind DROP DEFAULT;
         ALTER TABLE sweep_fault_totals DROP CONSTRAINT sweep_fault_totals_pkey,
             ADD PRIMARY KEY (environment, push_kind, kind, reason);
-        CREATE OR REPLACE FUNCTION liveactivity_run_totals() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_TABLE_NAME = 'sweep_runs' THEN
-                UPDATE sweep_totals SET runs = runs + 1, expired = expired + NEW.expired WHERE id = 1;
-            ELSIF TG_TABLE_NAME = 'sweep_run_kinds' THEN
-                INSERT INTO sweep_kind_totals AS t (push_kind, sent, failed, removed)
-                    VALUES (NEW.push_kind, NEW.sent, NEW.failed, NEW.removed)
-                    ON CONFLICT (push_kind) DO UPDATE SET sent = t.sent + excluded.sent, failed = t.failed + excluded.failed,
-                        removed = t.removed + excluded.removed;
-            ELSIF TG_TABLE_NAME = 'sweep_reasons' THEN
-                INSERT INTO sweep_reason_totals AS t (kind, push_kind, reason, count)
-                    VALUES (NEW.kind, NEW.push_kind, NEW.reason, NEW.count)
-                    ON CONFLICT (kind, push_kind, reason) DO UPDATE SET count = t.count + excluded.count;
-            ELSE
-                INSERT INTO sweep_fault_totals AS t (environment, push_kind, kind, reason, runs, pushes, last_at)
-                    VALUES (NEW.environment, NEW.push_kind, NEW.kind, NEW.reason, 1, NEW.pushes,
-                            (SELECT started_at FROM sweep_runs WHERE id = NEW.run_id))
-                    ON CONFLICT (environment, push_kind, kind, reason) DO UPDATE SET runs = t.runs + 1,
-                        pushes = t.pushes + excluded.pushes, last_at = greatest(t.last_at, excluded.last_at);
-            END IF;
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER sweep_run_kinds_totalled AFTER INSERT ON sweep_run_kinds
-            FOR EACH ROW EXECUTE FUNCTION liveactivity_run_totals();
+        -- A run adds to the lifetime totals as it is recorded (`RunRecord`), not through triggers.
+        DROP TRIGGER sweep_runs_totalled ON sweep_runs;
+        DROP TRIGGER sweep_reasons_totalled ON sweep_reasons;
+        DROP TRIGGER sweep_faults_totalled ON sweep_faults;
+        DROP FUNCTION liveactivity_run_totals();
 
         ALTER TABLE delivery_hours ADD COLUMN push_kind text NOT NULL DEFAULT 'wake';
         ALTER TABLE delivery_hours ALTER COLUMN push_kind DROP DEFAULT;

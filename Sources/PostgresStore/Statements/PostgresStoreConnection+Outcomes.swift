@@ -9,7 +9,7 @@ import PostgresClient
 extension PostgresStoreConnection {
     /// Each write ends the lease but keeps its id, so a later write of the same run (a failure,
     /// then its scope's hold) still reaches the row.
-    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> [OutcomeRow.Result] {
+    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> OutcomeRow.Written {
         try storeFaults {
             var results = [OutcomeRow.Result](repeating: .skipped, count: rows.count)
             var delivered: [Int] = []
@@ -26,7 +26,8 @@ extension PostgresStoreConnection {
                 }
             }
             let removed = try delete(deleted.map { (rows[$0.0], $0.1) }, lease: lease)
-            for (index, _) in deleted where removed.contains(Self.key(rows[index].key)) { results[index] = .deleted }
+            let removedKeys = Set(removed.map(\.key))
+            for (index, _) in deleted where removedKeys.contains(Self.key(rows[index].key)) { results[index] = .deleted }
             // A 410 for a target registered again after APNs's timestamp keeps the row.
             for (index, _) in deleted where results[index] != .deleted {
                 if case .deletedUnlessRenewed(_, let keep) = rows[index].change { kept.append((index, keep)) }
@@ -47,7 +48,7 @@ extension PostgresStoreConnection {
                     """
                 ).run([.text(row.key.registration.hex), .text(row.key.kind.name), PostgresArray.text(Self.entries(attempts))])
             }
-            return results
+            return OutcomeRow.Written(results: results, deleted: removed.compactMap(\.counted))
         }
     }
 
@@ -128,10 +129,12 @@ extension PostgresStoreConnection {
     /// The targets whose deletion is still this sweep's to write (the lease on the row the answer
     /// was about, locked first, and registered at or before the cutoff), each with its whole
     /// registration where it `deletesRegistration`: the keys of every target deleted.
-    private func delete(_ rows: [(OutcomeRow, Int64)], lease: SweepLease) throws(PostgresError) -> Set<String> {
+    /// The targets deleted: each one's key (to match rows by) and how the counters count it.
+    private func delete(_ rows: [(OutcomeRow, Int64)], lease: SweepLease) throws(PostgresError)
+        -> [(key: String, counted: CountedTarget?)]
+    {
         guard !rows.isEmpty else { return [] }
-        return Set(
-            try statement(
+        return try statement(
                 """
                 WITH owned AS (
                     SELECT o.registration_token, o.push_kind, u.cutoff, u.whole
@@ -144,12 +147,12 @@ extension PostgresStoreConnection {
                 DELETE FROM push_targets t USING owned
                 WHERE t.registration_token = owned.registration_token AND (t.push_kind = owned.push_kind OR owned.whole)
                     AND t.registered_at <= owned.cutoff
-                RETURNING t.registration_token, t.push_kind
+                RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL
                 """
             ).rows([
                 Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), PostgresArray.integers(rows.map(\.1)),
                 PostgresArray.text(rows.map { $0.0.deletesRegistration ? "true" : "false" }), .text(lease.id),
-            ]) { Self.key($0) })
+            ]) { (Self.key($0), Self.counted($0, from: 1)) }
     }
 
     /// An answer whose row no batch writes: its attempt goes on the row whatever it holds now; a
@@ -189,20 +192,4 @@ extension PostgresStoreConnection {
         }
     }
 
-    /// Not a trigger on the outcome's UPDATE, as on SQLite: the batch says which targets it proved.
-    func markProven(_ counts: [ProvenCount]) throws {
-        guard !counts.isEmpty else { return }
-        try storeFaults {
-            try statement(
-                """
-                UPDATE target_groups g SET unproven = g.unproven - u.n
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(activity_type, environment, kind, n)
-                WHERE g.push_kind = u.kind AND g.environment = u.environment AND g.activity_type = u.activity_type
-                """
-            ).run([
-                PostgresArray.text(counts.map(\.activityType.rawValue)), PostgresArray.text(counts.map(\.environment.rawValue)),
-                PostgresArray.text(counts.map(\.kind.name)), PostgresArray.integers(counts.map(\.count)),
-            ])
-        }
-    }
 }

@@ -12,7 +12,8 @@ extension PostgresStoreConnection: RegistrationStatements {
         return try storeFaults {
             let rows = try statement(
                 """
-                SELECT registration_token, push_kind, push_token, environment FROM push_targets
+                SELECT registration_token, push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL
+                FROM push_targets
                 WHERE registration_token = ANY($1::text[]) ORDER BY registration_token, push_kind FOR UPDATE
                 """
             ).rows(
@@ -20,14 +21,15 @@ extension PostgresStoreConnection: RegistrationStatements {
                 refusing: { (row) throws(StoredValueError) in
                     (
                         registration: row.text(0) ?? "", environment: try StoredValue.environment(row.text(3)),
-                        kind: try StoredValue.kind(row.text(1)), token: try StoredValue.token(row.text(2))
+                        type: try StoredValue.activityType(row.text(4)), kind: try StoredValue.kind(row.text(1)),
+                        target: StoredTargets.Stored(token: try StoredValue.token(row.text(2)), proven: row.bool(5))
                     )
                 })
             var stored: [String: StoredTargets] = [:]
             for row in rows {
-                // The environment of the first row read, as on SQLite: every target carries its registration's.
-                stored[row.registration, default: StoredTargets(environment: row.environment, tokens: [:])].tokens[row.kind] =
-                    row.token
+                // The facts of the first row read, as on SQLite: every target carries its registration's.
+                stored[row.registration, default: StoredTargets(environment: row.environment, activityType: row.type, targets: [:])]
+                    .targets[row.kind] = row.target
             }
             return tokens.map { stored[$0.hex] }
         }
@@ -115,14 +117,48 @@ extension PostgresStoreConnection: RegistrationStatements {
     }
 
     /// Every target of each registration.
-    func delete(_ tokens: [PushToken]) throws -> [Bool] {
+    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]] {
         guard !tokens.isEmpty else { return [] }
         return try storeFaults {
-            let deleted = Set(
-                try statement(
-                    "DELETE FROM push_targets WHERE registration_token = ANY($1::text[]) RETURNING registration_token"
-                ).rows([PostgresArray.text(tokens.map(\.hex))]) { $0.text(0) ?? "" })
-            return tokens.map { deleted.contains($0.hex) }
+            let deleted = try statement(
+                """
+                DELETE FROM push_targets WHERE registration_token = ANY($1::text[])
+                RETURNING registration_token, push_kind, activity_type, environment, last_push_at IS NOT NULL
+                """
+            ).rows([PostgresArray.text(tokens.map(\.hex))]) { row in (row.text(0) ?? "", Self.counted(row, from: 1)) }
+            var byToken: [String: [CountedTarget]] = [:]
+            for case (let token, let target?) in deleted { byToken[token, default: []].append(target) }
+            return tokens.map { byToken[$0.hex] ?? [] }
+        }
+    }
+
+    /// A deleted target as the counters count it (`push_kind, activity_type, environment, proven`
+    /// from column `first`); nil for values this build does not know (their group's counters stay).
+    static func counted(_ row: PostgresRow, from first: Int32) -> CountedTarget? {
+        guard let kind = row.text(first).flatMap(PushKind.init(name:)),
+            let type = row.text(first + 1).flatMap(ActivityType.init(rawValue:)),
+            let environment = row.text(first + 2).flatMap(APNsEnvironment.init(name:))
+        else { return nil }
+        return CountedTarget(kind: kind, activityType: type, environment: environment, proven: row.bool(first + 3))
+    }
+
+    /// One statement for every group of the batch, in the deltas' order (`TargetCounting` sorts
+    /// them, so hosts lock the counters' rows in the same order).
+    func adjust(_ deltas: [GroupDelta]) throws {
+        guard !deltas.isEmpty else { return }
+        try storeFaults {
+            try statement(
+                """
+                INSERT INTO target_groups AS g (push_kind, environment, activity_type, n, unproven)
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
+                ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET
+                    n = g.n + excluded.n, unproven = g.unproven + excluded.unproven
+                """
+            ).run([
+                PostgresArray.text(deltas.map(\.group.kind.name)), PostgresArray.text(deltas.map(\.group.environment.rawValue)),
+                PostgresArray.text(deltas.map(\.group.activityType.rawValue)), PostgresArray.integers(deltas.map(\.targets)),
+                PostgresArray.integers(deltas.map(\.unproven)),
+            ])
         }
     }
 

@@ -53,15 +53,23 @@ extension PostgresStoreConnection: SweepStatements {
     }
 
     /// Idempotent: a host expiring the same minute as another counts only the rows it deleted.
-    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
+    /// Grouped as the counters count them, in the statement: a sweep of a day's expiry returns a
+    /// handful of rows, not one per target. Two hosts expiring the same minute each count only
+    /// the rows their own DELETE took.
+    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> [CountedTarget: Int] {
         try storeFaults {
-            Int(
-                try statement(
-                    """
-                    WITH gone AS (DELETE FROM push_targets WHERE registered_at <= $1 RETURNING push_kind)
-                    SELECT count(*) FROM gone WHERE push_kind = 'wake'
-                    """
-                ).scalarInt([.integer(cutoff)]) ?? 0)
+            let groups = try statement(
+                """
+                WITH gone AS (
+                    DELETE FROM push_targets WHERE registered_at <= $1
+                    RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL AS proven
+                )
+                SELECT push_kind, activity_type, environment, proven, count(*) FROM gone GROUP BY 1, 2, 3, 4
+                """
+            ).rows([.integer(cutoff)]) { row in (Self.counted(row, from: 0), Int(row.int(4))) }
+            var counts: [CountedTarget: Int] = [:]
+            for case (let target?, let count) in groups { counts[target, default: 0] += count }
+            return counts
         }
     }
 
@@ -239,9 +247,11 @@ extension PostgresStoreConnection: SweepStatements {
         }
     }
 
-    /// The run, its counts per kind, reasons and faults in one transaction; then what `retention`
-    /// says has aged out pruned (idempotent: several hosts may prune the same minute).
+    /// The run, its counts per kind, reasons and faults, and what they add to the lifetime
+    /// totals (`RunRecord`), in one transaction; then what `retention` says has aged out pruned
+    /// (idempotent: several hosts may prune the same minute).
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws {
+        let record = RunRecord(summary)
         try transaction {
             let runID =
                 try statement(
@@ -250,62 +260,82 @@ extension PostgresStoreConnection: SweepStatements {
                     RETURNING id
                     """
                 ).scalarInt([
-                    .integer(summary.startedAt), .integer(summary.durationMilliseconds), .integer(Int64(summary.expired)),
-                    .text(summary.outcome), .text(host),
+                    .integer(record.startedAt), .integer(record.durationMilliseconds), .integer(record.expired),
+                    .text(record.outcome), .text(host),
                 ]) ?? 0
-            // The wakes' counts always (the figures' runs are theirs), another kind's where it had any.
-            let kinds = PushKind.all.filter { $0 == .wake || summary.byKind[$0] != nil }
-            try recordCounts(of: kinds, in: summary, run: runID)
-            try recordReasons(of: kinds, in: summary, run: runID)
-            for fault in summary.faults {
-                try statement(
-                    """
-                    INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes) VALUES ($1, $2, $3, $4, $5, $6)
-                    ON CONFLICT (run_id, environment, push_kind, kind) DO UPDATE SET reason = excluded.reason, pushes = excluded.pushes
-                    """
-                ).run([
-                    .integer(runID), .text(fault.environment.rawValue), .text(fault.pushKind?.name ?? ""),
-                    .text(fault.kind.rawValue), .text(fault.reason), .integer(Int64(fault.pushes)),
-                ])
-            }
+            try statement("UPDATE sweep_totals SET runs = runs + 1, expired = expired + $1 WHERE id = 1").run([
+                .integer(record.expired)
+            ])
+            try recordCounts(record.kinds, run: runID)
+            try recordReasons(record.reasons, run: runID)
+            try recordFaults(record.faults, run: runID, at: record.startedAt)
             try prune(retention)
         }
     }
 
-    private func recordCounts(of kinds: [PushKind], in summary: SweepSummary, run: Int64) throws(PostgresError) {
-        let column = { (count: KeyPath<SweepCounts, Int>) in
-            PostgresArray.integers(kinds.map { Int64(summary[$0][keyPath: count]) })
-        }
+    private func recordCounts(_ kinds: [RunRecord.KindCounts], run: Int64) throws(PostgresError) {
+        let column = { (count: KeyPath<RunRecord.KindCounts, Int64>) in PostgresArray.integers(kinds.map { $0[keyPath: count] }) }
         try statement(
             """
             INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
             SELECT $1::bigint, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
             """
         ).run([
-            .integer(run), PostgresArray.text(kinds.map(\.name)), column(\.active), column(\.sent), column(\.skipped),
+            .integer(run), PostgresArray.text(kinds.map(\.kind.name)), column(\.active), column(\.sent), column(\.skipped),
             column(\.failed), column(\.removed), column(\.held),
         ])
+        try statement(
+            """
+            INSERT INTO sweep_kind_totals AS t (push_kind, sent, failed, removed)
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
+            ON CONFLICT (push_kind) DO UPDATE SET sent = t.sent + excluded.sent, failed = t.failed + excluded.failed,
+                removed = t.removed + excluded.removed
+            """
+        ).run([PostgresArray.text(kinds.map(\.kind.name)), column(\.sent), column(\.failed), column(\.removed)])
     }
 
-    private func recordReasons(of kinds: [PushKind], in summary: SweepSummary, run: Int64) throws(PostgresError) {
-        var reasons: [(category: String, kind: String, reason: String, count: Int)] = []
-        for kind in kinds {
-            for (category, counted) in [("failed", summary[kind].failureReasons), ("removed", summary[kind].removalReasons)] {
-                reasons += counted.sorted { $0.key < $1.key }.map {
-                    (category: category, kind: kind.name, reason: $0.key, count: $0.value)
-                }
-            }
-        }
+    private func recordReasons(_ reasons: [RunRecord.Reason], run: Int64) throws(PostgresError) {
         guard !reasons.isEmpty else { return }
+        let columns = [
+            PostgresArray.text(reasons.map(\.category.rawValue)), PostgresArray.text(reasons.map(\.kind.name)),
+            PostgresArray.text(reasons.map(\.reason)), PostgresArray.integers(reasons.map(\.count)),
+        ]
         try statement(
             """
             INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count)
             SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[])
             """
-        ).run([
-            .integer(run), PostgresArray.text(reasons.map(\.category)), PostgresArray.text(reasons.map(\.kind)),
-            PostgresArray.text(reasons.map(\.reason)), PostgresArray.integers(reasons.map { Int64($0.count) }),
-        ])
+        ).run([.integer(run)] + columns)
+        try statement(
+            """
+            INSERT INTO sweep_reason_totals AS t (kind, push_kind, reason, count)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+            ON CONFLICT (kind, push_kind, reason) DO UPDATE SET count = t.count + excluded.count
+            """
+        ).run(columns)
+    }
+
+    private func recordFaults(_ faults: [RunRecord.Fault], run: Int64, at startedAt: Int64) throws(PostgresError) {
+        guard !faults.isEmpty else { return }
+        let columns = [
+            PostgresArray.text(faults.map(\.environment)), PostgresArray.text(faults.map(\.pushKind)),
+            PostgresArray.text(faults.map(\.kind)), PostgresArray.text(faults.map(\.reason)),
+            PostgresArray.integers(faults.map(\.pushes)),
+        ]
+        try statement(
+            """
+            INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes)
+            SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+            """
+        ).run([.integer(run)] + columns)
+        try statement(
+            """
+            INSERT INTO sweep_fault_totals AS t (environment, push_kind, kind, reason, runs, pushes, last_at)
+            SELECT e, p, k, r, 1, n, $6::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS u(e, p, k, r, n)
+            ON CONFLICT (environment, push_kind, kind, reason) DO UPDATE SET runs = t.runs + 1,
+                pushes = t.pushes + excluded.pushes, last_at = greatest(t.last_at, excluded.last_at)
+            """
+        ).run(columns + [.integer(startedAt)])
     }
 
     private func prune(_ retention: Retention) throws(PostgresError) {

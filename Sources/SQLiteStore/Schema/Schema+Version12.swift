@@ -7,8 +7,11 @@ extension Schema {
     /// environment, times) beside them: the sweep reads and writes one row per push, with no
     /// join, and only the API's registration write changes the facts, on every target of the
     /// registration at once. Every registration becomes its wake target, history and all.
-    /// - The counters (`target_groups`) count targets per kind, type and environment, kept by
-    ///   triggers as `registration_groups` were; the registrations are the wake targets.
+    /// - The counters (`target_groups`) count targets per kind, type and environment; the
+    ///   registrations are the wake targets. No trigger keeps them any more, nor the run history's
+    ///   lifetime totals: the writes that change them add the deltas the rules above the engines
+    ///   decide (`TargetCounting`, `record`), in the same transaction, so every engine - the
+    ///   in-memory one too - counts alike and no rule of counting lives in SQL.
     /// - The due order is (next push, registration, kind); the registered_at index carries the
     ///   kind, so the figures count registrations from it alone; a partial index finds a widget
     ///   extension's token for `history`.
@@ -62,24 +65,6 @@ extension Schema {
             SELECT activity_type, environment, push_kind, count(*), sum(last_push_at IS NULL)
             FROM push_targets GROUP BY 1, 2, 3;
         DROP TABLE registration_groups;
-        CREATE TRIGGER push_targets_grouped_insert AFTER INSERT ON push_targets BEGIN
-            INSERT INTO target_groups (activity_type, environment, push_kind, n, unproven)
-                VALUES (new.activity_type, new.environment, new.push_kind, 1, new.last_push_at IS NULL)
-                ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET n = n + 1, unproven = unproven + excluded.unproven;
-        END;
-        CREATE TRIGGER push_targets_grouped_delete AFTER DELETE ON push_targets BEGIN
-            UPDATE target_groups SET n = n - 1, unproven = unproven - (old.last_push_at IS NULL)
-                WHERE push_kind = old.push_kind AND environment = old.environment AND activity_type = old.activity_type;
-        END;
-        CREATE TRIGGER push_targets_grouped_update AFTER UPDATE OF activity_type, environment ON push_targets
-            WHEN old.activity_type IS NOT new.activity_type OR old.environment IS NOT new.environment
-        BEGIN
-            UPDATE target_groups SET n = n - 1, unproven = unproven - (old.last_push_at IS NULL)
-                WHERE push_kind = old.push_kind AND environment = old.environment AND activity_type = old.activity_type;
-            INSERT INTO target_groups (activity_type, environment, push_kind, n, unproven)
-                VALUES (new.activity_type, new.environment, new.push_kind, 1, new.last_push_at IS NULL)
-                ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET n = n + 1, unproven = unproven + excluded.unproven;
-        END;
 
         CREATE TABLE delivered_scopes (
             environment TEXT NOT NULL,
@@ -112,6 +97,8 @@ extension Schema {
         ) WITHOUT ROWID;
         INSERT INTO sweep_kind_totals (push_kind, sent, failed, removed) SELECT 'wake', sent, failed, removed FROM sweep_totals;
         DROP TRIGGER sweep_runs_totalled;
+        DROP TRIGGER sweep_reasons_totalled;
+        DROP TRIGGER sweep_faults_totalled;
         ALTER TABLE sweep_runs DROP COLUMN active;
         ALTER TABLE sweep_runs DROP COLUMN sent;
         ALTER TABLE sweep_runs DROP COLUMN skipped;
@@ -120,14 +107,6 @@ extension Schema {
         ALTER TABLE sweep_totals DROP COLUMN sent;
         ALTER TABLE sweep_totals DROP COLUMN failed;
         ALTER TABLE sweep_totals DROP COLUMN removed;
-        CREATE TRIGGER sweep_runs_totalled AFTER INSERT ON sweep_runs BEGIN
-            UPDATE sweep_totals SET runs = runs + 1, expired = expired + new.expired WHERE id = 1;
-        END;
-        CREATE TRIGGER sweep_run_kinds_totalled AFTER INSERT ON sweep_run_kinds BEGIN
-            INSERT INTO sweep_kind_totals (push_kind, sent, failed, removed) VALUES (new.push_kind, new.sent, new.failed, new.removed)
-                ON CONFLICT (push_kind) DO UPDATE SET sent = sent + excluded.sent, failed = failed + excluded.failed,
-                    removed = removed + excluded.removed;
-        END;
 
         CREATE TABLE sweep_reasons_new (
             run_id INTEGER NOT NULL,
@@ -152,10 +131,6 @@ extension Schema {
             SELECT kind, 'wake', reason, count FROM sweep_reason_totals;
         DROP TABLE sweep_reason_totals;
         ALTER TABLE sweep_reason_totals_new RENAME TO sweep_reason_totals;
-        CREATE TRIGGER sweep_reasons_totalled AFTER INSERT ON sweep_reasons BEGIN
-            INSERT INTO sweep_reason_totals (kind, push_kind, reason, count) VALUES (new.kind, new.push_kind, new.reason, new.count)
-                ON CONFLICT (kind, push_kind, reason) DO UPDATE SET count = count + excluded.count;
-        END;
 
         CREATE TABLE sweep_faults_new (
             run_id INTEGER NOT NULL,
@@ -184,13 +159,6 @@ extension Schema {
             SELECT environment, '', kind, reason, runs, pushes, last_at FROM sweep_fault_totals;
         DROP TABLE sweep_fault_totals;
         ALTER TABLE sweep_fault_totals_new RENAME TO sweep_fault_totals;
-        CREATE TRIGGER sweep_faults_totalled AFTER INSERT ON sweep_faults BEGIN
-            INSERT INTO sweep_fault_totals (environment, push_kind, kind, reason, runs, pushes, last_at)
-                VALUES (new.environment, new.push_kind, new.kind, new.reason, 1, new.pushes,
-                        (SELECT started_at FROM sweep_runs WHERE id = new.run_id))
-                ON CONFLICT (environment, push_kind, kind, reason) DO UPDATE SET runs = runs + 1,
-                    pushes = pushes + excluded.pushes, last_at = max(last_at, excluded.last_at);
-        END;
 
         CREATE TABLE delivery_hours_new (
             hour INTEGER NOT NULL,

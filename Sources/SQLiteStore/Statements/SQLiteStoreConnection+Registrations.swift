@@ -9,7 +9,8 @@ extension SQLiteStoreConnection: RegistrationStatements {
     /// The registration's targets (its primary key's prefix); SQLite's write lock, taken at
     /// BEGIN IMMEDIATE, already holds the sweep's writes back.
     private static let storedSQL: StaticString = """
-        SELECT push_kind, push_token, environment FROM push_targets WHERE registration_token = ?
+        SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL FROM push_targets
+        WHERE registration_token = ?
         """
     private static let insertSQL: StaticString = """
         INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
@@ -30,7 +31,15 @@ extension SQLiteStoreConnection: RegistrationStatements {
         SELECT environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
         FROM target_groups WHERE push_kind = 'wake' GROUP BY environment
         """
-    private static let deleteSQL: StaticString = "DELETE FROM push_targets WHERE registration_token = ?"
+    private static let deleteSQL: StaticString = """
+        DELETE FROM push_targets WHERE registration_token = ?
+        RETURNING push_kind, activity_type, environment, last_push_at
+        """
+    private static let adjustSQL: StaticString = """
+        INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET
+            n = n + excluded.n, unproven = unproven + excluded.unproven
+        """
     private static let ackSubjectSQL: StaticString = """
         SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at
         FROM push_targets WHERE registration_token = ? AND push_kind = 'wake'
@@ -56,14 +65,15 @@ extension SQLiteStoreConnection: RegistrationStatements {
             return try tokens.map { token in
                 let rows = try statement.rows([.text(token.hex)]) { (row) throws(StoredValueError) in
                     (
-                        environment: try StoredValue.environment(row.text(2)), kind: try StoredValue.kind(row.text(0)),
-                        token: try StoredValue.token(row.text(1))
+                        environment: try StoredValue.environment(row.text(2)), type: try StoredValue.activityType(row.text(3)),
+                        kind: try StoredValue.kind(row.text(0)),
+                        target: StoredTargets.Stored(token: try StoredValue.token(row.text(1)), proven: row.int(4) != 0)
                     )
                 }
                 guard let first = rows.first else { return nil }
                 return StoredTargets(
-                    environment: first.environment,
-                    tokens: Dictionary(rows.map { ($0.kind, $0.token) }, uniquingKeysWith: { first, _ in first }))
+                    environment: first.environment, activityType: first.type,
+                    targets: Dictionary(rows.map { ($0.kind, $0.target) }, uniquingKeysWith: { first, _ in first }))
             }
         }
     }
@@ -99,12 +109,33 @@ extension SQLiteStoreConnection: RegistrationStatements {
         }
     }
 
-    func delete(_ tokens: [PushToken]) throws -> [Bool] {
+    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]] {
         try storeFaults {
             let statement = try connection.statement(Self.deleteSQL)
-            return try tokens.map { token in
-                try statement.run([.text(token.hex)])
-                return connection.changes > 0
+            return try tokens.map { token in try statement.rows([.text(token.hex)]) { Self.counted($0) }.compactMap { $0 } }
+        }
+    }
+
+    /// A deleted target as the counters count it (`push_kind, activity_type, environment,
+    /// last_push_at`: proven when it has one); nil for values this build does not know (their
+    /// group's counters stay as they are). The column itself, not `last_push_at IS NOT NULL`:
+    /// SQLite 3.40 returns that expression wrong from a DELETE on a WITHOUT ROWID table.
+    static func counted(_ row: Row) -> CountedTarget? {
+        guard let kind = row.text(0).flatMap(PushKind.init(name:)),
+            let type = row.text(1).flatMap(ActivityType.init(rawValue:)),
+            let environment = row.text(2).flatMap(APNsEnvironment.init(name:))
+        else { return nil }
+        return CountedTarget(kind: kind, activityType: type, environment: environment, proven: !row.isNull(3))
+    }
+
+    func adjust(_ deltas: [GroupDelta]) throws {
+        try storeFaults {
+            let statement = try connection.statement(Self.adjustSQL)
+            for delta in deltas {
+                try statement.run([
+                    .text(delta.group.kind.name), .text(delta.group.environment.rawValue), .text(delta.group.activityType.rawValue),
+                    .integer(delta.targets), .integer(delta.unproven),
+                ])
             }
         }
     }

@@ -18,11 +18,17 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
-        try transaction {
-            let registrations = try countExpired(registeredAtOrBefore: cutoff)
-            try connection.statement("DELETE FROM push_targets WHERE registered_at <= ?").run([.integer(cutoff)])
-            return registrations
+    func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> [CountedTarget: Int] {
+        try storeFaults {
+            let gone = try connection.statement(
+                """
+                DELETE FROM push_targets WHERE registered_at <= ?
+                RETURNING push_kind, activity_type, environment, last_push_at
+                """
+            ).rows([.integer(cutoff)]) { Self.counted($0) }
+            var counts: [CountedTarget: Int] = [:]
+            for case let target? in gone { counts[target, default: 0] += 1 }
+            return counts
         }
     }
 
@@ -155,18 +161,19 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> [OutcomeRow.Result] {
+    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> OutcomeRow.Written {
         try storeFaults {
             var results = [OutcomeRow.Result](repeating: .skipped, count: rows.count)
+            var deleted: [CountedTarget] = []
             // In key order, so consecutive writes of a batch share B-tree pages.
             for index in rows.indices.sorted(by: { rows[$0].key < rows[$1].key }) {
-                results[index] = try write(rows[index])
+                results[index] = try write(rows[index], deleted: &deleted)
             }
-            return results
+            return OutcomeRow.Written(results: results, deleted: deleted)
         }
     }
 
-    private func write(_ row: OutcomeRow) throws -> OutcomeRow.Result {
+    private func write(_ row: OutcomeRow, deleted: inout [CountedTarget]) throws -> OutcomeRow.Result {
         let key: [PreparedStatement.Value] = [.text(row.key.registration.hex), .text(row.key.kind.name)]
         let selected = PreparedStatement.Value.integer(row.selectedRegisteredAt)
         switch row.change {
@@ -180,9 +187,9 @@ extension SQLiteStoreConnection: SweepStatements {
         case .kept(let kept):
             return try keep(row, kept) ? .written : .skipped
         case .deleted(let cutoff):
-            return try delete(row, registeredAtOrBefore: cutoff) ? .deleted : .skipped
+            return try delete(row, registeredAtOrBefore: cutoff, into: &deleted) ? .deleted : .skipped
         case .deletedUnlessRenewed(let cutoff, let kept):
-            if try delete(row, registeredAtOrBefore: cutoff) { return .deleted }
+            if try delete(row, registeredAtOrBefore: cutoff, into: &deleted) { return .deleted }
             return try keep(row, kept) ? .written : .skipped
         case .attemptOnly:
             // An answer whose row no batch writes (or a later one does): its attempt goes on the
@@ -205,17 +212,21 @@ extension SQLiteStoreConnection: SweepStatements {
             ])
     }
 
-    /// The target, or its whole registration when it `deletesRegistration`.
-    private func delete(_ row: OutcomeRow, registeredAtOrBefore cutoff: Int64) throws -> Bool {
-        if row.deletesRegistration {
-            try connection.statement("DELETE FROM push_targets WHERE registration_token = ? AND registered_at <= ?")
-                .run([.text(row.key.registration.hex), .integer(cutoff)])
-        } else {
-            try connection.statement(
-                "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND registered_at <= ?"
-            ).run([.text(row.key.registration.hex), .text(row.key.kind.name), .integer(cutoff)])
-        }
-        return connection.changes > 0
+    /// The target, or its whole registration when it `deletesRegistration`; what it took goes
+    /// into `deleted`. Whether anything was there.
+    private func delete(_ row: OutcomeRow, registeredAtOrBefore cutoff: Int64, into deleted: inout [CountedTarget]) throws
+        -> Bool
+    {
+        let returning = " RETURNING push_kind, activity_type, environment, last_push_at"
+        let gone =
+            row.deletesRegistration
+            ? try connection.statement("DELETE FROM push_targets WHERE registration_token = ? AND registered_at <= ?" + returning)
+                .rows([.text(row.key.registration.hex), .integer(cutoff)]) { Self.counted($0) }
+            : try connection.statement(
+                "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND registered_at <= ?" + returning
+            ).rows([.text(row.key.registration.hex), .text(row.key.kind.name), .integer(cutoff)]) { Self.counted($0) }
+        deleted += gone.compactMap { $0 }
+        return !gone.isEmpty
     }
 
     /// One UPDATE of `row` with `set` (nil: nothing but the attempts) where `condition` holds,
@@ -260,24 +271,6 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    /// Not a trigger on the outcome's UPDATE: a trigger there made SQLite keep a statement
-    /// journal for every UPDATE (Schema+Version9), so the batch says which targets it proved.
-    func markProven(_ counts: [ProvenCount]) throws {
-        try storeFaults {
-            let statement = try connection.statement(
-                """
-                UPDATE target_groups SET unproven = unproven - ?4
-                WHERE push_kind = ?3 AND environment = ?2 AND activity_type = ?1
-                """)
-            for count in counts {
-                try statement.run([
-                    .text(count.activityType.rawValue), .text(count.environment.rawValue), .text(count.kind.name),
-                    .integer(count.count),
-                ])
-            }
-        }
-    }
-
     /// Keeps the run, its counts per kind, reasons and faults for `stats` and `/wakeup/metrics`,
     /// and prunes what `retention` says has aged out.
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws {
@@ -289,35 +282,63 @@ extension SQLiteStoreConnection: SweepStatements {
                 .text(summary.outcome), .text(host),
             ])
             let runID = try connection.statement("SELECT last_insert_rowid()").scalarInt() ?? 0
-            for kind in PushKind.all where kind == .wake || summary.byKind[kind] != nil {
-                let counts = summary[kind]
+            // The lifetime totals grow with the run in its transaction (they never go down:
+            // pruning the history below leaves them), as `RunRecord` lists what it adds.
+            let record = RunRecord(summary)
+            try connection.statement("UPDATE sweep_totals SET runs = runs + 1, expired = expired + ? WHERE id = 1")
+                .run([.integer(record.expired)])
+            for kind in record.kinds {
                 try connection.statement(
                     """
                     INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([
-                    .integer(runID), .text(kind.name), .integer(Int64(counts.active)), .integer(Int64(counts.sent)),
-                    .integer(Int64(counts.skipped)), .integer(Int64(counts.failed)), .integer(Int64(counts.removed)),
-                    .integer(Int64(counts.held)),
+                    .integer(runID), .text(kind.kind.name), .integer(kind.active), .integer(kind.sent), .integer(kind.skipped),
+                    .integer(kind.failed), .integer(kind.removed), .integer(kind.held),
                 ])
-                for (category, reasons) in [("failed", counts.failureReasons), ("removed", counts.removalReasons)] {
-                    for (reason, count) in reasons {
-                        try connection.statement(
-                            "INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count) VALUES (?, ?, ?, ?, ?)"
-                        ).run([.integer(runID), .text(category), .text(kind.name), .text(reason), .integer(Int64(count))])
-                    }
-                }
+                try connection.statement(
+                    """
+                    INSERT INTO sweep_kind_totals (push_kind, sent, failed, removed) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (push_kind) DO UPDATE SET sent = sent + excluded.sent, failed = failed + excluded.failed,
+                        removed = removed + excluded.removed
+                    """
+                ).run([.text(kind.kind.name), .integer(kind.sent), .integer(kind.failed), .integer(kind.removed)])
             }
-            for fault in summary.faults {
+            for reason in record.reasons {
+                try connection.statement(
+                    "INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count) VALUES (?, ?, ?, ?, ?)"
+                ).run([
+                    .integer(runID), .text(reason.category.rawValue), .text(reason.kind.name), .text(reason.reason),
+                    .integer(reason.count),
+                ])
+                try connection.statement(
+                    """
+                    INSERT INTO sweep_reason_totals (kind, push_kind, reason, count) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (kind, push_kind, reason) DO UPDATE SET count = count + excluded.count
+                    """
+                ).run([.text(reason.category.rawValue), .text(reason.kind.name), .text(reason.reason), .integer(reason.count)])
+            }
+            for fault in record.faults {
                 try connection.statement(
                     """
                     INSERT OR REPLACE INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """
                 ).run([
-                    .integer(runID), .text(fault.environment.rawValue), .text(fault.pushKind?.name ?? ""),
-                    .text(fault.kind.rawValue), .text(fault.reason), .integer(Int64(fault.pushes)),
+                    .integer(runID), .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason),
+                    .integer(fault.pushes),
+                ])
+                try connection.statement(
+                    """
+                    INSERT INTO sweep_fault_totals (environment, push_kind, kind, reason, runs, pushes, last_at)
+                    VALUES (?, ?, ?, ?, 1, ?, ?)
+                    ON CONFLICT (environment, push_kind, kind, reason) DO UPDATE SET runs = runs + 1,
+                        pushes = pushes + excluded.pushes, last_at = max(last_at, excluded.last_at)
+                    """
+                ).run([
+                    .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason), .integer(fault.pushes),
+                    .integer(record.startedAt),
                 ])
             }
             let old = PreparedStatement.Value.integer(retention.runsBefore)
