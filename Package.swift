@@ -86,6 +86,10 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: ["PostgresClient", "LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
+        // The in-memory engine: the contract over plain values, for the figures' and the sweep's
+        // unit tests. It decides nothing (every rule is above the contract), so a rule that an
+        // engine had to write again would show here first. No program links it.
+        .target(name: "MemoryStore", dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "SystemSupport"]),
         // The engine LIVEACTIVITY_DB names: the one place that knows every engine.
         .target(name: "StoreEngines", dependencies: ["LiveActivityStore", "SQLiteStore", "PostgresStore", "LiveActivityDomain"]),
 
@@ -123,7 +127,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "SQLiteClient", "SQLiteStore", "StoreEngines",
-                "PostgresClient", "PostgresStore",
+                "PostgresClient", "PostgresStore", "MemoryStore",
                 "APNsJWT", "APNsHTTP2", "LiveActivitySweep", "APNsStandIn", "RegistrationService", "FastCGIWire",
             ],
             path: "Tests/TestSupport"),

@@ -68,7 +68,7 @@ struct UpgradeFromPreviousReleaseTests {
     func restore(into store: TestDatabase) throws {
         let dump = try Documents.text("\(Self.fixture)/\(store.kind).sql")
         switch store.kind {
-        case .sqlite: try store.execute(dump)
+        case .sqlite, .memory: try store.execute(dump)
         case .postgres:
             let database = try #require(store.postgres)
             try database.cluster.psqlScript(dump, database: database.name)

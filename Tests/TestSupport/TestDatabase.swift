@@ -2,18 +2,30 @@ import Foundation
 import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
+import MemoryStore
 import PostgresClient
 import PostgresStore
 import SQLiteClient
 import SQLiteStore
 
-/// The engine a test run stores in (SPEC 8: every store, API and sweep test runs on each, from
-/// the same test code). The test command runs the suites twice, once per engine, naming it in
-/// `LIVEACTIVITY_TEST_ENGINE`; a test of what only one engine has (a SQLite file deleted under the
-/// responder, a PostgreSQL server restarted) runs in that engine's pass and says so in its name.
+/// The engine a test stores in (SPEC 8: every store, API and sweep test runs on each, from the
+/// same test code). A suite of the store takes the engine as its argument and runs on each in one
+/// pass (`every`: its name in the test's); the suites of the live system run twice, once per
+/// real engine, named in `LIVEACTIVITY_TEST_ENGINE` (`current`). A test of what only one engine
+/// has (a SQLite file deleted under the responder, a PostgreSQL server restarted) says so in its
+/// name.
 public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
+    /// The in-memory engine (`MemoryStore`): the contract alone, no SQL (its `execute` and
+    /// `rows` refuse), no program can open it.
+    case memory
+
+    /// Every engine, for a suite that runs its test bodies on each in one pass.
+    public static let every: [TestEngine] = [.sqlite, .postgres, .memory]
+
+    /// The engines a program can open (`LIVEACTIVITY_DB`).
+    public static let real: [TestEngine] = [.sqlite, .postgres]
 
     public var description: String { rawValue }
 
@@ -62,6 +74,11 @@ public final class TestDatabase: @unchecked Sendable {
             setting = database.uri()
             engine = try PostgresEngine(uri: setting)
             raw = RawPostgres(conninfo: setting)
+        case .memory:
+            postgres = nil
+            setting = "memory"
+            engine = MemoryEngine()
+            raw = RawMemory()
         }
     }
 
@@ -89,7 +106,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// (SQLite); a database the server does not have (PostgreSQL).
     public static func unusable(in folder: TemporaryDirectory) throws -> TestDatabase {
         switch TestEngine.current {
-        case .sqlite: TestDatabase(sqliteFile: folder.file("missing-folder/db.sqlite"))
+        case .sqlite, .memory: TestDatabase(sqliteFile: folder.file("missing-folder/db.sqlite"))
         case .postgres:
             try TestDatabase(
                 postgresURI: PostgresCluster.uri(hosts: [try PostgresCluster.shared()], database: "missing_folder_database"),
@@ -108,6 +125,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// Marks the schema as written by a build newer than this one (a database this build must refuse).
     public func pretendNewerSchema() throws {
         switch kind {
+        case .memory: throw RawMemory.NoSQL()
         case .sqlite: try execute("PRAGMA user_version = 9999")
         case .postgres:
             try reading { _ in }  // migrated
@@ -119,6 +137,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// that hold the lock from another connection on purpose.
     public var patientEngine: any StoreEngine {
         switch kind {
+        case .memory: return engine
         case .sqlite:
             var options = SQLiteOptions()
             options.busyTimeoutMilliseconds = 60_000
@@ -132,6 +151,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// that stays busy.
     public var impatientEngine: any StoreEngine {
         switch kind {
+        case .memory: return engine
         case .sqlite:
             var options = SQLiteOptions()
             options.busyTimeoutMilliseconds = 100
@@ -146,6 +166,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// Makes every later INSERT of a token ending in `suffix` fail with `message`, as a trigger.
     public func refuseInserts(endingIn suffix: String, message: String) throws {
         switch kind {
+        case .memory: throw RawMemory.NoSQL()
         case .sqlite:
             try execute(
                 """
@@ -165,6 +186,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// Makes every later UPDATE of `token`'s row fail (a write the database refuses), as a trigger.
     public func refuseUpdates(of token: String) throws {
         switch kind {
+        case .memory: throw RawMemory.NoSQL()
         case .sqlite:
             try execute(
                 "CREATE TRIGGER refuse BEFORE UPDATE ON push_targets WHEN new.push_token = '\(token)' BEGIN SELECT RAISE(ABORT, 'refused'); END"
@@ -183,6 +205,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// until `release`, as another writer would.
     public func holdWriteLock() throws -> WriteLockHolder {
         switch kind {
+        case .memory: throw RawMemory.NoSQL()
         case .sqlite:
             let connection = try SQLiteConnection(path: setting)
             try connection.execute("BEGIN IMMEDIATE")
@@ -198,6 +221,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// the SQLite file deleted (and its -wal, -shm), or every PostgreSQL session ended by the server.
     public func breakOpenConnections() throws {
         switch kind {
+        case .memory: throw RawMemory.NoSQL()
         case .sqlite:
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setting + suffix) }
         case .postgres:
@@ -209,7 +233,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// An SQL expression of a row's attempts as comparable text.
     public var attemptsAsText: String {
         switch kind {
-        case .sqlite: "hex(attempts)"
+        case .sqlite, .memory: "hex(attempts)"
         case .postgres: "attempts::text"
         }
     }
@@ -291,6 +315,7 @@ public final class TestDatabase: @unchecked Sendable {
     public var sweepFolder: String {
         switch kind {
         case .sqlite: engine.defaultSweepFolder ?? folder.file("sweep")
+        case .memory: folder.file("sweep")
         case .postgres: folder.file("sweep")
         }
     }
@@ -364,4 +389,14 @@ struct RawSQLite: RawDatabase {
         let connection = try SQLiteConnection(path: path)
         return try connection.statement(sql).rows { row in (0..<row.columnCount).map { row.isNull($0) ? nil : row.text($0) } }
     }
+}
+
+/// The in-memory engine has no SQL: a test that reaches for it runs on the real engines only.
+struct RawMemory: RawDatabase {
+    struct NoSQL: Error, CustomStringConvertible {
+        var description: String { "the in-memory engine runs no SQL; this test is for the real engines" }
+    }
+
+    func execute(_ sql: String) throws { throw NoSQL() }
+    func rows(_ sql: String) throws -> [[String?]] { throw NoSQL() }
 }

@@ -77,3 +77,26 @@ extension MetricsSnapshot {
         return snapshot
     }
 }
+
+extension StatsReport.RunTotals {
+    /// The totals of `run` (its runs and expired) with each kind's sums: the wakes' on the
+    /// totals themselves, every other kind's in `others`, in the kinds' order. Every engine
+    /// assembles its rows through this.
+    public static func assembled(_ run: StatsReport.RunTotals, kinds: [StatsReport.PushTotals]) -> StatsReport.RunTotals {
+        var totals = run
+        totals.others = []
+        for entry in kinds {
+            if entry.kind == PushKind.wake.name {
+                (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
+            } else {
+                totals.others.append(
+                    StatsReport.PushTotals(kind: entry.kind, sent: entry.sent, failed: entry.failed, removed: entry.removed))
+            }
+        }
+        let order = PushKind.all.map(\.name)
+        totals.others.sort {
+            (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
+        }
+        return totals
+    }
+}

@@ -105,26 +105,10 @@ extension PostgresStoreConnection: FigureQueries {
                 }
                 kinds = try statement("SELECT push_kind, sent, failed, removed FROM sweep_kind_totals").rows([], read)
             }
-            return Self.totals(totals, kinds)
+            return StatsReport.RunTotals.assembled(totals, kinds: kinds)
         }
     }
 
-    /// The wakes' sums on the totals themselves, every other kind's in `others`, in the kinds' order.
-    static func totals(_ run: StatsReport.RunTotals, _ kinds: [StatsReport.PushTotals]) -> StatsReport.RunTotals {
-        var totals = run
-        for entry in kinds {
-            if entry.kind == PushKind.wake.name {
-                (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
-            } else {
-                totals.others.append(entry)
-            }
-        }
-        let order = PushKind.all.map(\.name)
-        totals.others.sort {
-            (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
-        }
-        return totals
-    }
 
     /// The run recorded last: by its id, the order of recording, not by any host's clock.
     func lastRun() throws -> RecordedRun? {

@@ -84,7 +84,7 @@ extension SQLiteStoreConnection: FigureQueries {
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         try storeFaults {
             var totals = StatsReport.RunTotals()
-            let kinds: [(kind: String, sent: Int64, failed: Int64, removed: Int64)]
+            let kinds: [StatsReport.PushTotals]
             if let since {
                 try connection.statement("SELECT count(*), coalesce(sum(expired), 0) FROM sweep_runs WHERE started_at >= ?")
                     .firstRow([.integer(since)]) { row in
@@ -96,38 +96,20 @@ extension SQLiteStoreConnection: FigureQueries {
                     SELECT k.push_kind, sum(k.sent), sum(k.failed), sum(k.removed)
                     FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id WHERE r.started_at >= ? GROUP BY 1
                     """
-                ).rows([.integer(since)]) { ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3)) }
+                ).rows([.integer(since)]) {
+                    StatsReport.PushTotals(kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3))
+                }
             } else {
                 try connection.statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
                     totals.runs = row.int(0)
                     totals.expired = row.int(1)
                 }
                 kinds = try connection.statement("SELECT push_kind, sent, failed, removed FROM sweep_kind_totals").rows {
-                    ($0.text(0) ?? "", $0.int(1), $0.int(2), $0.int(3))
+                    StatsReport.PushTotals(kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3))
                 }
             }
-            return Self.totals(totals, kinds)
+            return StatsReport.RunTotals.assembled(totals, kinds: kinds)
         }
-    }
-
-    /// The wakes' sums on the totals themselves, every other kind's in `others`, in the kinds' order.
-    static func totals(
-        _ run: StatsReport.RunTotals, _ kinds: [(kind: String, sent: Int64, failed: Int64, removed: Int64)]
-    ) -> StatsReport.RunTotals {
-        var totals = run
-        for entry in kinds {
-            if entry.kind == PushKind.wake.name {
-                (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
-            } else {
-                totals.others.append(
-                    StatsReport.PushTotals(kind: entry.kind, sent: entry.sent, failed: entry.failed, removed: entry.removed))
-            }
-        }
-        let order = PushKind.all.map(\.name)
-        totals.others.sort {
-            (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
-        }
-        return totals
     }
 
     /// The run recorded last: by its id, the order of recording, so a clock stepped back cannot

@@ -75,7 +75,7 @@ struct PlantedNumbersTests {
             let path = fixture.database.sweepFolder + "/provider-token"
             let fields = try String(contentsOfFile: path, encoding: .utf8).split(separator: " ")
             try "v1 \(fields[1]) \(Self.huge) \(fields[3])".write(toFile: path, atomically: false, encoding: .utf8)
-        case .postgres:
+        case .postgres, .memory:
             try fixture.database.execute("UPDATE provider_tokens SET issued_at = \(Self.huge)")
         }
         try fixture.register(3...4)

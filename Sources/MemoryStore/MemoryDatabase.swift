@@ -1,0 +1,123 @@
+import LiveActivityDomain
+import LiveActivityStore
+import SystemSupport
+
+/// The data of a `MemoryEngine`: the state every connection shares, and the one lock that makes
+/// a transaction exclusive (as SQLite's `BEGIN IMMEDIATE` does): a connection holds it for its
+/// whole transaction, a statement outside one holds it for the statement.
+final class MemoryDatabase: @unchecked Sendable {
+    private let condition = ThreadCondition()
+    /// The connection holding the database, nil for none.
+    private var owner: ObjectIdentifier?
+    /// Read and written only by the owner.
+    var state = MemoryState()
+
+    /// Waits until no other connection holds the database, then holds it for `connection`.
+    func acquire(for connection: AnyObject) {
+        condition.lock()
+        while owner != nil { condition.wait() }
+        owner = ObjectIdentifier(connection)
+        condition.unlock()
+    }
+
+    func release() {
+        condition.lock()
+        owner = nil
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// `body` on the state, holding the database (for callers that are no connection).
+    func exclusive<T>(_ body: (inout MemoryState) throws -> T) rethrows -> T {
+        acquire(for: self)
+        defer { release() }
+        return try body(&state)
+    }
+}
+
+/// Everything a database keeps, as plain values.
+struct MemoryState {
+    /// One push target as stored.
+    struct Target {
+        var facts: RegistrationFacts
+        var token: PushToken
+        var requestedInterval: Int?
+        var nextPushAt: Int64
+        var lastPushAt: Int64?
+        var pushCount: Int64 = 0
+        var failures: Int64 = 0
+        var lastError: String?
+        /// Newest first, at most `PushAttempt.kept`.
+        var attempts: [PushAttempt] = []
+        var waitingAckAt: Int64?
+        var guardHolds: Int64 = 0
+    }
+
+    /// A recorded run.
+    struct Run {
+        var id: Int64
+        var host: String
+        var record: RunRecord
+    }
+
+    /// One hour's delivery figures of one kind, type and environment.
+    struct Hour {
+        var registrations: Int64 = 0
+        var delivered: Int64 = 0
+        var acked: Int64 = 0
+        var delaySum: Int64 = 0
+        var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+    }
+
+    struct HourKey: Hashable {
+        var hour: Int64
+        var kind: PushKind
+        var activityType: ActivityType
+        var environment: APNsEnvironment
+    }
+
+    struct FaultKey: Hashable {
+        var environment: String
+        var pushKind: String
+        var kind: String
+        var reason: String
+    }
+
+    struct ReasonKey: Hashable {
+        var category: RunReason.Category
+        var kind: String
+        var reason: String
+    }
+
+    var targets: [TargetKey: Target] = [:]
+    var groups: [TargetGroup: (targets: Int64, unproven: Int64)] = [:]
+    var delivered: [PushScope: Int64] = [:]
+    var runs: [Run] = []
+    var nextRunID: Int64 = 1
+    var lifetimeRuns: Int64 = 0
+    var lifetimeExpired: Int64 = 0
+    var kindTotals: [String: (sent: Int64, failed: Int64, removed: Int64)] = [:]
+    var reasonTotals: [ReasonKey: Int64] = [:]
+    var faultTotals: [FaultKey: (runs: Int64, pushes: Int64, lastAt: Int64)] = [:]
+    var hours: [HourKey: Hour] = [:]
+    var ackHours: [Int64: [String: Int64]] = [:]
+    var ackTotals: [String: (count: Int64, delaySum: Int64)] = [:]
+    var ackDelays: [Int: Int64] = [:]
+    var fingerprint: String?
+    var providerTokens: [String: ProviderToken] = [:]
+
+    /// The targets of the registration of `token`, in the kinds' order.
+    func targets(of token: PushToken) -> [(key: TargetKey, target: Target)] {
+        PushKind.all.compactMap { kind in
+            let key = TargetKey(registration: token, kind: kind)
+            return targets[key].map { (key, $0) }
+        }
+    }
+
+    /// `target` as the counters count it.
+    static func counted(_ key: TargetKey, _ target: Target) -> CountedTarget {
+        CountedTarget(
+            kind: key.kind, activityType: target.facts.activityType, environment: target.facts.environment,
+            proven: target.lastPushAt != nil)
+    }
+}

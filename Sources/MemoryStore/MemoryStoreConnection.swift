@@ -1,0 +1,165 @@
+import LiveActivityDomain
+import LiveActivityStore
+
+/// One connection to a `MemoryEngine`'s data, speaking the whole contract: the responder's
+/// statements here, a sweep's and the figures' in the extensions beside. Used by one thread at
+/// a time, as every engine's connection is.
+final class MemoryStoreConnection: StoreConnection {
+    let database: MemoryDatabase
+    /// Whether this connection holds the database for a transaction.
+    private var inTransaction = false
+
+    init(_ database: MemoryDatabase) { self.database = database }
+
+    /// Exclusive for its whole length; on a throw every change of it is undone.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        if inTransaction { return try body() }
+        database.acquire(for: self)
+        inTransaction = true
+        let saved = database.state
+        defer {
+            inTransaction = false
+            database.release()
+        }
+        do {
+            return try body()
+        } catch {
+            database.state = saved
+            throw error
+        }
+    }
+
+    /// `body` on the state: inside this connection's transaction as it is, else holding the
+    /// database for this statement alone.
+    func state<T>(_ body: (inout MemoryState) throws -> T) rethrows -> T {
+        if inTransaction { return try body(&database.state) }
+        database.acquire(for: self)
+        defer { database.release() }
+        return try body(&database.state)
+    }
+
+    var staleness: Staleness? { nil }
+
+    func close() {}
+
+    var clockOffsetMilliseconds: Int64 { 0 }
+
+    func databaseNow() throws -> Int64? { nil }
+}
+
+extension MemoryStoreConnection: RegistrationStatements {
+    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?] {
+        state { state in
+            tokens.map { token in
+                let stored = state.targets(of: token)
+                guard let first = stored.first?.target else { return nil }
+                return StoredTargets(
+                    environment: first.facts.environment, activityType: first.facts.activityType,
+                    targets: Dictionary(
+                        uniqueKeysWithValues: stored.map {
+                            ($0.key.kind, StoredTargets.Stored(token: $0.target.token, proven: $0.target.lastPushAt != nil))
+                        }))
+            }
+        }
+    }
+
+    func write(_ targets: [TargetWrite]) throws {
+        state { state in
+            for write in targets {
+                switch write {
+                case .insert(let new):
+                    state.targets[new.key] = MemoryState.Target(
+                        facts: new.facts, token: new.token, requestedInterval: new.requestedInterval,
+                        nextPushAt: new.facts.registeredAt)
+                case .refresh(let key, let facts, let requested, let keepsProof):
+                    guard var target = state.targets[key] else { continue }
+                    target.facts = facts
+                    target.nextPushAt = facts.registeredAt
+                    target.failures = 0
+                    target.lastError = nil
+                    target.requestedInterval = requested
+                    if !keepsProof { target.lastPushAt = nil }
+                    state.targets[key] = target
+                case .delete(let key):
+                    state.targets[key] = nil
+                }
+            }
+        }
+    }
+
+    func registrationCounts() throws -> RegistrationCounts {
+        state { state in
+            RegistrationCounts(
+                state.groups.filter { $0.key.kind == .wake }.map {
+                    (environment: $0.key.environment.rawValue, total: $0.value.targets, unproven: $0.value.unproven)
+                })
+        }
+    }
+
+    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]] {
+        state { state in
+            tokens.map { token in
+                state.targets(of: token).map { key, target in
+                    state.targets[key] = nil
+                    return MemoryState.counted(key, target)
+                }
+            }
+        }
+    }
+
+    func adjust(_ deltas: [GroupDelta]) throws {
+        state { state in
+            for delta in deltas {
+                var counts = state.groups[delta.group] ?? (0, 0)
+                counts.targets += delta.targets
+                counts.unproven += delta.unproven
+                state.groups[delta.group] = counts
+            }
+        }
+    }
+
+    func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?] {
+        state { state in
+            tokens.map { token in
+                state.targets[.wake(token)].map { target in
+                    AckSubject(
+                        activityType: target.facts.activityType, environment: target.facts.environment,
+                        requestedInterval: target.requestedInterval, nextPushAt: target.nextPushAt, attempts: target.attempts,
+                        waitingAckAt: target.waitingAckAt)
+                }
+            }
+        }
+    }
+
+    func write(_ acks: [AckWrite]) throws {
+        state { state in
+            for ack in acks {
+                switch ack {
+                case .mark(let token, let attempts): state.targets[.wake(token)]?.attempts = attempts
+                case .wait(let token, let at): state.targets[.wake(token)]?.waitingAckAt = at
+                }
+            }
+        }
+    }
+
+    func count(_ acks: [AckCount]) throws {
+        state { state in
+            for ack in acks {
+                state.ackHours[DeliveryHour.of(ack.at), default: [:]][ack.outcome.rawValue, default: 0] += 1
+                var total = state.ackTotals[ack.outcome.rawValue] ?? (0, 0)
+                total.count += 1
+                total.delaySum += ack.match?.delayMilliseconds ?? 0
+                state.ackTotals[ack.outcome.rawValue] = total
+                guard let match = ack.match else { continue }
+                let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
+                let key = MemoryState.HourKey(
+                    hour: DeliveryHour.of(match.answeredAt), kind: .wake, activityType: match.activityType,
+                    environment: match.environment)
+                state.hours[key, default: MemoryState.Hour()].acked += 1
+                state.hours[key, default: MemoryState.Hour()].delaySum += match.delayMilliseconds
+                state.hours[key, default: MemoryState.Hour()].buckets[bucket] += 1
+                state.ackDelays[bucket, default: 0] += 1
+            }
+        }
+    }
+}
