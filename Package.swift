@@ -89,7 +89,9 @@ let package = Package(
         // The in-memory engine: the contract over plain values, for the figures' and the sweep's
         // unit tests. It decides nothing (every rule is above the contract), so a rule that an
         // engine had to write again would show here first. No program links it.
-        .target(name: "MemoryStore", dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "SystemSupport"]),
+        .target(
+            name: "MemoryStore",
+            dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures", "SystemSupport"]),
         // The engine LIVEACTIVITY_DB names: the one place that knows every engine.
         .target(name: "StoreEngines", dependencies: ["LiveActivityStore", "SQLiteStore", "PostgresStore", "LiveActivityDomain"]),
 

@@ -70,7 +70,9 @@ extension MemoryStoreConnection: FigureQueries {
         state { state in
             wakes(state).filter { $0.target.pushCount > 0 }
                 .sorted { ($1.target.pushCount, $0.key.registration.hex) < ($0.target.pushCount, $1.key.registration.hex) }
-                .prefix(limit).map { StatsReport.TopCount(token: String($0.key.registration.hex.prefix(8)), count: $0.target.pushCount) }
+                .prefix(limit).map {
+                    StatsReport.TopCount(token: String($0.key.registration.hex.prefix(8)), count: $0.target.pushCount)
+                }
         }
     }
 
@@ -114,14 +116,19 @@ extension MemoryStoreConnection: FigureQueries {
                 kinds = state.kindTotals
             }
             return StatsReport.RunTotals.assembled(
-                totals, kinds: kinds.map { StatsReport.PushTotals(kind: $0.key, sent: $0.value.sent, failed: $0.value.failed, removed: $0.value.removed) })
+                totals,
+                kinds: kinds.map {
+                    StatsReport.PushTotals(kind: $0.key, sent: $0.value.sent, failed: $0.value.failed, removed: $0.value.removed)
+                })
         }
     }
 
     func lastRun() throws -> RecordedRun? {
         state { state in
             state.runs.last.map {
-                RecordedRun(startedAt: $0.record.startedAt, durationMilliseconds: $0.record.durationMilliseconds, outcome: $0.record.outcome)
+                RecordedRun(
+                    startedAt: $0.record.startedAt, durationMilliseconds: $0.record.durationMilliseconds,
+                    outcome: $0.record.outcome)
             }
         }
     }
@@ -182,7 +189,10 @@ extension MemoryStoreConnection: FigureQueries {
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         state { state in
             state.reasonTotals.filter { $0.key.category == .failed }
-                .sorted { ($0.key.kind == "wake" ? "0" : "1") + $0.key.kind + "/" + $0.key.reason < ($1.key.kind == "wake" ? "0" : "1") + $1.key.kind + "/" + $1.key.reason }
+                .sorted {
+                    ($0.key.kind == "wake" ? "0" : "1") + $0.key.kind + "/" + $0.key.reason < ($1.key.kind == "wake" ? "0" : "1")
+                        + $1.key.kind + "/" + $1.key.reason
+                }
                 .map { StatsReport.ReasonCount(reason: $0.key.reason, count: $0.value, kind: $0.key.kind) }
         }
     }
@@ -191,7 +201,8 @@ extension MemoryStoreConnection: FigureQueries {
         state { state in
             var sums: [MemoryState.ReasonKey: Int64] = [:]
             for reason in runs(state, since: since).flatMap(\.record.reasons) {
-                sums[MemoryState.ReasonKey(category: reason.category, kind: reason.kind.name, reason: reason.reason), default: 0] +=
+                sums[
+                    MemoryState.ReasonKey(category: reason.category, kind: reason.kind.name, reason: reason.reason), default: 0] +=
                     reason.count
             }
             return sums.sorted { ($1.value, $0.key.reason, $0.key.kind) < ($0.value, $1.key.reason, $1.key.kind) }.map {
@@ -212,7 +223,8 @@ extension MemoryStoreConnection: FigureQueries {
                 for kind in run.record.kinds {
                     let key = Key(bucket: start, kind: kind.kind.name)
                     var bucket =
-                        buckets[key] ?? StatsReport.SweepBucket(start: start, runs: 0, active: 0, sent: 0, failed: 0, kind: key.kind)
+                        buckets[key]
+                        ?? StatsReport.SweepBucket(start: start, runs: 0, active: 0, sent: 0, failed: 0, kind: key.kind)
                     bucket.runs += 1
                     bucket.active = max(bucket.active, kind.active)
                     bucket.sent += kind.sent

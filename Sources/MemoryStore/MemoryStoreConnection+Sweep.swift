@@ -38,7 +38,8 @@ extension MemoryStoreConnection: SweepStatements {
     ) throws -> [DueRead] {
         state { state in
             var due: [(place: DuePosition, target: MemoryState.Target)] = []
-            for (key, target) in state.targets where target.nextPushAt <= cutoff && environments.contains(target.facts.environment) {
+            for (key, target) in state.targets
+            where target.nextPushAt <= cutoff && environments.contains(target.facts.environment) {
                 let place = DuePosition(nextPushAt: target.nextPushAt, key: key)
                 if let position, !(position < place) { continue }
                 due.append((place, target))
@@ -80,8 +81,10 @@ extension MemoryStoreConnection: SweepStatements {
         state { state in
             Array(
                 Set(
-                    state.targets.filter { Self.unreached($0.key, $0.value, in: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start) }
-                        .map { Self.group($0.key, $0.value) }))
+                    state.targets.filter {
+                        Self.unreached($0.key, $0.value, in: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
+                    }
+                    .map { Self.group($0.key, $0.value) }))
         }
     }
 

@@ -10,7 +10,9 @@ struct ErrorsThroughNginxTests {
     /// the database unchanged after each.
     @Test func everyErrorRowIsAnsweredWithItsStatusAndChangesNothing() throws {
         let stack = try LiveStack()
-        #expect(try stack.request("POST", "/wakeup", body: registerBody(ErrorRow.seedToken, widget: ErrorRow.widgetToken)).status == 200)
+        #expect(
+            try stack.request("POST", "/wakeup", body: registerBody(ErrorRow.seedToken, widget: ErrorRow.widgetToken)).status
+                == 200)
         for row in ErrorRow.all + ErrorRow.nginxOnly {
             let before = try snapshot(of: stack)
 

@@ -40,8 +40,10 @@ struct HistoryCommandTests {
             let writes: [OutcomeWrite] =
                 status == 200
                 ? [
-                    .delivered(.wake(
-                        try PushToken(validating: first)), selectedRegisteredAt: now - 60_000, at: at, nextPushAt: at + 900_000)
+                    .delivered(
+                        .wake(
+                            try PushToken(validating: first)), selectedRegisteredAt: now - 60_000, at: at,
+                        nextPushAt: at + 900_000)
                 ]
                 : []
             try store.apply(

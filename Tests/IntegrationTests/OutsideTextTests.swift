@@ -101,7 +101,9 @@ struct OutsideTextTests {
         ).run([.integer(run), .text("widgets" + tricky), .text(tricky + long)])
         try store.connection.statement(
             "INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes) VALUES (?, ?, ?, ?, ?, 1)"
-        ).run([.integer(run), .text("sandbox" + tricky), .text("widgets" + tricky), .text("provider" + tricky), .text(tricky + long)])
+        ).run([
+            .integer(run), .text("sandbox" + tricky), .text("widgets" + tricky), .text("provider" + tricky), .text(tricky + long),
+        ])
         return token
     }
 

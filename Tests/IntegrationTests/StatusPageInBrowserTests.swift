@@ -134,7 +134,8 @@ struct StatusPageInBrowserTests {
     /// Loads the page in the browser and checks it against `stats --json` and `stats --html`
     /// of the same database; returns the DOM.
     func check(
-        _ browser: HeadlessChromium, _ url: String, _ live: LiveStack, alarms: [String], label: String, otherKinds: [String] = ["widgets"]
+        _ browser: HeadlessChromium, _ url: String, _ live: LiveStack, alarms: [String], label: String,
+        otherKinds: [String] = ["widgets"]
     ) throws -> String {
         let kept = "the screenshots of this run are in \(Self.screenshots)"
         let served = try live.request("GET", "/wakeup/status")

@@ -41,7 +41,8 @@ struct WidgetsAgainstStandInTests {
         }
         // Five minutes on the wakes are due again; the widgets are not.
         let later = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": "300"])
-        #expect(SweepFixture.field("sent", in: later.stdout) == "3" && SweepFixture.field("widgets_sent", in: later.stdout) == "0")
+        #expect(
+            SweepFixture.field("sent", in: later.stdout) == "3" && SweepFixture.field("widgets_sent", in: later.stdout) == "0")
         #expect(SweepFixture.field("widgets_skipped", in: later.stdout) == "3", "\(later.stdout)")
     }
 
@@ -95,12 +96,17 @@ struct WidgetsAgainstStandInTests {
         let live = try LiveStack()
         let token = testToken(3101)
         let widget = testToken(3102)
-        let answer = try live.request("POST", "/wakeup", body: registerBody(token, widget: widget, widgetInterval: 7200, interval: 900))
-        #expect(answer.status == 200 && answer.text == #"{"success":true,"interval":900,"widgetInterval":3600}"#, "\(answer.text)")
+        let answer = try live.request(
+            "POST", "/wakeup", body: registerBody(token, widget: widget, widgetInterval: 7200, interval: 900))
+        #expect(
+            answer.status == 200 && answer.text == #"{"success":true,"interval":900,"widgetInterval":3600}"#, "\(answer.text)")
         var row = try #require(try storedRegistration(token, in: live))
         #expect(row.target(.widgets)?.token.hex == widget && row.target(.widgets)?.requestedInterval == 7200)
         // The same token for both, or a malformed one: a 400 that changes nothing.
-        for body in [registerBody(token, widget: token), registerBody(token, widget: "xyz"), registerBody(token, widget: widget, widgetInterval: 0)] {
+        for body in [
+            registerBody(token, widget: token), registerBody(token, widget: "xyz"),
+            registerBody(token, widget: widget, widgetInterval: 0),
+        ] {
             let refused = try live.request("POST", "/wakeup", body: body)
             #expect(refused.status == 400, "\(body): \(refused.text)")
         }

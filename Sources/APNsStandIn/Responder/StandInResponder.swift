@@ -122,7 +122,9 @@ public final class StandInResponder {
         // kind's type to another topic (a widgets push to the plain bundle id): the token is not
         // one for that topic, as APNs answers it.
         let kindOfType = PushKind.all.first { !$0.topicSuffix.isEmpty && $0.pushType == pushType }
-        if (!kindOfTopic.topicSuffix.isEmpty && pushType != kindOfTopic.pushType) || (kindOfType.map { $0 != kindOfTopic } ?? false) {
+        if (!kindOfTopic.topicSuffix.isEmpty && pushType != kindOfTopic.pushType)
+            || (kindOfType.map { $0 != kindOfTopic } ?? false)
+        {
             throw Rejection(status: 400, reason: "DeviceTokenNotForTopic")
         }
         if let priority = request.headers["apns-priority"] {

@@ -122,6 +122,7 @@ extension SweepFault {
     ) -> SweepFault {
         let scoped = APNsReason.kindScoped.contains(reason) && !pushKind.topicSuffix.isEmpty ? pushKind : nil
         return SweepFault(
-            environment: environment, pushKind: scoped, kind: kind, reason: reason, advice: APNsReason.advice(kind, reason: reason))
+            environment: environment, pushKind: scoped, kind: kind, reason: reason,
+            advice: APNsReason.advice(kind, reason: reason))
     }
 }

@@ -135,7 +135,9 @@ public struct Configuration: Sendable {
         }
         for kind in PushKind.all {
             guard let name = kind.intervalSetting else { continue }
-            if let seconds = try settings.integer(name, in: IntervalPolicy.requestable) { intervalPolicy.kindSeconds[kind] = seconds }
+            if let seconds = try settings.integer(name, in: IntervalPolicy.requestable) {
+                intervalPolicy.kindSeconds[kind] = seconds
+            }
         }
     }
 

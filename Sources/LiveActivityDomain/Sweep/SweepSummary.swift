@@ -133,7 +133,8 @@ public struct SweepCounts: Equatable, Sendable {
         var text = ""
         for (label, count) in [("held", held), ("deferred", deferred)] where count > 0 { text += " \(prefix)\(label)=\(count)" }
         for (label, reasons) in [("failures", failureReasons), ("removals", removalReasons)] where !reasons.isEmpty {
-            text += " \(prefix)\(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+            text +=
+                " \(prefix)\(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         }
         return text
     }

@@ -82,7 +82,8 @@ extension DeviceHistory {
         ]
         parts += targetParts(row.wake, pushes: "wakeups")
         for target in row.others {
-            let inner = ["\"token\":\(JSONText.string(String(target.token.hex.prefix(8))))"] + targetParts(target, pushes: "pushes")
+            let inner =
+                ["\"token\":\(JSONText.string(String(target.token.hex.prefix(8))))"] + targetParts(target, pushes: "pushes")
             parts.append("\(JSONText.string(target.kind.name)):{" + inner.joined(separator: ",") + "}")
         }
         return "{" + parts.joined(separator: ",") + "}"

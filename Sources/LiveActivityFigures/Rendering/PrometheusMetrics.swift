@@ -32,7 +32,9 @@ public enum PrometheusMetrics {
             "liveactivity_push_targets", "gauge",
             "Stored push targets by kind, activity type and APNs environment (the wake targets are the registrations).")
         var seenTargets = Set<String>()
-        for group in snapshot.groups.map({ StatsReport.Group(activityType: $0.activityType, environment: $0.environment, count: $0.count) })
+        for group in snapshot.groups.map({
+            StatsReport.Group(activityType: $0.activityType, environment: $0.environment, count: $0.count)
+        })
             + snapshot.otherTargets
         {
             seenTargets.insert(group.kind + "/" + group.activityType + "/" + group.environment)
@@ -69,7 +71,9 @@ public enum PrometheusMetrics {
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
         family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), by kind.")
         for entry in kinds { out += "liveactivity_pushes_sent_total{kind=\"\(label(entry.kind))\"} \(entry.sent)\n" }
-        family("liveactivity_pushes_failed_total", "counter", "Pushes that failed and were kept for a later sweep, by kind and reason.")
+        family(
+            "liveactivity_pushes_failed_total", "counter",
+            "Pushes that failed and were kept for a later sweep, by kind and reason.")
         for entry in kinds { out += "liveactivity_pushes_failed_total{kind=\"\(label(entry.kind))\"} \(entry.failed)\n" }
         for entry in snapshot.failureReasons {
             out +=

@@ -18,7 +18,9 @@ extension StatsReport {
                             + (run.failed ? " (exited non-zero)" : "")
                     }.joined(separator: ", "))
         }
-        let kinds = [PushKind.wake.name] + Set((day.failureReasons + day.removalReasons).map(\.kind)).subtracting([PushKind.wake.name]).sorted()
+        let kinds =
+            [PushKind.wake.name]
+            + Set((day.failureReasons + day.removalReasons).map(\.kind)).subtracting([PushKind.wake.name]).sorted()
         for kind in kinds {
             let prefix = kind == PushKind.wake.name ? "" : "\(StatsReport.title(kind)) "
             for (label, reasons) in [
@@ -37,7 +39,8 @@ extension StatsReport {
     var dayJSON: [String] {
         let wake = PushKind.wake.name
         func reasons(_ list: [ReasonCount], kind: String = PushKind.wake.name) -> String {
-            "{" + list.filter { $0.kind == kind }.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
+            "{" + list.filter { $0.kind == kind }.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",")
+                + "}"
         }
         func optional(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
         func bucketsJSON(_ list: [SweepBucket]) -> String {

@@ -9,7 +9,8 @@ extension StatsReport.Day {
         day.start = start(now: now)
         let buckets = try queries.runBuckets(since: day.start, width: bucketMilliseconds)
         day.buckets = buckets.filter { $0.kind == PushKind.wake.name }
-        for bucket in buckets where bucket.kind != PushKind.wake.name && (bucket.sent > 0 || bucket.failed > 0 || bucket.active > 0) {
+        for bucket in buckets
+        where bucket.kind != PushKind.wake.name && (bucket.sent > 0 || bucket.failed > 0 || bucket.active > 0) {
             day.otherBuckets[bucket.kind, default: []].append(bucket)
         }
         // Pushes answered 200 and the acks that matched them, both by the hour APNs answered:

@@ -138,4 +138,3 @@ public struct DeliveryCount: Sendable, Equatable, Hashable {
         self.registrations = registrations
     }
 }
-

@@ -55,7 +55,8 @@ public struct RunRecord: Sendable, Equatable {
         }
         reasons = kinds.flatMap { entry -> [Reason] in
             let counts = summary[entry.kind]
-            return [(RunReason.Category.failed, counts.failureReasons), (.removed, counts.removalReasons)].flatMap { category, list in
+            return [(RunReason.Category.failed, counts.failureReasons), (.removed, counts.removalReasons)].flatMap {
+                category, list in
                 list.sorted { $0.key < $1.key }.map {
                     Reason(category: category, kind: entry.kind, reason: $0.key, count: Int64($0.value))
                 }

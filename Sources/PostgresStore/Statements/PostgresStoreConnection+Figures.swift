@@ -109,7 +109,6 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
-
     /// The run recorded last: by its id, the order of recording, not by any host's clock.
     func lastRun() throws -> RecordedRun? {
         try storeFaults {

@@ -135,24 +135,24 @@ extension PostgresStoreConnection {
     {
         guard !rows.isEmpty else { return [] }
         return try statement(
-                """
-                WITH owned AS (
-                    SELECT o.registration_token, o.push_kind, u.cutoff, u.whole
-                    FROM push_targets o
-                    JOIN unnest($1::text[], $2::text[], $3::bigint[], $4::bool[]) AS u(token, kind, cutoff, whole)
-                        ON o.registration_token = u.token AND o.push_kind = u.kind
-                    WHERE o.lease_id = $5 AND o.registered_at <= u.cutoff
-                    FOR UPDATE OF o
-                )
-                DELETE FROM push_targets t USING owned
-                WHERE t.registration_token = owned.registration_token AND (t.push_kind = owned.push_kind OR owned.whole)
-                    AND t.registered_at <= owned.cutoff
-                RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL
-                """
-            ).rows([
-                Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), PostgresArray.integers(rows.map(\.1)),
-                PostgresArray.text(rows.map { $0.0.deletesRegistration ? "true" : "false" }), .text(lease.id),
-            ]) { (Self.key($0), Self.counted($0, from: 1)) }
+            """
+            WITH owned AS (
+                SELECT o.registration_token, o.push_kind, u.cutoff, u.whole
+                FROM push_targets o
+                JOIN unnest($1::text[], $2::text[], $3::bigint[], $4::bool[]) AS u(token, kind, cutoff, whole)
+                    ON o.registration_token = u.token AND o.push_kind = u.kind
+                WHERE o.lease_id = $5 AND o.registered_at <= u.cutoff
+                FOR UPDATE OF o
+            )
+            DELETE FROM push_targets t USING owned
+            WHERE t.registration_token = owned.registration_token AND (t.push_kind = owned.push_kind OR owned.whole)
+                AND t.registered_at <= owned.cutoff
+            RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL
+            """
+        ).rows([
+            Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), PostgresArray.integers(rows.map(\.1)),
+            PostgresArray.text(rows.map { $0.0.deletesRegistration ? "true" : "false" }), .text(lease.id),
+        ]) { (Self.key($0), Self.counted($0, from: 1)) }
     }
 
     /// An answer whose row no batch writes: its attempt goes on the row whatever it holds now; a

@@ -28,8 +28,10 @@ extension PostgresStoreConnection: RegistrationStatements {
             var stored: [String: StoredTargets] = [:]
             for row in rows {
                 // The facts of the first row read, as on SQLite: every target carries its registration's.
-                stored[row.registration, default: StoredTargets(environment: row.environment, activityType: row.type, targets: [:])]
-                    .targets[row.kind] = row.target
+                stored[
+                    row.registration, default: StoredTargets(environment: row.environment, activityType: row.type, targets: [:])
+                ]
+                .targets[row.kind] = row.target
             }
             return tokens.map { stored[$0.hex] }
         }

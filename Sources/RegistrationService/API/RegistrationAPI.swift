@@ -118,7 +118,8 @@ public final class RegistrationAPI: HTTPResponder {
         }
         for other in body.others {
             guard let field = other.kind.intervalField else { continue }
-            answer += ",\"\(field)\":\(policy.effectiveSeconds(other.kind, body.activityType, requested: other.requestedInterval))"
+            answer +=
+                ",\"\(field)\":\(policy.effectiveSeconds(other.kind, body.activityType, requested: other.requestedInterval))"
         }
         return answer + "}"
     }

@@ -20,7 +20,8 @@ public struct RegistrationBody: Equatable, Sendable {
     /// The 400 for an interval field that is not whole seconds in range.
     static func badInterval(_ field: String) -> APIError {
         .badRequest(
-            "\(field) must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)")
+            "\(field) must be whole seconds from \(IntervalPolicy.requestable.lowerBound) to \(IntervalPolicy.requestable.upperBound)"
+        )
     }
 
     /// Parses and validates a registration; every failure is a 400 whose message names the field.

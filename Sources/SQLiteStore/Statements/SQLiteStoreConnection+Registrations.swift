@@ -133,7 +133,8 @@ extension SQLiteStoreConnection: RegistrationStatements {
             let statement = try connection.statement(Self.adjustSQL)
             for delta in deltas {
                 try statement.run([
-                    .text(delta.group.kind.name), .text(delta.group.environment.rawValue), .text(delta.group.activityType.rawValue),
+                    .text(delta.group.kind.name), .text(delta.group.environment.rawValue),
+                    .text(delta.group.activityType.rawValue),
                     .integer(delta.targets), .integer(delta.unproven),
                 ])
             }

@@ -68,7 +68,9 @@ extension SQLiteStoreConnection: SweepStatements {
                 ORDER BY next_push_at, registration_token, push_kind LIMIT ?2
                 """
             ).rows(values) { row in
-                DueRead(position: DuePosition(stored: row), target: Result { () throws(StoredValueError) in try DueTarget(stored: row) })
+                DueRead(
+                    position: DuePosition(stored: row),
+                    target: Result { () throws(StoredValueError) in try DueTarget(stored: row) })
             }
         }
     }
@@ -106,7 +108,8 @@ extension SQLiteStoreConnection: SweepStatements {
                 """
             ).run([
                 .text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind),
-                .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name), .text(group.activityType.rawValue),
+                .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name),
+                .text(group.activityType.rawValue),
                 group.requestedInterval.map { .integer(Int64($0)) } ?? .null,
             ])
             return connection.changes
@@ -131,7 +134,10 @@ extension SQLiteStoreConnection: SweepStatements {
             let rows = try connection.statement("SELECT environment, push_kind FROM delivered_scopes").rows([]) {
                 (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""))
             }
-            return Set(rows.compactMap { environment, kind in environment.flatMap { e in kind.map { PushScope(environment: e, kind: $0) } } })
+            return Set(
+                rows.compactMap { environment, kind in
+                    environment.flatMap { e in kind.map { PushScope(environment: e, kind: $0) } }
+                })
         }
     }
 
@@ -182,7 +188,8 @@ extension SQLiteStoreConnection: SweepStatements {
                 row,
                 set:
                     "last_push_at = ?4, next_push_at = ?5, push_count = push_count + 1, consecutive_failures = 0, last_error = NULL",
-                where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3", key + [selected, .integer(at), .integer(next)])
+                where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3",
+                key + [selected, .integer(at), .integer(next)])
             return changed ? .written : .skipped
         case .kept(let kept):
             return try keep(row, kept) ? .written : .skipped
@@ -337,7 +344,8 @@ extension SQLiteStoreConnection: SweepStatements {
                         pushes = pushes + excluded.pushes, last_at = max(last_at, excluded.last_at)
                     """
                 ).run([
-                    .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason), .integer(fault.pushes),
+                    .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason),
+                    .integer(fault.pushes),
                     .integer(record.startedAt),
                 ])
             }

@@ -64,9 +64,22 @@ extension OperatorHost {
     // MARK: - The events
 
     /// `kill -HUP $(cat /run/liveactivity-fcgi.pid)`: restart the responder.
+    /// Returns once the old responder has ended and a new one runs: until then a request may
+    /// reach the old one while it drains, which answers 503 with Retry-After (SPEC 7), as it may.
     func hangUpSupervisor() throws {
         guard let supervisor else { throw SocketError("no supervisor runs (pid file /run/liveactivity-fcgi.pid)") }
+        let old = responder()
         kill(supervisor, SIGHUP)
+        guard
+            waitUntil(
+                timeout: 20,
+                {
+                    guard let current = responder(timeout: 0) else { return false }
+                    return current != old && old.map(HostProcesses.isGone) ?? true
+                })
+        else {
+            throw SocketError("no new responder ran within 20 s of SIGHUP (the old one was \(old.map(String.init) ?? "none"))")
+        }
     }
 
     /// The responder dies as a crash or the OOM killer ends it.

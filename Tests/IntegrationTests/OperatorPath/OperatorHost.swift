@@ -175,7 +175,7 @@ final class OperatorHost {
 
     /// The tokens stored now (read as the sweep's user: root would leave root-owned -shm files).
     func storedTokens() throws -> Set<String> {
-        let result = try query("SELECT push_token FROM push_targets")
+        let result = try query("SELECT registration_token FROM push_targets WHERE push_kind = 'wake'")
         guard result.status == 0 else { throw SocketError("sqlite3 could not read the database: \(Self.tail(result.output))") }
         return Set(result.output.split(separator: "\n").map(String.init))
     }

@@ -168,7 +168,7 @@ final class PackageHost {
     }
 
     func storedTokens() throws -> Set<String> {
-        let result = try query("SELECT push_token FROM push_targets")
+        let result = try query("SELECT registration_token FROM push_targets WHERE push_kind = 'wake'")
         guard result.status == 0 else { throw SocketError("sqlite3 could not read the database: \(result.output)") }
         return Set(result.output.split(separator: "\n").map(String.init))
     }
