@@ -72,7 +72,7 @@ distance_sweep() {
   summary=$(sweep "$work/run.sqlite" env APNS_HOST="https://127.0.0.1:$port" "$@" \
     /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep" 2>&1) || true
   elapsed=$(($(now_ns) - start))
-  sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<<"$summary")
+  sent=$(field sent <<<"$summary" | head -1)
   [ "${sent:-0}" = "$rtt_n" ] || log "  $key: sent ${sent:-?} of $rtt_n: $(tail -c 300 <<<"$summary")"
   record "$key.rate" "$(awk -v n="${sent:-0}" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
   record "$key.seconds" "$(awk -v ns="$elapsed" 'BEGIN { print ns / 1e9 }')"
@@ -84,12 +84,12 @@ distance_run() {
   log "4/4 distance: N = $rtt_n through a forwarder adding RTT = $rtts ms, $rtt_rounds rounds each"
   cc -O2 -o "$work/latency-forwarder" "$support/latency-forwarder.c"
   fill "$work/distance.sqlite" "$rtt_n" "$rtt_n"
-  sqlite3 "$work/distance.sqlite" "SELECT push_token FROM registrations" >"$work/distance-tokens.txt"
+  sqlite3 "$work/distance.sqlite" "SELECT push_token FROM push_targets" >"$work/distance-tokens.txt"
   sed 's#^#@BASE@/3/device/#' "$work/distance-tokens.txt" >"$work/distance-uris.txt"
   awk '{ printf "url = \"@BASE@/3/device/%s\"\noutput = \"/dev/null\"\n", $1 }' "$work/distance-tokens.txt" >"$work/distance-urls.cfg"
   # A provider token as the sweep signs it, for curl and h2load (the endpoint checks none).
   copy_database "$work/distance.sqlite" "$work/run.sqlite"
-  sqlite3 "$work/run.sqlite" "DELETE FROM registrations WHERE push_token NOT IN (SELECT push_token FROM registrations LIMIT 1)"
+  sqlite3 "$work/run.sqlite" "DELETE FROM push_targets WHERE registration_token NOT IN (SELECT registration_token FROM push_targets LIMIT 1)"
   sweep "$work/run.sqlite" "$bin/liveactivity-sweep" >/dev/null
   jwt=$(awk '{ print $4 }' "$work/run.sqlite.sweep/provider-token")  # "v1 key iat jwt", in the sweep's folder
 

@@ -3,7 +3,7 @@
 #   - A sweep of BENCH_HOSTS_ROWS (100,000) due rows by one host, then by two hosts started at
 #     once (each with its own name and folder): pushes/s of the whole, the reference being the one
 #     host's run in the same round; duplicates (pushes answered 200 beyond one per row, from the
-#     hosts' summary lines, with every row's wakeup count checked to be 1); and the claim and
+#     hosts' summary lines, with every target's push count checked to be 1); and the claim and
 #     outcome-write statements per push, counted by pg_stat_statements.
 #   - What each push costs the database server itself, for the one-host and two-host sweeps:
 #     the server's CPU (every process of the cluster, from the kernel's accounting: the
@@ -13,7 +13,7 @@
 #   - Churn (BENCH_CHURN_MINUTES, default 30; 0 skips it): 100,000 registrations of which a fifth
 #     is pushed each minute by one host's sweep while a tenth is replaced (deleted, and new rows
 #     made), as unregistrations, expiry and new Live Activities do; autovacuum as configured.
-#     Reported: the registrations table's size against its live rows' (bloat), its dead rows,
+#     Reported: the push targets table's size against its live rows' (bloat), its dead rows,
 #     autovacuum's runs, and the claim's mean time in the first and the last minute.
 #   - How long wakes pause when a host dies: a host SIGKILLed as soon as it holds claimed rows of
 #     its sweep of 10,000 (one push in flight at a time), another host's cron every minute from then on; the pause is the time from the kill
@@ -70,14 +70,14 @@ hosts_run() {
         total=$((total + ${sent:-0}))
       done
       # Every row pushed and written once: anything short of that is an error of the figure.
-      local unpushed; unpushed=$(hosts_psql -c "SELECT count(*) FROM registrations WHERE wakeup_count <> 1" run)
+      local unpushed; unpushed=$(hosts_psql -c "SELECT count(*) FROM push_targets WHERE push_count <> 1" run)
       [ "$unpushed" = 0 ] || errors=$((errors + 1))
       [ "$total" -ge "$hosts_rows" ] || errors=$((errors + 1))
       record "hosts.$hosts.rate" "$(awk -v n="$hosts_rows" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
       record "hosts.$hosts.duplicates" "$((total - hosts_rows))"
       record "hosts.$hosts.errors" "$errors"
       record "hosts.$hosts.claims" "$(hosts_statements run '%FOR UPDATE SKIP LOCKED%')"
-      record "hosts.$hosts.writes" "$(hosts_statements run 'UPDATE registrations r SET last_push_at%')"
+      record "hosts.$hosts.writes" "$(hosts_statements run 'UPDATE push_targets r SET last_push_at%')"
       # The server's cost of the whole run, per push (the sessions have ended: their CPU is the
       # postmaster's reaped children's now).
       record "hosts.$hosts.server_cpu_ms_per_1000" \
@@ -100,13 +100,16 @@ hosts_run() {
   rm -rf "$hosts_pg"
 }
 
-# hosts_fill DATABASE ROWS: ROWS registrations due now.
+# hosts_fill DATABASE ROWS: ROWS registrations (their wake targets) due now, the counters recounted.
 hosts_fill() {
   local now; now=$(($(date +%s) * 1000))
-  hosts_psql -c "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-    SELECT md5(i::text) || md5((i + 7)::text), CASE WHEN i % 10 = 0 THEN 'debug' ELSE 'charging' END, 'production',
+  hosts_psql -c "INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment,
+      registered_at, expires_at, next_push_at)
+    SELECT md5(i::text) || md5((i + 7)::text), 'wake', md5(i::text) || md5((i + 7)::text),
+           CASE WHEN i % 10 = 0 THEN 'debug' ELSE 'charging' END, 'production',
            $now - (i * 7919 % 25200000), $now - (i * 7919 % 25200000) + 28800000, $now - (i % 60000)
     FROM generate_series(1, $2) AS i" "$1"
+  hosts_psql -c "$recount_sql" "$1"
 }
 
 # hosts_statements DATABASE PATTERN: calls of the statements whose text is like PATTERN.
@@ -130,13 +133,14 @@ hosts_server_cpu_ms() {
 
 # hosts_kind DATABASE KIND EXPRESSION: EXPRESSION (an aggregate of pg_stat_statements) over the
 # statements of one kind: the claim, the outcome writes (and the acks they read), expiry, the
-# figures (runs, reasons, faults, hourly deliveries, counters), and everything else.
+# figures (runs, reasons, faults, hourly deliveries, counters), and everything else. The texts are
+# those of PostgresStoreConnection+Outcomes.swift and +Sweep.swift.
 hosts_kind() {
   hosts_psql -c "SELECT coalesce($3, 0) FROM (SELECT s.*, CASE
       WHEN query ~ 'SKIP LOCKED' THEN 'claim'
-      WHEN query ~ '^\s*(UPDATE registrations r |DELETE FROM registrations r USING|SELECT push_token, waiting_ack_at|UPDATE registrations SET attempts)' THEN 'outcome'
-      WHEN query ~ 'FROM registrations WHERE registered_at <=' THEN 'expiry'
-      WHEN query ~ '(delivery_hours|sweep_runs|sweep_faults|sweep_reasons|registration_groups|delivered_environments|ack_)' THEN 'figures'
+      WHEN query ~ '^\s*(UPDATE push_targets r |WITH owned AS|SELECT registration_token, waiting_ack_at|UPDATE push_targets SET attempts)' THEN 'outcome'
+      WHEN query ~ 'FROM push_targets WHERE registered_at <=' THEN 'expiry'
+      WHEN query ~ '(delivery_hours|sweep_runs|sweep_run_kinds|sweep_faults|sweep_reasons|target_groups|delivered_scopes|ack_)' THEN 'figures'
       ELSE 'other' END AS kind
     FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1') k WHERE kind = '$2'" "$1"
 }
@@ -151,21 +155,28 @@ hosts_churn() {
   hosts_psql -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" churn
   local now; now=$(($(date +%s) * 1000))
   # Due spread over five minutes, registered over the last 7 hours (none expires in the run).
-  hosts_psql -c "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-    SELECT md5(i::text) || md5((i + 7)::text), 'charging', 'production', $now - (i * 7919 % 3600000),
-           $now + 28800000, $now + (i % 5) * 60000 FROM generate_series(1, $rows) AS i" churn
-  hosts_psql -c "VACUUM ANALYZE registrations" churn
+  hosts_psql -c "INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment,
+      registered_at, expires_at, next_push_at)
+    SELECT md5(i::text) || md5((i + 7)::text), 'wake', md5(i::text) || md5((i + 7)::text), 'charging', 'production',
+           $now - (i * 7919 % 3600000), $now + 28800000, $now + (i % 5) * 60000 FROM generate_series(1, $rows) AS i" churn
+  hosts_psql -c "$recount_sql" churn
+  hosts_psql -c "VACUUM ANALYZE push_targets" churn
   start=$(now_ns)
   for minute in $(seq "$churn_minutes"); do
     next=$((start + minute * 60 * 1000000000))
     hosts_psql -c "SELECT pg_stat_statements_reset()" churn >/dev/null
     # A tenth replaced: the oldest-registered gone (unregistered), as many new ones due in 5 min.
     now=$(($(date +%s) * 1000))
-    hosts_psql -c "WITH gone AS (DELETE FROM registrations WHERE push_token IN (SELECT push_token FROM registrations
-        ORDER BY registered_at LIMIT $((rows / 10))) RETURNING 1)
-      INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-      SELECT md5(random()::text) || md5(random()::text), 'charging', 'production', $now, $now + 28800000,
-             $now + 300000 FROM generate_series(1, (SELECT count(*) FROM gone))" churn >/dev/null
+    # (A new token is made once per row, in the subquery, and is both keys of its wake target.)
+    hosts_psql -c "WITH gone AS (DELETE FROM push_targets WHERE registration_token IN (SELECT registration_token
+        FROM push_targets ORDER BY registered_at LIMIT $((rows / 10))) RETURNING 1)
+      INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+        expires_at, next_push_at)
+      SELECT token, 'wake', token, 'charging', 'production', $now, $now + 28800000, $now + 300000
+      FROM (SELECT md5(random()::text) || md5(random()::text) AS token
+            FROM generate_series(1, (SELECT count(*) FROM gone))) AS r" churn >/dev/null
+    # The counters follow (one grouped read of the table, before the sweep; not a figure here).
+    hosts_psql -c "$recount_sql" churn >/dev/null
     summary=$(sweep "$uri_base/churn" LIVEACTIVITY_HOST_NAME=churn LIVEACTIVITY_SWEEP_DIR="$work/churn" \
       "$bin/liveactivity-sweep" 2>&1) || errors=$((errors + 1))
     [ "$(field failed <<<"$summary" | head -1)" = 0 ] || errors=$((errors + 1))
@@ -177,12 +188,12 @@ hosts_churn() {
   record hosts.churn.errors "$errors"
   record hosts.churn.claim_first_ms "${claim_first:-0}"
   record hosts.churn.claim_last_ms "${claim_last:-0}"
-  record hosts.churn.live "$(hosts_psql -c "SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = 'registrations'" churn)"
-  record hosts.churn.dead "$(hosts_psql -c "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'registrations'" churn)"
-  record hosts.churn.autovacuums "$(hosts_psql -c "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'registrations'" churn)"
-  record hosts.churn.table_mb "$(hosts_psql -c "SELECT pg_total_relation_size('registrations') / 1048576.0" churn)"
+  record hosts.churn.live "$(hosts_psql -c "SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = 'push_targets'" churn)"
+  record hosts.churn.dead "$(hosts_psql -c "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'push_targets'" churn)"
+  record hosts.churn.autovacuums "$(hosts_psql -c "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'push_targets'" churn)"
+  record hosts.churn.table_mb "$(hosts_psql -c "SELECT pg_total_relation_size('push_targets') / 1048576.0" churn)"
   # The same rows packed: what the table would weigh without its dead space.
-  hosts_psql -c "CREATE TABLE packed AS SELECT * FROM registrations" churn
+  hosts_psql -c "CREATE TABLE packed AS SELECT * FROM push_targets" churn
   record hosts.churn.packed_mb "$(hosts_psql -c "SELECT pg_total_relation_size('packed') / 1048576.0" churn)"
   log "  churn: table $(latest hosts.churn.table_mb) MB (packed $(latest hosts.churn.packed_mb) MB)," \
     "claim $(latest hosts.churn.claim_first_ms) ms then $(latest hosts.churn.claim_last_ms) ms, errors $errors"
@@ -202,7 +213,7 @@ hosts_pause() {
     LIVEACTIVITY_APNS_CONCURRENCY=1 "$bin/liveactivity-sweep" >"$work/dying.out" 2>&1 &
   local dying=$! waited=0
   # Killed once it holds claimed rows it has not written (10 s at most).
-  until [ "$(hosts_psql -c "SELECT count(*) FROM registrations WHERE lease_host = 'dying' AND wakeup_count = 0" pause)" -gt 0 ] ||
+  until [ "$(hosts_psql -c "SELECT count(*) FROM push_targets WHERE lease_host = 'dying' AND push_count = 0" pause)" -gt 0 ] ||
     [ "$waited" -ge 100 ]; do
     sleep 0.1
     waited=$((waited + 1))
@@ -213,7 +224,7 @@ hosts_pause() {
   # Killed, not ended on its own: anything else makes the figure an error.
   [ "$status" = 137 ] || { log "  the host to kill ended with status $status first: $(tail -c 300 "$work/dying.out")"; claimed_error=1; }
   killed=$(now_ns)
-  local claimed; claimed=$(hosts_psql -c "SELECT count(*) FROM registrations WHERE lease_host = 'dying' AND wakeup_count = 0" pause)
+  local claimed; claimed=$(hosts_psql -c "SELECT count(*) FROM push_targets WHERE lease_host = 'dying' AND push_count = 0" pause)
   deadline=$((killed + (hosts_lease + 240) * 1000000000))
   left=$claimed
   while [ "$left" -gt 0 ] && [ "$(now_ns)" -lt "$deadline" ]; do
@@ -222,7 +233,7 @@ hosts_pause() {
     sweep "$uri_base/pause" LIVEACTIVITY_HOST_NAME=survivor LIVEACTIVITY_SWEEP_DIR="$work/survivor" \
       "$bin/liveactivity-sweep" >>"$work/survivor.out" 2>&1 || true
     run=$((run + 1))
-    left=$(hosts_psql -c "SELECT count(*) FROM registrations WHERE wakeup_count = 0" pause)
+    left=$(hosts_psql -c "SELECT count(*) FROM push_targets WHERE push_count = 0" pause)
   done
   [ "$claimed" -gt 0 ] || log "  the host to kill claimed nothing: $(tail -c 300 "$work/dying.out")"
   record hosts.pause.claimed "$claimed"

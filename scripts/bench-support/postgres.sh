@@ -38,13 +38,16 @@ pg_fill() {
   local db=$1 rows=$2 due=$3 now; now=$(($(date +%s) * 1000))
   pg_fresh "$db"
   sweep "$(pg_uri "$db")" env LIVEACTIVITY_SWEEP_DIR="$work/pg-sweep-$db" "$bin/liveactivity-sweep" >/dev/null
-  pg_sql "$db" "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at)
-    SELECT md5(random()::text) || lpad(to_hex(i), 32, '0'),
+  # Wake targets (registration_token = push_token), the token made once per row in the subquery.
+  pg_sql "$db" "INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+      expires_at, next_push_at)
+    SELECT token, 'wake', token,
            CASE WHEN i % 10 = 0 THEN 'debug' ELSE 'charging' END, 'production',
            $now - (i * 7919 % 25200000), $now - (i * 7919 % 25200000) + 28800000,
            CASE WHEN i <= $due THEN $now - (i % 60000) ELSE $now + 3600000 END
-    FROM generate_series(1, $rows) AS i"
-  pg_sql "$db" "VACUUM ANALYZE registrations"
+    FROM (SELECT i, md5(random()::text) || lpad(to_hex(i), 32, '0') AS token FROM generate_series(1, $rows) AS i) AS r"
+  pg_sql "$db" "$recount_sql"
+  pg_sql "$db" "VACUUM ANALYZE push_targets"
 }
 
 postgres_run() {
@@ -80,7 +83,7 @@ postgres_run() {
     summary=$(sweep "$(pg_uri bench_sweep)" env LIVEACTIVITY_SWEEP_DIR="$work/pg-sweep-run" \
       /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep")
     elapsed=$(($(now_ns) - start))
-    sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<<"$summary")
+    sent=$(field sent <<<"$summary" | head -1)
     record pg.sweep.errors "$((n - ${sent:-0}))"
     [ "$sent" = "$n" ] || log "the sweep on PostgreSQL sent ${sent:-?} of $n: $summary"
     record pg.sweep.rate "$(awk -v n="$n" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
@@ -91,7 +94,7 @@ postgres_run() {
     start=$(now_ns)
     summary=$(sweep "$work/pg-beside-run.sqlite" "$bin/liveactivity-sweep")
     elapsed=$(($(now_ns) - start))
-    sent=$(sed -n 's/.*sent=\([0-9]*\).*/\1/p' <<<"$summary")
+    sent=$(field sent <<<"$summary" | head -1)
     record pg.sqlite_sweep.errors "$((n - ${sent:-0}))"
     record pg.sqlite_sweep.rate "$(awk -v n="$n" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
     log "  round $round: sweep of $n on PostgreSQL $(latest pg.sweep.rate) pushes/s, on SQLite $(latest pg.sqlite_sweep.rate)"

@@ -39,7 +39,8 @@ wake_run() {
     run_wrk wake.register /wakeup "$duration" "$connections" "$((round + 700))"
     # A push answered 200 a minute ago for every registration, as a sweep would have written it.
     sqlite3 -cmd ".timeout 5000" "$work/wake.sqlite" \
-      "UPDATE registrations SET attempts = X'$(wake_ring "$(($(date +%s) * 1000 - 60000))" 1)' WHERE attempts IS NULL"
+      "UPDATE push_targets SET attempts = X'$(wake_ring "$(($(date +%s) * 1000 - 60000))" 1)'
+       WHERE attempts IS NULL AND push_kind = 'wake'"
     run_wrk wake.ack /wakeup/ack "$duration" "$connections" "$((round + 700))"
     log "  round $round: register $(latest wake.register.rps) req/s (errors $(latest wake.register.errors)), ack $(latest wake.ack.rps) req/s (errors $(latest wake.ack.errors))"
   done
@@ -47,14 +48,16 @@ wake_run() {
 
   fill "$work/wake-scale.sqlite" "$wake_rows" 0
   local token now hour
-  token=$(sqlite3 "$work/wake-scale.sqlite" "SELECT push_token FROM registrations ORDER BY push_token LIMIT 1 OFFSET $((wake_rows / 2))")
+  token=$(sqlite3 "$work/wake-scale.sqlite" "SELECT registration_token FROM push_targets WHERE push_kind = 'wake'
+    ORDER BY registration_token LIMIT 1 OFFSET $((wake_rows / 2))")
   now=$(($(date +%s) * 1000)); hour=$((now / 3600000))
   sqlite3 "$work/wake-scale.sqlite" <<SQL
 BEGIN;
-UPDATE registrations SET attempts = X'$(wake_ring "$now" 20)' WHERE push_token = '$token';
+UPDATE push_targets SET attempts = X'$(wake_ring "$now" 20)' WHERE registration_token = '$token' AND push_kind = 'wake';
 WITH RECURSIVE h(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM h WHERE i < 167)
-INSERT INTO delivery_hours (hour, activity_type, environment, registrations, delivered, acked, delay_sum_ms, d0, d1, d2, d3, d4)
-SELECT $hour - i, t.name, e.name, 9000, 108000, 90000, 150000000, 20000, 30000, 25000, 10000, 5000
+INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, registrations, delivered, acked, delay_sum_ms,
+  d0, d1, d2, d3, d4)
+SELECT $hour - i, t.name, e.name, 'wake', 9000, 108000, 90000, 150000000, 20000, 30000, 25000, 10000, 5000
 FROM h, (SELECT 'charging' AS name UNION ALL SELECT 'debug') t, (SELECT 'production' AS name UNION ALL SELECT 'sandbox') e;
 WITH RECURSIVE h(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM h WHERE i < 167)
 INSERT INTO ack_hours (hour, outcome, count)

@@ -2,8 +2,16 @@
  * responder doing the work liveactivity-fcgi does (SPEC section 3) behind the same nginx: routes
  * on the path's end, method, Content-Type and body-size checks, the strict JSON reader of json.c,
  * the token, type and environment rules with the same messages, both caps (registrations, and
- * those never answered 200) from registration_groups, UPDATE-then-INSERT, one BEGIN IMMEDIATE ... COMMIT per request, on a
- * database file our own build created and migrated (same schema, indexes and triggers).
+ * those never answered 200 in the registration's environment) from the wake rows of target_groups,
+ * and the statements SQLiteStoreConnection+Registrations.swift runs for a registration without a
+ * widgets target: a SELECT of the registration's stored push targets, then either the refresh of
+ * its wake target (its 200s kept in the same environment; a widgets target it no longer asks for
+ * deleted) or, under the caps, the INSERT of a wake target keyed (registration_token, 'wake');
+ * where the schema has no trigger keeping target_groups, the counters' change of the write (as
+ * TargetCounting decides it) added by the same INSERT ... ON CONFLICT as ours, and unregister
+ * reads what it deleted (DELETE ... RETURNING) to take it off them. One BEGIN IMMEDIATE ...
+ * COMMIT per request, on a database file our own build created and migrated (same schema,
+ * indexes and triggers).
  * Unregister reads only pushToken, as SPEC section 3 says (ours also checks activityType and
  * environment there). Health answers for the bench's start-up check; metrics are not served.
  *
@@ -40,8 +48,23 @@
 
 struct store {
     sqlite3 *db;
-    sqlite3_stmt *begin, *commit, *rollback, *update, *count, *insert, *remove;
+    sqlite3_stmt *begin, *commit, *rollback, *stored, *refresh, *remove_target, *count, *total, *insert, *remove,
+        *adjust;
 };
+
+/* The most push targets a registration has (a wake and a widgets target), with room to spare. */
+#define MAX_TARGETS 8
+
+/* A target as the counters count it: its group (kind, type, environment) and whether it was ever
+ * answered 200. */
+struct counted {
+    char kind[16], type[16], environment[16];
+    int proven;
+};
+
+/* Whether a trigger on push_targets keeps target_groups (schemas that have one), or the writer
+ * must add each write's change itself (as ours does where the schema has none). */
+static int counted_by_trigger;
 
 static const char *db_path;
 static int listen_socket, per_thread;
@@ -70,14 +93,30 @@ static void open_store(struct store *s) {
     s->begin = prepare(s->db, "BEGIN IMMEDIATE");
     s->commit = prepare(s->db, "COMMIT");
     s->rollback = prepare(s->db, "ROLLBACK");
-    s->update = prepare(s->db,
-        "UPDATE registrations SET activity_type = ?2, environment = ?3, registered_at = ?4, expires_at = ?5, "
-        "next_push_at = ?4, consecutive_failures = 0, last_error = NULL WHERE push_token = ?1");
-    s->count = prepare(s->db, "SELECT coalesce(sum(n), 0), coalesce(sum(unproven), 0) FROM registration_groups");
+    /* The statements of SQLiteStoreConnection+Registrations.swift, as it binds them. */
+    s->stored = prepare(s->db,
+        "SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL FROM push_targets "
+        "WHERE registration_token = ?");
+    s->refresh = prepare(s->db,
+        "UPDATE push_targets SET activity_type = ?3, environment = ?4, registered_at = ?5, expires_at = ?6, "
+        "next_push_at = ?5, consecutive_failures = 0, last_error = NULL, requested_interval = ?7, "
+        "last_push_at = CASE WHEN ?8 THEN last_push_at END "
+        "WHERE registration_token = ?1 AND push_kind = ?2");
+    s->remove_target = prepare(s->db, "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ?");
+    s->count = prepare(s->db,
+        "SELECT environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624)) "
+        "FROM target_groups WHERE push_kind = 'wake' GROUP BY environment");
+    s->total = prepare(s->db, "SELECT coalesce(sum(n), 0) FROM target_groups WHERE push_kind = 'wake'");
     s->insert = prepare(s->db,
-        "INSERT INTO registrations (push_token, activity_type, environment, registered_at, expires_at, next_push_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?4)");
-    s->remove = prepare(s->db, "DELETE FROM registrations WHERE push_token = ?");
+        "INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at, "
+        "expires_at, requested_interval, next_push_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6)");
+    s->remove = prepare(s->db, counted_by_trigger ? "DELETE FROM push_targets WHERE registration_token = ?"
+        : "DELETE FROM push_targets WHERE registration_token = ? "
+          "RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL");
+    s->adjust = prepare(s->db,
+        "INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET "
+        "n = n + excluded.n, unproven = unproven + excluded.unproven");
 }
 
 static int run(sqlite3_stmt *s) {
@@ -92,44 +131,137 @@ static long long now_ms(void) {
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* 0 done, 1 refused for a cap, else the SQLite error. One transaction. */
+/* Adds the counters' change of `removed` targets going and `added` ones coming, one statement per
+ * group whose counts change (TargetCounting.deltas); nothing where a trigger keeps them. */
+static int adjust_counts(struct store *s, const struct counted *removed, int removed_count, const struct counted *added,
+                         int added_count) {
+    if (counted_by_trigger) return SQLITE_OK;
+    struct { const struct counted *group; long long n, unproven; } deltas[2 * MAX_TARGETS + 2];
+    int groups = 0;
+    for (int i = 0; i < removed_count + added_count; i++) {
+        const struct counted *t = i < removed_count ? &removed[i] : &added[i - removed_count];
+        int sign = i < removed_count ? -1 : 1, g = 0;
+        while (g < groups && (strcmp(deltas[g].group->kind, t->kind) || strcmp(deltas[g].group->type, t->type) ||
+                              strcmp(deltas[g].group->environment, t->environment)))
+            g++;
+        if (g == groups) deltas[groups++] = (typeof(deltas[0])){ t, 0, 0 };
+        deltas[g].n += sign;
+        if (!t->proven) deltas[g].unproven += sign;
+    }
+    for (int g = 0; g < groups; g++) {
+        if (!deltas[g].n && !deltas[g].unproven) continue;
+        sqlite3_bind_text(s->adjust, 1, deltas[g].group->kind, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(s->adjust, 2, deltas[g].group->environment, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(s->adjust, 3, deltas[g].group->type, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(s->adjust, 4, deltas[g].n);
+        sqlite3_bind_int64(s->adjust, 5, deltas[g].unproven);
+        int rc = run(s->adjust);
+        if (rc) return rc;
+    }
+    return SQLITE_OK;
+}
+
+static void set_counted(struct counted *t, const char *kind, const char *type, const char *environment, int proven) {
+    snprintf(t->kind, sizeof t->kind, "%s", kind ? kind : "");
+    snprintf(t->type, sizeof t->type, "%s", type ? type : "");
+    snprintf(t->environment, sizeof t->environment, "%s", environment ? environment : "");
+    t->proven = proven;
+}
+
+/* 0 done, 1 refused for a cap, else the SQLite error. One transaction: the registration's stored
+ * targets read; a stored registration refreshed whatever the counts (its wake target refreshed,
+ * any other target deleted: a registration without widgetPushToken has none), a new one counted
+ * against both caps and its wake target inserted; then the counters' change. */
 static int store_register(struct store *s, const char *token, const char *type, const char *environment) {
     long long now = now_ms(), count = 0, unproven = 0;
+    struct counted stored[MAX_TARGETS], kept;
+    int wake_same_token[MAX_TARGETS], targets = 0, refreshed = 0;
     int rc = run(s->begin);
     if (rc) return rc;
-    sqlite3_bind_text(s->update, 1, token, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s->update, 2, type, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s->update, 3, environment, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s->update, 4, now);
-    sqlite3_bind_int64(s->update, 5, now + expiry_ms);
-    rc = run(s->update);
-    if (!rc && sqlite3_changes(s->db) == 0) {
-        if (sqlite3_step(s->count) == SQLITE_ROW) {
-            count = sqlite3_column_int64(s->count, 0);
-            unproven = sqlite3_column_int64(s->count, 1);
+    sqlite3_bind_text(s->stored, 1, token, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(s->stored)) == SQLITE_ROW && targets < MAX_TARGETS) {
+        const char *kind = (const char *)sqlite3_column_text(s->stored, 0);
+        const char *stored_token = (const char *)sqlite3_column_text(s->stored, 1);
+        set_counted(&stored[targets], kind, (const char *)sqlite3_column_text(s->stored, 3),
+                    (const char *)sqlite3_column_text(s->stored, 2), sqlite3_column_int(s->stored, 4));
+        wake_same_token[targets] = kind && !strcmp(kind, "wake") && stored_token && !strcmp(stored_token, token);
+        targets++;
+    }
+    sqlite3_reset(s->stored);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) goto done;
+    rc = SQLITE_OK;
+    /* Every target the registration has takes its registration's environment: the first row's. */
+    int keeps_proof = targets > 0 && !strcmp(stored[0].environment, environment);
+    for (int i = 0; i < targets && !rc; i++) {
+        if (wake_same_token[i]) {
+            sqlite3_bind_text(s->refresh, 1, token, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 2, "wake", -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 3, type, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 4, environment, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(s->refresh, 5, now);
+            sqlite3_bind_int64(s->refresh, 6, now + expiry_ms);
+            sqlite3_bind_null(s->refresh, 7);
+            sqlite3_bind_int64(s->refresh, 8, keeps_proof);
+            rc = run(s->refresh);
+            set_counted(&kept, "wake", type, environment, keeps_proof && stored[i].proven);
+            refreshed = 1;
+        } else {
+            sqlite3_bind_text(s->remove_target, 1, token, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->remove_target, 2, stored[i].kind, -1, SQLITE_TRANSIENT);
+            rc = run(s->remove_target);
+        }
+    }
+    if (!rc && targets == 0) {
+        /* The caps: every registration (its wake target), and those never answered 200 in its environment. */
+        while ((rc = sqlite3_step(s->count)) == SQLITE_ROW) {
+            const char *group = (const char *)sqlite3_column_text(s->count, 0);
+            long long n = sqlite3_column_int64(s->count, 1);
+            count += n > 0 ? n : 0;
+            if (group && !strcmp(group, environment)) unproven = sqlite3_column_int64(s->count, 2);
         }
         sqlite3_reset(s->count);
+        if (rc != SQLITE_DONE) goto done;
+        rc = SQLITE_OK;
         if (count >= cap || unproven >= unproven_cap) {
             run(s->rollback);
             return 1;
         }
-        sqlite3_bind_text(s->insert, 1, token, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s->insert, 2, type, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s->insert, 3, environment, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s->insert, 4, now);
-        sqlite3_bind_int64(s->insert, 5, now + expiry_ms);
-        rc = run(s->insert);
     }
+    if (!rc && !refreshed) {
+        sqlite3_bind_text(s->insert, 1, token, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s->insert, 2, "wake", -1, SQLITE_STATIC);
+        sqlite3_bind_text(s->insert, 3, token, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s->insert, 4, type, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s->insert, 5, environment, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s->insert, 6, now);
+        sqlite3_bind_int64(s->insert, 7, now + expiry_ms);
+        sqlite3_bind_null(s->insert, 8);
+        rc = run(s->insert);
+        set_counted(&kept, "wake", type, environment, 0);
+    }
+    if (!rc) rc = adjust_counts(s, stored, targets, &kept, 1);
     if (!rc) rc = run(s->commit);
+done:
     if (rc && !sqlite3_get_autocommit(s->db)) run(s->rollback);
     return rc;
 }
 
 static int store_unregister(struct store *s, const char *token) {
+    struct counted removed[MAX_TARGETS];
+    int targets = 0;
     int rc = run(s->begin);
     if (rc) return rc;
     sqlite3_bind_text(s->remove, 1, token, -1, SQLITE_STATIC);
-    rc = run(s->remove);
+    /* Without a trigger, the RETURNING rows: what leaves the counters. */
+    while ((rc = sqlite3_step(s->remove)) == SQLITE_ROW) {
+        if (targets < MAX_TARGETS)
+            set_counted(&removed[targets++], (const char *)sqlite3_column_text(s->remove, 0),
+                        (const char *)sqlite3_column_text(s->remove, 1), (const char *)sqlite3_column_text(s->remove, 2),
+                        sqlite3_column_int(s->remove, 3));
+    }
+    sqlite3_reset(s->remove);
+    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    if (!rc) rc = adjust_counts(s, removed, targets, NULL, 0);
     if (!rc) rc = run(s->commit);
     if (rc && !sqlite3_get_autocommit(s->db)) run(s->rollback);
     return rc;
@@ -207,9 +339,9 @@ static void handle(FCGX_Request *q, struct store *store) {
         }
         char body[96];
         if (!per_thread) pthread_mutex_lock(&shared_lock);
-        int rc = sqlite3_step(store->count);
-        long long n = rc == SQLITE_ROW ? sqlite3_column_int64(store->count, 0) : 0;
-        sqlite3_reset(store->count);
+        int rc = sqlite3_step(store->total);
+        long long n = rc == SQLITE_ROW ? sqlite3_column_int64(store->total, 0) : 0;
+        sqlite3_reset(store->total);
         if (!per_thread) pthread_mutex_unlock(&shared_lock);
         if (rc != SQLITE_ROW) { database_fault(q, rc); return; }
         snprintf(body, sizeof body, "{\"status\":\"ok\",\"registrations\":%lld}", n);
@@ -334,6 +466,17 @@ int main(int argc, char **argv) {
     }
     /* libfcgi's own SIGTERM handler only sets a flag the blocked workers never see: stop at once. */
     signal(SIGTERM, SIG_DFL);
+    /* Which schema keeps the counters: asked once, of the database as our build migrated it. */
+    sqlite3 *probe;
+    if (sqlite3_open_v2(db_path, &probe, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        fprintf(stderr, "reference-responder: cannot open %s\n", db_path);
+        return 1;
+    }
+    sqlite3_stmt *triggers = prepare(probe,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'push_targets'");
+    counted_by_trigger = sqlite3_step(triggers) == SQLITE_ROW && sqlite3_column_int(triggers, 0) > 0;
+    sqlite3_finalize(triggers);
+    sqlite3_close(probe);
     if (!per_thread) open_store(&shared_store);
     pthread_t ids[threads];
     for (int i = 0; i < threads; i++) pthread_create(&ids[i], NULL, worker, NULL);
