@@ -92,10 +92,10 @@ struct OutsideTextTests {
         let run = try store.connection.statement("SELECT max(id) FROM sweep_runs").scalarInt() ?? 0
         try store.connection.statement(
             """
-            INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-            VALUES (?, ?, 1, 0, 0, 1, 0, 0)
+            INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+            VALUES (?, ?, ?, 1, 0, 0, 1, 0, 0)
             """
-        ).run([.integer(run), .text("widgets" + tricky)])
+        ).run([.integer(now - 30_000), .integer(run), .text("widgets" + tricky)])
         try store.connection.statement(
             "INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count) VALUES (?, 'failed', ?, ?, 1)"
         ).run([.integer(run), .text("widgets" + tricky), .text(tricky + long)])

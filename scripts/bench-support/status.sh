@@ -19,8 +19,8 @@ status_fill() {
   first=$(sqlite3 "$db" "SELECT coalesce(max(id), 0) FROM sweep_runs")
   if [ "$widgets" = widgets ]; then
     widget_runs="
-INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-  SELECT id, 'widgets', 100000, 3333 + (id - $first) % 100, 96667 - (id - $first) % 100, (id - $first) % 10 = 5,
+INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+  SELECT started_at, id, 'widgets', 100000, 3333 + (id - $first) % 100, 96667 - (id - $first) % 100, (id - $first) % 10 = 5,
          (id - $first) % 7 = 3, 0 FROM sweep_runs WHERE id > $first;
 INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count)
   SELECT run_id, 'failed', 'widgets', 'CURLE_OPERATION_TIMEDOUT', failed FROM sweep_run_kinds
@@ -40,8 +40,8 @@ BEGIN;
 WITH RECURSIVE m(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM m WHERE i < 10080)
 INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome)
 SELECT $now - i * 60000, 300 + i % 200, i % 3, 'ok' FROM m;
-INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-  SELECT id, 'wake', 100000, 20000 + (id - $first) % 500, 80000, (id - $first) % 10 = 0, (id - $first) % 7 = 0, 0
+INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+  SELECT started_at, id, 'wake', 100000, 20000 + (id - $first) % 500, 80000, (id - $first) % 10 = 0, (id - $first) % 7 = 0, 0
   FROM sweep_runs WHERE id > $first;
 INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count)
   SELECT run_id, 'failed', 'wake', 'CURLE_OPERATION_TIMEDOUT', failed FROM sweep_run_kinds

@@ -33,7 +33,7 @@ extension PostgresSchema {
         ALTER TABLE push_targets ALTER COLUMN push_token SET NOT NULL, ADD PRIMARY KEY (registration_token, push_kind);
         CREATE INDEX push_targets_due ON push_targets (next_push_at, registration_token, push_kind);
         CREATE INDEX push_targets_by_registered ON push_targets (registered_at, push_kind);
-        CREATE INDEX push_targets_by_pushes ON push_targets (push_kind, push_count) WHERE push_count > 0;
+        CREATE INDEX push_targets_by_wakeups ON push_targets (push_count) WHERE push_count > 0 AND push_kind = 'wake';
         CREATE INDEX push_targets_backing_off ON push_targets (environment, push_kind) WHERE consecutive_failures > 0;
         ALTER INDEX registrations_waiting_ack RENAME TO push_targets_waiting_ack;
         ALTER INDEX registrations_by_lease RENAME TO push_targets_by_lease;
@@ -60,6 +60,7 @@ extension PostgresSchema {
         ALTER TABLE delivered_scopes DROP CONSTRAINT delivered_environments_pkey, ADD PRIMARY KEY (environment, push_kind);
 
         CREATE TABLE sweep_run_kinds (
+            started_at bigint NOT NULL,
             run_id bigint NOT NULL,
             push_kind text NOT NULL,
             active bigint NOT NULL,
@@ -70,8 +71,10 @@ extension PostgresSchema {
             held bigint NOT NULL,
             PRIMARY KEY (run_id, push_kind)
         );
-        INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-            SELECT id, 'wake', active, sent, skipped, failed, removed, 0 FROM sweep_runs;
+        -- The run's start repeated, so the day's and week's figures read a range of it alone.
+        CREATE INDEX sweep_run_kinds_by_start ON sweep_run_kinds (started_at, push_kind);
+        INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+            SELECT started_at, id, 'wake', active, sent, skipped, failed, removed, 0 FROM sweep_runs;
         CREATE TABLE sweep_kind_totals (
             push_kind text PRIMARY KEY,
             sent bigint NOT NULL,

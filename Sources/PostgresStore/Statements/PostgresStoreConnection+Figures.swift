@@ -45,11 +45,15 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
-    /// From the registered_at index, which carries the kind.
+    /// One pass over the registered_at index, which carries the kind, from the oldest bound on:
+    /// every bound counted at once.
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
-        try storeFaults {
-            let newer = try statement("SELECT count(*) FROM push_targets WHERE registered_at > $1 AND push_kind = 'wake'")
-            return try bounds.map { try newer.scalarInt([.integer($0)]) ?? 0 }
+        guard let oldest = bounds.min() else { return [] }
+        return try storeFaults {
+            let counts = bounds.indices.map { "count(*) FILTER (WHERE registered_at > $\($0 + 2))" }.joined(separator: ", ")
+            return try statement("SELECT \(counts) FROM push_targets WHERE registered_at > $1 AND push_kind = 'wake'")
+                .firstRow([.integer(oldest)] + bounds.map { .integer($0) }) { row in bounds.indices.map { row.int(Int32($0)) } }
+                ?? bounds.map { _ in 0 }
         }
     }
 
@@ -95,8 +99,8 @@ extension PostgresStoreConnection: FigureQueries {
                     .firstRow([.integer(since)]) { row in (totals.runs, totals.expired) = (row.int(0), row.int(1)) }
                 kinds = try statement(
                     """
-                    SELECT k.push_kind, sum(k.sent)::bigint, sum(k.failed)::bigint, sum(k.removed)::bigint
-                    FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id WHERE r.started_at >= $1 GROUP BY 1
+                    SELECT push_kind, sum(sent)::bigint, sum(failed)::bigint, sum(removed)::bigint
+                    FROM sweep_run_kinds WHERE started_at >= $1 GROUP BY 1
                     """
                 ).rows([.integer(since)], read)
             } else {
@@ -199,9 +203,8 @@ extension PostgresStoreConnection: FigureQueries {
             // Integer division that floors, as SQLite's does for the non-negative times stored.
             try statement(
                 """
-                SELECT r.started_at / $1, k.push_kind, count(*), max(k.active), sum(k.sent)::bigint, sum(k.failed)::bigint
-                FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id
-                WHERE r.started_at >= $2 GROUP BY 1, 2 ORDER BY 1, 2
+                SELECT started_at / $1, push_kind, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint
+                FROM sweep_run_kinds WHERE started_at >= $2 GROUP BY 1, 2 ORDER BY 1, 2
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(

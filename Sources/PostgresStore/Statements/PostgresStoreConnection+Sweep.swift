@@ -266,23 +266,23 @@ extension PostgresStoreConnection: SweepStatements {
             try statement("UPDATE sweep_totals SET runs = runs + 1, expired = expired + $1 WHERE id = 1").run([
                 .integer(record.expired)
             ])
-            try recordCounts(record.kinds, run: runID)
+            try recordCounts(record.kinds, run: runID, at: record.startedAt)
             try recordReasons(record.reasons, run: runID)
             try recordFaults(record.faults, run: runID, at: record.startedAt)
             try prune(retention)
         }
     }
 
-    private func recordCounts(_ kinds: [RunRecord.KindCounts], run: Int64) throws(PostgresError) {
+    private func recordCounts(_ kinds: [RunRecord.KindCounts], run: Int64, at startedAt: Int64) throws(PostgresError) {
         let column = { (count: KeyPath<RunRecord.KindCounts, Int64>) in PostgresArray.integers(kinds.map { $0[keyPath: count] }) }
         try statement(
             """
-            INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-            SELECT $1::bigint, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
+            INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+            SELECT $9::bigint, $1::bigint, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
             """
         ).run([
             .integer(run), PostgresArray.text(kinds.map(\.kind.name)), column(\.active), column(\.sent), column(\.skipped),
-            column(\.failed), column(\.removed), column(\.held),
+            column(\.failed), column(\.removed), column(\.held), .integer(startedAt),
         ])
         try statement(
             """
@@ -340,7 +340,8 @@ extension PostgresStoreConnection: SweepStatements {
 
     private func prune(_ retention: Retention) throws(PostgresError) {
         let old = PostgresValue.integer(retention.runsBefore)
-        for table in ["sweep_reasons", "sweep_faults", "sweep_run_kinds"] {
+        try statement("DELETE FROM sweep_run_kinds WHERE started_at < $1").run([old])
+        for table in ["sweep_reasons", "sweep_faults"] {
             try statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < $1)").run([old])
         }
         try statement("DELETE FROM sweep_runs WHERE started_at < $1").run([old])

@@ -47,7 +47,7 @@ extension Schema {
         DROP TABLE registrations;
         CREATE INDEX push_targets_due ON push_targets(next_push_at, registration_token, push_kind);
         CREATE INDEX push_targets_by_registered ON push_targets(registered_at, push_kind);
-        CREATE INDEX push_targets_by_pushes ON push_targets(push_kind, push_count) WHERE push_count > 0;
+        CREATE INDEX push_targets_by_wakeups ON push_targets(push_count) WHERE push_count > 0 AND push_kind = 'wake';
         CREATE INDEX push_targets_backing_off ON push_targets(environment, push_kind, consecutive_failures)
             WHERE consecutive_failures > 0;
         CREATE INDEX push_targets_waiting_ack ON push_targets(waiting_ack_at) WHERE waiting_ack_at IS NOT NULL;
@@ -77,6 +77,7 @@ extension Schema {
         DROP TABLE delivered_environments;
 
         CREATE TABLE sweep_run_kinds (
+            started_at INTEGER NOT NULL,
             run_id INTEGER NOT NULL,
             push_kind TEXT NOT NULL,
             active INTEGER NOT NULL,
@@ -85,10 +86,10 @@ extension Schema {
             failed INTEGER NOT NULL,
             removed INTEGER NOT NULL,
             held INTEGER NOT NULL,
-            PRIMARY KEY (run_id, push_kind)
+            PRIMARY KEY (started_at, run_id, push_kind)
         ) WITHOUT ROWID;
-        INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-            SELECT id, 'wake', active, sent, skipped, failed, removed, 0 FROM sweep_runs;
+        INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+            SELECT started_at, id, 'wake', active, sent, skipped, failed, removed, 0 FROM sweep_runs;
         CREATE TABLE sweep_kind_totals (
             push_kind TEXT PRIMARY KEY NOT NULL,
             sent INTEGER NOT NULL,

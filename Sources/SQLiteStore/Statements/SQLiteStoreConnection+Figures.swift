@@ -40,12 +40,17 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
-    /// From the registered_at index, which carries the kind: no row is read.
+    /// One pass over the registered_at index, which carries the kind (no row is read), from the
+    /// oldest bound on: every bound counted at once.
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
-        try storeFaults {
-            let newer = try connection.statement(
-                "SELECT count(*) FROM push_targets WHERE registered_at > ? AND push_kind = 'wake'")
-            return try bounds.map { try newer.scalarInt([.integer($0)]) ?? 0 }
+        guard let oldest = bounds.min() else { return [] }
+        return try storeFaults {
+            let sums = bounds.indices.map { "coalesce(sum(registered_at > ?\($0 + 2)), 0)" }.joined(separator: ", ")
+            return try connection.statement(
+                "SELECT \(sums) FROM push_targets WHERE registered_at > ?1 AND push_kind = 'wake'"
+            ).firstRow([.integer(oldest)] + bounds.map { .integer($0) }) { row in
+                bounds.indices.map { row.int(Int32($0)) }
+            } ?? bounds.map { _ in 0 }
         }
     }
 
@@ -91,11 +96,9 @@ extension SQLiteStoreConnection: FigureQueries {
                         totals.runs = row.int(0)
                         totals.expired = row.int(1)
                     }
+                // A range of the table ordered by the runs' start: no join.
                 kinds = try connection.statement(
-                    """
-                    SELECT k.push_kind, sum(k.sent), sum(k.failed), sum(k.removed)
-                    FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id WHERE r.started_at >= ? GROUP BY 1
-                    """
+                    "SELECT push_kind, sum(sent), sum(failed), sum(removed) FROM sweep_run_kinds WHERE started_at >= ? GROUP BY 1"
                 ).rows([.integer(since)]) {
                     StatsReport.PushTotals(kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3))
                 }
@@ -202,9 +205,8 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             try connection.statement(
                 """
-                SELECT r.started_at / ?1, k.push_kind, count(*), max(k.active), sum(k.sent), sum(k.failed)
-                FROM sweep_runs r JOIN sweep_run_kinds k ON k.run_id = r.id
-                WHERE r.started_at >= ?2 GROUP BY 1, 2 ORDER BY 1, 2
+                SELECT started_at / ?1, push_kind, count(*), max(active), sum(sent), sum(failed)
+                FROM sweep_run_kinds WHERE started_at >= ?2 GROUP BY 1, 2 ORDER BY 1, 2
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(

@@ -297,11 +297,11 @@ extension SQLiteStoreConnection: SweepStatements {
             for kind in record.kinds {
                 try connection.statement(
                     """
-                    INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([
-                    .integer(runID), .text(kind.kind.name), .integer(kind.active), .integer(kind.sent), .integer(kind.skipped),
+                    .integer(record.startedAt), .integer(runID), .text(kind.kind.name), .integer(kind.active), .integer(kind.sent), .integer(kind.skipped),
                     .integer(kind.failed), .integer(kind.removed), .integer(kind.held),
                 ])
                 try connection.statement(
@@ -350,7 +350,8 @@ extension SQLiteStoreConnection: SweepStatements {
                 ])
             }
             let old = PreparedStatement.Value.integer(retention.runsBefore)
-            for table in ["sweep_reasons", "sweep_faults", "sweep_run_kinds"] {
+            try connection.statement("DELETE FROM sweep_run_kinds WHERE started_at < ?").run([old])
+            for table in ["sweep_reasons", "sweep_faults"] {
                 try connection.statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
                     .run([old])
             }

@@ -30,8 +30,8 @@ struct PlantedNumbersTests {
             """)
         try database.execute(
             """
-            INSERT INTO sweep_run_kinds (run_id, push_kind, active, sent, skipped, failed, removed, held)
-            SELECT max(id), 'wake', 1, \(huge), 0, \(huge), 0, 0 FROM sweep_runs
+            INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
+            SELECT max(started_at), max(id), 'wake', 1, \(huge), 0, \(huge), 0, 0 FROM sweep_runs
             """)
         try database.execute("INSERT INTO ack_delay_totals (bucket, count) VALUES (0, \(huge))")
         try database.execute("INSERT INTO ack_delay_totals (bucket, count) VALUES (1, \(huge))")
