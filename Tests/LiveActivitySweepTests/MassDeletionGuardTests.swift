@@ -11,7 +11,8 @@ import Testing
     let now: Int64 = 1_800_000_000_000
 
     func row(_ seed: Int, _ environment: APNsEnvironment = .sandbox, proven: Bool = false, holds: Int = 0) -> DueTarget {
-        DueTarget(wake: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
+        DueTarget(
+            wake: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment, registeredAt: 7,
             proven: proven, failures: holds, guardHolds: holds)
     }
 
@@ -20,8 +21,9 @@ import Testing
     /// The write of a row the guard holds in an environment that never delivered, after `failures` before.
     func backingOff(_ seed: Int, failures: Int) -> OutcomeWrite {
         let due = row(seed)
-        return .heldByGuard(.wake(
-            due.token), selectedRegisteredAt: due.registeredAt, reason: "BadDeviceToken",
+        return .heldByGuard(
+            .wake(
+                due.token), selectedRegisteredAt: due.registeredAt, reason: "BadDeviceToken",
             nextPushAt: now + 300_000 << Int64(failures))
     }
 
@@ -152,8 +154,9 @@ import Testing
         #expect(
             ruling.writes
                 == (0..<2).map {
-                    .held(.wake(
-                        PushToken(trusted: sampleToken($0))), selectedRegisteredAt: 7, reason: "BadEnvironmentKeyInToken",
+                    .held(
+                        .wake(
+                            PushToken(trusted: sampleToken($0))), selectedRegisteredAt: 7, reason: "BadEnvironmentKeyInToken",
                         nextPushAt: now + 300_000)
                 })
         // An unreachable host says nothing about the answers that did arrive.

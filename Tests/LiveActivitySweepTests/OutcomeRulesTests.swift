@@ -9,7 +9,8 @@ import Testing
 @Suite struct OutcomeRulesTests {
     let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
     let now: Int64 = 1_800_000_000_000
-    let row = DueTarget(wake: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .sandbox,
+    let row = DueTarget(
+        wake: PushToken(trusted: sampleToken(1)), activityType: .charging, environment: .sandbox,
         registeredAt: 1_799_999_000_000)
 
     func decide(_ answer: APNsAnswer, isRetry: Bool = false, failures: Int = 0) -> OutcomeDecision {
@@ -33,13 +34,15 @@ import Testing
         #expect(
             decide(.status(200))
                 == OutcomeDecision(
-                    .write(.delivered(.wake(row.token), selectedRegisteredAt: row.registeredAt, at: now, nextPushAt: now + 300_000)),
+                    .write(
+                        .delivered(.wake(row.token), selectedRegisteredAt: row.registeredAt, at: now, nextPushAt: now + 300_000)),
                     tally: .delivered))
         var debug = row
         debug.activityType = .debug
         #expect(
             rules.decide(.status(200), for: debug, isRetry: false, now: now).action
-                == .write(.delivered(.wake(row.token), selectedRegisteredAt: row.registeredAt, at: now, nextPushAt: now + 60_000)))
+                == .write(.delivered(.wake(row.token), selectedRegisteredAt: row.registeredAt, at: now, nextPushAt: now + 60_000))
+        )
     }
 
     @Test(arguments: ["Unregistered", "ExpiredToken"])
@@ -48,16 +51,18 @@ import Testing
             decide(.status(410, reason, timestamp: now - 5))
                 == OutcomeDecision(
                     .write(
-                        .unregistered(.wake(
-                            row.token), registeredAtOrBefore: now - 5, selectedRegisteredAt: row.registeredAt, reason: reason,
+                        .unregistered(
+                            .wake(
+                                row.token), registeredAtOrBefore: now - 5, selectedRegisteredAt: row.registeredAt, reason: reason,
                             nextPushAt: now + 300_000)),
                     tally: .removed(reason)))
         // Without a timestamp, only the registration the push was sent for is deleted.
         #expect(
             decide(.status(410, reason)).action
                 == .write(
-                    .unregistered(.wake(
-                        row.token), registeredAtOrBefore: row.registeredAt, selectedRegisteredAt: row.registeredAt,
+                    .unregistered(
+                        .wake(
+                            row.token), registeredAtOrBefore: row.registeredAt, selectedRegisteredAt: row.registeredAt,
                         reason: reason, nextPushAt: now + 300_000)))
     }
 
@@ -79,11 +84,12 @@ import Testing
     /// A fault about the key, the team or the account stops the whole environment; so does a
     /// topic fault of a wake, whose topic is the bundle id every kind's topic holds (SPEC 5,
     /// "Faults are scoped"; a widgets topic fault stops widgets alone: PushKindTests).
-    @Test(arguments: [
-        (403, "InvalidProviderToken", nil), (403, "MissingProviderToken", nil), (403, "BadEnvironmentKeyIdInToken", nil),
-        (403, "BadEnvironmentKeyInToken", nil), (403, "Forbidden", nil), (400, "BadTopic", nil),
-        (400, "TopicDisallowed", nil), (400, "MissingTopic", nil),
-    ] as [(Int, String, PushKind?)])
+    @Test(
+        arguments: [
+            (403, "InvalidProviderToken", nil), (403, "MissingProviderToken", nil), (403, "BadEnvironmentKeyIdInToken", nil),
+            (403, "BadEnvironmentKeyInToken", nil), (403, "Forbidden", nil), (400, "BadTopic", nil),
+            (400, "TopicDisallowed", nil), (400, "MissingTopic", nil),
+        ] as [(Int, String, PushKind?)])
     func configurationFaultsStopTheirEnvironment(status: Int, reason: String, scopedTo kind: PushKind?) throws {
         let decision = decide(.status(status, reason))
         let fault = try #require(stops(decision))
@@ -133,7 +139,8 @@ import Testing
         let held = rules.touched(row, by: fault, now: now)
         #expect(
             held.write
-                == .held(.wake(row.token), selectedRegisteredAt: row.registeredAt, reason: "BadPriority", nextPushAt: now + 300_000))
+                == .held(
+                    .wake(row.token), selectedRegisteredAt: row.registeredAt, reason: "BadPriority", nextPushAt: now + 300_000))
         #expect(held.tally == .held)
         var failing = row
         failing.failures = 2
@@ -141,8 +148,10 @@ import Testing
         let backedOff = rules.touched(failing, by: down, now: now)
         #expect(
             backedOff.write
-                == .failed(.wake(
-                    row.token), selectedRegisteredAt: row.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 240_000)
+                == .failed(
+                    .wake(
+                        row.token), selectedRegisteredAt: row.registeredAt, reason: "CURLE_COULDNT_CONNECT",
+                    nextPushAt: now + 240_000)
         )
         #expect(backedOff.tally == .failed("CURLE_COULDNT_CONNECT"))
     }

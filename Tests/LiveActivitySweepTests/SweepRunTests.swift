@@ -22,7 +22,8 @@ import Testing
     func row(_ seed: Int, _ environment: APNsEnvironment = .production, proven: Bool = false, registeredAt: Int64? = nil)
         -> DueTarget
     {
-        DueTarget(wake: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment,
+        DueTarget(
+            wake: PushToken(trusted: sampleToken(seed)), activityType: .charging, environment: environment,
             registeredAt: registeredAt ?? started - 60_000, proven: proven)
     }
 
@@ -69,15 +70,18 @@ import Testing
             run.step(.answered(APNsCompletion(id: first, answer: .status(200)), now: now)).actions
                 == [
                     .write(
-                        .delivered(.wake(
-                            delivered.token), selectedRegisteredAt: delivered.registeredAt, at: now, nextPushAt: now + 300_000))
+                        .delivered(
+                            .wake(
+                                delivered.token), selectedRegisteredAt: delivered.registeredAt, at: now, nextPushAt: now + 300_000
+                        ))
                 ])
         #expect(
             run.step(.answered(APNsCompletion(id: second, answer: .status(503, "ServiceUnavailable")), now: now)).actions
                 == [
                     .write(
-                        .failed(.wake(
-                            failing.token), selectedRegisteredAt: failing.registeredAt, reason: "ServiceUnavailable",
+                        .failed(
+                            .wake(
+                                failing.token), selectedRegisteredAt: failing.registeredAt, reason: "ServiceUnavailable",
                             nextPushAt: now + 60_000))
                 ])
         #expect(run.tallies[.wake] == SweepTally(sent: 1, failed: 1, failureReasons: ["ServiceUnavailable": 1]))
@@ -142,8 +146,9 @@ import Testing
         let early = row(1)
         let faulting = row(2)
         let ids = try [early, faulting].map { try sent($0, in: &run) }
-        let backOff = OutcomeWrite.failed(.wake(
-            early.token), selectedRegisteredAt: early.registeredAt, reason: "ServiceUnavailable", nextPushAt: now + 60_000)
+        let backOff = OutcomeWrite.failed(
+            .wake(
+                early.token), selectedRegisteredAt: early.registeredAt, reason: "ServiceUnavailable", nextPushAt: now + 60_000)
         #expect(
             run.step(.answered(APNsCompletion(id: ids[0], answer: .status(503, "ServiceUnavailable")), now: now)).actions
                 == [.write(backOff)], "no fault yet: it backs off")
@@ -170,8 +175,9 @@ import Testing
         let first = row(1)
         let id = try sent(first, in: &run)
         let effects = run.step(.answered(APNsCompletion(id: id, answer: .unreachable(.couldNotConnect)), now: now)).actions
-        let backOff = OutcomeWrite.failed(.wake(
-            first.token), selectedRegisteredAt: first.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 60_000)
+        let backOff = OutcomeWrite.failed(
+            .wake(
+                first.token), selectedRegisteredAt: first.registeredAt, reason: "CURLE_COULDNT_CONNECT", nextPushAt: now + 60_000)
         #expect(effects == [.cancel(.production), .write(backOff)], "not .stopReading: each row backs off on its own")
         #expect(run.faults.stoppedScopes.isEmpty && run.faults.reported.map(\.kind) == [.unreachable])
     }
@@ -261,7 +267,8 @@ import Testing
             effects.first
                 == .record(
                     AnsweredPush(
-                        key: .wake(due.token), attempt: attempt, activityType: .charging, environment: .production, previousDeliveryAt: nil)))
+                        key: .wake(due.token), attempt: attempt, activityType: .charging, environment: .production,
+                        previousDeliveryAt: nil)))
     }
 }
 

@@ -22,7 +22,8 @@ public func populateDeliveryFigures(_ database: TestDatabase, now: Int64) throws
                     token: token, sentAt: answeredAt - 50, answeredAt: answeredAt, status: 200, reason: nil, apnsID: "ID-\(seed)"),
                 activityType: type, environment: .production, previousDeliveryAt: nil))
         // Written as the sweep writes a 200: no longer due, so an ack is judged at once.
-        writes.append(.delivered(.wake(token), selectedRegisteredAt: answeredAt - 1000, at: answeredAt, nextPushAt: now + 3_600_000))
+        writes.append(
+            .delivered(.wake(token), selectedRegisteredAt: answeredAt - 1000, at: answeredAt, nextPushAt: now + 3_600_000))
     }
     try database.apply(writes, answered: answered)
     for (seed, delay) in zip(1..., deliveryFixtureDelays) {

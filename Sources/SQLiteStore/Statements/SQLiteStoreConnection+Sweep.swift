@@ -301,7 +301,8 @@ extension SQLiteStoreConnection: SweepStatements {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([
-                    .integer(record.startedAt), .integer(runID), .text(kind.kind.name), .integer(kind.active), .integer(kind.sent), .integer(kind.skipped),
+                    .integer(record.startedAt), .integer(runID), .text(kind.kind.name), .integer(kind.active),
+                    .integer(kind.sent), .integer(kind.skipped),
                     .integer(kind.failed), .integer(kind.removed), .integer(kind.held),
                 ])
                 try connection.statement(
