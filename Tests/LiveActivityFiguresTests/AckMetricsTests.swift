@@ -5,13 +5,14 @@ import TestSupport
 import Testing
 
 /// `/wakeup/metrics` adds `liveactivity_acks_total{outcome}` and the ack delay histogram
-/// (SPEC 7, issue 16).
+/// (SPEC 7, issue 16), on every engine (the test's argument).
 @Suite struct AckMetricsTests {
     let folder = TemporaryDirectory("ackmetrics")
     let now: Int64 = 1_800_000_000_000
 
-    @Test func acksByOutcomeAndTheirDelayHistogram() throws {
-        let store = try populateDeliveryFigures(TestDatabase(label: "delivery"), now: now)
+    @Test(arguments: TestEngine.every)
+    func acksByOutcomeAndTheirDelayHistogram(engine: TestEngine) throws {
+        let store = try populateDeliveryFigures(TestDatabase(engine, label: "delivery"), now: now)
         let text = PrometheusMetrics.render(try store.metricsSnapshot())
         #expect(text.contains("# TYPE liveactivity_acks_total counter\n"))
         #expect(text.contains("liveactivity_acks_total{outcome=\"matched\"} 8\n"))
@@ -28,8 +29,9 @@ import Testing
         }
     }
 
-    @Test func anEmptyDatabaseHasZeroSeries() throws {
-        let store = try TestDatabase(label: "empty")
+    @Test(arguments: TestEngine.every)
+    func anEmptyDatabaseHasZeroSeries(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "empty")
         let text = PrometheusMetrics.render(try store.metricsSnapshot())
         #expect(text.contains("liveactivity_acks_total{outcome=\"unmatched\"} 0\n"))
         #expect(text.contains("liveactivity_wake_ack_delay_seconds_bucket{le=\"+Inf\"} 0\n"))

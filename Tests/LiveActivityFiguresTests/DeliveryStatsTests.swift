@@ -6,13 +6,15 @@ import Testing
 @testable import LiveActivityFigures
 @testable import LiveActivityStore
 
-/// `stats` and `stats --json` show delivery per type over 24 h and 7 d (SPEC 7, issue 16).
+/// `stats` and `stats --json` show delivery per type over 24 h and 7 d (SPEC 7, issue 16), on
+/// every engine (the test's argument).
 @Suite struct DeliveryStatsTests {
     let folder = TemporaryDirectory("delivery")
     let now: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000 + 30 * 60_000
 
-    @Test func theFiguresAreThoseOfThePushesAndAcks() throws {
-        let store = try populateDeliveryFigures(TestDatabase(label: "delivery"), now: now)
+    @Test(arguments: TestEngine.every)
+    func theFiguresAreThoseOfThePushesAndAcks(engine: TestEngine) throws {
+        let store = try populateDeliveryFigures(TestDatabase(engine, label: "delivery"), now: now)
         let report = try store.statsReport(now: now)
         for windows in [report.delivery.lastDay, report.delivery.lastWeek] {
             #expect(windows.map(\.activityType) == ["charging", "debug"])
@@ -49,8 +51,9 @@ import Testing
     /// Issue 26 point 8: the page's share divides the acks of the pushes APNs answered in an hour
     /// by the 200s of that same hour, whatever hour the run that sent them started in (here the
     /// hour before: the old page filed its 200s there and showed 8 acks of 0).
-    @Test func theStatusPagesWakeHoursCarryTheAcksOfTheHoursPushes() throws {
-        let store = try populateDeliveryFigures(TestDatabase(label: "delivery"), now: now)
+    @Test(arguments: TestEngine.every)
+    func theStatusPagesWakeHoursCarryTheAcksOfTheHoursPushes(engine: TestEngine) throws {
+        let store = try populateDeliveryFigures(TestDatabase(engine, label: "delivery"), now: now)
         var run = SweepSummary()
         run.startedAt = now - 70 * 60_000
         run.sent = 11
@@ -63,8 +66,9 @@ import Testing
         #expect(hour.delayMedianMilliseconds == 3000 && hour.delayP90Milliseconds == 14_000)
     }
 
-    @Test func anHourOlderThanADayLeavesThe24HourWindowAndStaysInTheWeek() throws {
-        let store = try populateDeliveryFigures(TestDatabase(label: "delivery"), now: now)
+    @Test(arguments: TestEngine.every)
+    func anHourOlderThanADayLeavesThe24HourWindowAndStaysInTheWeek(engine: TestEngine) throws {
+        let store = try populateDeliveryFigures(TestDatabase(engine, label: "delivery"), now: now)
         let report = try store.statsReport(now: now + 24 * 3_600_000)
         #expect(report.delivery.lastDay[0].delivered == 0 && report.delivery.lastWeek[0].delivered == 10)
         #expect(report.delivery.acksLastDay[.matched] == 0 && report.delivery.acksLastWeek[.matched] == 8)

@@ -4,17 +4,19 @@ import LiveActivityStore
 import TestSupport
 import Testing
 
-/// `GET /wakeup/metrics`'s figures, read from a real database and rendered for Prometheus.
+/// `GET /wakeup/metrics`'s figures, read from a real database (each real engine, the test's
+/// argument: the figures' fixture plants numbers with SQL) and rendered for Prometheus.
 @Suite struct MetricsTests {
     let folder = TemporaryDirectory("metrics")
     let now: Int64 = 1_800_000_000_000
 
-    func populatedStore() throws -> TestDatabase {
-        try populateStatsFigures(TestDatabase(label: "stats"), now: now)
+    func populatedStore(on engine: TestEngine) throws -> TestDatabase {
+        try populateStatsFigures(TestDatabase(engine, label: "stats"), now: now)
     }
 
-    @Test func metricsAreInPrometheusTextFormat() throws {
-        let text = PrometheusMetrics.render(try populatedStore().metricsSnapshot())
+    @Test(arguments: TestEngine.real)
+    func metricsAreInPrometheusTextFormat(engine: TestEngine) throws {
+        let text = PrometheusMetrics.render(try populatedStore(on: engine).metricsSnapshot())
         #expect(text.contains("# TYPE liveactivity_registrations gauge\n"))
         #expect(text.contains("liveactivity_registrations{activity_type=\"charging\",environment=\"production\"} 2\n"))
         #expect(text.contains("liveactivity_registrations{activity_type=\"debug\",environment=\"production\"} 0\n"))
@@ -34,8 +36,9 @@ import Testing
         }
     }
 
-    @Test func faultCountersNeverGoDownWhenTheHistoryIsPruned() throws {
-        let store = try populatedStore()
+    @Test(arguments: TestEngine.real)
+    func faultCountersNeverGoDownWhenTheHistoryIsPruned(engine: TestEngine) throws {
+        let store = try populatedStore(on: engine)
         let sweeps = store
         var later = SweepSummary()
         later.startedAt = now + 32 * 86_400_000

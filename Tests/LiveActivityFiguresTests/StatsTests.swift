@@ -10,12 +10,14 @@ import Testing
     let now: Int64 = 1_800_000_000_000
     let minute: Int64 = 60_000
 
-    func populatedStore() throws -> TestDatabase {
-        try populateStatsFigures(TestDatabase(label: "stats"), now: now)
+    /// `populateStatsFigures` on `engine` (a real one: the fixture plants numbers with SQL).
+    func populatedStore(on engine: TestEngine) throws -> TestDatabase {
+        try populateStatsFigures(TestDatabase(engine, label: "stats"), now: now)
     }
 
-    @Test func theReportCountsByTypeEnvironmentAndAge() throws {
-        let store = try populatedStore()
+    @Test(arguments: TestEngine.real)
+    func theReportCountsByTypeEnvironmentAndAge(engine: TestEngine) throws {
+        let store = try populatedStore(on: engine)
         let report = try store.statsReport(now: now)
         #expect(report.active == 4)
         #expect(
@@ -40,8 +42,9 @@ import Testing
             ])
     }
 
-    @Test func faultsAndBackOffShowInTextAndJSON() throws {
-        let report = try populatedStore().statsReport(now: now)
+    @Test(arguments: TestEngine.real)
+    func faultsAndBackOffShowInTextAndJSON(engine: TestEngine) throws {
+        let report = try populatedStore(on: engine).statsReport(now: now)
         #expect(report.text.contains("Waiting after failures (back-off): production 0, sandbox 1"))
         #expect(report.text.contains("  sandbox: configuration BadEnvironmentKeyInToken in 1 runs (40 pushes), last 10 min ago"))
         #expect(report.json.contains(#""backingOff":{"production":0,"sandbox":1}"#))
@@ -49,12 +52,13 @@ import Testing
             report.json.contains(
                 #""faults24h":[{"environment":"sandbox","pushKind":"","kind":"configuration","reason":"BadEnvironmentKeyInToken","runs":1,"pushes":40,"lastAt":1799999400000}]"#
             ))
-        let quiet = try populatedStore().statsReport(now: now + 2 * 86_400_000)
+        let quiet = try populatedStore(on: engine).statsReport(now: now + 2 * 86_400_000)
         #expect(quiet.text.contains("Faults over 24 h: none") && quiet.json.contains(#""faults24h":[]"#))
     }
 
-    @Test func theTextAndJSONShowTheFiguresButNoFullToken() throws {
-        let report = try populatedStore().statsReport(now: now)
+    @Test(arguments: TestEngine.real)
+    func theTextAndJSONShowTheFiguresButNoFullToken(engine: TestEngine) throws {
+        let report = try populatedStore(on: engine).statsReport(now: now)
         #expect(report.text.contains("Active registrations: 4"))
         #expect(report.text.contains("debug / sandbox: 1"))
         #expect(report.text.contains("error rate 10.0%"))
@@ -69,8 +73,9 @@ import Testing
         }
     }
 
-    @Test func anEmptyDatabaseReportsZeros() throws {
-        let store = try TestDatabase(label: "empty")
+    @Test(arguments: TestEngine.every)
+    func anEmptyDatabaseReportsZeros(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "empty")
         let report = try store.statsReport(now: now)
         #expect(report.active == 0 && report.oldestRegisteredAt == nil && report.lastRunAt == nil)
         #expect(report.text.contains("Last sweep: none recorded"))

@@ -14,13 +14,15 @@ import Testing
     let folder = TemporaryDirectory("page")
     let now: Int64 = 1_800_000_000_000
 
-    func populated() throws -> StatsReport {
-        let store = try populateStatsFigures(TestDatabase(label: "stats"), now: now)
+    /// The report of `populateStatsFigures` on `engine` (a real one: the fixture plants numbers
+    /// with SQL).
+    func populated(on engine: TestEngine) throws -> StatsReport {
+        let store = try populateStatsFigures(TestDatabase(engine, label: "stats"), now: now)
         return try store.statsReport(now: now)
     }
 
-    func emptyReport() throws -> StatsReport {
-        return try TestDatabase(label: "empty").statsReport(now: now)
+    func emptyReport(on engine: TestEngine) throws -> StatsReport {
+        return try TestDatabase(engine, label: "empty").statsReport(now: now)
     }
 
     /// The `data-value` of the element marked `data-figure="name"`.
@@ -35,8 +37,9 @@ import Testing
         #expect(HTMLText.escape("ServiceUnavailable") == "ServiceUnavailable")
     }
 
-    @Test func textFromTheDatabaseIsEscapedOnThePage() throws {
-        var report = try populated()
+    @Test(arguments: TestEngine.real)
+    func textFromTheDatabaseIsEscapedOnThePage(engine: TestEngine) throws {
+        var report = try populated(on: engine)
         let hostile = "<script>alert('x')</script>&\"<img src=x>"
         report.day.failureReasons = [.init(reason: hostile, count: 3)]
         report.recentFaults[0].reason = hostile
@@ -48,8 +51,11 @@ import Testing
         #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;&lt;img src=x&gt;"))
     }
 
-    @Test func thePageIsSelfContained() throws {
-        for page in [StatusPage.render(try populated()), StatusPage.render(try emptyReport()), StatusPage.unavailable] {
+    @Test(arguments: TestEngine.real)
+    func thePageIsSelfContained(engine: TestEngine) throws {
+        for page in [
+            StatusPage.render(try populated(on: engine)), StatusPage.render(try emptyReport(on: engine)), StatusPage.unavailable,
+        ] {
             #expect(page.hasPrefix("<!DOCTYPE html>"))
             for forbidden in ["<script", "http://", "https://", " src=", " href=", "url(", "@import", "<link", "<iframe"] {
                 #expect(!page.lowercased().contains(forbidden), "\(forbidden)")
@@ -60,8 +66,9 @@ import Testing
         }
     }
 
-    @Test func anEmptyDatabaseGivesAPageWithTheNoSweepAlarmAndEmptyCharts() throws {
-        let page = StatusPage.render(try emptyReport())
+    @Test(arguments: TestEngine.every)
+    func anEmptyDatabaseGivesAPageWithTheNoSweepAlarmAndEmptyCharts(engine: TestEngine) throws {
+        let page = StatusPage.render(try emptyReport(on: engine))
         #expect(page.contains("data-alarm=\"true\""))
         #expect(page.contains("data-figure=\"alarms\" data-value=\"noSweepRecorded\""))
         #expect(page.contains("Last sweep: none recorded."))
@@ -72,15 +79,16 @@ import Testing
         #expect(figure("active", in: page) == "0")
     }
 
-    @Test func theAlarmShowsExactlyWhenTheRulesSaySo() throws {
+    @Test(arguments: TestEngine.real)
+    func theAlarmShowsExactlyWhenTheRulesSaySo(engine: TestEngine) throws {
         // The fixture's last run started 10 minutes before `now` with a configuration fault.
-        let stale = StatusPage.render(try populated())
+        let stale = StatusPage.render(try populated(on: engine))
         #expect(stale.contains("class=\"health alarm\" data-alarm=\"true\""))
         #expect(stale.contains("data-value=\"noSweepFinishedLately\""))
         #expect(stale.contains("data-value=\"lastSweepFailed\""))
         #expect(stale.contains("Alarm: the sweeps need attention"))
 
-        var healthy = try populated()
+        var healthy = try populated(on: engine)
         healthy.day.lastRunFinishedAt = now - 60_000
         healthy.day.lastRunExitedNonZero = false
         let page = StatusPage.render(healthy)
@@ -91,8 +99,9 @@ import Testing
 
     /// SPEC 3: no token beyond its first 8 characters; this page shows none at all, also for the
     /// most-woken registrations (random tokens, so no run of zeros meets a timestamp by chance).
-    @Test func noTokenNorItsPrefixIsOnThePage() throws {
-        let store = try TestDatabase(label: "tokens")
+    @Test(arguments: TestEngine.real)
+    func noTokenNorItsPrefixIsOnThePage(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "tokens")
         let tokens = (1...4).map { testToken($0) }
         for token in tokens {
             try store.register(
@@ -117,8 +126,9 @@ import Testing
         }
     }
 
-    @Test func theFiguresAreThoseOfTheReport() throws {
-        let report = try populated()
+    @Test(arguments: TestEngine.real)
+    func theFiguresAreThoseOfTheReport(engine: TestEngine) throws {
+        let report = try populated(on: engine)
         let page = StatusPage.render(report)
         #expect(figure("active", in: page) == "4")
         #expect(figure("byTypeAndEnvironment.charging/production", in: page) == "2")
@@ -137,8 +147,9 @@ import Testing
         #expect(page.components(separatedBy: "<tr data-bucket=\"\(now - 600_000)\">").count - 1 == 3)
     }
 
-    @Test func acknowledgedWakesAreDrawnOnceThereAreAny() throws {
-        var report = try populated()
+    @Test(arguments: TestEngine.real)
+    func acknowledgedWakesAreDrawnOnceThereAreAny(engine: TestEngine) throws {
+        var report = try populated(on: engine)
         let hour = now - now % 3_600_000
         report.day.hours = [
             .init(

@@ -65,11 +65,15 @@ import Testing
 
     /// "Exited non-zero" is read as the sweep decides its exit code: a recorded fault of any kind
     /// but an unreachable host (which backs off and exits 0).
-    @Test(arguments: [
-        (SweepFault.Kind.configuration, true), (.provider, true), (.guarded, true), (.unreachable, false),
-    ])
-    func theLastRunFailedExactlyWhenItRecordedAFaultThatFailsTheRun(kind: SweepFault.Kind, fails: Bool) throws {
-        let store = try TestDatabase(label: "health")
+    @Test(
+        arguments: [
+            (SweepFault.Kind.configuration, true), (.provider, true), (.guarded, true), (.unreachable, false),
+        ], TestEngine.every)
+    func theLastRunFailedExactlyWhenItRecordedAFaultThatFailsTheRun(
+        fault: (kind: SweepFault.Kind, fails: Bool), engine: TestEngine
+    ) throws {
+        let (kind, fails) = fault
+        let store = try TestDatabase(engine, label: "health")
         var failing = SweepSummary()
         failing.startedAt = now - 120_000
         failing.faults = [SweepFault(environment: .sandbox, kind: .configuration, reason: "BadTopic", pushes: 3, advice: "")]

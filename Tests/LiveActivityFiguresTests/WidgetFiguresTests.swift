@@ -23,8 +23,9 @@ import Testing
     /// times, the second waiting after a failure; two widgets pushes answered 200 five minutes ago;
     /// and the recent run's widgets pushes (40 sent, 2 failed, 1 target removed). None of it
     /// touches a wake target or a wake's count.
-    func populated(widgets: Bool) throws -> TestDatabase {
-        let database = try TestDatabase(label: widgets ? "widgets" : "wakes")
+    /// On `engine`, a real one: the figures are planted with SQL, as in `populateStatsFigures`.
+    func populated(widgets: Bool, on engine: TestEngine) throws -> TestDatabase {
+        let database = try TestDatabase(engine, label: widgets ? "widgets" : "wakes")
         let ages: [(Int, ActivityType, APNsEnvironment, Int64)] = [
             (1, .charging, .production, 1 * minute), (2, .charging, .production, 10 * minute),
             (3, .debug, .sandbox, 45 * minute), (4, .charging, .sandbox, 3 * 60 * minute),
@@ -100,9 +101,10 @@ import Testing
         return lines
     }
 
-    @Test func theTextShowsWidgetsApartAndEveryWakeLineAsWithout() throws {
-        let wakes = try populated(widgets: false).statsReport(now: now)
-        let both = try populated(widgets: true).statsReport(now: now)
+    @Test(arguments: TestEngine.real)
+    func theTextShowsWidgetsApartAndEveryWakeLineAsWithout(engine: TestEngine) throws {
+        let wakes = try populated(widgets: false, on: engine).statsReport(now: now)
+        let both = try populated(widgets: true, on: engine).statsReport(now: now)
         let text = both.text
         for line in [
             "Widgets targets: 2", "  charging / production: 2",
@@ -133,9 +135,10 @@ import Testing
 
     /// The JSON of a report with widgets holds every member of the one without, as it was, and
     /// the widgets figures in members of their own.
-    @Test func theJSONShowsWidgetsApartAndEveryWakeMemberAsWithout() throws {
-        let wakes = try object(try populated(widgets: false).statsReport(now: now).json)
-        let both = try object(try populated(widgets: true).statsReport(now: now).json)
+    @Test(arguments: TestEngine.real)
+    func theJSONShowsWidgetsApartAndEveryWakeMemberAsWithout(engine: TestEngine) throws {
+        let wakes = try object(try populated(widgets: false, on: engine).statsReport(now: now).json)
+        let both = try object(try populated(widgets: true, on: engine).statsReport(now: now).json)
 
         let targets = try #require(both["otherTargets"] as? [[String: Any]])
         #expect(targets.count == 1)
@@ -178,9 +181,10 @@ import Testing
         #expect(wakeMembers(both) == wakeMembers(wakes))
     }
 
-    @Test func metricsCountWidgetsPushesUnderTheirKind() throws {
-        let wakes = PrometheusMetrics.render(try populated(widgets: false).metricsSnapshot())
-        let both = PrometheusMetrics.render(try populated(widgets: true).metricsSnapshot())
+    @Test(arguments: TestEngine.real)
+    func metricsCountWidgetsPushesUnderTheirKind(engine: TestEngine) throws {
+        let wakes = PrometheusMetrics.render(try populated(widgets: false, on: engine).metricsSnapshot())
+        let both = PrometheusMetrics.render(try populated(widgets: true, on: engine).metricsSnapshot())
         for line in [
             #"liveactivity_pushes_sent_total{kind="wake"} 190"#,
             #"liveactivity_pushes_sent_total{kind="widgets"} 40"#,

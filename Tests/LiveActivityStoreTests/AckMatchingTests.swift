@@ -5,15 +5,15 @@ import Testing
 @testable import LiveActivityDomain
 @testable import LiveActivityStore
 
-/// `POST /wakeup/ack`'s rule in the store (SPEC 3): it marks the latest push answered 200 when
-/// that has no ack yet and was answered at most two effective intervals ago; everything else
-/// changes nothing but its counter.
-@Suite struct AckMatchingTests {
+/// The hour the tests start in (the fixture's and the tests' own).
+private let t0: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
+
+/// A database of the test's own on one engine, and the writes and reads the ack tests make.
+private struct Acks {
     let database: TestDatabase
-    let t0: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
     let policy = IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60], maximumSeconds: 3600)
 
-    init() throws { database = try TestDatabase(label: "acks") }
+    init(_ engine: TestEngine) throws { database = try TestDatabase(engine, label: "acks") }
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
 
@@ -66,61 +66,76 @@ import Testing
         let numbers = row.map { Int64($0 ?? "") ?? -1 }
         return (numbers[0], numbers[1], Array(numbers.dropFirst(2)))
     }
+}
 
-    @Test func anAckMatchesTheLatest200AndKeepsItsDelay() throws {
-        try register(1)
-        try pushed(1, at: t0 + 1000)
-        #expect(try ack(1, at: t0 + 4500) == .matched)
-        let push = try #require(try latest(1))
+/// `POST /wakeup/ack`'s rule in the store (SPEC 3): it marks the latest push answered 200 when
+/// that has no ack yet and was answered at most two effective intervals ago; everything else
+/// changes nothing but its counter. Each test takes its engine as its argument.
+@Suite struct AckMatchingTests {
+    @Test(arguments: TestEngine.real)
+    func anAckMatchesTheLatest200AndKeepsItsDelay(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        try acks.pushed(1, at: t0 + 1000)
+        #expect(try acks.ack(1, at: t0 + 4500) == .matched)
+        let push = try #require(try acks.latest(1))
         #expect(push.ackedAt == t0 + 4500 && push.ackDelayMilliseconds == 3500)
-        let figures = try #require(try hourFigures())
+        let figures = try #require(try acks.hourFigures())
         #expect(figures.acked == 1 && figures.delaySum == 3500)
         #expect(figures.buckets[AckDelayBuckets.index(ofMilliseconds: 3500)] == 1 && figures.buckets.reduce(0, +) == 1)
-        #expect(try totals() == ["matched": 1])
+        #expect(try acks.totals() == ["matched": 1])
     }
 
-    @Test func aSecondAckIsADuplicateAndChangesNothing() throws {
-        try register(1)
-        try pushed(1, at: t0 + 1000)
-        #expect(try ack(1, at: t0 + 2000) == .matched)
-        #expect(try ack(1, at: t0 + 9000) == .duplicate)
-        #expect(try latest(1)?.ackedAt == t0 + 2000)
-        #expect(try hourFigures()?.acked == 1)
-        #expect(try totals() == ["matched": 1, "duplicate": 1])
+    @Test(arguments: TestEngine.real)
+    func aSecondAckIsADuplicateAndChangesNothing(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        try acks.pushed(1, at: t0 + 1000)
+        #expect(try acks.ack(1, at: t0 + 2000) == .matched)
+        #expect(try acks.ack(1, at: t0 + 9000) == .duplicate)
+        #expect(try acks.latest(1)?.ackedAt == t0 + 2000)
+        #expect(try acks.hourFigures()?.acked == 1)
+        #expect(try acks.totals() == ["matched": 1, "duplicate": 1])
     }
 
-    @Test func withNoPushAnswered200ThereIsNothingToMatch() throws {
-        try register(1)
-        try database.execute("UPDATE push_targets SET next_push_at = \(t0 + 3_600_000)")
-        #expect(try ack(1, at: t0) == .unmatched, "registered, never pushed, none on its way")
-        try pushed(1, at: t0 + 1000, status: 500)
-        #expect(try ack(1, at: t0 + 2000) == .unmatched, "the only push failed")
-        #expect(try latest(1)?.ackedAt == nil)
-        #expect(try ack(99, at: t0 + 2000) == .unmatched, "not registered")
-        #expect(try totals() == ["unmatched": 3])
-        #expect(try hourFigures()?.acked == nil, "no figures beyond the counters")
+    @Test(arguments: TestEngine.real)
+    func withNoPushAnswered200ThereIsNothingToMatch(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        try acks.database.execute("UPDATE push_targets SET next_push_at = \(t0 + 3_600_000)")
+        #expect(try acks.ack(1, at: t0) == .unmatched, "registered, never pushed, none on its way")
+        try acks.pushed(1, at: t0 + 1000, status: 500)
+        #expect(try acks.ack(1, at: t0 + 2000) == .unmatched, "the only push failed")
+        #expect(try acks.latest(1)?.ackedAt == nil)
+        #expect(try acks.ack(99, at: t0 + 2000) == .unmatched, "not registered")
+        #expect(try acks.totals() == ["unmatched": 3])
+        #expect(try acks.hourFigures()?.acked == nil, "no figures beyond the counters")
     }
 
-    @Test func anAckLaterThanTwoIntervalsIsUnmatched() throws {
-        try register(1)
-        try pushed(1, at: t0)
-        #expect(try ack(1, at: t0 + 600_001) == .unmatched, "two charging intervals and a millisecond")
-        #expect(try latest(1)?.ackedAt == nil)
-        try register(2, interval: 900)
-        try pushed(2, at: t0)
-        #expect(try ack(2, at: t0 + 1_700_000) == .matched, "within two of its own 900 s")
-        try register(3, interval: 86_400)
-        try pushed(3, at: t0, next: t0 + 8 * 3_600_000)
-        #expect(try ack(3, at: t0 + 7_200_001) == .unmatched, "two of the 3600 s maximum, not of what it asked")
+    @Test(arguments: TestEngine.every)
+    func anAckLaterThanTwoIntervalsIsUnmatched(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        try acks.pushed(1, at: t0)
+        #expect(try acks.ack(1, at: t0 + 600_001) == .unmatched, "two charging intervals and a millisecond")
+        #expect(try acks.latest(1)?.ackedAt == nil)
+        try acks.register(2, interval: 900)
+        try acks.pushed(2, at: t0)
+        #expect(try acks.ack(2, at: t0 + 1_700_000) == .matched, "within two of its own 900 s")
+        try acks.register(3, interval: 86_400)
+        try acks.pushed(3, at: t0, next: t0 + 8 * 3_600_000)
+        #expect(try acks.ack(3, at: t0 + 7_200_001) == .unmatched, "two of the 3600 s maximum, not of what it asked")
     }
 
-    @Test func theLatest200IsTheOneMatched() throws {
-        try register(1)
-        try pushed(1, at: t0 + 1000)
-        try pushed(1, at: t0 + 301_000)
-        try pushed(1, at: t0 + 601_000, status: 500)
-        #expect(try ack(1, at: t0 + 602_000) == .matched)
-        guard case .found(let history) = try database.history(sampleToken(1)) else {
+    @Test(arguments: TestEngine.every)
+    func theLatest200IsTheOneMatched(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        try acks.pushed(1, at: t0 + 1000)
+        try acks.pushed(1, at: t0 + 301_000)
+        try acks.pushed(1, at: t0 + 601_000, status: 500)
+        #expect(try acks.ack(1, at: t0 + 602_000) == .matched)
+        guard case .found(let history) = try acks.database.history(sampleToken(1)) else {
             Issue.record("registered")
             return
         }
@@ -132,41 +147,47 @@ import Testing
 
     /// The phone wakes and acks a second after APNs's 200, before the sweep wrote that answer
     /// (it writes in batches): the ack waits on the row and is matched when the answer is written.
-    @Test func anAckBeforeItsPushIsWrittenIsMatchedWhenItIs() throws {
-        try register(1)
-        #expect(try ack(1, at: t0 + 1200) == nil, "due: its push may be on its way, so it waits")
-        #expect(try totals().isEmpty, "not counted yet")
-        try pushed(1, at: t0 + 200)  // sent at t0 + 180, answered 200 at t0 + 200, written now
-        let push = try #require(try latest(1))
+    @Test(arguments: TestEngine.real)
+    func anAckBeforeItsPushIsWrittenIsMatchedWhenItIs(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        #expect(try acks.ack(1, at: t0 + 1200) == nil, "due: its push may be on its way, so it waits")
+        #expect(try acks.totals().isEmpty, "not counted yet")
+        try acks.pushed(1, at: t0 + 200)  // sent at t0 + 180, answered 200 at t0 + 200, written now
+        let push = try #require(try acks.latest(1))
         #expect(push.ackedAt == t0 + 1200 && push.ackDelayMilliseconds == 1000)
-        #expect(try totals() == ["matched": 1])
-        #expect(try hourFigures()?.acked == 1)
-        #expect(try database.scalar("SELECT count(*) FROM push_targets WHERE waiting_ack_at IS NOT NULL") == 0)
+        #expect(try acks.totals() == ["matched": 1])
+        #expect(try acks.hourFigures()?.acked == 1)
+        #expect(try acks.database.scalar("SELECT count(*) FROM push_targets WHERE waiting_ack_at IS NOT NULL") == 0)
     }
 
     /// An ack that came before the next push was even sent is for the push before, whatever the
     /// time: judged when the next one is written, it goes to the right one with its own delay.
-    @Test func aWaitingAckSentBeforeTheNextPushIsForThePushBefore() throws {
-        try register(1)
-        try pushed(1, at: t0 + 1000, next: t0 + 301_000)
-        #expect(try ack(1, at: t0 + 302_000) == nil, "the next push is due: it waits")
-        try pushed(1, at: t0 + 303_100)  // sent at t0 + 303_080, after the ack
-        guard case .found(let history) = try database.history(sampleToken(1)) else {
+    @Test(arguments: TestEngine.real)
+    func aWaitingAckSentBeforeTheNextPushIsForThePushBefore(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        try acks.pushed(1, at: t0 + 1000, next: t0 + 301_000)
+        #expect(try acks.ack(1, at: t0 + 302_000) == nil, "the next push is due: it waits")
+        try acks.pushed(1, at: t0 + 303_100)  // sent at t0 + 303_080, after the ack
+        guard case .found(let history) = try acks.database.history(sampleToken(1)) else {
             Issue.record("registered")
             return
         }
         #expect(history.attempts.map(\.ackedAt) == [nil, t0 + 302_000])
         #expect(history.attempts[1].ackDelayMilliseconds == 301_000)
-        #expect(try totals() == ["matched": 1])
+        #expect(try acks.totals() == ["matched": 1])
     }
 
-    @Test func aSecondAckWhileOneWaitsIsADuplicateAndAFailedPushLeavesItUnmatched() throws {
-        try register(1)
-        #expect(try ack(1, at: t0 + 100) == nil)
-        #expect(try ack(1, at: t0 + 200) == .duplicate)
-        try pushed(1, at: t0 + 300, status: 500)
-        #expect(try totals() == ["duplicate": 1, "unmatched": 1], "no push answered 200 was sent before it")
-        #expect(try latest(1)?.ackedAt == nil)
+    @Test(arguments: TestEngine.real)
+    func aSecondAckWhileOneWaitsIsADuplicateAndAFailedPushLeavesItUnmatched(engine: TestEngine) throws {
+        let acks = try Acks(engine)
+        try acks.register(1)
+        #expect(try acks.ack(1, at: t0 + 100) == nil)
+        #expect(try acks.ack(1, at: t0 + 200) == .duplicate)
+        try acks.pushed(1, at: t0 + 300, status: 500)
+        #expect(try acks.totals() == ["duplicate": 1, "unmatched": 1], "no push answered 200 was sent before it")
+        #expect(try acks.latest(1)?.ackedAt == nil)
     }
 
     @Test func theDelayQuantilesComeFromTheBuckets() {

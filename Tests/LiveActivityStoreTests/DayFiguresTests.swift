@@ -6,18 +6,16 @@ import Testing
 @testable import LiveActivityFigures
 @testable import LiveActivityStore
 
-/// The 24 hours the status page draws (`StatsReport.Day`), read from the run history.
+/// The 24 hours the status page draws (`StatsReport.Day`), read from the run history, on every
+/// engine (the test's argument).
 @Suite struct DayFiguresTests {
-    let database: TestDatabase
     let minute: Int64 = 60_000
     /// 5.5 minutes past an hour (1_800_000_000_000 is on the hour).
     let now: Int64 = 1_800_000_330_000
 
-    init() throws { database = try TestDatabase(label: "day") }
-
-    func run(minutesAgo: Int64, active: Int, sent: Int, failed: Int = 0, reasons: [String: Int] = [:])
-        throws
-    {
+    func run(
+        minutesAgo: Int64, active: Int, sent: Int, failed: Int = 0, reasons: [String: Int] = [:], in database: TestDatabase
+    ) throws {
         var summary = SweepSummary()
         summary.startedAt = now - minutesAgo * minute
         summary.active = active
@@ -28,7 +26,7 @@ import Testing
     }
 
     /// `count` pushes answered 200 `minutesAgo`, as a sweep's batch records them.
-    func delivered(_ count: Int, minutesAgo: Int64, from seed: Int) throws {
+    func delivered(_ count: Int, minutesAgo: Int64, from seed: Int, in database: TestDatabase) throws {
         let at = now - minutesAgo * minute
         try database.apply(
             [],
@@ -42,21 +40,24 @@ import Testing
             })
     }
 
-    @Test func runsAreBucketedPer10MinutesOver24HoursWithHoursAndReasons() throws {
+    @Test(arguments: TestEngine.every)
+    func runsAreBucketedPer10MinutesOver24HoursWithHoursAndReasons(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "day")
         // Recorded in the order they ran. Older than the 24 hours: in no bucket, no hour, no reason.
-        try run(minutesAgo: 25 * 60, active: 9, sent: 9, failed: 9, reasons: ["Old": 9])
-        try run(minutesAgo: 23 * 60, active: 1, sent: 1)
-        try run(minutesAgo: 8, active: 4, sent: 4, failed: 2, reasons: ["ServiceUnavailable": 1, "TooManyRequests": 1])
-        try run(minutesAgo: 2, active: 7, sent: 2)
-        try run(minutesAgo: 1, active: 5, sent: 3, failed: 1, reasons: ["ServiceUnavailable": 1])
+        try run(minutesAgo: 25 * 60, active: 9, sent: 9, failed: 9, reasons: ["Old": 9], in: database)
+        try run(minutesAgo: 23 * 60, active: 1, sent: 1, in: database)
+        try run(
+            minutesAgo: 8, active: 4, sent: 4, failed: 2, reasons: ["ServiceUnavailable": 1, "TooManyRequests": 1], in: database)
+        try run(minutesAgo: 2, active: 7, sent: 2, in: database)
+        try run(minutesAgo: 1, active: 5, sent: 3, failed: 1, reasons: ["ServiceUnavailable": 1], in: database)
 
         // What APNs answered 200, by the hour it answered: 23 hours ago, 8 minutes ago (the hour
         // before), and 1 and 2 minutes ago; the runs' own counts are not the page's hours.
-        try delivered(1, minutesAgo: 23 * 60, from: 1)
-        try delivered(4, minutesAgo: 8, from: 10)
-        try delivered(3, minutesAgo: 1, from: 20)
-        try delivered(2, minutesAgo: 2, from: 30)
-        try delivered(9, minutesAgo: 25 * 60, from: 40)
+        try delivered(1, minutesAgo: 23 * 60, from: 1, in: database)
+        try delivered(4, minutesAgo: 8, from: 10, in: database)
+        try delivered(3, minutesAgo: 1, from: 20, in: database)
+        try delivered(2, minutesAgo: 2, from: 30, in: database)
+        try delivered(9, minutesAgo: 25 * 60, from: 40, in: database)
         let day = try database.statsReport(now: now).day
         let bucket = StatsReport.Day.bucketMilliseconds
         #expect(day.start == now - now % bucket - 143 * bucket)
@@ -75,7 +76,9 @@ import Testing
         #expect(!day.lastRunExitedNonZero)
     }
 
-    @Test func anEmptyHistoryHasNoBucketsAndNoLastRun() throws {
+    @Test(arguments: TestEngine.every)
+    func anEmptyHistoryHasNoBucketsAndNoLastRun(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "day")
         let day = try database.statsReport(now: now).day
         #expect(day.buckets.isEmpty && day.hours.isEmpty && day.failureReasons.isEmpty)
         #expect(day.lastRunFinishedAt == nil)
@@ -85,8 +88,9 @@ import Testing
     /// 200s APNs gave in an hour by those 200s, both filed by the hour APNs answered, not by the
     /// hour the run that sent them started. A run starting at 10:59:50 whose pushes are answered
     /// at 11:00:01 and acked at 11:00:03 is 100% in the 11 o'clock hour.
-    @Test func acksAreSharedOverThe200sOfTheHourAPNsAnswered() throws {
-        let store = database
+    @Test(arguments: TestEngine.every)
+    func acksAreSharedOverThe200sOfTheHourAPNsAnswered(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "day")
         let hour: Int64 = 1_800_000_000_000 + 3_600_000
         let tokens = try (1...4).map { try PushToken(validating: sampleToken($0)) }
         for token in tokens {

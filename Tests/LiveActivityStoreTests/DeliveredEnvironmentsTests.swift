@@ -43,8 +43,9 @@ import Testing
             key: .wake(token(seed)), attempt: attempt, activityType: .charging, environment: environment, previousDeliveryAt: nil)
     }
 
-    @Test func theFirst200OfAnEnvironmentIsKeptAfterItsRegistrationIsGone() throws {
-        let store = try TestDatabase(label: "delivered")
+    @Test(arguments: TestEngine.real)
+    func theFirst200OfAnEnvironmentIsKeptAfterItsRegistrationIsGone(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "delivered")
         try store.reading { _ in }  // migrated
         try store.execute(insert(1, .sandbox))
         try store.execute(insert(2, .production))

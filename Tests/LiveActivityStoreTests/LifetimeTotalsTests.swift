@@ -27,8 +27,9 @@ import Testing
         return summary
     }
 
-    @Test func pruningTheRunHistoryLowersNoLifetimeFigure() throws {
-        let store = try TestDatabase(label: "totals")
+    @Test(arguments: TestEngine.real)
+    func pruningTheRunHistoryLowersNoLifetimeFigure(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "totals")
         try store.record(run(at: now, sent: 5, failed: 3))
         try store.record(run(at: now + day, sent: 1))
         let before = try store.metricsSnapshot()

@@ -8,13 +8,11 @@ import Testing
 /// A registration and its push targets (SPEC 3, 4, issue 31), on this run's engine: one wake
 /// target (the device token) and at most one widgets target (the widget extension's own token);
 /// a refresh replaces the registration whole, and every way a registration goes takes its targets
-/// with it, while the outcome of a widgets push never takes the wake target.
+/// with it, while the outcome of a widgets push never takes the wake target. Each test takes its
+/// engine as its argument.
 @Suite struct PushTargetsTests {
     let now: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
     let hour: Int64 = 3_600_000
-    let database: TestDatabase
-
-    init() throws { database = try TestDatabase(label: "targets") }
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
     /// A widget extension's token: nothing like its device's.
@@ -24,22 +22,22 @@ import Testing
     @discardableResult
     func register(
         _ seed: Int, widget: Int? = nil, widgetInterval: Int? = nil, environment: APNsEnvironment = .production,
-        at time: Int64? = nil, unprovenCap: Int = 1_000_000, cap: Int = 1_000_000
+        at time: Int64? = nil, unprovenCap: Int = 1_000_000, cap: Int = 1_000_000, in database: TestDatabase
     ) throws -> StoreWrite.RegisterResult {
         try database.register(
             token(seed), environment: environment, now: time ?? now, cap: cap, unprovenCap: unprovenCap,
             widget: widget.map { NewRegistration.Widget(token: widgetToken($0), requestedInterval: widgetInterval) })
     }
 
-    /// The stored targets, `registration/kind:token`, by the registration's and kind's order.
-    func rows() throws -> [String] {
+    /// The stored targets, `registration/kind:token`, by the registration's and kind's order (SQL).
+    func rows(in database: TestDatabase) throws -> [String] {
         try database.rows("SELECT registration_token, push_kind, push_token FROM push_targets ORDER BY 1, 2").map {
             "\(($0[0] ?? "").prefix(8))/\($0[1] ?? ""):\(($0[2] ?? "").prefix(8))"
         }
     }
 
-    /// `kind/type/environment:targets:unproven`, from the counters and from a scan (they agree).
-    func counters() throws -> [String] {
+    /// `kind/type/environment:targets:unproven`, from the counters and from a scan (they agree; SQL).
+    func counters(in database: TestDatabase) throws -> [String] {
         func rows(_ sql: String) throws -> [String] {
             try database.rows(sql).map { "\($0[0] ?? "")/\($0[1] ?? "")/\($0[2] ?? ""):\($0[3] ?? ""):\($0[4] ?? "")" }
         }
@@ -55,18 +53,20 @@ import Testing
     }
 
     /// The counts the caps go by, as the responder reads them.
-    func registrationCounts() throws -> RegistrationCounts {
+    func registrationCounts(in database: TestDatabase) throws -> RegistrationCounts {
         let statements = try database.engine.openRegistrations()
         defer { statements.close() }
         return try statements.registrationCounts()
     }
 
-    func groups() throws -> [String] {
+    func groups(in database: TestDatabase) throws -> [String] {
         try database.reading { try $0.groups() }.map { "\($0.kind) \($0.activityType)/\($0.environment)=\($0.count)" }
     }
 
     /// A push to `key` answered 200 at `time`, written as the sweep writes it.
-    func delivered(_ key: TargetKey, pushedTo target: PushToken, at time: Int64, registeredAt: Int64? = nil) throws {
+    func delivered(
+        _ key: TargetKey, pushedTo target: PushToken, at time: Int64, registeredAt: Int64? = nil, in database: TestDatabase
+    ) throws {
         try database.apply(
             [.delivered(key, selectedRegisteredAt: registeredAt ?? now, at: time, nextPushAt: time + hour)],
             answered: [
@@ -78,8 +78,10 @@ import Testing
             ])
     }
 
-    @Test func aWidgetTokenStoresASecondTargetOfTheSameRegistration() throws {
-        #expect(try register(1, widget: 1, widgetInterval: 3600) == .created)
+    @Test(arguments: TestEngine.real)
+    func aWidgetTokenStoresASecondTargetOfTheSameRegistration(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        #expect(try register(1, widget: 1, widgetInterval: 3600, in: database) == .created)
         let registration = try #require(try database.registration(token(1)))
         #expect(registration.token == token(1))
         #expect(registration.targets.map(\.kind) == [.wake, .widgets])
@@ -90,28 +92,32 @@ import Testing
         #expect(widget.requestedInterval == 3600, "the interval it asked for")
         #expect(widget.nextPushAt == now, "due at the next sweep, as its wake target")
         #expect(widget.lastPushAt == nil && widget.pushCount == 0 && widget.consecutiveFailures == 0)
-        #expect(try groups() == ["wake charging/production=1", "widgets charging/production=1"])
-        #expect(try counters() == ["wake/charging/production:1:1", "widgets/charging/production:1:1"])
+        #expect(try groups(in: database) == ["wake charging/production=1", "widgets charging/production=1"])
+        #expect(try counters(in: database) == ["wake/charging/production:1:1", "widgets/charging/production:1:1"])
         #expect(try database.reading { try $0.registrationCount() } == 1, "one registration, two targets")
         #expect(try database.count() == 1)
     }
 
-    @Test func aRefreshWithoutTheWidgetTokenDeletesTheWidgetsTarget() throws {
-        try register(1, widget: 1)
-        #expect(try register(1, at: now + 1000) == .refreshed)
+    @Test(arguments: TestEngine.real)
+    func aRefreshWithoutTheWidgetTokenDeletesTheWidgetsTarget(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, in: database)
+        #expect(try register(1, at: now + 1000, in: database) == .refreshed)
         let registration = try #require(try database.registration(token(1)))
         #expect(registration.targets.map(\.kind) == [.wake])
         #expect(registration.registeredAt == now + 1000)
-        #expect(try rows() == ["\(sampleToken(1).prefix(8))/wake:\(sampleToken(1).prefix(8))"])
-        #expect(try groups() == ["wake charging/production=1"])
-        #expect(try counters() == ["wake/charging/production:1:1"])
+        #expect(try rows(in: database) == ["\(sampleToken(1).prefix(8))/wake:\(sampleToken(1).prefix(8))"])
+        #expect(try groups(in: database) == ["wake charging/production=1"])
+        #expect(try counters(in: database) == ["wake/charging/production:1:1"])
         #expect(try database.count() == 1)
     }
 
-    @Test func aRefreshWithTheSameWidgetTokenKeepsItsPushesAndTakesItsNewInterval() throws {
-        try register(1, widget: 1, widgetInterval: 3600)
-        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 5000)
-        #expect(try register(1, widget: 1, widgetInterval: 7200, at: now + hour) == .refreshed)
+    @Test(arguments: TestEngine.every)
+    func aRefreshWithTheSameWidgetTokenKeepsItsPushesAndTakesItsNewInterval(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, widgetInterval: 3600, in: database)
+        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 5000, in: database)
+        #expect(try register(1, widget: 1, widgetInterval: 7200, at: now + hour, in: database) == .refreshed)
         let widget = try #require(try database.registration(token(1), attempts: true)?.target(.widgets))
         #expect(widget.token == widgetToken(1))
         #expect(widget.requestedInterval == 7200)
@@ -120,13 +126,15 @@ import Testing
         #expect(widget.attempts.map(\.answeredAt) == [now + 5000])
     }
 
-    @Test func aRefreshWithAnotherWidgetTokenReplacesTheTarget() throws {
-        try register(1, widget: 1, widgetInterval: 3600)
-        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 5000)
-        try delivered(.wake(token(1)), pushedTo: token(1), at: now + 5000)
-        #expect(try counters() == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
+    @Test(arguments: TestEngine.real)
+    func aRefreshWithAnotherWidgetTokenReplacesTheTarget(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, widgetInterval: 3600, in: database)
+        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 5000, in: database)
+        try delivered(.wake(token(1)), pushedTo: token(1), at: now + 5000, in: database)
+        #expect(try counters(in: database) == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
 
-        #expect(try register(1, widget: 2, at: now + hour) == .refreshed)
+        #expect(try register(1, widget: 2, at: now + hour, in: database) == .refreshed)
         let registration = try #require(try database.registration(token(1), attempts: true))
         let widget = try #require(registration.target(.widgets))
         #expect(widget.token == widgetToken(2), "the new token")
@@ -136,66 +144,75 @@ import Testing
         #expect(widget.nextPushAt == now + hour)
         let wake = try #require(registration.target(.wake))
         #expect(wake.lastPushAt == now + 5000 && wake.pushCount == 1 && wake.attempts.count == 1, "the wake target is kept")
-        #expect(try counters() == ["wake/charging/production:1:0", "widgets/charging/production:1:1"])
-        #expect(try rows().count == 2)
+        #expect(try counters(in: database) == ["wake/charging/production:1:0", "widgets/charging/production:1:1"])
+        #expect(try rows(in: database).count == 2)
     }
 
     /// SPEC 5, guard: a token proven in one environment is not proven in the other, for either
     /// kind of target.
-    @Test func aRefreshInAnotherEnvironmentForgetsTheTargets200sAndOneInTheSameKeepsThem() throws {
-        try register(1, widget: 1)
-        try delivered(.wake(token(1)), pushedTo: token(1), at: now + 5000)
-        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 6000)
-        #expect(try counters() == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
+    @Test(arguments: TestEngine.real)
+    func aRefreshInAnotherEnvironmentForgetsTheTargets200sAndOneInTheSameKeepsThem(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, in: database)
+        try delivered(.wake(token(1)), pushedTo: token(1), at: now + 5000, in: database)
+        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 6000, in: database)
+        #expect(try counters(in: database) == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
 
-        #expect(try register(1, widget: 1, environment: .production, at: now + hour) == .refreshed)
+        #expect(try register(1, widget: 1, environment: .production, at: now + hour, in: database) == .refreshed)
         var registration = try #require(try database.registration(token(1)))
         #expect(registration.target(.wake)?.lastPushAt == now + 5000)
         #expect(registration.target(.widgets)?.lastPushAt == now + 6000)
-        #expect(try counters() == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
-        #expect(try registrationCounts().unproven[.production, default: 0] == 0)
+        #expect(try counters(in: database) == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
+        #expect(try registrationCounts(in: database).unproven[.production, default: 0] == 0)
 
-        #expect(try register(1, widget: 1, environment: .sandbox, at: now + 2 * hour) == .refreshed)
+        #expect(try register(1, widget: 1, environment: .sandbox, at: now + 2 * hour, in: database) == .refreshed)
         registration = try #require(try database.registration(token(1)))
         #expect(registration.environment == .sandbox)
         #expect(registration.target(.wake)?.lastPushAt == nil, "unproven in sandbox")
         #expect(registration.target(.widgets)?.lastPushAt == nil, "unproven in sandbox")
         #expect(registration.targets.map(\.pushCount) == [1, 1], "their lifetime counts stay")
         #expect(try database.rows("SELECT count(*) FROM push_targets WHERE environment = 'sandbox'") == [["2"]])
-        #expect(try counters() == ["wake/charging/sandbox:1:1", "widgets/charging/sandbox:1:1"])
-        let counts = try registrationCounts()
+        #expect(try counters(in: database) == ["wake/charging/sandbox:1:1", "widgets/charging/sandbox:1:1"])
+        let counts = try registrationCounts(in: database)
         #expect(counts.total == 1 && counts.unproven[.sandbox] == 1 && counts.unproven[.production, default: 0] == 0)
     }
 
-    @Test func unregisteringDeletesBothTargets() throws {
-        try register(1, widget: 1)
-        try register(2, widget: 2)
+    @Test(arguments: TestEngine.real)
+    func unregisteringDeletesBothTargets(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, in: database)
+        try register(2, widget: 2, in: database)
         #expect(try database.unregister(token(1)))
         #expect(try database.registration(token(1)) == nil)
-        #expect(try rows().allSatisfy { $0.hasPrefix(String(sampleToken(2).prefix(8))) } && rows().count == 2)
-        #expect(try groups() == ["wake charging/production=1", "widgets charging/production=1"])
+        #expect(
+            try rows(in: database).allSatisfy { $0.hasPrefix(String(sampleToken(2).prefix(8))) } && rows(in: database).count == 2)
+        #expect(try groups(in: database) == ["wake charging/production=1", "widgets charging/production=1"])
         #expect(try database.count() == 1)
         #expect(try !database.unregister(token(1)), "gone")
     }
 
-    @Test func expiryDeletesBothTargetsAndCountsOneRegistration() throws {
-        try register(1, widget: 1, at: now)
-        try register(2, at: now + 1000)
-        try register(3, widget: 3, at: now + 2 * hour)
+    @Test(arguments: TestEngine.real)
+    func expiryDeletesBothTargetsAndCountsOneRegistration(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, at: now, in: database)
+        try register(2, at: now + 1000, in: database)
+        try register(3, widget: 3, at: now + 2 * hour, in: database)
         let counted = try database.reading { try $0.countExpired(registeredAtOrBefore: now + 1000) }
         #expect(counted == 2, "registrations, not targets")
         #expect(try database.reading { try $0.expire(registeredAtOrBefore: now + 1000) } == 2)
         #expect(try database.registration(token(1)) == nil && database.registration(token(2)) == nil)
         #expect(try database.registration(token(3))?.targets.map(\.kind) == [.wake, .widgets])
-        #expect(try rows().count == 2)
-        #expect(try counters() == ["wake/charging/production:1:1", "widgets/charging/production:1:1"])
+        #expect(try rows(in: database).count == 2)
+        #expect(try counters(in: database) == ["wake/charging/production:1:1", "widgets/charging/production:1:1"])
     }
 
     /// SPEC 5.6: a widgets target's 410 or BadDeviceToken deletes it alone; a wake target's
     /// deletes its registration, widgets target and all.
-    @Test func anOutcomeDeletesAWidgetsTargetAloneAndAWakeTargetWithItsRegistration() throws {
-        try register(1, widget: 1)
-        try register(2, widget: 2)
+    @Test(arguments: TestEngine.real)
+    func anOutcomeDeletesAWidgetsTargetAloneAndAWakeTargetWithItsRegistration(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, in: database)
+        try register(2, widget: 2, in: database)
         let widgetDeleted = try database.apply([.delete(widgets(1), registeredAtOrBefore: now)])
         #expect(widgetDeleted == 1)
         let first = try #require(try database.registration(token(1)))
@@ -208,22 +225,26 @@ import Testing
             try database.rows("SELECT count(*) FROM push_targets WHERE registration_token = '\(sampleToken(2))'") == [["0"]],
             "its widgets target went with it")
         #expect(try database.count() == 1)
-        #expect(try counters() == ["wake/charging/production:1:1"])
+        #expect(try counters(in: database) == ["wake/charging/production:1:1"])
     }
 
     /// A registration made again after the push was selected keeps its widgets target (SPEC 5.6:
     /// "unless it was registered again").
-    @Test func aWidgetsTargetRegisteredAgainAfterItsPushIsNotDeleted() throws {
-        try register(1, widget: 1, at: now + hour)
+    @Test(arguments: TestEngine.every)
+    func aWidgetsTargetRegisteredAgainAfterItsPushIsNotDeleted(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, at: now + hour, in: database)
         #expect(try database.apply([.delete(widgets(1), registeredAtOrBefore: now)]) == 0)
         #expect(try database.registration(token(1))?.targets.map(\.kind) == [.wake, .widgets])
     }
 
-    @Test func historyFindsARegistrationByItsWidgetTokenWithEachTargetsAttempts() throws {
-        try register(1, widget: 1)
-        try register(2)
-        try delivered(.wake(token(1)), pushedTo: token(1), at: now + 5000)
-        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 6000)
+    @Test(arguments: TestEngine.every)
+    func historyFindsARegistrationByItsWidgetTokenWithEachTargetsAttempts(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        try register(1, widget: 1, in: database)
+        try register(2, in: database)
+        try delivered(.wake(token(1)), pushedTo: token(1), at: now + 5000, in: database)
+        try delivered(widgets(1), pushedTo: widgetToken(1), at: now + 6000, in: database)
         for prefix in [String(widgetToken(1).hex.prefix(10)), widgetToken(1).hex, String(sampleToken(1))] {
             guard case .found(let history) = try database.history(prefix) else {
                 Issue.record("\(prefix) names the registration of token 1")
@@ -242,7 +263,9 @@ import Testing
         #expect(try database.history(String(testToken(999_999).prefix(12))) == .notRegistered)
     }
 
-    @Test func aPrefixSharedByADeviceTokenAndAnotherRegistrationsWidgetTokenIsAmbiguous() throws {
+    @Test(arguments: TestEngine.every)
+    func aPrefixSharedByADeviceTokenAndAnotherRegistrationsWidgetTokenIsAmbiguous(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
         // Registration 2's widget extension token begins as registration 1's device token.
         let shared = String(sampleToken(1).prefix(40))
         let second = PushToken(trusted: testToken(7))
@@ -264,16 +287,20 @@ import Testing
 
     /// SPEC 5: the unproven cap counts registrations (their wake targets): a widgets target,
     /// unproven too, never refuses a device.
-    @Test func theCapsCountRegistrationsNotTargets() throws {
-        #expect(try register(1, widget: 1, unprovenCap: 2) == .created)
-        #expect(try register(2, widget: 2, unprovenCap: 2) == .created, "two registrations, four unproven targets")
+    @Test(arguments: TestEngine.real)
+    func theCapsCountRegistrationsNotTargets(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "targets")
+        #expect(try register(1, widget: 1, unprovenCap: 2, in: database) == .created)
+        #expect(try register(2, widget: 2, unprovenCap: 2, in: database) == .created, "two registrations, four unproven targets")
         #expect(throws: StoreError.unprovenCapacityReached(limit: 2, environment: .production)) {
-            try register(3, unprovenCap: 2)
+            try register(3, unprovenCap: 2, in: database)
         }
-        #expect(try register(1, widget: 3, unprovenCap: 2) == .refreshed, "a stored one refreshes, its widget token new")
-        let counts = try registrationCounts()
+        #expect(
+            try register(1, widget: 3, unprovenCap: 2, in: database) == .refreshed, "a stored one refreshes, its widget token new"
+        )
+        let counts = try registrationCounts(in: database)
         #expect(counts.total == 2 && counts.unproven[.production] == 2)
-        #expect(throws: StoreError.capacityReached(limit: 2)) { try register(3, widget: 3, cap: 2) }
-        #expect(try rows().count == 4, "nothing stored for the refused ones")
+        #expect(throws: StoreError.capacityReached(limit: 2)) { try register(3, widget: 3, cap: 2, in: database) }
+        #expect(try rows(in: database).count == 4, "nothing stored for the refused ones")
     }
 }

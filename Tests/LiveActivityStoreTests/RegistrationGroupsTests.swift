@@ -9,13 +9,10 @@ import Testing
 /// The per-group counters `stats` and the caps read (schema steps 2 → 3 and 9 → 10) agree with
 /// the table itself after every kind of write the responder and the sweep make: how many rows,
 /// and how many of them were never answered 200 (`LIVEACTIVITY_MAX_UNPROVEN`, without a scan).
+/// Each test takes its engine as its argument; the migration is SQLite's own.
 @Suite struct RegistrationGroupsTests {
-    let database: TestDatabase
-
-    init() throws { database = try TestDatabase(label: "groups") }
-
-    /// `type/environment:count:unproven` from the counters and from a scan, sorted.
-    func both() throws -> (counters: [String], scan: [String]) {
+    /// `type/environment:count:unproven` from the counters and from a scan, sorted (SQL).
+    func both(in database: TestDatabase) throws -> (counters: [String], scan: [String]) {
         func rows(_ sql: String) throws -> [String] {
             try database.rows(sql).map { row in "\(row[0] ?? "")/\(row[1] ?? ""):\(row[2] ?? ""):\(row[3] ?? "")" }
         }
@@ -31,7 +28,9 @@ import Testing
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
 
-    @Test func countersFollowInsertsRefreshesPushesAndDeletes() throws {
+    @Test(arguments: TestEngine.real)
+    func countersFollowInsertsRefreshesPushesAndDeletes(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "groups")
         for seed in 1...5 {
             try database.register(token(seed), type: .charging, environment: .production, now: 10, expiresAt: 20, cap: 100)
         }
@@ -60,19 +59,21 @@ import Testing
         try database.unregister(token(1))
         // APNs says 4's token is gone: the sweep's outcome deletes it, and its counters follow.
         try database.apply([.delete(.wake(token(4)), registeredAtOrBefore: 10)])
-        let (counters, scan) = try both()
+        let (counters, scan) = try both(in: database)
         #expect(counters == scan)
         #expect(counters == ["charging/production:1:1", "charging/sandbox:1:1", "debug/sandbox:1:1"])
         #expect(try database.reading { try $0.registrationCount() } == 3)
         try database.unregister(token(2))
         try database.unregister(token(3))
         try database.unregister(token(5))
-        #expect(try both().counters.isEmpty, "empty groups are not listed")
+        #expect(try both(in: database).counters.isEmpty, "empty groups are not listed")
     }
 
     /// Issue 30 point 1: the unproven cap was one total, so junk sent to a quiet sandbox made
     /// every new production token 503 (reproduced with the cap at 3). It counts per environment.
-    @Test func theUnprovenCapCountsEachEnvironmentApart() throws {
+    @Test(arguments: TestEngine.every)
+    func theUnprovenCapCountsEachEnvironmentApart(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "groups")
         for seed in 1...3 {
             #expect(try database.register(token(seed), environment: .sandbox, now: 10, unprovenCap: 3) == .created)
         }
@@ -88,9 +89,10 @@ import Testing
         #expect(counts == RegistrationCounts(total: 5, unproven: [.sandbox: 3, .production: 2]))
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's own migrations"))
-    func theMigrationCountsTheRowsAlreadyThere() throws {
-        let path = database.folder.file("old.sqlite")
+    /// SQLite's own migrations: on SQLite alone.
+    @Test func theMigrationCountsTheRowsAlreadyThere() throws {
+        let folder = TemporaryDirectory("groups")
+        let path = folder.file("old.sqlite")
         do {
             let old = try SQLiteConnection(path: path)
             try Schema.migrate(old, upTo: 2)

@@ -9,16 +9,14 @@ import Testing
 /// The responder's shared writer under real threads: each write gets its own answer exactly once,
 /// in the order its thread wrote, while the turn is handed from thread to thread; a write that
 /// fails on its own row fails alone, while a fault of the database answers a whole batch at once;
-/// readers have a connection of their own and never wait for a commit.
+/// readers have a connection of their own and never wait for a commit. Each test takes its engine
+/// as its argument.
 @Suite struct RegistrationWriterTests {
-    let database: TestDatabase
     let threads = 16
 
-    init() throws { database = try TestDatabase(label: "writer") }
-
     /// A real failure of the database for chosen tokens: a trigger aborts the insert of every
-    /// sample token ending in "dead", with the message "poisoned token".
-    private func poisonTokensEndingInDead() throws {
+    /// sample token ending in "dead", with the message "poisoned token" (SQL: the real engines only).
+    private func poisonTokensEndingInDead(in database: TestDatabase) throws {
         try database.reading { _ in }  // migrated
         try database.refuseInserts(endingIn: "dead", message: "poisoned token")
     }
@@ -31,7 +29,9 @@ import Testing
             caps: RegistrationCaps(total: cap, unproven: 1_000_000))
     }
 
-    @Test func everyWriteGetsItsOwnAnswerInTheOrderItsThreadWrote() throws {
+    @Test(arguments: TestEngine.every)
+    func everyWriteGetsItsOwnAnswerInTheOrderItsThreadWrote(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
         let writer = RegistrationWriter(engine: database.engine)
         let wrong = Mutex<[String]>([])
         let cycle: [(String, StoreWrite.Outcome)] = [
@@ -60,7 +60,9 @@ import Testing
         #expect(try writer.read { try $0.registrationCount() } == 0)
     }
 
-    @Test func theCapHoldsExactlyWhenManyThreadsRegisterAtOnce() throws {
+    @Test(arguments: TestEngine.every)
+    func theCapHoldsExactlyWhenManyThreadsRegisterAtOnce(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
         let writer = RegistrationWriter(engine: database.engine)
         let created = Atomic<Int>(0)
         let refused = Atomic<Int>(0)
@@ -83,8 +85,10 @@ import Testing
         #expect(try writer.read { try $0.registrationCount() } == 50)
     }
 
-    @Test func aWriteThatFailsFailsAloneAndTheOthersInItsBatchAreCommitted() throws {
-        try poisonTokensEndingInDead()
+    @Test(arguments: TestEngine.real)
+    func aWriteThatFailsFailsAloneAndTheOthersInItsBatchAreCommitted(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
+        try poisonTokensEndingInDead(in: database)
         let writer = RegistrationWriter(engine: database.engine)
         let wrong = Mutex<[String]>([])
         let failed = Atomic<Int>(0)
@@ -109,7 +113,9 @@ import Testing
         #expect(try writer.read { try $0.registrationCount() } == threads * 27)
     }
 
-    @Test func aBatchFacingABusyDatabaseIsAnsweredBusyAtOnceNotRetriedOneByOne() throws {
+    @Test(arguments: TestEngine.real)
+    func aBatchFacingABusyDatabaseIsAnsweredBusyAtOnceNotRetriedOneByOne(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
         let writer = RegistrationWriter(engine: database.impatientEngine)
         // Open before the lock is taken.
         #expect(try writer.perform(.unregister(PushToken(trusted: sampleToken(999)))) == .unregistered(found: false))
@@ -134,8 +140,10 @@ import Testing
         #expect(writer.transactionAttempts.load(ordering: .relaxed) - started == 1, "one busy wait for the whole batch")
     }
 
-    @Test func aRowLevelFailureStillFallsBackToOneWriteAtATime() throws {
-        try poisonTokensEndingInDead()
+    @Test(arguments: TestEngine.real)
+    func aRowLevelFailureStillFallsBackToOneWriteAtATime(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
+        try poisonTokensEndingInDead(in: database)
         let writer = RegistrationWriter(engine: database.engine)
         #expect(try writer.read { try $0.registrationCount() } == 0)
         let writes = 6
@@ -162,7 +170,9 @@ import Testing
     /// Issue 26 point 5: a reader (health, metrics, a status page taking its time) has its own
     /// connection; writes are committed and answered while it reads. With the turn shared, the
     /// writes below waited for the reader, which waited for them: the bounded wait ran out.
-    @Test func writesAreCommittedWhileAReaderReads() throws {
+    @Test(arguments: TestEngine.every)
+    func writesAreCommittedWhileAReaderReads(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
         let writer = RegistrationWriter(engine: database.engine)
         let committed = Atomic<Int>(0)
         try writer.read { _ in
@@ -179,7 +189,9 @@ import Testing
         #expect(try writer.read { try $0.registrationCount() } == 8)
     }
 
-    @Test func readersSeeOnlyCommittedWritesAndNeverHoldWritesBack() throws {
+    @Test(arguments: TestEngine.every)
+    func readersSeeOnlyCommittedWritesAndNeverHoldWritesBack(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "writer")
         let writer = RegistrationWriter(engine: database.engine)
         let wrong = Mutex<[String]>([])
         let writers = threads - 2

@@ -6,28 +6,28 @@ import Testing
 @testable import SQLiteClient
 @testable import SQLiteStore
 
-/// The responder's writes through the contract, on this run's engine (SPEC 3, 4).
+/// The responder's writes through the contract, on every engine (the test's argument; SPEC 3, 4).
 @Suite struct StoreTests {
-    let database: TestDatabase
-    var store: TestDatabase { database }
     let hour: Int64 = 3_600_000
 
-    init() throws { database = try TestDatabase(label: "store") }
-
-    @Test func aNewDatabaseIsMigratedToTheCurrentVersion() throws {
-        #expect(try store.count() == 0)
+    @Test(arguments: TestEngine.every)
+    func aNewDatabaseIsMigratedToTheCurrentVersion(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
+        #expect(try database.count() == 0)
         if database.kind == .sqlite {
             #expect(try database.scalar("PRAGMA user_version") == Schema.currentVersion)
             #expect(try database.rows("PRAGMA journal_mode") == [["wal"]])
         }
     }
 
-    @Test func registeringStoresTheRowDueAtOnce() throws {
+    @Test(arguments: TestEngine.every)
+    func registeringStoresTheRowDueAtOnce(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
         let token = try PushToken(validating: sampleToken(1).uppercased())
-        let result = try store.register(
+        let result = try database.register(
             token, type: .charging, environment: .sandbox, now: 1000, expiresAt: 1000 + 8 * hour, cap: 10)
         #expect(result == .created)
-        let row = try #require(try store.registration(token))
+        let row = try #require(try database.registration(token))
         #expect(row.token.hex == sampleToken(1))
         #expect(row.activityType == .charging)
         #expect(row.environment == .sandbox)
@@ -36,18 +36,20 @@ import Testing
         #expect(row.expiresAt == 1000 + 8 * hour)
         #expect(row.lastPushAt == nil)
         #expect(row.wakeupCount == 0)
-        #expect(try store.count() == 1)
+        #expect(try database.count() == 1)
     }
 
-    @Test func registeringAgainRefreshesTypeEnvironmentExpiryAndDueTime() throws {
+    @Test(arguments: TestEngine.real)
+    func registeringAgainRefreshesTypeEnvironmentExpiryAndDueTime(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
         let token = try PushToken(validating: sampleToken(2))
-        try store.register(token, type: .charging, environment: .production, now: 1000, expiresAt: 5000, cap: 10)
+        try database.register(token, type: .charging, environment: .production, now: 1000, expiresAt: 5000, cap: 10)
         try database.execute(
             "UPDATE push_targets SET next_push_at = 99999, push_count = 3, consecutive_failures = 2, last_error = 'InternalServerError'"
         )
-        let result = try store.register(token, type: .debug, environment: .sandbox, now: 2000, expiresAt: 9000, cap: 10)
+        let result = try database.register(token, type: .debug, environment: .sandbox, now: 2000, expiresAt: 9000, cap: 10)
         #expect(result == .refreshed)
-        let row = try #require(try store.registration(token))
+        let row = try #require(try database.registration(token))
         #expect(row.activityType == .debug)
         #expect(row.environment == .sandbox)
         #expect(row.registeredAt == 2000)
@@ -56,44 +58,50 @@ import Testing
         #expect(row.wakeupCount == 3, "lifetime wakeups survive a refresh")
         #expect(row.consecutiveFailures == 0)
         #expect(row.lastError == nil)
-        #expect(try store.count() == 1)
+        #expect(try database.count() == 1)
     }
 
-    @Test func unregisterRemovesAndIsIdempotent() throws {
+    @Test(arguments: TestEngine.every)
+    func unregisterRemovesAndIsIdempotent(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
         let token = try PushToken(validating: sampleToken(3))
-        try store.register(token, type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 10)
-        #expect(try store.unregister(token) == true)
-        #expect(try store.unregister(token) == false)
-        #expect(try store.registration(token) == nil)
-        #expect(try store.count() == 0)
+        try database.register(token, type: .charging, environment: .production, now: 1, expiresAt: 2, cap: 10)
+        #expect(try database.unregister(token) == true)
+        #expect(try database.unregister(token) == false)
+        #expect(try database.registration(token) == nil)
+        #expect(try database.count() == 0)
     }
 
-    @Test func theCapRefusesNewTokensButStillRefreshesKnownOnes() throws {
+    @Test(arguments: TestEngine.every)
+    func theCapRefusesNewTokensButStillRefreshesKnownOnes(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
         for seed in 0..<3 {
-            try store.register(
+            try database.register(
                 try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2,
                 cap: 3)
         }
         #expect(throws: StoreError.capacityReached(limit: 3)) {
-            try store.register(
+            try database.register(
                 try PushToken(validating: sampleToken(99)), type: .charging, environment: .production, now: 1, expiresAt: 2,
                 cap: 3)
         }
         #expect(
-            try store.register(
+            try database.register(
                 try PushToken(validating: sampleToken(1)), type: .debug, environment: .production, now: 5, expiresAt: 6, cap: 3)
                 == .refreshed)
-        #expect(try store.count() == 3, "nothing was evicted")
-        #expect(try store.registration(try PushToken(validating: sampleToken(99))) == nil)
-        try store.unregister(try PushToken(validating: sampleToken(0)))
+        #expect(try database.count() == 3, "nothing was evicted")
+        #expect(try database.registration(try PushToken(validating: sampleToken(99))) == nil)
+        try database.unregister(try PushToken(validating: sampleToken(0)))
         #expect(
-            try store.register(
+            try database.register(
                 try PushToken(validating: sampleToken(99)), type: .charging, environment: .production, now: 1, expiresAt: 2,
                 cap: 3) == .created)
     }
 
-    @Test func dataSurvivesCloseAndReopen() throws {
-        try store.register(
+    @Test(arguments: TestEngine.every)
+    func dataSurvivesCloseAndReopen(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
+        try database.register(
             try PushToken(validating: sampleToken(7)), type: .debug, environment: .sandbox, now: 10, expiresAt: 20, cap: 10)
         let reopened = try database.engine.openRegistrations()
         defer { reopened.close() }
@@ -101,8 +109,9 @@ import Testing
         #expect(try reopened.registration(try PushToken(validating: sampleToken(7)), attempts: false)?.activityType == .debug)
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's own migrations"))
-    func aVersionOneDatabaseIsMigratedWithoutLosingRegistrations() throws {
+    /// SQLite's own migrations: on SQLite alone.
+    @Test func aVersionOneDatabaseIsMigratedWithoutLosingRegistrations() throws {
+        let database = try TestDatabase(.sqlite, label: "store")
         let path = database.setting
         do {
             let old = try SQLiteConnection(path: path)
@@ -114,13 +123,15 @@ import Testing
                 ).run([.text(sampleToken(seed))])
             }
         }
-        #expect(try store.count() == 5, "the counter starts from the rows already there")
+        #expect(try database.count() == 5, "the counter starts from the rows already there")
         #expect(try database.scalar("PRAGMA user_version") == Schema.currentVersion)
-        try store.unregister(try PushToken(validating: sampleToken(0)))
-        #expect(try store.count() == 4)
+        try database.unregister(try PushToken(validating: sampleToken(0)))
+        #expect(try database.count() == 4)
     }
 
-    @Test func aDatabaseFromANewerBuildIsRefused() throws {
+    @Test(arguments: TestEngine.real)
+    func aDatabaseFromANewerBuildIsRefused(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
         try database.pretendNewerSchema()
         do {
             _ = try database.engine.openRegistrations()
@@ -130,7 +141,9 @@ import Testing
         }
     }
 
-    @Test func aTransactionThatThrowsIsRolledBack() throws {
+    @Test(arguments: TestEngine.real)
+    func aTransactionThatThrowsIsRolledBack(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
         struct Boom: Error {}
         let connection = try database.engine.openRegistrations()
         defer { connection.close() }
@@ -144,7 +157,7 @@ import Testing
                 throw Boom()
             }
         }
-        #expect(try store.count() == 0)
+        #expect(try database.count() == 0)
         #expect(try database.scalar("SELECT count(*) FROM push_targets") == 0)
     }
 }

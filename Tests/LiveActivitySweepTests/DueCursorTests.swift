@@ -8,14 +8,8 @@ import Testing
 
 /// Due rows read a page at a time: every due row once, in the due order, while the sweep's own
 /// writes move rows around behind and ahead of the cursor; an environment a fault stopped is
-/// skipped, and what it left unread is held by one statement.
-@Suite struct DueCursorTests: SweepFixture {
-    let database: TestDatabase
-
-    init() throws { database = try TestDatabase(label: "due-cursor") }
-
-    func store() throws -> any SweepStatements { try database.sweep() }
-
+/// skipped, and what it left unread is held by one statement. On every engine (the test's argument).
+@Suite struct DueCursorTests: SweepTimes {
     func makeCursor(
         _ store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases, pageSize: Int
     )
@@ -24,13 +18,15 @@ import Testing
         DueCursor(store: store, cutoff: cutoff, environments: environments, lease: TestDatabase.lease, pageSize: pageSize)
     }
 
-    @Test func everyDueRowComesOnceInTheDueOrderAcrossPages() throws {
+    @Test(arguments: TestEngine.real)
+    func everyDueRowComesOnceInTheDueOrderAcrossPages(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
         // Three share a due time: the token orders them, and a page boundary falls among them.
-        try register(1...10, at: t0)
-        let store = try store()
-        for seed in 1...7 { try setNextPush(seed, t0 - Int64(seed) * 1000) }
-        try setNextPush(11, t0)  // not registered: no row
-        try register(20...21, at: t0 + 60_000)  // due after the cutoff
+        try fixture.register(1...10, at: t0)
+        let store = try fixture.database.sweep()
+        for seed in 1...7 { try fixture.setNextPush(seed, t0 - Int64(seed) * 1000) }
+        try fixture.setNextPush(11, t0)  // not registered: no row
+        try fixture.register(20...21, at: t0 + 60_000)  // due after the cutoff
         let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 3)
         var seen: [String] = []
         while let row = try cursor.next() { seen.append(row.token.hex) }
@@ -39,9 +35,11 @@ import Testing
         #expect(try cursor.next() == nil, "stays at the end")
     }
 
-    @Test func aSkippedEnvironmentIsNotReadAnyMoreInThisPageOrLaterOnes() throws {
-        for seed in 1...20 { try register([seed], seed.isMultiple(of: 2) ? .sandbox : .production, at: t0 + Int64(seed)) }
-        let store = try store()
+    @Test(arguments: TestEngine.every)
+    func aSkippedEnvironmentIsNotReadAnyMoreInThisPageOrLaterOnes(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
+        for seed in 1...20 { try fixture.register([seed], seed.isMultiple(of: 2) ? .sandbox : .production, at: t0 + Int64(seed)) }
+        let store = try fixture.database.sweep()
         let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 4)
         #expect(try cursor.next()?.token.hex == sampleToken(1))
         cursor.skip(.production)
@@ -53,16 +51,20 @@ import Testing
         #expect(try none.next() == nil)
     }
 
-    @Test func holdingWhatAFaultLeftSparesTheDeliveredTheReRegisteredAndTheOtherEnvironment() throws {
-        for seed in 1...6 { try register([seed], at: t0) }
-        try register([7], .sandbox, at: t0)
-        let store = try store()
+    @Test(arguments: TestEngine.every)
+    func holdingWhatAFaultLeftSparesTheDeliveredTheReRegisteredAndTheOtherEnvironment(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
+        for seed in 1...6 { try fixture.register([seed], at: t0) }
+        try fixture.register([7], .sandbox, at: t0)
+        let store = try fixture.database.sweep()
         let token = { (seed: Int) in PushToken(trusted: sampleToken(seed)) }
         // 1 got a 200 this sweep with a 1 s interval (still inside the cutoff); 2 registered again
         // during the sweep; 3 backs off past the cutoff.
-        try database.apply([.delivered(.wake(token(1)), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
-        try register([2], at: t0 + 200)
-        try database.apply([.failed(.wake(token(3)), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)])
+        try fixture.database.apply([.delivered(.wake(token(1)), selectedRegisteredAt: t0, at: t0 + 100, nextPushAt: t0 + 1100)])
+        try fixture.register([2], at: t0 + 200)
+        try fixture.database.apply([
+            .failed(.wake(token(3)), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)
+        ])
         let groups = try store.unreachedGroups(
             in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, lease: TestDatabase.lease)
         #expect(groups == [IntervalGroup(kind: .wake, activityType: .charging, requestedInterval: nil)], "one group to hold")
@@ -70,7 +72,7 @@ import Testing
             in: .production, group: try #require(groups.first), dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50,
             reason: "BadPriority", nextPushAt: t0 + 300_000, lease: TestDatabase.lease)
         #expect(held == 3, "4, 5 and 6, never reached")
-        func row(_ seed: Int) throws -> Registration { try #require(try database.registration(token(seed))) }
+        func row(_ seed: Int) throws -> Registration { try #require(try fixture.database.registration(token(seed))) }
         #expect(try row(4).nextPushAt == t0 + 300_000 && row(4).lastError == "BadPriority" && row(4).consecutiveFailures == 0)
         #expect(try row(1).nextPushAt == t0 + 1100 && row(1).lastError == nil)
         #expect(try row(2).nextPushAt == t0 + 200, "the new registration stays due")
@@ -78,35 +80,41 @@ import Testing
         #expect(try row(7).nextPushAt == t0 && row(7).lastError == nil, "sandbox is not production's")
     }
 
-    @Test func aRowMovedAheadOfTheCursorIsNotReturnedAgain() throws {
-        try register(1...6, at: t0)
-        let store = try store()
-        for seed in 1...6 { try setNextPush(seed, t0 - Int64(10 - seed) * 1000) }
+    @Test(arguments: TestEngine.real)
+    func aRowMovedAheadOfTheCursorIsNotReturnedAgain(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
+        try fixture.register(1...6, at: t0)
+        let store = try fixture.database.sweep()
+        for seed in 1...6 { try fixture.setNextPush(seed, t0 - Int64(10 - seed) * 1000) }
         let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2)
         let first = try #require(try cursor.next())
         #expect(first.token.hex == sampleToken(1))
         // Pushed with a 1 s interval: due again within the slack, after the rows still to come.
-        try setNextPush(1, t0 + 1000)
+        try fixture.setNextPush(1, t0 + 1000)
         var rest: [String] = []
         while let row = try cursor.next() { rest.append(row.token.hex) }
         #expect(rest == (2...6).map { sampleToken($0) })
     }
 
-    @Test func aRegistrationMadeAheadOfTheCursorIsReturned() throws {
-        try register(1...4, at: t0 - 10_000)
-        let store = try store()
+    @Test(arguments: TestEngine.every)
+    func aRegistrationMadeAheadOfTheCursorIsReturned(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
+        try fixture.register(1...4, at: t0 - 10_000)
+        let store = try fixture.database.sweep()
         let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2)
         _ = try cursor.next()
-        try register([9], at: t0)
+        try fixture.register([9], at: t0)
         var count = 1
         while try cursor.next() != nil { count += 1 }
         #expect(count == 5)
     }
 
-    @Test func onlyEnabledEnvironmentsAreReadAndCounted() throws {
-        try register(1...3, .production, at: t0)
-        try register(11...14, .sandbox, at: t0)
-        let store = try store()
+    @Test(arguments: TestEngine.every)
+    func onlyEnabledEnvironmentsAreReadAndCounted(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
+        try fixture.register(1...3, .production, at: t0)
+        try fixture.register(11...14, .sandbox, at: t0)
+        let store = try fixture.database.sweep()
         #expect(try store.dueCounts(atOrBefore: t0, environments: APNsEnvironment.allCases) == [.production: 3, .sandbox: 4])
         #expect(try store.dueCounts(atOrBefore: t0, environments: [.sandbox]) == [.sandbox: 4])
         #expect(try store.dueCounts(atOrBefore: t0 - 1, environments: APNsEnvironment.allCases).isEmpty)
@@ -116,14 +124,16 @@ import Testing
         #expect(environments == Array(repeating: .sandbox, count: 4))
     }
 
-    @Test func aSweepReadingInSmallStepsPushesEachRegistrationOnceAndAnnouncesHowMany() throws {
-        try register(1...25, at: t0)
-        try register(101...105, .sandbox, at: t0)
-        var configuration = configuration
+    @Test(arguments: TestEngine.every)
+    func aSweepReadingInSmallStepsPushesEachRegistrationOnceAndAnnouncesHowMany(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "due-cursor")
+        try fixture.register(1...25, at: t0)
+        try fixture.register(101...105, .sandbox, at: t0)
+        var configuration = fixture.configuration
         configuration.intervalPolicy.typeSeconds[.charging] = 1  // a written row would be due again within the slack
         let sender = ScriptedSender()
         sender.batch = 3
-        let summary = try sweep(at: t0 + 1000, sender, configuration: configuration, duePageSize: 4, lookahead: 5)
+        let summary = try fixture.sweep(at: t0 + 1000, sender, configuration: configuration, duePageSize: 4, lookahead: 5)
         #expect(summary.sent == 30 && summary.skipped == 0 && summary.deferred == 0)
         #expect(Set(sender.sent.map(\.push.token.hex)).count == 30 && sender.sent.count == 30)
         #expect(sender.expected == [.production: 25, .sandbox: 5])

@@ -7,14 +7,12 @@ import Testing
 @testable import LiveActivitySweep
 
 /// The sweep's background writer: batches land in order, a failed batch stops the sweep, and a
-/// writer that falls behind holds the sweep back rather than queueing without bound.
+/// writer that falls behind holds the sweep back rather than queueing without bound. Each test
+/// takes its engine as its argument.
 @Suite struct OutcomeWriterTests {
-    let database: TestDatabase
-
-    init() throws { database = try TestDatabase(label: "writer") }
-
-    @discardableResult
-    func registered(_ seeds: ClosedRange<Int>) throws -> TestDatabase {
+    /// A database of the test's own on `engine`, the sample tokens of `seeds` registered in it.
+    func registered(_ seeds: ClosedRange<Int>, on engine: TestEngine) throws -> TestDatabase {
+        let database = try TestDatabase(engine, label: "writer")
         for seed in seeds {
             try database.register(
                 try PushToken(validating: sampleToken(seed)), type: .charging, environment: .production, now: 1, expiresAt: 2,
@@ -25,8 +23,9 @@ import Testing
         return database
     }
 
-    /// A writer whose connection waits out another connection's write lock for as long as a test holds it.
-    func writer(patient: Bool = false) throws -> OutcomeWriter {
+    /// A writer on `database`; a `patient` one's connection waits out another connection's write
+    /// lock for as long as a test holds it.
+    func writer(on database: TestDatabase, patient: Bool = false) throws -> OutcomeWriter {
         let engine = patient ? database.patientEngine : database.engine
         return try OutcomeWriter(statements: try engine.openOutcomeWriter(), lease: TestDatabase.lease, policy: IntervalPolicy())
     }
@@ -35,9 +34,10 @@ import Testing
         .delivered(.wake(PushToken(trusted: sampleToken(seed))), selectedRegisteredAt: 1, at: 10, nextPushAt: 20)
     }
 
-    @Test func everyQueuedBatchIsWrittenBeforeFinishReturns() throws {
-        let store = try registered(1...6)
-        let writer = try writer()
+    @Test(arguments: TestEngine.every)
+    func everyQueuedBatchIsWrittenBeforeFinishReturns(engine: TestEngine) throws {
+        let store = try registered(1...6, on: engine)
+        let writer = try writer(on: store)
         try writer.submit(OutcomeBatch(writes: [delivered(1), delivered(2)]))
         try writer.submit(
             OutcomeBatch(writes: [delivered(3), .delete(.wake(PushToken(trusted: sampleToken(4))), registeredAtOrBefore: 1)]))
@@ -47,10 +47,11 @@ import Testing
         #expect(try store.registration(PushToken(trusted: sampleToken(5)))?.wakeupCount == 0)
     }
 
-    @Test func aFailedBatchIsReportedAndStopsFurtherWrites() throws {
-        let store = try registered(1...3)
+    @Test(arguments: TestEngine.real)
+    func aFailedBatchIsReportedAndStopsFurtherWrites(engine: TestEngine) throws {
+        let store = try registered(1...3, on: engine)
         try store.refuseUpdates(of: sampleToken(2))
-        let writer = try writer()
+        let writer = try writer(on: store)
         try writer.submit(OutcomeBatch(writes: [delivered(1)]))
         try writer.submit(OutcomeBatch(writes: [delivered(2)]))
         #expect(throws: StoreFault.self) { try writer.finish() }
@@ -82,11 +83,12 @@ import Testing
         return (submitted, failed, done)
     }
 
-    @Test func aWriterThatFallsBehindHoldsSubmitBack() throws {
-        let store = try registered(1...6)
+    @Test(arguments: TestEngine.real)
+    func aWriterThatFallsBehindHoldsSubmitBack(engine: TestEngine) throws {
+        let store = try registered(1...6, on: engine)
         // Another connection holds the write lock: the writer waits on its first batch.
         let lock = try store.holdWriteLock()
-        let writer = try writer(patient: true)
+        let writer = try writer(on: store, patient: true)
         let (submitted, failed, done) = submitting(6, to: writer)
         // One batch at the writer, `maximumQueued` waiting; the next submit waits for room.
         let held = OutcomeWriter.maximumQueued + 1
@@ -100,11 +102,12 @@ import Testing
         for seed in 1...6 { #expect(try store.registration(PushToken(trusted: sampleToken(seed)))?.wakeupCount == 1) }
     }
 
-    @Test func aSubmitWaitingForRoomThrowsWhenTheWriterFails() throws {
-        let store = try registered(1...6)
+    @Test(arguments: TestEngine.real)
+    func aSubmitWaitingForRoomThrowsWhenTheWriterFails(engine: TestEngine) throws {
+        let store = try registered(1...6, on: engine)
         try store.refuseUpdates(of: sampleToken(1))
         let lock = try store.holdWriteLock()
-        let writer = try writer(patient: true)
+        let writer = try writer(on: store, patient: true)
         let (submitted, failed, done) = submitting(6, to: writer)
         #expect(waitUntil { submitted.get() == OutcomeWriter.maximumQueued + 1 })
         try lock.release()

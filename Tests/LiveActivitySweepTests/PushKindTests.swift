@@ -103,12 +103,13 @@ private enum Kinds {
 
     /// The widgets interval is the kind's setting (default 1800 s), clamped with the app's
     /// `widgetInterval` to [that setting, LIVEACTIVITY_INTERVAL_MAX]: never the activity type's.
-    @Test(arguments: [
-        // (the kind's setting, the type's, asked, effective seconds)
-        (nil, 300, nil, 1800), (nil, 2400, nil, 1800), (nil, 60, nil, 1800), (2400, 300, nil, 2400),
-        (nil, 300, 600, 1800), (nil, 300, 2700, 2700), (nil, 300, 7200, 3600), (2400, 300, 3000, 3000),
-        (2400, 5000, 600, 2400),
-    ] as [(Int?, Int, Int?, Int)])
+    @Test(
+        arguments: [
+            // (the kind's setting, the type's, asked, effective seconds)
+            (nil, 300, nil, 1800), (nil, 2400, nil, 1800), (nil, 60, nil, 1800), (2400, 300, nil, 2400),
+            (nil, 300, 600, 1800), (nil, 300, 2700, 2700), (nil, 300, 7200, 3600), (2400, 300, 3000, 3000),
+            (2400, 5000, 600, 2400),
+        ] as [(Int?, Int, Int?, Int)])
     func aWidgetsIntervalIsItsKindsSettingClampedWithWhatTheAppAsked(
         kindSeconds: Int?, typeSeconds: Int, asked: Int?, effective: Int
     ) throws {
@@ -119,7 +120,8 @@ private enum Kinds {
         let interval = Int64(effective) * 1000
         #expect(rules.interval(row) == interval)
         let wait = try #require(nextPush(row, rules: rules)) - now
-        #expect(wait >= interval + slack && wait <= interval + interval / 10 + slack, "\(wait) ms for an interval of \(effective) s")
+        #expect(
+            wait >= interval + slack && wait <= interval + interval / 10 + slack, "\(wait) ms for an interval of \(effective) s")
         // The wake of the same registration keeps its type's interval, exactly.
         #expect(nextPush(Kinds.wake(3), rules: rules) == now + Int64(typeSeconds) * 1000)
     }
@@ -411,7 +413,8 @@ private enum Kinds {
             ruling.writes
                 == wakes.map { .delete($0.key, registeredAtOrBefore: $0.registeredAt) }
                 + widgets.map {
-                    .heldByGuard($0.key, selectedRegisteredAt: $0.registeredAt, reason: "BadDeviceToken", nextPushAt: now + 1_800_000)
+                    .heldByGuard(
+                        $0.key, selectedRegisteredAt: $0.registeredAt, reason: "BadDeviceToken", nextPushAt: now + 1_800_000)
                 })
 
         var widgetsDelivered = MassDeletionGuard(everDelivered: [widgetsScope])
@@ -436,7 +439,8 @@ private enum Kinds {
         let ruling = deletionGuard.rule(faults: [topic.scope: topic, down.scope: down], rules: Kinds.rules, now: now)
         #expect(
             ruling.writes
-                == wakes.map { .delete($0.key, registeredAtOrBefore: $0.registeredAt) } + widgets.map { Kinds.held($0, "BadTopic") })
+                == wakes.map { .delete($0.key, registeredAtOrBefore: $0.registeredAt) }
+                + widgets.map { Kinds.held($0, "BadTopic") })
         #expect(ruling.faults.isEmpty && ruling.touched == [topic.scope: 2])
     }
 }
@@ -488,26 +492,27 @@ private enum Kinds {
 
 // MARK: - A sweep
 
-/// The same through a whole sweep against a scripted sender.
-@Suite struct PushKindSweepTests: SweepFixture {
-    let database: TestDatabase
-
-    init() throws { database = try TestDatabase(label: "push-kinds") }
-
+/// The same through a whole sweep against a scripted sender, on every engine (the test's argument).
+@Suite struct PushKindSweepTests: SweepTimes {
     /// Registers `seeds` with a widgets target each, at `time`.
-    func registerWithWidgets(_ seeds: ClosedRange<Int>, _ environment: APNsEnvironment = .production, at time: Int64) throws {
+    func registerWithWidgets(
+        _ seeds: ClosedRange<Int>, _ environment: APNsEnvironment = .production, at time: Int64, in fixture: SweepFixture
+    ) throws {
         for seed in seeds {
-            try database.register(
-                Kinds.device(seed), environment: environment, now: time, expiresAt: time + configuration.expiryMilliseconds,
+            try fixture.database.register(
+                Kinds.device(seed), environment: environment, now: time,
+                expiresAt: time + fixture.configuration.expiryMilliseconds,
                 widget: NewRegistration.Widget(token: Kinds.extensionToken(seed)))
         }
     }
 
-    @Test func aWidgetsTopicFaultStopsTheWidgetsAndTheWakesAreDelivered() throws {
-        try registerWithWidgets(1...10, at: t0)
+    @Test(arguments: TestEngine.every)
+    func aWidgetsTopicFaultStopsTheWidgetsAndTheWakesAreDelivered(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "push-kinds")
+        try registerWithWidgets(1...10, at: t0, in: fixture)
         let sender = ScriptedSender()
         for seed in 1...10 { sender.script[Kinds.extensionToken(seed).hex] = [.status(400, "BadTopic")] }
-        let summary = try sweep(at: t0 + 1000, sender)
+        let summary = try fixture.sweep(at: t0 + 1000, sender)
         let scope = FaultScope(environment: .production, kind: .widgets)
         #expect(sender.cancelled == [scope])
         #expect(summary.sent == 10 && summary.held == 0 && summary.failed == 0, "every wake went out and got its 200")
@@ -519,7 +524,7 @@ private enum Kinds {
         #expect(summary.line.hasSuffix("faults=production/widgets:BadTopic:10"), "\(summary.line)")
         #expect(sender.sent.filter { $0.push.kind == .wake }.count == 10)
         for seed in 1...10 {
-            let registration = try #require(try row(seed))
+            let registration = try #require(try fixture.row(seed))
             #expect(registration.wakeupCount == 1 && registration.lastError == nil)
             let widgets = try #require(registration.target(.widgets))
             #expect(widgets.pushCount == 0 && widgets.lastError == "BadTopic" && widgets.consecutiveFailures == 0)

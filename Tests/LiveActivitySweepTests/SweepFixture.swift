@@ -5,24 +5,29 @@ import TestSupport
 @testable import LiveActivityStore
 @testable import LiveActivitySweep
 
-/// What the sweep's unit suites share: a database of the suite's own, the default configuration
-/// over it, the times the tests count in, and one sweep against a scripted sender at a time of
-/// the test's choosing. A suite names its database; the rest comes from here.
-protocol SweepFixture {
-    var database: TestDatabase { get }
+/// The times the sweep's unit suites count in.
+protocol SweepTimes {}
+
+extension SweepTimes {
+    var minute: Int64 { 60_000 }
+    var t0: Int64 { 1_800_000_000_000 }
 }
 
-extension SweepFixture {
-    /// The default configuration, over this suite's database.
+/// What the sweep's unit suites share: a database of the test's own on the engine the test takes
+/// as its argument, the default configuration over it, and one sweep against a scripted sender at
+/// a time of the test's choosing. A test makes one for its engine; the rest comes from here.
+struct SweepFixture: SweepTimes {
+    let database: TestDatabase
+
+    init(_ engine: TestEngine, label: String) throws { database = try TestDatabase(engine, label: label) }
+
+    /// The default configuration, over this fixture's database.
     var configuration: Configuration {
         var configuration = Configuration()
         configuration.databasePath = database.setting
         configuration.sweepDirectory = database.sweepFolder
         return configuration
     }
-
-    var minute: Int64 { 60_000 }
-    var t0: Int64 { 1_800_000_000_000 }
 
     /// Registers the sample tokens of `seeds` at `time`, as the API does.
     func register(
@@ -50,13 +55,14 @@ extension SweepFixture {
         return history.attempts
     }
 
-    /// Sets `seed`'s next push directly, as a hand edit or an earlier sweep would have.
+    /// Sets `seed`'s next push directly, as a hand edit or an earlier sweep would have (SQL: the
+    /// real engines only).
     func setNextPush(_ seed: Int, _ time: Int64) throws {
         try database.execute("UPDATE push_targets SET next_push_at = \(time) WHERE push_token = '\(sampleToken(seed))'")
     }
 
     /// Runs one sweep at `time` (ms since epoch, via the clock offset) with `configuration` (this
-    /// suite's by default). `issued` counts the provider tokens signed; each one's JWT differs.
+    /// fixture's by default). `issued` counts the provider tokens signed; each one's JWT differs.
     func sweep(
         at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil, issued: LockedBox<Int> = LockedBox(0),
         stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
