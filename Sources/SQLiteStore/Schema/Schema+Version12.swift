@@ -12,9 +12,10 @@ extension Schema {
     ///   lifetime totals: the writes that change them add the deltas the rules above the engines
     ///   decide (`TargetCounting`, `record`), in the same transaction, so every engine - the
     ///   in-memory one too - counts alike and no rule of counting lives in SQL.
-    /// - The due order is (next push, registration, kind); the registered_at index carries the
-    ///   kind, so the figures count registrations from it alone; a partial index finds a widget
-    ///   extension's token for `history`.
+    /// - The due order is (next push, registration, kind). registered_at has two partial
+    ///   indexes, the wake targets' and the others': the figures count registrations as a plain
+    ///   range of the first (no kind compared per entry), and expiry deletes both ranges. A
+    ///   partial index finds a widget extension's token for `history`.
     /// - `delivered_scopes` (the guard's "ever delivered") and every per-run and hourly figure
     ///   gain the push kind; a run's counts per kind move to `sweep_run_kinds`, its totals to
     ///   `sweep_kind_totals`. What was recorded so far was all wakes, and is kept as such.
@@ -46,7 +47,8 @@ extension Schema {
         FROM registrations;
         DROP TABLE registrations;
         CREATE INDEX push_targets_due ON push_targets(next_push_at, registration_token, push_kind);
-        CREATE INDEX push_targets_by_registered ON push_targets(registered_at, push_kind);
+        CREATE INDEX push_targets_by_registered ON push_targets(registered_at) WHERE push_kind = 'wake';
+        CREATE INDEX push_targets_others_by_registered ON push_targets(registered_at) WHERE push_kind <> 'wake';
         CREATE INDEX push_targets_by_wakeups ON push_targets(push_count) WHERE push_count > 0 AND push_kind = 'wake';
         CREATE INDEX push_targets_backing_off ON push_targets(environment, push_kind, consecutive_failures)
             WHERE consecutive_failures > 0;

@@ -40,17 +40,13 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
-    /// One pass over the registered_at index, which carries the kind (no row is read), from the
-    /// oldest bound on: every bound counted at once.
+    /// A range count per bound on the wake targets' registered_at index (covering, no kind to
+    /// compare): stepping index entries is cheaper than one pass that sums a comparison per bound.
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
-        guard let oldest = bounds.min() else { return [] }
-        return try storeFaults {
-            let sums = bounds.indices.map { "coalesce(sum(registered_at > ?\($0 + 2)), 0)" }.joined(separator: ", ")
-            return try connection.statement(
-                "SELECT \(sums) FROM push_targets WHERE registered_at > ?1 AND push_kind = 'wake'"
-            ).firstRow([.integer(oldest)] + bounds.map { .integer($0) }) { row in
-                bounds.indices.map { row.int(Int32($0)) }
-            } ?? bounds.map { _ in 0 }
+        try storeFaults {
+            let newer = try connection.statement(
+                "SELECT count(*) FROM push_targets WHERE push_kind = 'wake' AND registered_at > ?")
+            return try bounds.map { try newer.scalarInt([.integer($0)]) ?? 0 }
         }
     }
 
@@ -96,11 +92,19 @@ extension SQLiteStoreConnection: FigureQueries {
                         totals.runs = row.int(0)
                         totals.expired = row.int(1)
                     }
-                // A range of the table ordered by the runs' start: no join.
-                kinds = try connection.statement(
-                    "SELECT push_kind, sum(sent), sum(failed), sum(removed) FROM sweep_run_kinds WHERE started_at >= ? GROUP BY 1"
-                ).rows([.integer(since)]) {
-                    StatsReport.PushTotals(kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3))
+                // A range of the table ordered by the runs' start, no join, read once per kind: a
+                // week of rows costs less scanned twice than sorted by kind for a GROUP BY.
+                let kindSums = try connection.statement(
+                    """
+                    SELECT count(*), coalesce(sum(sent), 0), coalesce(sum(failed), 0), coalesce(sum(removed), 0)
+                    FROM sweep_run_kinds WHERE started_at >= ? AND push_kind = ?
+                    """)
+                kinds = try PushKind.all.compactMap { kind in
+                    try kindSums.firstRow([.integer(since), .text(kind.name)]) { row in
+                        row.int(0) == 0
+                            ? nil
+                            : StatsReport.PushTotals(kind: kind.name, sent: row.int(1), failed: row.int(2), removed: row.int(3))
+                    } ?? nil
                 }
             } else {
                 try connection.statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
