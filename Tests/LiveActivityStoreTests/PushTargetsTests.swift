@@ -256,6 +256,11 @@ import Testing
             #expect(history.registration.target(.widgets)?.attempts.map(\.answeredAt) == [now + 6000])
             #expect(history.registration.target(.widgets)?.attempts.first?.apnsID == "ID-widgets")
             #expect(history.attempts.map(\.answeredAt) == [now + 5000], "the wake target's")
+            // As `history` prints it: a wake's 200 is acked or not, a widgets push has no ack.
+            let printed = history.text(now: now + 7000, policy: IntervalPolicy(), expiry: 8 * hour)
+            let attemptLines = printed.split(separator: "\n").filter { $0.contains("  apns-id ") }
+            #expect(attemptLines.count == 2 && attemptLines.first?.hasSuffix("  not acked") == true, "\(printed)")
+            #expect(attemptLines.last?.hasSuffix("apns-id ID-widgets") == true, "\(printed)")
         }
         // A wake target is found by its own token only: a prefix of the device token matches
         // registrations, not the widgets target that carries the same registration token.

@@ -20,7 +20,7 @@ extension DeviceHistory {
             "  next push: \(Self.time(wake.nextPushAt, now: now))",
             "  wakeups: \(wake.pushCount); failures in a row: \(wake.consecutiveFailures); last reason: \(OutsideText.line(wake.lastError ?? "none"))",
         ]
-        lines += Self.attemptLines(wake.attempts, heading: "Attempts", now: now)
+        lines += Self.attemptLines(wake.attempts, heading: "Attempts", acknowledged: wake.kind.acknowledged, now: now)
         for target in row.others {
             let name = target.kind.name.prefix(1).uppercased() + target.kind.name.dropFirst()
             lines += [
@@ -29,7 +29,8 @@ extension DeviceHistory {
                 "  next push: \(Self.time(target.nextPushAt, now: now))",
                 "  pushes: \(target.pushCount); failures in a row: \(target.consecutiveFailures); last reason: \(OutsideText.line(target.lastError ?? "none"))",
             ]
-            lines += Self.attemptLines(target.attempts, heading: "\(name) attempts", now: now)
+            lines += Self.attemptLines(
+                target.attempts, heading: "\(name) attempts", acknowledged: target.kind.acknowledged, now: now)
         }
         return lines.joined(separator: "\n")
     }
@@ -45,10 +46,11 @@ extension DeviceHistory {
             ? "\(effective) s, as the app asked" : "\(effective) s (the app asked for \(asked) s; clamped to the bounds)"
     }
 
-    static func attemptLines(_ attempts: [PushAttempt], heading: String, now: Int64) -> [String] {
+    /// The ack column only for a kind the app acknowledges (a widgets push wakes no app code).
+    static func attemptLines(_ attempts: [PushAttempt], heading: String, acknowledged: Bool, now: Int64) -> [String] {
         guard !attempts.isEmpty else { return ["\(heading): none yet (pushed at the next sweep)"] }
         return ["\(heading), newest first (\(attempts.count), at most \(PushAttempt.kept) kept):"]
-            + attempts.map { "  " + line($0, now: now) }
+            + attempts.map { "  " + line($0, acknowledged: acknowledged, now: now) }
     }
 
     /// `--json`: times in Unix milliseconds, the intervals in seconds; the wake target's at the
@@ -89,8 +91,8 @@ extension DeviceHistory {
         return "{" + parts.joined(separator: ",") + "}"
     }
 
-    /// One attempt: when, the answer, its apns-id, and the ack.
-    static func line(_ attempt: PushAttempt, now: Int64) -> String {
+    /// One attempt: when, the answer, its apns-id, and the ack where the kind has one.
+    static func line(_ attempt: PushAttempt, acknowledged: Bool, now: Int64) -> String {
         var line = iso(attempt.answeredAt) + "  "
         switch (attempt.status, attempt.reason) {
         case (200?, _): line += "200"
@@ -99,7 +101,7 @@ extension DeviceHistory {
         case (nil, let reason): line += "\(OutsideText.line(reason ?? "no answer")) (no answer)"
         }
         if let id = attempt.apnsID { line += "  apns-id \(OutsideText.line(id))" }
-        if attempt.status == 200 {
+        if attempt.status == 200 && acknowledged {
             if let acked = attempt.ackedAt {
                 line += "  acked \(iso(acked)) (after \(SweepSummary.seconds(attempt.ackDelayMilliseconds ?? 0)) s)"
             } else {
