@@ -92,6 +92,99 @@ struct WidgetsAgainstStandInTests {
         }
     }
 
+    /// A widget's whole life as the app and cron meet it, through nginx, the responder, the sweep
+    /// and the stand-in: registered beside the wake, pushed at its own interval with its own
+    /// headers, its token gone while the wakes go on, a new one sent, a wrong topic held as a
+    /// fault, forgotten by a refresh without it, unregistered, and expired with its registration.
+    @Test func aWidgetsWholeLifeThroughNginxTheResponderTheSweepAndTheStandIn() throws {
+        let standIn = try StandInStack()
+        let live = try LiveStack()
+        let token = testToken(3201)
+        let (first, second, third) = (testToken(3202), testToken(3203), testToken(3204))
+        var outputs: [String] = []
+        // The sweep as cron runs it, `offset` seconds after the registrations (the test clock).
+        func sweep(at offset: Int) throws -> CommandResult {
+            var environment = standIn.sweepEnvironment(database: live.databasePath)
+            environment["LIVEACTIVITY_TEST_CLOCK_OFFSET"] = "\(offset)"
+            let result = try runCommand(product("liveactivity-sweep"), environment: environment)
+            outputs.append(result.stdout + result.stderr)
+            return result
+        }
+        func field(_ key: String, _ result: CommandResult) -> String? { SweepFixture.field(key, in: result.stdout) }
+        func register(_ body: String) throws {
+            let answer = try live.request("POST", "/dev/wakeup", body: body)
+            #expect(answer.status == 200, "\(body): \(answer.text)")
+        }
+        let state = try standIn.state()
+
+        // Registered with both tokens: the answer says the widgets interval, the first sweep
+        // pushes both, each as Apple's own request of its kind.
+        let answer = try live.request("POST", "/dev/wakeup", body: registerBody(token, widget: first))
+        #expect(answer.text == #"{"success":true,"widgetInterval":1800}"#, "\(answer.text)")
+        let pushed = try sweep(at: 0)
+        #expect(pushed.status == 0 && field("sent", pushed) == "1" && field("widgets_sent", pushed) == "1", "\(pushed.stdout)")
+        let widgetPush = try #require(try state.received(token: first).first)
+        #expect(widgetPush.status == 200 && widgetPush.serverProtocol == "HTTP/2.0")
+        #expect(widgetPush.topic == standIn.key.bundleID + ".push-type.widgets" && widgetPush.pushType == "widgets")
+        #expect(widgetPush.priority == nil && widgetPush.expiration == nil)
+        #expect(widgetPush.payload == #"{"aps":{"content-changed":true}}"#)
+
+        // Ten minutes on: the wake is due again (charging: 5 minutes), the widget is not (30).
+        let early = try sweep(at: 600)
+        #expect(field("sent", early) == "1" && field("widgets_sent", early) == "0", "\(early.stdout)")
+        #expect(try state.received(token: first).count == 1)
+
+        // The widget extension's token is gone (410): its target alone goes, the wake is sent.
+        try state.script(token: first, status: 410, reason: "Unregistered")
+        let gone = try sweep(at: 2100)
+        #expect(gone.status == 0, "\(gone.stderr)")
+        #expect(
+            field("sent", gone) == "1" && field("removed", gone) == "0" && field("widgets_removed", gone) == "1", "\(gone.stdout)"
+        )
+        var row = try #require(try storedRegistration(token, in: live), "the registration stays")
+        #expect(row.target(.widgets) == nil && row.wakeupCount == 3)
+
+        // The app sends its new widget token; the extension lacks the push capability (BadTopic):
+        // a fault of the widgets topic, held, nothing deleted, and the wake still goes out.
+        try register(registerBody(token, widget: second))
+        try state.script(token: second, status: 400, reason: "BadTopic")
+        let fault = try sweep(at: 2700)
+        #expect(fault.status == 1, "a configuration fault fails the run: \(fault.stdout)")
+        #expect(field("sent", fault) == "1" && field("widgets_sent", fault) == "0", "\(fault.stdout)")
+        #expect(fault.stderr.contains("configuration fault in sandbox widgets: BadTopic"), "\(fault.stderr)")
+        row = try #require(try storedRegistration(token, in: live))
+        #expect(row.target(.widgets)?.token.hex == second && row.target(.widgets)?.lastError == "BadTopic")
+
+        // A refresh without the widget token (the widget removed): the widgets target goes.
+        try register(registerBody(token, type: "charging"))
+        row = try #require(try storedRegistration(token, in: live))
+        #expect(row.targets.map(\.kind) == [.wake])
+
+        // Unregistered: both targets gone, nothing more is pushed to either token.
+        try register(registerBody(token, widget: third))
+        #expect(try live.request("POST", "/dev/wakeup/unregister", body: unregisterBody(token)).status == 200)
+        #expect(try live.database.scalar("SELECT count(*) FROM push_targets") == 0)
+        let after = try sweep(at: 3300)
+        #expect(field("active", after) == "0" && field("widgets_sent", after) == nil, "\(after.stdout)")
+        #expect(try state.received(token: third).isEmpty)
+
+        // Registered again with its widget, then left for 8 hours: the next sweep expires the
+        // registration and both targets. (The registration is dated back rather than the clock
+        // moved on: a sweep refuses to expire most rows after its clock jumps hours ahead.)
+        try register(registerBody(token, widget: third))
+        try live.database.execute(
+            "UPDATE push_targets SET registered_at = registered_at - 28800000, expires_at = expires_at - 28800000")
+        let expired = try sweep(at: 3360)
+        #expect(expired.status == 0 && field("expired", expired) == "1", "\(expired.stdout)\(expired.stderr)")
+        #expect(try live.database.scalar("SELECT count(*) FROM push_targets") == 0)
+        #expect(try state.received(token: token).count == 4 && state.received(token: third).isEmpty)
+
+        // No log on the way held a whole token of either kind (SPEC 1: 8 characters at most).
+        for log in [live.responderLog, live.accessLog, standIn.log] + outputs {
+            for whole in [token, first, second, third] { #expect(!log.contains(whole)) }
+        }
+    }
+
     @Test func theResponderTakesAndAnswersTheWidgetToken() throws {
         let live = try LiveStack()
         let token = testToken(3101)
