@@ -48,7 +48,8 @@ do {
                 ],
                 settings:
                     "Settings: APNS_KEY_ID, APNS_TEAM_ID, APNS_BUNDLE_ID, APNS_KEY_PATH (or STANDIN_PUBLIC_KEY_PATH), STANDIN_DB,\n"
-                    + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both)."))
+                    + "STANDIN_KEY_ENVIRONMENTS (the environments the key may send to; default both), and for each app\n"
+                    + "LIVEACTIVITY_APPS names, the same names with its suffix (_OTHER_APP), the default app's where unset."))
         exit(0)
     case .version:
         print(ReleaseVersion.line(program: program))
@@ -81,12 +82,19 @@ final class StandInHTTPResponder: HTTPResponder {
 
 let log: @Sendable (String) -> Void = { Log.line(program, $0) }
 let gate = WriteGate()
+// Each connection's team and key are its own nginx's: a stand-in that starts anew forgets them.
+do {
+    try StandInState(path: configuration.databasePath).forgetConnections()
+} catch {
+    fail("cannot open \(configuration.databasePath): \(error)", code: 3)
+}
 // No exit handler may run while a worker thread still uses a library: see ProcessExit.
 ProcessExit.now(
     FastCGIServer.run(
         options,
         startupMessage:
-            "APNs stand-in for team \(configuration.teamID), key \(configuration.keyID), topic \(configuration.bundleID)",
+            "APNs stand-in for "
+            + configuration.apps.map { "team \($0.teamID), key \($0.keyID), topic \($0.bundleID)" }.joined(separator: "; "),
         // What APNs answers when it is shutting down.
         stoppingResponse: HTTPResponse(
             status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "5")],

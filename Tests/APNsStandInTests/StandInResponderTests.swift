@@ -41,7 +41,7 @@ import Testing
     func push(
         _ token: String? = nil, method: String = "POST", authorization: String?? = nil, headers: [String: String?] = [:],
         body: String = #"{"aps":{"content-available":1},"liveActivityWakeup":true}"#,
-        environment: APNsEnvironment = .production, responder: StandInResponder? = nil
+        environment: APNsEnvironment = .production, responder: StandInResponder? = nil, connection: String? = nil
     ) throws -> HTTPResponse {
         var all: [String: String] = [
             "apns-topic": key.bundleID, "apns-push-type": "background", "apns-priority": "5",
@@ -56,7 +56,7 @@ import Testing
         return (responder ?? self.responder).respond(
             to: StandInRequest(
                 method: method, path: "/3/device/" + (token ?? self.token), headers: all, body: Array(body.utf8),
-                environment: environment))
+                connection: connection, environment: environment))
     }
 
     func reason(_ response: HTTPResponse) -> String? {
@@ -171,13 +171,65 @@ import Testing
 
     @Test func aKeyRestrictedToOneEnvironmentIsRefusedByTheOther() throws {
         var restricted = configuration
-        restricted.keyEnvironments = [.production]
+        restricted.apps[0].keyEnvironments = [.production]
         let standIn = try StandInResponder(configuration: restricted, gate: WriteGate(), log: { _ in })
         let bearer: String?? = "bearer " + (try jwt())
         #expect(try push(authorization: bearer, environment: .production, responder: standIn).status == 200)
         expect(try push(authorization: bearer, environment: .sandbox, responder: standIn), 403, "BadEnvironmentKeyInToken")
         let received = try StandInState(path: configuration.databasePath).received()
         #expect(received.map(\.environment) == [.production, .sandbox])
+    }
+
+    /// Several apps (APNS.md section 8): a key signs for every app of its team; a connection is
+    /// bound to the team and key of its first push, so a second team on it is InvalidProviderToken
+    /// and another key UnrelatedKeyIdInToken; a team's token for another team's app is refused.
+    @Test func eachConnectionIsOneTeamAndKeyAndAKeySignsForItsTeamsApps() throws {
+        let otherTeam = try TestKey(in: folder, name: "Other", keyID: "KEY2222222", teamID: "TEAM222222", bundleID: "org.two")
+        let secondKey = try TestKey(in: folder, name: "Second", keyID: "KEY3333333", teamID: key.teamID, bundleID: "com.three")
+        let otherSigner = try ES256Signer(path: otherTeam.privateKeyPath)
+        let secondSigner = try ES256Signer(path: secondKey.privateKeyPath)
+        let apps = [
+            StandInConfiguration.App(
+                keyID: key.keyID, teamID: key.teamID, bundleID: key.bundleID, publicKeyPEM: try signer.publicKeyPEM()),
+            StandInConfiguration.App(
+                name: try #require(AppName("two")), keyID: otherTeam.keyID, teamID: otherTeam.teamID,
+                bundleID: otherTeam.bundleID, publicKeyPEM: try otherSigner.publicKeyPEM()),
+            StandInConfiguration.App(
+                name: try #require(AppName("shared")), keyID: key.keyID, teamID: key.teamID, bundleID: "com.example.shared",
+                publicKeyPEM: try signer.publicKeyPEM()),
+            StandInConfiguration.App(
+                name: try #require(AppName("three")), keyID: secondKey.keyID, teamID: key.teamID,
+                bundleID: secondKey.bundleID, publicKeyPEM: try secondSigner.publicKeyPEM()),
+        ]
+        let standIn = try StandInResponder(
+            configuration: StandInConfiguration(apps: apps, databasePath: configuration.databasePath), gate: WriteGate(),
+            log: { _ in })
+        let first: String?? = "bearer " + (try jwt())
+        let team2: String?? = "bearer " + (try jwt(keyID: otherTeam.keyID, teamID: otherTeam.teamID, signer: otherSigner))
+        let key3: String?? = "bearer " + (try jwt(keyID: secondKey.keyID, signer: secondSigner))
+        func send(_ authorization: String??, topic: String, over connection: String?) throws -> HTTPResponse {
+            try push(authorization: authorization, headers: ["apns-topic": topic], responder: standIn, connection: connection)
+        }
+
+        #expect(try send(first, topic: key.bundleID, over: "1").status == 200)
+        #expect(try send(first, topic: "com.example.shared", over: "1").status == 200, "one key, two apps of its team")
+        expect(try send(team2, topic: otherTeam.bundleID, over: "1"), 403, "InvalidProviderToken")
+        expect(try send(key3, topic: secondKey.bundleID, over: "1"), 403, "UnrelatedKeyIdInToken")
+        #expect(try send(team2, topic: otherTeam.bundleID, over: "2").status == 200, "each connection its own team")
+        expect(try send(team2, topic: key.bundleID, over: "2"), 400, "TopicDisallowed")
+        #expect(try send(key3, topic: secondKey.bundleID, over: "3").status == 200)
+        #expect(try send(key3, topic: "com.example.shared", over: "3").status == 200, "a team's second key signs for it too")
+        #expect(try send(first, topic: key.bundleID, over: "1").status == 200, "the binding stays the first push's")
+
+        // A token naming a served team with another team's key, or a key id it does not have.
+        let forged: String?? = "bearer " + (try jwt(teamID: otherTeam.teamID))
+        expect(try send(forged, topic: otherTeam.bundleID, over: "4"), 403, "InvalidProviderToken")
+        let unknownKey: String?? = "bearer " + (try jwt(keyID: "KEY9999999"))
+        expect(try send(unknownKey, topic: key.bundleID, over: "5"), 403, "InvalidProviderToken")
+
+        // A stand-in started anew forgets which connection was whose (nginx numbers them anew).
+        try StandInState(path: configuration.databasePath).forgetConnections()
+        #expect(try send(team2, topic: otherTeam.bundleID, over: "1").status == 200)
     }
 
     @Test func answersAreScriptedPerEnvironmentToo() throws {

@@ -12,17 +12,28 @@ public final class StandInResponder {
     public static let maximumPayloadSize = 4096
 
     private let configuration: StandInConfiguration
-    private let verifier: ES256Verifier
+    /// Each team's keys that sign its apps' tokens, by team and key id.
+    private let verifiers: [KeyName: ES256Verifier]
     private let state: StandInState
     private let gate: WriteGate
     private let log: (String) -> Void
 
     public init(configuration: StandInConfiguration, gate: WriteGate, log: @escaping (String) -> Void) throws {
         self.configuration = configuration
-        self.verifier = try ES256Verifier(publicKeyPEM: configuration.publicKeyPEM)
+        var verifiers: [KeyName: ES256Verifier] = [:]
+        for app in configuration.apps where verifiers[KeyName(teamID: app.teamID, keyID: app.keyID)] == nil {
+            verifiers[KeyName(teamID: app.teamID, keyID: app.keyID)] = try ES256Verifier(publicKeyPEM: app.publicKeyPEM)
+        }
+        self.verifiers = verifiers
         self.state = try gate.withLock { try StandInState(path: configuration.databasePath) }
         self.gate = gate
         self.log = log
+    }
+
+    /// A signing key: a team's key id.
+    struct KeyName: Hashable {
+        var teamID: String
+        var keyID: String
     }
 
     /// An APNs rejection: status and reason.
@@ -41,14 +52,15 @@ public final class StandInResponder {
         var deviceToken = ""
         var delay = 0
         do {
-            deviceToken = try check(request, now: now)
+            let signer: KeyName
+            (deviceToken, signer) = try check(request, now: now)
             if let scripted = try gate.withLock({ try state.takeScripted(token: deviceToken, environment: request.environment) })
             {
                 status = scripted.status
                 reason = scripted.reason
                 delay = scripted.delayMilliseconds
                 if status == 410 { timestamp = scripted.timestamp ?? now }
-                if reason == "ExpiredProviderToken" { try gate.withLock { try state.allowRenewal(keyID: configuration.keyID) } }
+                if reason == "ExpiredProviderToken" { try gate.withLock { try state.allowRenewal(keyID: signer.keyID) } }
             }
         } catch let rejection as Rejection {
             status = rejection.status
@@ -89,8 +101,8 @@ public final class StandInResponder {
 
     // MARK: - The checks, in the order APNs reports them
 
-    /// Validates `request`; returns the device token from the path.
-    private func check(_ request: StandInRequest, now: Int64) throws -> String {
+    /// Validates `request`; returns the device token from the path and the key that signed.
+    private func check(_ request: StandInRequest, now: Int64) throws -> (token: String, signer: KeyName) {
         guard request.method == "POST" else { throw Rejection(status: 405, reason: "MethodNotAllowed") }
         let prefix = "/3/device/"
         guard request.path.hasPrefix(prefix) else { throw Rejection(status: 404, reason: "BadPath") }
@@ -100,17 +112,27 @@ public final class StandInResponder {
             token.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
         else { throw Rejection(status: 400, reason: "BadDeviceToken") }
 
-        try checkProviderToken(request.headers["authorization"], now: now)
-        // A key restricted to one environment, used against the other host (APNS.md section 5).
-        guard configuration.keyEnvironments.contains(request.environment) else {
-            throw Rejection(status: 403, reason: "BadEnvironmentKeyInToken")
+        let signer = try checkProviderToken(request.headers["authorization"], now: now)
+        // One team and key per connection, bound at its first push (APNS.md section 8).
+        if let connection = request.connection {
+            let bound = try gate.withLock {
+                try state.binding(connection: connection, teamID: signer.teamID, keyID: signer.keyID)
+            }
+            if bound.teamID != signer.teamID { throw Rejection(status: 403, reason: "InvalidProviderToken") }
+            if bound.keyID != signer.keyID { throw Rejection(status: 403, reason: "UnrelatedKeyIdInToken") }
         }
+        // A key restricted to one environment, used against the other host (APNS.md section 5).
+        let teamApps = configuration.apps.filter { $0.teamID == signer.teamID }
+        guard teamApps.contains(where: { $0.keyID == signer.keyID && $0.keyEnvironments.contains(request.environment) })
+        else { throw Rejection(status: 403, reason: "BadEnvironmentKeyInToken") }
 
         guard let topic = request.headers["apns-topic"], !topic.isEmpty else {
             throw Rejection(status: 400, reason: "MissingTopic")
         }
-        // The app's topics: its bundle id, and each kind's suffix of it (APNS.md section 8).
-        let kindOfTopic = PushKind.all.first { $0.topic(forBundleID: configuration.bundleID) == topic }
+        // The topics of the team's apps: each bundle id, and each kind's suffix of it (APNS.md
+        // section 8); a key signs for every app of its team.
+        let kindOfTopic = teamApps.lazy.compactMap { app in PushKind.all.first { $0.topic(forBundleID: app.bundleID) == topic } }
+            .first
         guard let kindOfTopic else { throw Rejection(status: 400, reason: "TopicDisallowed") }
         let pushType = request.headers["apns-push-type"]
         let knownTypes = [
@@ -142,21 +164,25 @@ public final class StandInResponder {
             throw Rejection(status: 400, reason: "BadCollapseId")
         }
         try checkPayload(request.body, pushType: pushType)
-        return token
+        return (token, signer)
     }
 
-    private func checkProviderToken(_ header: String?, now: Int64) throws {
+    /// Checks the token's signature by a key of a team the stand-in serves, its age and the
+    /// refresh rule; returns the key that signed.
+    private func checkProviderToken(_ header: String?, now: Int64) throws -> KeyName {
         guard let header, !header.isEmpty else { throw Rejection(status: 403, reason: "MissingProviderToken") }
         guard header.lowercased().hasPrefix("bearer "),
             let parsed = try? ParsedProviderToken(parsing: header),
-            parsed.algorithm == "ES256", parsed.keyID == configuration.keyID, parsed.issuer == configuration.teamID,
+            parsed.algorithm == "ES256", let keyID = parsed.keyID, let teamID = parsed.issuer,
+            let verifier = verifiers[KeyName(teamID: teamID, keyID: keyID)],
             let issuedAt = parsed.issuedAt, parsed.isSigned(by: verifier)
         else { throw Rejection(status: 403, reason: "InvalidProviderToken") }
         let issuedAtMilliseconds = issuedAt * 1000
         if now - issuedAtMilliseconds > 3_600_000 { throw Rejection(status: 403, reason: "ExpiredProviderToken") }
         if issuedAtMilliseconds - now > 300_000 { throw Rejection(status: 403, reason: "InvalidProviderToken") }
-        guard try gate.withLock({ try state.acceptTokenChange(keyID: configuration.keyID, issuedAt: issuedAt, now: now) })
+        guard try gate.withLock({ try state.acceptTokenChange(keyID: keyID, issuedAt: issuedAt, now: now) })
         else { throw Rejection(status: 429, reason: "TooManyProviderTokenUpdates") }
+        return KeyName(teamID: teamID, keyID: keyID)
     }
 
     private func checkPayload(_ body: [UInt8], pushType: String?) throws {

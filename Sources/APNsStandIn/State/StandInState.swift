@@ -43,6 +43,11 @@ public final class StandInState {
             first_seen_at INTEGER NOT NULL,
             renewal_allowed INTEGER NOT NULL DEFAULT 0
         );
+        CREATE TABLE IF NOT EXISTS connection_binding (
+            connection TEXT PRIMARY KEY,
+            team_id TEXT NOT NULL,
+            key_id TEXT NOT NULL
+        );
         """
 
     public init(path: String) throws {
@@ -88,6 +93,26 @@ public final class StandInState {
             ).run([.text(keyID), .integer(issuedAt), .integer(now)])
             return true
         }
+    }
+
+    // MARK: - A connection's team and key
+
+    /// The team and key a connection is bound to: those of its first push with a valid token
+    /// (APNS.md section 8: APNs binds them there), recorded by that push.
+    func binding(connection name: String, teamID: String, keyID: String) throws -> (teamID: String, keyID: String) {
+        try connection.transaction {
+            try connection.statement(
+                "INSERT INTO connection_binding (connection, team_id, key_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+            ).run([.text(name), .text(teamID), .text(keyID)])
+            return try connection.statement("SELECT team_id, key_id FROM connection_binding WHERE connection = ?")
+                .firstRow([.text(name)]) { row in (teamID: row.text(0) ?? "", keyID: row.text(1) ?? "") } ?? (teamID, keyID)
+        }
+    }
+
+    /// Forgets every connection's binding: a stand-in that starts anew serves an nginx whose
+    /// connection numbers may start anew.
+    public func forgetConnections() throws {
+        try connection.execute("DELETE FROM connection_binding")
     }
 
     /// After answering ExpiredProviderToken, the provider must be allowed a new token at once.
