@@ -227,9 +227,22 @@ import Testing
         let unknownKey: String?? = "bearer " + (try jwt(keyID: "KEY9999999"))
         expect(try send(unknownKey, topic: key.bundleID, over: "5"), 403, "InvalidProviderToken")
 
+        // Another worker of the same stand-in knows the binding too.
+        let otherWorker = try StandInResponder(
+            configuration: StandInConfiguration(apps: apps, databasePath: configuration.databasePath), gate: WriteGate(),
+            log: { _ in })
+        let elsewhere = try push(
+            authorization: team2, headers: ["apns-topic": otherTeam.bundleID], responder: otherWorker, connection: "1")
+        expect(elsewhere, 403, "InvalidProviderToken")
+
         // A stand-in started anew forgets which connection was whose (nginx numbers them anew).
         try StandInState(path: configuration.databasePath).forgetConnections()
-        #expect(try send(team2, topic: otherTeam.bundleID, over: "1").status == 200)
+        let restarted = try StandInResponder(
+            configuration: StandInConfiguration(apps: apps, databasePath: configuration.databasePath), gate: WriteGate(),
+            log: { _ in })
+        let again = try push(
+            authorization: team2, headers: ["apns-topic": otherTeam.bundleID], responder: restarted, connection: "1")
+        #expect(again.status == 200)
     }
 
     @Test func answersAreScriptedPerEnvironmentToo() throws {

@@ -17,6 +17,9 @@ public final class StandInResponder {
     private let state: StandInState
     private let gate: WriteGate
     private let log: (String) -> Void
+    /// The bindings this worker has read (a connection's never changes while the stand-in runs),
+    /// so only a connection's first push here costs a write.
+    private var knownBindings: [String: KeyName] = [:]
 
     public init(configuration: StandInConfiguration, gate: WriteGate, log: @escaping (String) -> Void) throws {
         self.configuration = configuration
@@ -115,9 +118,13 @@ public final class StandInResponder {
         let signer = try checkProviderToken(request.headers["authorization"], now: now)
         // One team and key per connection, bound at its first push (APNS.md section 8).
         if let connection = request.connection {
-            let bound = try gate.withLock {
-                try state.binding(connection: connection, teamID: signer.teamID, keyID: signer.keyID)
-            }
+            let bound =
+                try knownBindings[connection]
+                ?? gate.withLock {
+                    let stored = try state.binding(connection: connection, teamID: signer.teamID, keyID: signer.keyID)
+                    return KeyName(teamID: stored.teamID, keyID: stored.keyID)
+                }
+            knownBindings[connection] = bound
             if bound.teamID != signer.teamID { throw Rejection(status: 403, reason: "InvalidProviderToken") }
             if bound.keyID != signer.keyID { throw Rejection(status: 403, reason: "UnrelatedKeyIdInToken") }
         }
