@@ -117,7 +117,10 @@ struct ResponderProcessTests {
         let folder = TemporaryDirectory("tcp-loopback")
         let port = freePort()
         let process = try start(["--socket", ":\(port)"], in: folder)
-        #expect(waitUntil { (try? RawSocket(port: port, timeout: 1)) != nil }, "\(process.output)")
+        // The line follows the bind, so once it is logged the kernel's table has the socket.
+        #expect(
+            waitUntil(timeout: 60) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
+        #expect((try? RawSocket(port: port, timeout: 5)) != nil, "\(process.output)")
         let hexPort = String(format: "%04X", port)
         let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
         var listening: [String] = []
@@ -127,9 +130,6 @@ struct ResponderProcessTests {
             if fields.count > 3, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" { listening.append(fields[1]) }
         }
         #expect(listening == ["0100007F:\(hexPort)"], "\(listening)")
-        // The line follows the bind: connectable is not yet logged.
-        #expect(
-            waitUntil(timeout: 60) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
