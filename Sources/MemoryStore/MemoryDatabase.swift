@@ -106,10 +106,10 @@ struct MemoryState {
     var fingerprint: String?
     var providerTokens: [String: ProviderToken] = [:]
 
-    /// The targets of the registration of `token`, in the kinds' order.
-    func targets(of token: PushToken) -> [(key: TargetKey, target: Target)] {
+    /// The targets of the registration `registration`, in the kinds' order.
+    func targets(of registration: RegistrationKey) -> [(key: TargetKey, target: Target)] {
         PushKind.all.compactMap { kind in
-            let key = TargetKey(registration: token, kind: kind)
+            let key = TargetKey(registration, kind: kind)
             return targets[key].map { (key, $0) }
         }
     }
@@ -118,6 +118,6 @@ struct MemoryState {
     static func counted(_ key: TargetKey, _ target: Target) -> CountedTarget {
         CountedTarget(
             kind: key.kind, activityType: target.facts.activityType, environment: target.facts.environment,
-            proven: target.lastPushAt != nil)
+            proven: target.lastPushAt != nil, app: key.app)
     }
 }

@@ -14,9 +14,10 @@ extension MemoryStoreConnection: FigureQueries {
         }
     }
 
-    func registration(_ token: PushToken, attempts: Bool) throws -> Registration? {
+    func registration(_ registration: RegistrationKey, attempts: Bool) throws -> Registration? {
         try state { state in
-            let stored = state.targets(of: token)
+            let stored = state.targets(of: registration)
+            let token = registration.token
             guard !stored.isEmpty else { return nil }
             func target(_ key: TargetKey, _ target: MemoryState.Target) -> PushTarget {
                 PushTarget(
@@ -24,24 +25,32 @@ extension MemoryStoreConnection: FigureQueries {
                     nextPushAt: target.nextPushAt, lastPushAt: target.lastPushAt, pushCount: target.pushCount,
                     consecutiveFailures: target.failures, lastError: target.lastError, attempts: attempts ? target.attempts : [])
             }
-            guard let wake = state.targets[.wake(token)] else {
-                throw StoredValueError(column: "push_targets.push_kind", value: "no wake target of \(token.logPrefix)")
+            let wakeKey = TargetKey(registration, kind: .wake)
+            guard let wake = state.targets[wakeKey] else {
+                throw StoredValueError(column: "push_targets.push_kind", value: "no wake target of \(registration)")
             }
             return Registration(
                 token: token, activityType: wake.facts.activityType, environment: wake.facts.environment,
-                registeredAt: wake.facts.registeredAt, expiresAt: wake.facts.expiresAt, wake: target(.wake(token), wake),
-                others: stored.filter { $0.key.kind != .wake }.map { target($0.key, $0.target) })
+                registeredAt: wake.facts.registeredAt, expiresAt: wake.facts.expiresAt, wake: target(wakeKey, wake),
+                others: stored.filter { $0.key.kind != .wake }.map { target($0.key, $0.target) }, app: registration.app)
         }
     }
 
     func groups() throws -> [StatsReport.Group] {
         state { state in
-            state.groups.filter { $0.value.targets > 0 }
+            // Every app's counters of a kind, type and environment together.
+            var sums: [TargetGroup: Int64] = [:]
+            for (group, counts) in state.groups {
+                sums[
+                    TargetGroup(kind: group.kind, activityType: group.activityType, environment: group.environment), default: 0] +=
+                    counts.targets
+            }
+            return sums.filter { $0.value > 0 }
                 .sorted { Self.order($0.key) < Self.order($1.key) }
                 .map {
                     StatsReport.Group(
                         activityType: $0.key.activityType.rawValue, environment: $0.key.environment.rawValue,
-                        count: $0.value.targets, kind: $0.key.kind.name)
+                        count: $0.value, kind: $0.key.kind.name)
                 }
         }
     }
@@ -297,15 +306,15 @@ extension MemoryStoreConnection: FigureQueries {
 
     // MARK: - One device
 
-    private func matching(_ prefix: String, in state: MemoryState) -> [String] {
+    private func matching(_ prefix: String, in state: MemoryState) -> [RegistrationKey] {
         Set(
             state.targets.filter { key, target in
                 key.kind == .wake ? key.registration.hex.hasPrefix(prefix) : target.token.hex.hasPrefix(prefix)
-            }.map(\.key.registration.hex)
-        ).sorted()
+            }.map(\.key.registrationKey)
+        ).sorted { ($0.token.hex, $0.app.rawValue) < ($1.token.hex, $1.app.rawValue) }
     }
 
-    func tokens(withPrefix prefix: String, limit: Int) throws -> [String] {
+    func tokens(withPrefix prefix: String, limit: Int) throws -> [RegistrationKey] {
         state { state in Array(matching(prefix, in: state).prefix(limit)) }
     }
 

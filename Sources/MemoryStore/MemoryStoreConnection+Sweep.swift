@@ -114,12 +114,12 @@ extension MemoryStoreConnection: SweepStatements {
         }
     }
 
-    func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck] {
+    func waitingAcks(among keys: [RegistrationKey]) throws -> [WaitingAck] {
         state { state in
-            tokens.compactMap { token in
-                guard let target = state.targets[.wake(token)], let at = target.waitingAckAt else { return nil }
+            keys.compactMap { key in
+                guard let target = state.targets[TargetKey(key, kind: .wake)], let at = target.waitingAckAt else { return nil }
                 return WaitingAck(
-                    token: token, at: at, activityType: target.facts.activityType, environment: target.facts.environment,
+                    key: key, at: at, activityType: target.facts.activityType, environment: target.facts.environment,
                     requestedInterval: target.requestedInterval, attempts: target.attempts)
             }
         }
@@ -151,7 +151,7 @@ extension MemoryStoreConnection: SweepStatements {
         }
         func delete(registeredAtOrBefore cutoff: Int64) -> Bool {
             guard let target = state.targets[row.key], target.facts.registeredAt <= cutoff else { return false }
-            let keys = row.deletesRegistration ? state.targets(of: row.key.registration).map(\.key) : [row.key]
+            let keys = row.deletesRegistration ? state.targets(of: row.key.registrationKey).map(\.key) : [row.key]
             for key in keys {
                 if let gone = state.targets.removeValue(forKey: key) { deleted.append(MemoryState.counted(key, gone)) }
             }

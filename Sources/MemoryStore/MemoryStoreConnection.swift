@@ -48,17 +48,17 @@ final class MemoryStoreConnection: StoreConnection {
 }
 
 extension MemoryStoreConnection: RegistrationStatements {
-    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?] {
+    func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?] {
         state { state in
-            tokens.map { token in
-                let stored = state.targets(of: token)
+            keys.map { key in
+                let stored = state.targets(of: key)
                 guard let first = stored.first?.target else { return nil }
                 return StoredTargets(
                     environment: first.facts.environment, activityType: first.facts.activityType,
                     targets: Dictionary(
                         uniqueKeysWithValues: stored.map {
                             ($0.key.kind, StoredTargets.Stored(token: $0.target.token, proven: $0.target.lastPushAt != nil))
-                        }))
+                        }), app: key.app)
             }
         }
     }
@@ -91,15 +91,18 @@ extension MemoryStoreConnection: RegistrationStatements {
         state { state in
             RegistrationCounts(
                 state.groups.filter { $0.key.kind == .wake }.map {
-                    (environment: $0.key.environment.rawValue, total: $0.value.targets, unproven: $0.value.unproven)
+                    (
+                        app: $0.key.app.rawValue, environment: $0.key.environment.rawValue, total: $0.value.targets,
+                        unproven: $0.value.unproven
+                    )
                 })
         }
     }
 
-    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]] {
+    func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]] {
         state { state in
-            tokens.map { token in
-                state.targets(of: token).map { key, target in
+            keys.map { registration in
+                state.targets(of: registration).map { key, target in
                     state.targets[key] = nil
                     return MemoryState.counted(key, target)
                 }
@@ -118,10 +121,10 @@ extension MemoryStoreConnection: RegistrationStatements {
         }
     }
 
-    func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?] {
+    func ackSubjects(_ keys: [RegistrationKey]) throws -> [AckSubject?] {
         state { state in
-            tokens.map { token in
-                state.targets[.wake(token)].map { target in
+            keys.map { key in
+                state.targets[TargetKey(key, kind: .wake)].map { target in
                     AckSubject(
                         activityType: target.facts.activityType, environment: target.facts.environment,
                         requestedInterval: target.requestedInterval, nextPushAt: target.nextPushAt, attempts: target.attempts,
@@ -135,8 +138,8 @@ extension MemoryStoreConnection: RegistrationStatements {
         state { state in
             for ack in acks {
                 switch ack {
-                case .mark(let token, let attempts): state.targets[.wake(token)]?.attempts = attempts
-                case .wait(let token, let at): state.targets[.wake(token)]?.waitingAckAt = at
+                case .mark(let key, let attempts): state.targets[TargetKey(key, kind: .wake)]?.attempts = attempts
+                case .wait(let key, let at): state.targets[TargetKey(key, kind: .wake)]?.waitingAckAt = at
                 }
             }
         }

@@ -44,5 +44,10 @@ enum PostgresArray {
 /// The SQL of a registration's attempts as one bytea, the entries joined newest first, for
 /// `AttemptRing.decode` (the column holds one element per attempt, so a sweep puts an answer
 /// first in the UPDATE that writes it, with no read before).
-let attemptsJoined =
-    "(SELECT coalesce(string_agg(e, ''::bytea ORDER BY o), ''::bytea) FROM unnest(attempts) WITH ORDINALITY AS a(e, o))"
+let attemptsJoined = joinedAttempts(alias: nil)
+
+/// `attemptsJoined` of the table named `alias` in the statement.
+func joinedAttempts(alias: String?) -> String {
+    let column = alias.map { $0 + ".attempts" } ?? "attempts"
+    return "(SELECT coalesce(string_agg(e, ''::bytea ORDER BY o), ''::bytea) FROM unnest(\(column)) WITH ORDINALITY AS a(e, o))"
+}

@@ -5,7 +5,7 @@ import LiveActivityStore
 import TestSupport
 import Testing
 
-/// A database the previous release left behind, upgraded (issue 31 point 1): made by that
+/// A database a previous release left behind, upgraded (issue 31 point 1, issue 34): made by that
 /// release's own programs (`scripts/make-upgrade-fixture`: registrations of both types and
 /// environments, pushes answered 200, 410, 500 and BadDeviceToken, acks, two sweeps), restored
 /// from its dump, opened by this build - which migrates it to push targets - and compared with
@@ -13,12 +13,14 @@ import Testing
 /// report at the time it was made, and `/wakeup/metrics`.
 @Suite("Upgrade from the previous release")
 struct UpgradeFromPreviousReleaseTests {
-    /// The release the fixture was made by (`Tests/Fixtures/upgrade-from-<revision>`).
-    static let fixture = "Tests/Fixtures/upgrade-from-a220b33"
+    /// The releases the fixtures were made by (`Tests/Fixtures/upgrade-from-<revision>`): the
+    /// last before push targets (issue 31), and the last before several apps (issue 34).
+    static let fixtures = ["Tests/Fixtures/upgrade-from-a220b33", "Tests/Fixtures/upgrade-from-728a968"]
 
-    @Test func everyRegistrationItsHistoryAndItsFiguresAreKept() throws {
+    @Test(arguments: fixtures)
+    func everyRegistrationItsHistoryAndItsFiguresAreKept(fixture: String) throws {
         let store = try TestDatabase(label: "upgrade")
-        try restore(into: store)
+        try restore(fixture, into: store)
 
         // The operator's first command after the upgrade migrates it, as the sweep's would.
         let stats = try runCommand(
@@ -27,7 +29,7 @@ struct UpgradeFromPreviousReleaseTests {
         #expect(stats.status == 0, "\(stats.stderr)")
 
         // Every registration, as the previous release's `history --json` told it.
-        let histories = try Documents.text("\(Self.fixture)/\(store.kind)-history.jsonl").split(separator: "\n")
+        let histories = try Documents.text("\(fixture)/\(store.kind)-history.jsonl").split(separator: "\n")
         #expect(histories.count == 10, "twelve registered, one 410 and one BadDeviceToken removed")
         for line in histories {
             let old = try json(String(line))
@@ -42,14 +44,14 @@ struct UpgradeFromPreviousReleaseTests {
         }
 
         // The figures at the time the release made its report: every one it showed, the same.
-        let oldStats = try json(try Documents.text("\(Self.fixture)/\(store.kind)-stats.json"))
+        let oldStats = try json(try Documents.text("\(fixture)/\(store.kind)-stats.json"))
         let generatedAt = try #require((oldStats["generatedAt"] as? NSNumber)?.int64Value)
         let newStats = try json(try store.statsReport(now: generatedAt).json)
         let differences = Self.differences(old: oldStats, new: newStats, at: "stats")
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
 
         // The lifetime counters of /wakeup/metrics: every series the release showed, the same.
-        let oldMetrics = Self.series(try Documents.text("\(Self.fixture)/\(store.kind)-metrics.txt"))
+        let oldMetrics = Self.series(try Documents.text("\(fixture)/\(store.kind)-metrics.txt"))
         let newMetrics = Self.series(PrometheusMetrics.render(try store.metricsSnapshot()))
         #expect(!oldMetrics.isEmpty)
         for (name, value) in oldMetrics {
@@ -62,11 +64,14 @@ struct UpgradeFromPreviousReleaseTests {
         #expect(try sweep.groups().allSatisfy { $0.kind == PushKind.wake.name })
         #expect(try sweep.registrationCount() == 10)
         #expect(try store.scalar("SELECT count(*) FROM push_targets WHERE push_token <> registration_token") == 0)
+        // Everything stored belongs to the default app (issue 34), its counters too.
+        #expect(try store.scalar("SELECT count(*) FROM push_targets WHERE app <> 'default'") == 0)
+        #expect(try store.scalar("SELECT count(*) FROM target_groups WHERE app <> 'default'") == 0)
     }
 
     /// Loads the fixture's dump of this run's engine into `store`'s empty database.
-    func restore(into store: TestDatabase) throws {
-        let dump = try Documents.text("\(Self.fixture)/\(store.kind).sql")
+    func restore(_ fixture: String, into store: TestDatabase) throws {
+        let dump = try Documents.text("\(fixture)/\(store.kind).sql")
         switch store.kind {
         case .sqlite, .memory: try store.execute(dump)
         case .postgres:

@@ -163,7 +163,7 @@ import Testing
         #expect(registration.target(.wake)?.lastPushAt == now + 5000)
         #expect(registration.target(.widgets)?.lastPushAt == now + 6000)
         #expect(try counters(in: database) == ["wake/charging/production:1:0", "widgets/charging/production:1:0"])
-        #expect(try registrationCounts(in: database).unproven[.production, default: 0] == 0)
+        #expect(try registrationCounts(in: database).unproven(of: .defaultApp, in: .production) == 0)
 
         #expect(try register(1, widget: 1, environment: .sandbox, at: now + 2 * hour, in: database) == .refreshed)
         registration = try #require(try database.registration(token(1)))
@@ -174,7 +174,9 @@ import Testing
         #expect(try database.rows("SELECT count(*) FROM push_targets WHERE environment = 'sandbox'") == [["2"]])
         #expect(try counters(in: database) == ["wake/charging/sandbox:1:1", "widgets/charging/sandbox:1:1"])
         let counts = try registrationCounts(in: database)
-        #expect(counts.total == 1 && counts.unproven[.sandbox] == 1 && counts.unproven[.production, default: 0] == 0)
+        #expect(
+            counts.total(of: .defaultApp) == 1 && counts.unproven(of: .defaultApp, in: .sandbox) == 1
+                && counts.unproven(of: .defaultApp, in: .production) == 0)
     }
 
     @Test(arguments: TestEngine.real)
@@ -304,7 +306,7 @@ import Testing
             try register(1, widget: 3, unprovenCap: 2, in: database) == .refreshed, "a stored one refreshes, its widget token new"
         )
         let counts = try registrationCounts(in: database)
-        #expect(counts.total == 2 && counts.unproven[.production] == 2)
+        #expect(counts.total(of: .defaultApp) == 2 && counts.unproven(of: .defaultApp, in: .production) == 2)
         #expect(throws: StoreError.capacityReached(limit: 2)) { try register(3, widget: 3, cap: 2, in: database) }
         #expect(try rows(in: database).count == 4, "nothing stored for the refused ones")
     }

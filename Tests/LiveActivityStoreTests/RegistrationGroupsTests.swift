@@ -86,7 +86,7 @@ import Testing
         let statements = try database.engine.openRegistrations()
         defer { statements.close() }
         let counts = try statements.registrationCounts()
-        #expect(counts == RegistrationCounts(total: 5, unproven: [.sandbox: 3, .production: 2]))
+        #expect(counts == RegistrationCounts(total: [.defaultApp: 5], unproven: [.defaultApp: [.sandbox: 3, .production: 2]]))
     }
 
     /// SQLite's own migrations: on SQLite alone.

@@ -106,7 +106,9 @@ import Testing
         let reopened = try database.engine.openRegistrations()
         defer { reopened.close() }
         #expect(try reopened.registrationCount() == 1)
-        #expect(try reopened.registration(try PushToken(validating: sampleToken(7)), attempts: false)?.activityType == .debug)
+        #expect(
+            try reopened.registration(RegistrationKey(token: try PushToken(validating: sampleToken(7))), attempts: false)?
+                .activityType == .debug)
     }
 
     /// SQLite's own migrations: on SQLite alone.

@@ -463,7 +463,8 @@ private enum Kinds {
         let widgetsWrite = OutcomeWrite.delivered(
             Kinds.widgetsKey(1), selectedRegisteredAt: Kinds.registeredAt, at: now, nextPushAt: now + 1_900_000)
         let waiting = WaitingAck(
-            token: registration, at: now + 3000, activityType: .charging, environment: .production, requestedInterval: nil,
+            key: RegistrationKey(token: registration), at: now + 3000, activityType: .charging, environment: .production,
+            requestedInterval: nil,
             attempts: [])
 
         var alone = OutcomeBatch.rows([widgetsWrite], answered: [widgetsAnswer])

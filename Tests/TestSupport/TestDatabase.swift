@@ -278,9 +278,9 @@ public final class TestDatabase: @unchecked Sendable {
         return outcome
     }
 
-    /// The registration of `token` with its targets (their attempts too when `attempts`).
-    public func registration(_ token: PushToken, attempts: Bool = false) throws -> Registration? {
-        try reading { try $0.registration(token, attempts: attempts) }
+    /// The registration of `token` in `app` with its targets (their attempts too when `attempts`).
+    public func registration(_ token: PushToken, app: AppName = .defaultApp, attempts: Bool = false) throws -> Registration? {
+        try reading { try $0.registration(RegistrationKey(app: app, token: token), attempts: attempts) }
     }
 
     public func count() throws -> Int { try reading { try $0.registrationCount() } }

@@ -13,6 +13,9 @@ public struct AppName: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     private init(checked rawValue: String) { self.rawValue = rawValue }
 
+    /// A name read back without checks, where a page of rows must move on whatever it holds.
+    public init(trusted rawValue: String) { self.rawValue = rawValue }
+
     /// A further app's name: 1 to 32 of `a-z`, `0-9` and `-`, not starting with a dash; nil
     /// otherwise. `default` is the default app's.
     public init?(_ text: some StringProtocol) {

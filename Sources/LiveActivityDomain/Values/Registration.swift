@@ -4,6 +4,8 @@
 public struct Registration: Equatable, Sendable {
     /// The device token the app registered: the registration's key and its wake target's token.
     public var token: PushToken
+    /// The app it belongs to (the same token under two apps is two registrations).
+    public var app: AppName
     public var activityType: ActivityType
     public var environment: APNsEnvironment
     public var registeredAt: Int64
@@ -15,9 +17,10 @@ public struct Registration: Equatable, Sendable {
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
-        wake: PushTarget, others: [PushTarget] = []
+        wake: PushTarget, others: [PushTarget] = [], app: AppName = .defaultApp
     ) {
         self.token = token
+        self.app = app
         self.activityType = activityType
         self.environment = environment
         self.registeredAt = registeredAt

@@ -1,27 +1,44 @@
-/// Which push target (SPEC 1, 4): the registration it belongs to, named by the device token the
-/// app registered, and its kind. A registration owns one wake target and at most one widgets
-/// target, so the pair names a target whatever token the target itself is pushed to (a widgets
-/// target's is the widget extension's own).
+/// Which push target (SPEC 1, 4): the registration it belongs to, named by its app and the device
+/// token the app registered, and its kind. A registration owns one wake target and at most one
+/// widgets target, so the triple names a target whatever token the target itself is pushed to (a
+/// widgets target's is the widget extension's own). The same token under two apps is two
+/// registrations (SPEC 3).
 public struct TargetKey: Hashable, Sendable, CustomStringConvertible {
     /// The registration's device token (its wake target's token).
     public var registration: PushToken
     public var kind: PushKind
+    /// The app the registration belongs to.
+    public var app: AppName
 
-    public init(registration: PushToken, kind: PushKind) {
+    public init(registration: PushToken, kind: PushKind, app: AppName = .defaultApp) {
         self.registration = registration
         self.kind = kind
+        self.app = app
     }
 
-    /// The wake target of the registration of `token`.
-    public static func wake(_ token: PushToken) -> TargetKey { TargetKey(registration: token, kind: .wake) }
+    public init(_ registration: RegistrationKey, kind: PushKind) {
+        self.init(registration: registration.token, kind: kind, app: registration.app)
+    }
 
-    /// `1a2b3c4d…/widgets`: as a log line may show it (the registration's token by its first 8 characters).
-    public var description: String { "\(registration.logPrefix)/\(kind.name)" }
+    /// The wake target of the registration of `token` in `app`.
+    public static func wake(_ token: PushToken, app: AppName = .defaultApp) -> TargetKey {
+        TargetKey(registration: token, kind: .wake, app: app)
+    }
+
+    /// The registration the target belongs to.
+    public var registrationKey: RegistrationKey { RegistrationKey(app: app, token: registration) }
+
+    /// `1a2b3c4d…/widgets`: as a log line may show it (the registration's token by its first 8
+    /// characters), after `other-app:` for an app other than the default one.
+    public var description: String {
+        (app.isDefault ? "" : "\(app):") + "\(registration.logPrefix)/\(kind.name)"
+    }
 }
 
 extension TargetKey: Comparable {
-    /// The order of the due index after the due time: the registration's token, then the kind's name.
+    /// The order of the due index after the due time: the registration's token, the kind's name,
+    /// then the app's name (so a one-app deployment keeps its order).
     public static func < (left: TargetKey, right: TargetKey) -> Bool {
-        (left.registration.hex, left.kind.name) < (right.registration.hex, right.kind.name)
+        (left.registration.hex, left.kind.name, left.app.rawValue) < (right.registration.hex, right.kind.name, right.app.rawValue)
     }
 }

@@ -11,7 +11,7 @@ public protocol FigureQueries: AnyObject {
     /// The stored registrations (their wake targets), from the counters.
     func registrationCount() throws -> Int
     /// One stored registration with its targets; their attempts too when `attempts` is true.
-    func registration(_ token: PushToken, attempts: Bool) throws -> Registration?
+    func registration(_ key: RegistrationKey, attempts: Bool) throws -> Registration?
     /// The groups holding targets, by kind, type and environment, from the counters.
     func groups() throws -> [StatsReport.Group]
     /// The wake-ups of every stored registration.
@@ -62,8 +62,8 @@ public protocol FigureQueries: AnyObject {
     // MARK: One device
 
     /// The registrations whose token, or a widget extension token of theirs, starts with
-    /// `prefix`, in order: their registrations' tokens, at most `limit`.
-    func tokens(withPrefix prefix: String, limit: Int) throws -> [String]
+    /// `prefix`, in order (by token, then app), at most `limit`.
+    func tokens(withPrefix prefix: String, limit: Int) throws -> [RegistrationKey]
     /// How many registrations `tokens(withPrefix:limit:)` would find without a limit.
     func tokenCount(withPrefix prefix: String) throws -> Int
 }

@@ -7,7 +7,7 @@ import LiveActivityDomain
 public protocol RegistrationStatements: StoreConnection, FigureQueries {
     /// What each registration write needs of the stored registration of each token (nil: none
     /// stored), held against the sweep's writes until the transaction ends.
-    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?]
+    func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?]
 
     /// Applies the targets' writes, in order.
     func write(_ targets: [TargetWrite]) throws
@@ -17,14 +17,14 @@ public protocol RegistrationStatements: StoreConnection, FigureQueries {
 
     /// Deletes each token's registration with its targets; the targets each deleted (none: it
     /// was not stored), as the counters count them.
-    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]]
+    func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]]
 
     /// Adds `deltas` to the counters of their groups (`TargetCounting` decides them).
     func adjust(_ deltas: [GroupDelta]) throws
 
     /// What acks for `tokens` need of their registrations' wake targets (nil: not registered),
     /// held against the sweep's writes until the transaction ends.
-    func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?]
+    func ackSubjects(_ keys: [RegistrationKey]) throws -> [AckSubject?]
 
     /// Writes what acks did to their wake targets.
     func write(_ acks: [AckWrite]) throws

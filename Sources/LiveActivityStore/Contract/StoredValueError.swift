@@ -38,6 +38,11 @@ public enum StoredValue {
         return environment
     }
 
+    public static func app(_ stored: String?) throws(StoredValueError) -> AppName {
+        guard let app = stored.flatMap(AppName.init) else { throw StoredValueError(column: "push_targets.app", value: stored) }
+        return app
+    }
+
     public static func activityType(_ stored: String?) throws(StoredValueError) -> ActivityType {
         guard let type = stored.flatMap(ActivityType.init(rawValue:)) else {
             throw StoredValueError(column: "push_targets.activity_type", value: stored)

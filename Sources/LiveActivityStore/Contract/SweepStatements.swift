@@ -56,9 +56,9 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
     /// Keeps `firsts` (an environment and kind, and the time of its first 200 in a batch) among them.
     func markEverDelivered(_ firsts: [PushScope: Int64]) throws
 
-    /// The acks waiting on the wake targets of the registrations of `tokens` (`AckRule.waits`),
-    /// held until the transaction ends.
-    func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck]
+    /// The acks waiting on the wake targets of the registrations `keys` (`AckRule.waits`), held
+    /// until the transaction ends.
+    func waitingAcks(among keys: [RegistrationKey]) throws -> [WaitingAck]
 
     /// Applies `rows` (at most one per target) where each row is still the one the sweep read
     /// (and on PostgreSQL still under `lease`); what became of each, in order, and the targets

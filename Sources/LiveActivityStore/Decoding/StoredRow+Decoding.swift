@@ -7,7 +7,7 @@ extension DueTarget {
     public init(stored row: some StoredRow) throws(StoredValueError) {
         let lastPushAt = try StoredValue.optionalTime(row.optionalInt(9), column: "last_push_at")
         self.init(
-            key: try TargetKey(stored: row),
+            key: try TargetKey(stored: row, appColumn: TargetColumns.dueApp),
             token: try StoredValue.token(row.text(2)),
             activityType: try StoredValue.activityType(row.text(3)),
             environment: try StoredValue.environment(row.text(4)),
@@ -21,21 +21,23 @@ extension DueTarget {
 
 extension DuePosition {
     /// Where a row of `TargetColumns.due` stands in the due order, read without checks (a row
-    /// whose values this build cannot use still moves the page on): columns 0, 1 and 7.
+    /// whose values this build cannot use still moves the page on): columns 0, 1, 7 and the app's.
     public init(stored row: some StoredRow) {
         self.init(
             nextPushAt: row.int(7),
             key: TargetKey(
-                registration: PushToken(trusted: row.text(0) ?? ""), kind: PushKind(name: row.text(1) ?? "") ?? .wake))
+                registration: PushToken(trusted: row.text(0) ?? ""), kind: PushKind(name: row.text(1) ?? "") ?? .wake,
+                app: AppName(trusted: row.text(TargetColumns.dueApp) ?? "")))
     }
 }
 
 extension TargetKey {
-    /// The key of a row whose first two columns are `registration_token, push_kind`.
-    public init(stored row: some StoredRow) throws(StoredValueError) {
+    /// The key of a row whose first two columns are `registration_token, push_kind`, and whose
+    /// `appColumn` is `app`.
+    public init(stored row: some StoredRow, appColumn: Int32) throws(StoredValueError) {
         self.init(
             registration: try StoredValue.token(row.text(0), column: "registration_token"),
-            kind: try StoredValue.kind(row.text(1)))
+            kind: try StoredValue.kind(row.text(1)), app: try StoredValue.app(row.text(appColumn)))
     }
 }
 
@@ -69,12 +71,14 @@ extension PushTarget {
 /// One row of `TargetColumns.stored`, decoded as it is read (a SQLite row is gone at the next
 /// step): the registration it belongs to, the registration's facts and the target.
 public struct StoredTargetRow: Sendable, Equatable {
-    public var registration: PushToken
+    public var registration: RegistrationKey
     public var facts: RegistrationFacts
     public var target: PushTarget
 
     public init(stored row: some StoredRow, attempts: Bool) throws(StoredValueError) {
-        registration = try StoredValue.token(row.text(0), column: "registration_token")
+        registration = RegistrationKey(
+            app: try StoredValue.app(row.text(TargetColumns.storedApp)),
+            token: try StoredValue.token(row.text(0), column: "registration_token"))
         facts = try RegistrationFacts(stored: row)
         target = try PushTarget(stored: row, attempts: attempts)
     }
@@ -87,15 +91,16 @@ extension Registration {
     public init?(stored rows: [StoredTargetRow]) throws(StoredValueError) {
         guard let first = rows.first else { return nil }
         guard let wake = rows.first(where: { $0.target.kind == .wake }) else {
-            throw StoredValueError(column: "push_targets.push_kind", value: "no wake target of \(first.registration.logPrefix)")
+            throw StoredValueError(column: "push_targets.push_kind", value: "no wake target of \(first.registration)")
         }
         let order = PushKind.all
         let others = rows.map(\.target).filter { $0.kind != .wake }.sorted {
             (order.firstIndex(of: $0.kind) ?? .max) < (order.firstIndex(of: $1.kind) ?? .max)
         }
         self.init(
-            token: wake.registration, activityType: wake.facts.activityType, environment: wake.facts.environment,
-            registeredAt: wake.facts.registeredAt, expiresAt: wake.facts.expiresAt, wake: wake.target, others: others)
+            token: wake.registration.token, activityType: wake.facts.activityType, environment: wake.facts.environment,
+            registeredAt: wake.facts.registeredAt, expiresAt: wake.facts.expiresAt, wake: wake.target, others: others,
+            app: wake.registration.app)
     }
 }
 
@@ -118,18 +123,22 @@ extension AckSubject {
 }
 
 extension WaitingAck {
-    /// An ack waiting on a wake target, from `registration_token` then `AckColumns.subject`'s
-    /// columns but the due time (`registration_token, waiting_ack_at, activity_type,
-    /// environment, requested_interval, attempts`).
+    /// An ack waiting on a wake target, from `WaitingAck.columns` then the attempts.
     public init(stored row: some StoredRow) throws(StoredValueError) {
         let token = try StoredValue.token(row.text(0), column: "registration_token")
         self.init(
-            token: token, at: try StoredValue.time(row.int(1), column: "waiting_ack_at"),
-            activityType: try StoredValue.activityType(row.text(2)), environment: try StoredValue.environment(row.text(3)),
-            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(4)),
-            attempts: AttemptRing.decode(row.bytes(5) ?? [], token: token))
+            key: RegistrationKey(app: try StoredValue.app(row.text(1)), token: token),
+            at: try StoredValue.time(row.int(2), column: "waiting_ack_at"),
+            activityType: try StoredValue.activityType(row.text(3)), environment: try StoredValue.environment(row.text(4)),
+            requestedInterval: try StoredValue.requestedInterval(row.optionalInt(5)),
+            attempts: AttemptRing.decode(row.bytes(6) ?? [], token: token))
     }
 
     /// The columns it reads, in order (the attempts as the engine selects them, last).
-    public static let columns = "registration_token, waiting_ack_at, activity_type, environment, requested_interval"
+    public static let columns = "registration_token, app, waiting_ack_at, activity_type, environment, requested_interval"
+
+    /// `columns` of the table named `alias` in the statement.
+    public static func columns(alias: String) -> String {
+        columns.split(separator: ",").map { alias + "." + $0.drop(while: { $0 == " " }) }.joined(separator: ", ")
+    }
 }

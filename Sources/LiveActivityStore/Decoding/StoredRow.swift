@@ -19,7 +19,7 @@ public enum TargetColumns {
     /// What `DueTarget(stored:)` reads.
     public static let due =
         "registration_token, push_kind, push_token, activity_type, environment, registered_at, consecutive_failures, "
-        + "next_push_at, requested_interval, last_push_at, guard_holds"
+        + "next_push_at, requested_interval, last_push_at, guard_holds, app"
 
     /// `due` with each column named through `alias` (`r.registration_token, ...`), for a
     /// statement whose FROM names the table so.
@@ -31,10 +31,14 @@ public enum TargetColumns {
     /// attempts as one bytes column (column `storedAttempts`) where a read wants them.
     public static let stored =
         "registration_token, push_kind, push_token, activity_type, environment, registered_at, expires_at, "
-        + "requested_interval, next_push_at, last_push_at, push_count, consecutive_failures, last_error"
+        + "requested_interval, next_push_at, last_push_at, push_count, consecutive_failures, last_error, app"
+
+    /// The column of `app` in `due` and `stored`: each decoder of a key reads it there.
+    public static let dueApp: Int32 = 11
+    public static let storedApp: Int32 = 13
 
     /// The column of the attempts an engine appends to `stored`.
-    public static let storedAttempts: Int32 = 13
+    public static let storedAttempts: Int32 = 14
 }
 
 extension Substring {

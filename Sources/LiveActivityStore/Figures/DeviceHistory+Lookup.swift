@@ -12,7 +12,7 @@ extension DeviceHistory {
         let tokens = try queries.tokens(withPrefix: prefix, limit: 2)
         guard let token = tokens.first else { return .notRegistered }
         guard tokens.count == 1 else { return .ambiguous(count: max(2, try queries.tokenCount(withPrefix: prefix))) }
-        guard let registration = try queries.registration(try StoredValue.token(token), attempts: true) else {
+        guard let registration = try queries.registration(token, attempts: true) else {
             return .notRegistered
         }
         return .found(DeviceHistory(registration: registration))

@@ -28,9 +28,9 @@ public struct AckSubject: Sendable, Equatable {
 /// What an ack writes on its registration's row.
 public enum AckWrite: Sendable, Equatable {
     /// The attempts with one of them marked acknowledged (`AckRule.marking`).
-    case mark(PushToken, attempts: [PushAttempt])
+    case mark(RegistrationKey, attempts: [PushAttempt])
     /// The ack waits on the row for the push on its way: the sweep judges it when it writes.
-    case wait(PushToken, at: Int64)
+    case wait(RegistrationKey, at: Int64)
 }
 
 /// One ack as the figures count it (SPEC 4, 7): by outcome in the hour it came and in the

@@ -14,6 +14,8 @@ public struct NewRegistration: Sendable, Equatable {
     /// Its targets of other kinds (a widgets target: `widgetPushToken`, `widgetInterval`), at
     /// most one per kind: a refresh without one removes the stored one (SPEC 3).
     public var others: [Other]
+    /// The app it belongs to (SPEC 3 `LIVEACTIVITY_APP`).
+    public var app: AppName
 
     /// A target of another kind the app asked for: the kind, its own token, and the seconds the
     /// app asked for between its pushes.
@@ -42,8 +44,9 @@ public struct NewRegistration: Sendable, Equatable {
 
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
-        requestedInterval: Int? = nil, others: [Other] = []
+        requestedInterval: Int? = nil, others: [Other] = [], app: AppName = .defaultApp
     ) {
+        self.app = app
         self.token = token
         self.activityType = activityType
         self.environment = environment
@@ -56,12 +59,13 @@ public struct NewRegistration: Sendable, Equatable {
     /// With a widgets target, or none.
     public init(
         token: PushToken, activityType: ActivityType, environment: APNsEnvironment, registeredAt: Int64, expiresAt: Int64,
-        requestedInterval: Int? = nil, widget: Widget?
+        requestedInterval: Int? = nil, widget: Widget?, app: AppName = .defaultApp
     ) {
         self.init(
             token: token, activityType: activityType, environment: environment, registeredAt: registeredAt,
             expiresAt: expiresAt, requestedInterval: requestedInterval,
-            others: widget.map { [Other(kind: .widgets, token: $0.token, requestedInterval: $0.requestedInterval)] } ?? [])
+            others: widget.map { [Other(kind: .widgets, token: $0.token, requestedInterval: $0.requestedInterval)] } ?? [],
+            app: app)
     }
 
     /// What every target of it stores of the registration.
@@ -70,42 +74,58 @@ public struct NewRegistration: Sendable, Equatable {
     }
 
     /// The targets it asks for: its wake target, then each other kind's it has.
+    /// The registration's key: its app and device token.
+    public var key: RegistrationKey { RegistrationKey(app: app, token: token) }
+
     public var targets: [NewTarget] {
-        [NewTarget(key: .wake(token), token: token, facts: facts, requestedInterval: requestedInterval)]
+        [NewTarget(key: .wake(token, app: app), token: token, facts: facts, requestedInterval: requestedInterval)]
             + others.map { other in
                 NewTarget(
-                    key: TargetKey(registration: token, kind: other.kind), token: other.token, facts: facts,
+                    key: TargetKey(registration: token, kind: other.kind, app: app), token: other.token, facts: facts,
                     requestedInterval: other.requestedInterval)
             }
     }
 }
 
-/// How many registrations are stored, and how many of them were never answered 200 in each
-/// environment: from counters the database keeps as rows come and go, never a scan (SPEC 3's
-/// caps). The unproven cap counts per environment, so junk sent to one (a quiet sandbox) never
-/// refuses a new device in another (SPEC 5, guard).
+/// How many registrations each app has stored, and how many of them were never answered 200 in
+/// each environment: from counters the database keeps as rows come and go, never a scan (SPEC 3's
+/// caps, counted per app). The unproven cap counts per app and environment, so junk sent to one
+/// (a quiet sandbox) never refuses a new device in another (SPEC 5, guard).
 public struct RegistrationCounts: Sendable, Equatable {
-    public var total: Int
-    public var unproven: [APNsEnvironment: Int]
+    public var total: [AppName: Int]
+    public var unproven: [AppName: [APNsEnvironment: Int]]
 
-    public init(total: Int, unproven: [APNsEnvironment: Int]) {
+    public init(total: [AppName: Int], unproven: [AppName: [APNsEnvironment: Int]]) {
         self.total = total
         self.unproven = unproven
+    }
+
+    /// `app`'s registrations.
+    public func total(of app: AppName) -> Int { total[app, default: 0] }
+
+    /// `app`'s registrations never answered 200 in `environment`.
+    public func unproven(of app: AppName, in environment: APNsEnvironment) -> Int { unproven[app]?[environment] ?? 0 }
+
+    /// Counts `app`'s new registration in `environment`, unproven.
+    public mutating func add(_ app: AppName, in environment: APNsEnvironment) {
+        total[app, default: 0] += 1
+        unproven[app, default: [:]][environment, default: 0] += 1
     }
 }
 
 extension RegistrationCounts {
-    /// From the counters' rows of wake targets, one per group: its environment's name, its
-    /// registrations and its unproven ones. The counters are values read back (SPEC 7): a negative
-    /// one counts as none, and sums saturate rather than trap; an environment this build does not
-    /// know counts in the total only.
-    public init(_ groups: [(environment: String?, total: Int64, unproven: Int64)]) {
-        var total = 0
-        var unproven: [APNsEnvironment: Int] = [:]
+    /// The counts of the counters' rows of wake targets (one per registration) by app and
+    /// environment; rows of an app or environment this build does not know count nowhere (no
+    /// request of theirs can come).
+    public init(_ groups: [(app: String?, environment: String?, total: Int64, unproven: Int64)]) {
+        var total: [AppName: Int] = [:]
+        var unproven: [AppName: [APNsEnvironment: Int]] = [:]
         for group in groups {
-            total = total.addingSaturated(Int(clamping: max(0, group.total)))
+            guard let app = group.app.flatMap(AppName.init) else { continue }
+            total[app] = total[app, default: 0].addingSaturated(Int(clamping: max(0, group.total)))
             if let environment = group.environment.flatMap(APNsEnvironment.init(rawValue:)) {
-                unproven[environment] = unproven[environment, default: 0].addingSaturated(Int(clamping: max(0, group.unproven)))
+                unproven[app, default: [:]][environment] = (unproven[app]?[environment] ?? 0)
+                    .addingSaturated(Int(clamping: max(0, group.unproven)))
             }
         }
         self.init(total: total, unproven: unproven)

@@ -94,8 +94,8 @@ public struct OutcomeRow: Sendable, Equatable {
 
 /// An ack waiting on a wake target of an outcome batch (`AckRule.waits`), with what judging it needs.
 public struct WaitingAck: Sendable, Equatable {
-    /// The registration's (and its wake target's) token.
-    public var token: PushToken
+    /// The registration (its token is its wake target's).
+    public var key: RegistrationKey
     public var at: Int64
     public var activityType: ActivityType
     public var environment: APNsEnvironment
@@ -104,10 +104,10 @@ public struct WaitingAck: Sendable, Equatable {
     public var attempts: [PushAttempt]
 
     public init(
-        token: PushToken, at: Int64, activityType: ActivityType, environment: APNsEnvironment, requestedInterval: Int?,
+        key: RegistrationKey, at: Int64, activityType: ActivityType, environment: APNsEnvironment, requestedInterval: Int?,
         attempts: [PushAttempt]
     ) {
-        self.token = token
+        self.key = key
         self.at = at
         self.activityType = activityType
         self.environment = environment

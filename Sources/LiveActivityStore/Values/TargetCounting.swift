@@ -1,34 +1,40 @@
 import LiveActivityDomain
 
 /// A push target as the counters count it (SPEC 3's caps, the figures' groups): its kind, its
-/// registration's type and environment, and whether APNs ever answered it 200.
+/// registration's app, type and environment, and whether APNs ever answered it 200.
 public struct CountedTarget: Sendable, Hashable {
     public var kind: PushKind
     public var activityType: ActivityType
     public var environment: APNsEnvironment
     public var proven: Bool
+    public var app: AppName
 
-    public init(kind: PushKind, activityType: ActivityType, environment: APNsEnvironment, proven: Bool) {
+    public init(
+        kind: PushKind, activityType: ActivityType, environment: APNsEnvironment, proven: Bool, app: AppName = .defaultApp
+    ) {
         self.kind = kind
         self.activityType = activityType
         self.environment = environment
         self.proven = proven
+        self.app = app
     }
 
     /// Its group: the counters' row.
-    public var group: TargetGroup { TargetGroup(kind: kind, activityType: activityType, environment: environment) }
+    public var group: TargetGroup { TargetGroup(kind: kind, activityType: activityType, environment: environment, app: app) }
 }
 
-/// One row of the counters: targets of one kind, type and environment.
+/// One row of the counters: targets of one app, kind, type and environment.
 public struct TargetGroup: Sendable, Hashable {
     public var kind: PushKind
     public var activityType: ActivityType
     public var environment: APNsEnvironment
+    public var app: AppName
 
-    public init(kind: PushKind, activityType: ActivityType, environment: APNsEnvironment) {
+    public init(kind: PushKind, activityType: ActivityType, environment: APNsEnvironment, app: AppName = .defaultApp) {
         self.kind = kind
         self.activityType = activityType
         self.environment = environment
+        self.app = app
     }
 }
 
@@ -87,8 +93,8 @@ public enum TargetCounting {
         changes.filter { $0.value.targets != 0 || $0.value.unproven != 0 }
             .map { GroupDelta(group: $0.key, targets: $0.value.targets, unproven: $0.value.unproven) }
             .sorted {
-                ($0.group.kind.name, $0.group.environment.rawValue, $0.group.activityType.rawValue)
-                    < ($1.group.kind.name, $1.group.environment.rawValue, $1.group.activityType.rawValue)
+                ($0.group.app.rawValue, $0.group.kind.name, $0.group.environment.rawValue, $0.group.activityType.rawValue)
+                    < ($1.group.app.rawValue, $1.group.kind.name, $1.group.environment.rawValue, $1.group.activityType.rawValue)
             }
     }
 }

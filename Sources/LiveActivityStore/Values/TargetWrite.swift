@@ -54,6 +54,8 @@ public struct StoredTargets: Sendable, Equatable {
     public var environment: APNsEnvironment
     public var activityType: ActivityType
     public var targets: [PushKind: Stored]
+    /// The app the registration belongs to.
+    public var app: AppName
 
     /// One stored target: its token and whether it was ever answered 200.
     public struct Stored: Sendable, Equatable {
@@ -66,7 +68,10 @@ public struct StoredTargets: Sendable, Equatable {
         }
     }
 
-    public init(environment: APNsEnvironment, activityType: ActivityType, targets: [PushKind: Stored]) {
+    public init(
+        environment: APNsEnvironment, activityType: ActivityType, targets: [PushKind: Stored], app: AppName = .defaultApp
+    ) {
+        self.app = app
         self.environment = environment
         self.activityType = activityType
         self.targets = targets
@@ -77,6 +82,8 @@ public struct StoredTargets: Sendable, Equatable {
 
     /// Each target as the counters count it.
     public var counted: [CountedTarget] {
-        targets.map { CountedTarget(kind: $0.key, activityType: activityType, environment: environment, proven: $0.value.proven) }
+        targets.map {
+            CountedTarget(kind: $0.key, activityType: activityType, environment: environment, proven: $0.value.proven, app: app)
+        }
     }
 }

@@ -22,7 +22,7 @@ public struct OutcomeBatch: Sendable {
         guard !isEmpty else { return [:] }
         var rows = Self.rows(writes, answered: answered)
         return try statements.transaction {
-            let waiting = try statements.waitingAcks(among: rows.filter { $0.key.kind.acknowledged }.map(\.key.registration))
+            let waiting = try statements.waitingAcks(among: rows.filter { $0.key.kind.acknowledged }.map(\.key.registrationKey))
             let acks = Self.judge(waiting, in: &rows, policy: policy)
             let written = try statements.write(rows, lease: lease)
             let results = written.results
@@ -107,10 +107,10 @@ public struct OutcomeBatch: Sendable {
     /// the batch leaves them; a match marks its push. Returns the count of each, by target.
     static func judge(_ waiting: [WaitingAck], in rows: inout [OutcomeRow], policy: IntervalPolicy) -> [TargetKey: AckCount] {
         guard !waiting.isEmpty else { return [:] }
-        let byToken = Dictionary(waiting.map { ($0.token.hex, $0) }, uniquingKeysWith: { first, _ in first })
+        let byRegistration = Dictionary(waiting.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var counts: [TargetKey: AckCount] = [:]
         for index in rows.indices where rows[index].key.kind.acknowledged {
-            guard let ack = byToken[rows[index].key.registration.hex] else { continue }
+            guard let ack = byRegistration[rows[index].key.registrationKey] else { continue }
             var attempts = ack.attempts
             if case .prepend(let attempt) = rows[index].attempts {
                 attempts = Array(([attempt] + attempts).prefix(PushAttempt.kept))

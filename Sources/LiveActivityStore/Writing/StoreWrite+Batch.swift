@@ -6,7 +6,7 @@ import LiveActivityDomain
 ///
 /// Writes of one batch were concurrent, so any order of them is one the clients could have seen;
 /// the batch is applied as registrations, then unregistrations, then acks, each answered as of
-/// that order. A token written twice in one batch splits it (`StoreWrite.runs`), so every
+/// that order. A registration written twice in one batch splits it (`StoreWrite.runs`), so every
 /// statement sees each token once.
 extension StoreWrite {
     /// Applies `writes` (no token twice) and answers each, in order: an outcome, or the refusal
@@ -27,7 +27,7 @@ extension StoreWrite {
         var removed: [CountedTarget] = []
         var added: [CountedTarget] = []
         if !registrations.isEmpty {
-            let stored = try statements.storedTargets(registrations.map(\.1.token))
+            let stored = try statements.storedTargets(registrations.map(\.1.key))
             var counts: RegistrationCounts?
             var targetWrites: [TargetWrite] = []
             for ((index, registration, caps), stored) in zip(registrations, stored) {
@@ -40,14 +40,13 @@ extension StoreWrite {
                     continue
                 }
                 var current = try counts ?? statements.registrationCounts()
-                if current.total >= caps.total {
+                if current.total(of: registration.app) >= caps.total {
                     answers[index] = .failure(StoreError.capacityReached(limit: caps.total))
-                } else if current.unproven[registration.environment, default: 0] >= caps.unproven {
+                } else if current.unproven(of: registration.app, in: registration.environment) >= caps.unproven {
                     answers[index] = .failure(
                         StoreError.unprovenCapacityReached(limit: caps.unproven, environment: registration.environment))
                 } else {
-                    current.total += 1
-                    current.unproven[registration.environment, default: 0] += 1
+                    current.add(registration.app, in: registration.environment)
                     let writes = registration.targets.map(TargetWrite.insert)
                     targetWrites += writes
                     added += counted(writes, stored: nil)
@@ -60,7 +59,7 @@ extension StoreWrite {
 
         let unregistrations = writes.indices.filter { if case .unregister = writes[$0] { true } else { false } }
         if !unregistrations.isEmpty {
-            let found = try statements.delete(unregistrations.map { writes[$0].token })
+            let found = try statements.delete(unregistrations.map { writes[$0].key })
             for (index, targets) in zip(unregistrations, found) {
                 removed += targets
                 answers[index] = .success(.unregistered(found: !targets.isEmpty))
@@ -69,9 +68,9 @@ extension StoreWrite {
         let deltas = TargetCounting.deltas(removing: removed, adding: added)
         if !deltas.isEmpty { try statements.adjust(deltas) }
 
-        let acks = writes.indices.compactMap { index -> (Int, PushToken, Int64, IntervalPolicy)? in
-            guard case .acknowledge(let token, let now, let policy) = writes[index] else { return nil }
-            return (index, token, now, policy)
+        let acks = writes.indices.compactMap { index -> (Int, RegistrationKey, Int64, IntervalPolicy)? in
+            guard case .acknowledge(_, _, let now, let policy) = writes[index] else { return nil }
+            return (index, writes[index].key, now, policy)
         }
         if !acks.isEmpty {
             let subjects = try statements.ackSubjects(acks.map(\.1))
@@ -99,7 +98,7 @@ extension StoreWrite {
         var writes: [TargetWrite] = []
         let asked = registration.targets
         for (kind, token) in stored.tokens.sorted(by: { $0.key.name < $1.key.name }) {
-            let key = TargetKey(registration: registration.token, kind: kind)
+            let key = TargetKey(registration.key, kind: kind)
             if let target = asked.first(where: { $0.key.kind == kind }), target.token == token {
                 writes.append(.refresh(key, target.facts, requestedInterval: target.requestedInterval, keepsProof: keepsProof))
             } else {
@@ -118,11 +117,11 @@ extension StoreWrite {
             case .insert(let target):
                 CountedTarget(
                     kind: target.key.kind, activityType: target.facts.activityType, environment: target.facts.environment,
-                    proven: false)
+                    proven: false, app: target.key.app)
             case .refresh(let key, let facts, _, let keepsProof):
                 CountedTarget(
                     kind: key.kind, activityType: facts.activityType, environment: facts.environment,
-                    proven: keepsProof && (stored?.targets[key.kind]?.proven ?? false))
+                    proven: keepsProof && (stored?.targets[key.kind]?.proven ?? false), app: key.app)
             case .delete: nil
             }
         }
@@ -130,7 +129,7 @@ extension StoreWrite {
 
     /// An ack against its registration (nil: not registered): its verdict (nil: it waits on the
     /// row for the push on its way), what it writes on the row, and what it counts.
-    static func judge(_ token: PushToken, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy)
+    static func judge(_ token: RegistrationKey, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy)
         -> (AckOutcome?, AckWrite?, AckCount?)
     {
         guard let subject else { return (.unmatched, nil, AckCount(outcome: .unmatched, at: now)) }
@@ -155,11 +154,11 @@ extension StoreWrite {
     /// applied in order in one transaction.
     static func runs(_ writes: [StoreWrite]) -> [[Int]] {
         var runs: [[Int]] = [[]]
-        var seen = Set<String>()
+        var seen = Set<RegistrationKey>()
         for index in writes.indices {
-            if !seen.insert(writes[index].token.hex).inserted {
+            if !seen.insert(writes[index].key).inserted {
                 runs.append([])
-                seen = [writes[index].token.hex]
+                seen = [writes[index].key]
             }
             runs[runs.count - 1].append(index)
         }

@@ -4,9 +4,9 @@ import LiveActivityDomain
 public enum StoreWrite: Sendable {
     /// Register or refresh (SPEC 3). A new token is refused at `caps`; a stored one refreshes.
     case register(NewRegistration, caps: RegistrationCaps)
-    case unregister(PushToken)
+    case unregister(PushToken, app: AppName = .defaultApp)
     /// The app woke from a push (`POST /wakeup/ack`) at `now`, judged by `policy`'s intervals.
-    case acknowledge(PushToken, now: Int64, policy: IntervalPolicy)
+    case acknowledge(PushToken, app: AppName = .defaultApp, now: Int64, policy: IntervalPolicy)
 
     /// The write's answer.
     public enum Outcome: Sendable, Equatable {
@@ -23,11 +23,11 @@ public enum StoreWrite: Sendable {
         case refreshed
     }
 
-    /// The token the write is about.
-    var token: PushToken {
+    /// The registration the write is about.
+    var key: RegistrationKey {
         switch self {
-        case .register(let registration, _): registration.token
-        case .unregister(let token), .acknowledge(let token, _, _): token
+        case .register(let registration, _): registration.key
+        case .unregister(let token, let app), .acknowledge(let token, let app, _, _): RegistrationKey(app: app, token: token)
         }
     }
 }

@@ -44,20 +44,28 @@ extension PostgresStoreConnection {
                 try statement(
                     """
                     UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($3::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
-                    WHERE registration_token = $1 AND push_kind = $2
+                    WHERE registration_token = $1 AND push_kind = $2 AND app = $4
                     """
-                ).run([.text(row.key.registration.hex), .text(row.key.kind.name), PostgresArray.text(Self.entries(attempts))])
+                ).run([
+                    .text(row.key.registration.hex), .text(row.key.kind.name), PostgresArray.text(Self.entries(attempts)),
+                    .text(row.key.app.rawValue),
+                ])
             }
             return OutcomeRow.Written(results: results, deleted: removed.compactMap(\.counted))
         }
     }
 
-    /// A target as the statements return it (`registration_token, push_kind`), to match rows by.
-    private static func key(_ key: TargetKey) -> String { key.registration.hex + " " + key.kind.name }
+    /// A target as the statements return it (`registration_token, push_kind` and `app` at
+    /// `appColumn`), to match rows by.
+    private static func key(_ key: TargetKey) -> String { key.registration.hex + " " + key.kind.name + " " + key.app.rawValue }
 
-    private static func key(_ row: PostgresRow) -> String { (row.text(0) ?? "") + " " + (row.text(1) ?? "") }
+    private static func key(_ row: PostgresRow, appColumn: Int32 = 2) -> String {
+        (row.text(0) ?? "") + " " + (row.text(1) ?? "") + " " + (row.text(appColumn) ?? "")
+    }
 
     private static func tokens(_ rows: [OutcomeRow]) -> PostgresValue { PostgresArray.text(rows.map(\.key.registration.hex)) }
+
+    private static func apps(_ rows: [OutcomeRow]) -> PostgresValue { PostgresArray.text(rows.map(\.key.app.rawValue)) }
 
     private static func kinds(_ rows: [OutcomeRow]) -> PostgresValue { PostgresArray.text(rows.map(\.key.kind.name)) }
 
@@ -91,14 +99,15 @@ extension PostgresStoreConnection {
                 UPDATE push_targets r SET last_push_at = u.at, next_push_at = u.next, push_count = r.push_count + 1,
                     consecutive_failures = 0, last_error = NULL, attempts = \(Self.prepended(entry: "u.entry", kept: 8)),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL
-                FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bool[])
-                    AS u(token, kind, at, next, entry, clear)
-                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.lease_id = $7
-                RETURNING r.registration_token, r.push_kind
+                FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bool[], $9::text[])
+                    AS u(token, kind, at, next, entry, clear, app)
+                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app AND r.lease_id = $7
+                RETURNING r.registration_token, r.push_kind, r.app
                 """
             ).rows([
                 Self.tokens(rows), Self.kinds(rows), PostgresArray.integers(at), PostgresArray.integers(next),
                 PostgresArray.text(rows.map(Self.entry)), Self.clears(rows), .text(lease.id), .integer(Int64(PushAttempt.kept)),
+                Self.apps(rows),
             ]) { Self.key($0) })
     }
 
@@ -112,17 +121,18 @@ extension PostgresStoreConnection {
                     next_push_at = u.next, attempts = \(Self.prepended(entry: "u.entry", kept: 10)),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL,
                     guard_holds = r.guard_holds + u.holds
-                FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::bool[], $8::bigint[])
-                    AS u(token, kind, added, reason, next, entry, clear, holds)
-                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.lease_id = $9
-                RETURNING r.registration_token, r.push_kind
+                FROM unnest(
+                    $1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::bool[], $8::bigint[],
+                    $11::text[]) AS u(token, kind, added, reason, next, entry, clear, holds, app)
+                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app AND r.lease_id = $9
+                RETURNING r.registration_token, r.push_kind, r.app
                 """
             ).rows([
                 Self.tokens(rows), Self.kinds(rows), PostgresArray.integers(kept.map { Int64($0.1.failuresAdded) }),
                 PostgresArray.text(kept.map(\.1.reason)), PostgresArray.integers(kept.map(\.1.nextPushAt)),
                 PostgresArray.text(rows.map(Self.entry)), Self.clears(rows),
                 PostgresArray.integers(kept.map { Int64($0.1.guardHoldsAdded) }), .text(lease.id),
-                .integer(Int64(PushAttempt.kept)),
+                .integer(Int64(PushAttempt.kept)), Self.apps(rows),
             ]) { Self.key($0) })
     }
 
@@ -137,22 +147,23 @@ extension PostgresStoreConnection {
         return try statement(
             """
             WITH owned AS (
-                SELECT o.registration_token, o.push_kind, u.cutoff, u.whole
+                SELECT o.registration_token, o.push_kind, o.app, u.cutoff, u.whole
                 FROM push_targets o
-                JOIN unnest($1::text[], $2::text[], $3::bigint[], $4::bool[]) AS u(token, kind, cutoff, whole)
-                    ON o.registration_token = u.token AND o.push_kind = u.kind
+                JOIN unnest($1::text[], $2::text[], $3::bigint[], $4::bool[], $6::text[]) AS u(token, kind, cutoff, whole, app)
+                    ON o.registration_token = u.token AND o.push_kind = u.kind AND o.app = u.app
                 WHERE o.lease_id = $5 AND o.registered_at <= u.cutoff
                 FOR UPDATE OF o
             )
             DELETE FROM push_targets t USING owned
-            WHERE t.registration_token = owned.registration_token AND (t.push_kind = owned.push_kind OR owned.whole)
-                AND t.registered_at <= owned.cutoff
-            RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL
+            WHERE t.registration_token = owned.registration_token AND t.app = owned.app
+                AND (t.push_kind = owned.push_kind OR owned.whole) AND t.registered_at <= owned.cutoff
+            RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app
             """
         ).rows([
             Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), PostgresArray.integers(rows.map(\.1)),
             PostgresArray.text(rows.map { $0.0.deletesRegistration ? "true" : "false" }), .text(lease.id),
-        ]) { (Self.key($0), Self.counted($0, from: 1)) }
+            Self.apps(rows.map(\.0)),
+        ]) { (Self.key($0, appColumn: 5), Self.counted($0, from: 1)) }
     }
 
     /// An answer whose row no batch writes: its attempt goes on the row whatever it holds now; a
@@ -164,13 +175,13 @@ extension PostgresStoreConnection {
                 """
                 UPDATE push_targets r SET attempts = \(Self.prepended(entry: "u.entry", kept: 5)),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[]) AS u(token, kind, entry, clear)
-                WHERE r.registration_token = u.token AND r.push_kind = u.kind
-                RETURNING r.registration_token, r.push_kind
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $6::text[]) AS u(token, kind, entry, clear, app)
+                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app
+                RETURNING r.registration_token, r.push_kind, r.app
                 """
             ).rows([
                 Self.tokens(rows), Self.kinds(rows), PostgresArray.text(rows.map(Self.entry)), Self.clears(rows),
-                .integer(Int64(PushAttempt.kept)),
+                .integer(Int64(PushAttempt.kept)), Self.apps(rows),
             ]) { Self.key($0) })
     }
 

@@ -7,33 +7,39 @@ import PostgresClient
 extension PostgresStoreConnection: RegistrationStatements {
     /// The rows locked (`FOR UPDATE`, in key order) until the transaction ends: a sweep's write
     /// of one of them waits, and the writes decided from them find them as they were read.
-    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?] {
-        guard !tokens.isEmpty else { return [] }
+    func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?] {
+        guard !keys.isEmpty else { return [] }
         return try storeFaults {
             let rows = try statement(
                 """
-                SELECT registration_token, push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL
-                FROM push_targets
-                WHERE registration_token = ANY($1::text[]) ORDER BY registration_token, push_kind FOR UPDATE
+                SELECT t.registration_token, t.push_kind, t.push_token, t.environment, t.activity_type,
+                    t.last_push_at IS NOT NULL, t.app
+                FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
+                    ON t.registration_token = u.token AND t.app = u.app
+                ORDER BY t.registration_token, t.push_kind, t.app FOR UPDATE OF t
                 """
             ).rows(
-                [PostgresArray.text(tokens.map(\.hex))],
+                Self.columns(keys),
                 refusing: { (row) throws(StoredValueError) in
                     (
-                        registration: row.text(0) ?? "", environment: try StoredValue.environment(row.text(3)),
+                        registration: RegistrationKey(
+                            app: AppName(trusted: row.text(6) ?? ""), token: PushToken(trusted: row.text(0) ?? "")),
+                        environment: try StoredValue.environment(row.text(3)),
                         type: try StoredValue.activityType(row.text(4)), kind: try StoredValue.kind(row.text(1)),
                         target: StoredTargets.Stored(token: try StoredValue.token(row.text(2)), proven: row.bool(5))
                     )
                 })
-            var stored: [String: StoredTargets] = [:]
+            var stored: [RegistrationKey: StoredTargets] = [:]
             for row in rows {
                 // The facts of the first row read, as on SQLite: every target carries its registration's.
                 stored[
-                    row.registration, default: StoredTargets(environment: row.environment, activityType: row.type, targets: [:])
+                    row.registration,
+                    default: StoredTargets(
+                        environment: row.environment, activityType: row.type, targets: [:], app: row.registration.app)
                 ]
                 .targets[row.kind] = row.target
             }
-            return tokens.map { stored[$0.hex] }
+            return keys.map { stored[$0] }
         }
     }
 
@@ -46,8 +52,8 @@ extension PostgresStoreConnection: RegistrationStatements {
         try storeFaults {
             let delete = try statement(
                 """
-                DELETE FROM push_targets t USING unnest($1::text[], $2::text[]) AS u(token, kind)
-                WHERE t.registration_token = u.token AND t.push_kind = u.kind
+                DELETE FROM push_targets t USING unnest($1::text[], $2::text[], $3::text[]) AS u(token, kind, app)
+                WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
                 """)
             // A refresh takes the target out of any sweep's lease: that sweep's write is skipped.
             let refresh = try statement(
@@ -56,17 +62,19 @@ extension PostgresStoreConnection: RegistrationStatements {
                     expires_at = u.expires, next_push_at = u.at, consecutive_failures = 0, last_error = NULL,
                     requested_interval = u.interval, last_push_at = CASE WHEN u.keeps THEN t.last_push_at END,
                     lease_id = NULL, lease_until = NULL
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bool[])
-                    AS u(token, kind, activity_type, environment, at, expires, interval, keeps)
-                WHERE t.registration_token = u.token AND t.push_kind = u.kind
+                FROM unnest(
+                    $1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bool[],
+                    $9::text[]) AS u(token, kind, activity_type, environment, at, expires, interval, keeps, app)
+                WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
                 """)
             let insert = try statement(
                 """
                 INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
-                    expires_at, requested_interval, next_push_at)
-                SELECT token, kind, target, activity_type, environment, at, expires, interval, at
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[])
-                    AS u(token, kind, target, activity_type, environment, at, expires, interval)
+                    expires_at, requested_interval, next_push_at, app)
+                SELECT token, kind, target, activity_type, environment, at, expires, interval, at, app
+                FROM unnest(
+                    $1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[],
+                    $9::text[]) AS u(token, kind, target, activity_type, environment, at, expires, interval, app)
                 """)
             _ = try connection.pipeline { pipeline in
                 for run in TargetWriteRun.cut(targets) {
@@ -79,7 +87,15 @@ extension PostgresStoreConnection: RegistrationStatements {
     }
 
     private static func columns(deleting keys: [TargetKey]) -> [PostgresValue] {
-        [PostgresArray.text(keys.map(\.registration.hex)), PostgresArray.text(keys.map(\.kind.name))]
+        [
+            PostgresArray.text(keys.map(\.registration.hex)), PostgresArray.text(keys.map(\.kind.name)),
+            PostgresArray.text(keys.map(\.app.rawValue)),
+        ]
+    }
+
+    /// Registrations as two arrays, tokens and apps, for `unnest($1::text[], $2::text[])`.
+    static func columns(_ keys: [RegistrationKey]) -> [PostgresValue] {
+        [PostgresArray.text(keys.map(\.token.hex)), PostgresArray.text(keys.map(\.app.rawValue))]
     }
 
     private static func columns(refreshing rows: [TargetWriteRun.Refresh]) -> [PostgresValue] {
@@ -89,7 +105,7 @@ extension PostgresStoreConnection: RegistrationStatements {
             PostgresArray.text(rows.map(\.facts.environment.rawValue)),
             PostgresArray.integers(rows.map(\.facts.registeredAt)), PostgresArray.integers(rows.map(\.facts.expiresAt)),
             PostgresArray.integers(rows.map { $0.requestedInterval.map(Int64.init) }),
-            PostgresArray.text(rows.map { $0.keepsProof ? "true" : "false" }),
+            PostgresArray.text(rows.map { $0.keepsProof ? "true" : "false" }), PostgresArray.text(rows.map(\.key.app.rawValue)),
         ]
     }
 
@@ -101,6 +117,7 @@ extension PostgresStoreConnection: RegistrationStatements {
             PostgresArray.integers(targets.map(\.facts.registeredAt)),
             PostgresArray.integers(targets.map(\.facts.expiresAt)),
             PostgresArray.integers(targets.map { $0.requestedInterval.map(Int64.init) }),
+            PostgresArray.text(targets.map(\.key.app.rawValue)),
         ]
     }
 
@@ -109,39 +126,47 @@ extension PostgresStoreConnection: RegistrationStatements {
         try storeFaults {
             let groups = try statement(
                 """
-                SELECT environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
+                SELECT app, environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
                     sum(least(greatest(unproven, 0), 1125899906842624))::bigint
-                FROM target_groups WHERE push_kind = 'wake' GROUP BY environment
+                FROM target_groups WHERE push_kind = 'wake' GROUP BY app, environment
                 """
-            ).rows { ($0.text(0), $0.int(1), $0.int(2)) }
+            ).rows { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) }
             return RegistrationCounts(groups)
         }
     }
 
     /// Every target of each registration.
-    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]] {
-        guard !tokens.isEmpty else { return [] }
+    func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]] {
+        guard !keys.isEmpty else { return [] }
         return try storeFaults {
             let deleted = try statement(
                 """
-                DELETE FROM push_targets WHERE registration_token = ANY($1::text[])
-                RETURNING registration_token, push_kind, activity_type, environment, last_push_at IS NOT NULL
+                DELETE FROM push_targets t USING unnest($1::text[], $2::text[]) AS u(token, app)
+                WHERE t.registration_token = u.token AND t.app = u.app
+                RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app
                 """
-            ).rows([PostgresArray.text(tokens.map(\.hex))]) { row in (row.text(0) ?? "", Self.counted(row, from: 1)) }
-            var byToken: [String: [CountedTarget]] = [:]
-            for case (let token, let target?) in deleted { byToken[token, default: []].append(target) }
-            return tokens.map { byToken[$0.hex] ?? [] }
+            ).rows(Self.columns(keys)) { row in
+                (
+                    RegistrationKey(app: AppName(trusted: row.text(5) ?? ""), token: PushToken(trusted: row.text(0) ?? "")),
+                    Self.counted(row, from: 1)
+                )
+            }
+            var byKey: [RegistrationKey: [CountedTarget]] = [:]
+            for case (let key, let target?) in deleted { byKey[key, default: []].append(target) }
+            return keys.map { byKey[$0] ?? [] }
         }
     }
 
-    /// A deleted target as the counters count it (`push_kind, activity_type, environment, proven`
-    /// from column `first`); nil for values this build does not know (their group's counters stay).
+    /// A deleted target as the counters count it (`push_kind, activity_type, environment, proven,
+    /// app` from column `first`); nil for values this build does not know (their group's counters stay).
     static func counted(_ row: PostgresRow, from first: Int32) -> CountedTarget? {
         guard let kind = row.text(first).flatMap(PushKind.init(name:)),
             let type = row.text(first + 1).flatMap(ActivityType.init(rawValue:)),
-            let environment = row.text(first + 2).flatMap(APNsEnvironment.init(name:))
+            let environment = row.text(first + 2).flatMap(APNsEnvironment.init(name:)),
+            let app = row.text(first + 4).flatMap(AppName.init)
         else { return nil }
-        return CountedTarget(kind: kind, activityType: type, environment: environment, proven: row.bool(first + 3))
+        return CountedTarget(
+            kind: kind, activityType: type, environment: environment, proven: row.bool(first + 3), app: app)
     }
 
     /// One statement for every group of the batch, in the deltas' order (`TargetCounting` sorts
@@ -151,15 +176,15 @@ extension PostgresStoreConnection: RegistrationStatements {
         try storeFaults {
             try statement(
                 """
-                INSERT INTO target_groups AS g (push_kind, environment, activity_type, n, unproven)
-                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
-                ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET
+                INSERT INTO target_groups AS g (push_kind, environment, activity_type, n, unproven, app)
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[])
+                ON CONFLICT (push_kind, environment, activity_type, app) DO UPDATE SET
                     n = g.n + excluded.n, unproven = g.unproven + excluded.unproven
                 """
             ).run([
                 PostgresArray.text(deltas.map(\.group.kind.name)), PostgresArray.text(deltas.map(\.group.environment.rawValue)),
                 PostgresArray.text(deltas.map(\.group.activityType.rawValue)), PostgresArray.integers(deltas.map(\.targets)),
-                PostgresArray.integers(deltas.map(\.unproven)),
+                PostgresArray.integers(deltas.map(\.unproven)), PostgresArray.text(deltas.map(\.group.app.rawValue)),
             ])
         }
     }
@@ -167,25 +192,29 @@ extension PostgresStoreConnection: RegistrationStatements {
     /// The wake targets locked (`FOR UPDATE`) until the transaction ends: a sweep's write of the
     /// same row waits, and an ack never judges attempts a commit is about to change. The
     /// registration's token is read last, after `AckColumns.subject`'s columns.
-    func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?] {
-        guard !tokens.isEmpty else { return [] }
-        let wanted = Dictionary(tokens.map { ($0.hex, $0) }, uniquingKeysWith: { first, _ in first })
+    func ackSubjects(_ keys: [RegistrationKey]) throws -> [AckSubject?] {
+        guard !keys.isEmpty else { return [] }
+        let wanted = Set(keys)
         return try storeFaults {
             let rows = try statement(
                 """
-                SELECT activity_type, environment, requested_interval, next_push_at, \(attemptsJoined), waiting_ack_at,
-                    registration_token
-                FROM push_targets WHERE registration_token = ANY($1::text[]) AND push_kind = 'wake'
-                ORDER BY registration_token FOR UPDATE
+                SELECT t.activity_type, t.environment, t.requested_interval, t.next_push_at, \(joinedAttempts(alias: "t")),
+                    t.waiting_ack_at, t.registration_token, t.app
+                FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
+                    ON t.registration_token = u.token AND t.app = u.app
+                WHERE t.push_kind = 'wake'
+                ORDER BY t.registration_token, t.app FOR UPDATE OF t
                 """
             ).rows(
-                [PostgresArray.text(tokens.map(\.hex))],
-                refusing: { (row) throws(StoredValueError) -> (String, AckSubject)? in
-                    guard let hex = row.text(6), let token = wanted[hex] else { return nil }
-                    return (hex, try AckSubject(stored: row, token: token))
+                Self.columns(keys),
+                refusing: { (row) throws(StoredValueError) -> (RegistrationKey, AckSubject)? in
+                    let key = RegistrationKey(
+                        app: AppName(trusted: row.text(7) ?? ""), token: PushToken(trusted: row.text(6) ?? ""))
+                    guard wanted.contains(key) else { return nil }
+                    return (key, try AckSubject(stored: row, token: key.token))
                 })
-            let byToken = Dictionary(rows.compactMap { $0 }, uniquingKeysWith: { first, _ in first })
-            return tokens.map { byToken[$0.hex] }
+            let byKey = Dictionary(rows.compactMap { $0 }, uniquingKeysWith: { first, _ in first })
+            return keys.map { byKey[$0] }
         }
     }
 
@@ -193,17 +222,17 @@ extension PostgresStoreConnection: RegistrationStatements {
         try storeFaults {
             for ack in acks {
                 switch ack {
-                case .mark(let token, let attempts):
+                case .mark(let key, let attempts):
                     try statement(
                         """
                         UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
-                        WHERE registration_token = $1 AND push_kind = 'wake'
+                        WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3
                         """
-                    ).run([.text(token.hex), PostgresArray.text(Self.entries(attempts))])
-                case .wait(let token, let at):
+                    ).run([.text(key.token.hex), PostgresArray.text(Self.entries(attempts)), .text(key.app.rawValue)])
+                case .wait(let key, let at):
                     try statement(
-                        "UPDATE push_targets SET waiting_ack_at = $2 WHERE registration_token = $1 AND push_kind = 'wake'"
-                    ).run([.text(token.hex), .integer(at)])
+                        "UPDATE push_targets SET waiting_ack_at = $2 WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3"
+                    ).run([.text(key.token.hex), .integer(at), .text(key.app.rawValue)])
                 }
             }
         }

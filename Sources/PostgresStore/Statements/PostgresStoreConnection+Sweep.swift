@@ -62,11 +62,11 @@ extension PostgresStoreConnection: SweepStatements {
                 """
                 WITH gone AS (
                     DELETE FROM push_targets WHERE registered_at <= $1
-                    RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL AS proven
+                    RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL AS proven, app
                 )
-                SELECT push_kind, activity_type, environment, proven, count(*) FROM gone GROUP BY 1, 2, 3, 4
+                SELECT push_kind, activity_type, environment, proven, app, count(*) FROM gone GROUP BY 1, 2, 3, 4, 5
                 """
-            ).rows([.integer(cutoff)]) { row in (Self.counted(row, from: 0), Int(row.int(4))) }
+            ).rows([.integer(cutoff)]) { row in (Self.counted(row, from: 0), Int(row.int(5))) }
             var counts: [CountedTarget: Int] = [:]
             for case (let target?, let count) in groups { counts[target, default: 0] += count }
             return counts
@@ -105,14 +105,15 @@ extension PostgresStoreConnection: SweepStatements {
             let reads = try statement(
                 """
                 WITH due AS (
-                    SELECT registration_token, push_kind FROM push_targets
+                    SELECT registration_token, push_kind, app FROM push_targets
                     WHERE next_push_at <= $1 AND ($2::text[] IS NULL OR environment = ANY($2::text[])) AND \(Self.knownKinds)
                         AND \(Self.free(host: 4)) AND lease_id IS DISTINCT FROM $3
-                    ORDER BY next_push_at, registration_token, push_kind LIMIT $5
+                    ORDER BY next_push_at, registration_token, push_kind, app LIMIT $5
                     FOR UPDATE SKIP LOCKED
                 )
                 UPDATE push_targets r SET lease_id = $3, lease_host = $4, lease_until = liveactivity_now_ms() + $6 * 1000
-                FROM due WHERE r.registration_token = due.registration_token AND r.push_kind = due.push_kind
+                FROM due
+                WHERE r.registration_token = due.registration_token AND r.push_kind = due.push_kind AND r.app = due.app
                 RETURNING \(TargetColumns.due(alias: "r"))
                 """
             ).rows([
@@ -231,16 +232,18 @@ extension PostgresStoreConnection: SweepStatements {
     }
 
     /// From the partial index of rows with an ack waiting; locked until the batch commits.
-    func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck] {
-        guard !tokens.isEmpty else { return [] }
+    func waitingAcks(among keys: [RegistrationKey]) throws -> [WaitingAck] {
+        guard !keys.isEmpty else { return [] }
         return try storeFaults {
             try statement(
                 """
-                SELECT \(WaitingAck.columns), \(attemptsJoined) FROM push_targets
-                WHERE waiting_ack_at IS NOT NULL AND registration_token = ANY($1::text[]) AND push_kind = 'wake'
-                ORDER BY registration_token FOR UPDATE
+                SELECT \(WaitingAck.columns(alias: "t")), \(joinedAttempts(alias: "t"))
+                FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
+                    ON t.registration_token = u.token AND t.app = u.app
+                WHERE t.waiting_ack_at IS NOT NULL AND t.push_kind = 'wake'
+                ORDER BY t.registration_token, t.app FOR UPDATE OF t
                 """
-            ).rows([PostgresArray.text(tokens.map(\.hex))]) { row in
+            ).rows(Self.columns(keys)) { row in
                 // A row this build cannot read keeps its ack waiting: the sweep skips that row anyway.
                 try? WaitingAck(stored: row)
             }.compactMap { $0 }

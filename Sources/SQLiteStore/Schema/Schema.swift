@@ -110,6 +110,7 @@ enum Schema {
         toVersion10,
         toVersion11,
         toVersion12,
+        toVersion13,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake

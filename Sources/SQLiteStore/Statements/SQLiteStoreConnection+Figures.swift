@@ -8,11 +8,16 @@ import SQLiteClient
 /// to count: 30 ms for a million), the partial indexes of pushed and failing targets, the run
 /// history on its start-time index and the hourly figures by their primary key.
 extension SQLiteStoreConnection: FigureQueries {
-    func registration(_ token: PushToken, attempts: Bool) throws -> Registration? {
+    func registration(_ key: RegistrationKey, attempts: Bool) throws -> Registration? {
         try storeFaults {
             let rows = try connection.statement(
-                "SELECT \(TargetColumns.stored)\(attempts ? ", attempts" : "") FROM push_targets WHERE registration_token = ?"
-            ).rows([.text(token.hex)]) { (row) throws(StoredValueError) in try StoredTargetRow(stored: row, attempts: attempts) }
+                """
+                SELECT \(TargetColumns.stored)\(attempts ? ", attempts" : "") FROM push_targets
+                WHERE registration_token = ? AND app = ?
+                """
+            ).rows([.text(key.token.hex), .text(key.app.rawValue)]) { (row) throws(StoredValueError) in
+                try StoredTargetRow(stored: row, attempts: attempts)
+            }
             return try Registration(stored: rows)
         }
     }
@@ -21,7 +26,8 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             try connection.statement(
                 """
-                SELECT activity_type, environment, n, push_kind FROM target_groups WHERE n > 0
+                SELECT activity_type, environment, sum(n), push_kind FROM target_groups
+                GROUP BY push_kind, activity_type, environment HAVING sum(n) > 0
                 ORDER BY push_kind = 'wake' DESC, push_kind, activity_type, environment
                 """
             ).rows { row in
@@ -283,14 +289,19 @@ extension SQLiteStoreConnection: FigureQueries {
     /// prefix AND token < prefix || 'g'` (tokens are lowercase hex, and 'g' sorts after every
     /// hex digit).
     private static let prefixMatches = """
-        SELECT registration_token FROM push_targets WHERE registration_token >= ?1 AND registration_token < ?2 AND push_kind = 'wake'
-        UNION SELECT registration_token FROM push_targets WHERE push_token >= ?1 AND push_token < ?2 AND push_kind <> 'wake'
+        SELECT registration_token, app FROM push_targets
+        WHERE registration_token >= ?1 AND registration_token < ?2 AND push_kind = 'wake'
+        UNION SELECT registration_token, app FROM push_targets WHERE push_token >= ?1 AND push_token < ?2 AND push_kind <> 'wake'
         """
 
-    func tokens(withPrefix prefix: String, limit: Int) throws -> [String] {
+    func tokens(withPrefix prefix: String, limit: Int) throws -> [RegistrationKey] {
         try storeFaults {
-            try connection.statement("\(Self.prefixMatches) ORDER BY 1 LIMIT ?3")
-                .rows([.text(prefix), .text(prefix + "g"), .integer(Int64(limit))]) { $0.text(0) ?? "" }
+            try connection.statement("\(Self.prefixMatches) ORDER BY 1, 2 LIMIT ?3")
+                .rows([.text(prefix), .text(prefix + "g"), .integer(Int64(limit))]) { (row) throws(StoredValueError) in
+                    RegistrationKey(
+                        app: try StoredValue.app(row.text(1)),
+                        token: try StoredValue.token(row.text(0), column: "registration_token"))
+                }
         }
     }
 

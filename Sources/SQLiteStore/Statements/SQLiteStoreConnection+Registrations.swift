@@ -10,44 +10,44 @@ extension SQLiteStoreConnection: RegistrationStatements {
     /// BEGIN IMMEDIATE, already holds the sweep's writes back.
     private static let storedSQL: StaticString = """
         SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL FROM push_targets
-        WHERE registration_token = ?
+        WHERE registration_token = ? AND app = ?
         """
     private static let insertSQL: StaticString = """
         INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
-            expires_at, requested_interval, next_push_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6)
+            expires_at, requested_interval, next_push_at, app)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6, ?9)
         """
     /// The decision to keep the target's 200s is the caller's (`?8`); the statement applies it.
     private static let refreshSQL: StaticString = """
         UPDATE push_targets SET activity_type = ?3, environment = ?4, registered_at = ?5, expires_at = ?6,
             next_push_at = ?5, consecutive_failures = 0, last_error = NULL, requested_interval = ?7,
             last_push_at = CASE WHEN ?8 THEN last_push_at END
-        WHERE registration_token = ?1 AND push_kind = ?2
+        WHERE registration_token = ?1 AND push_kind = ?2 AND app = ?9
         """
     private static let deleteTargetSQL: StaticString =
-        "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ?"
+        "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND app = ?"
     private static let countsSQL: StaticString =
         """
-        SELECT environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
-        FROM target_groups WHERE push_kind = 'wake' GROUP BY environment
+        SELECT app, environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
+        FROM target_groups WHERE push_kind = 'wake' GROUP BY app, environment
         """
     private static let deleteSQL: StaticString = """
-        DELETE FROM push_targets WHERE registration_token = ?
-        RETURNING push_kind, activity_type, environment, last_push_at
+        DELETE FROM push_targets WHERE registration_token = ? AND app = ?
+        RETURNING push_kind, activity_type, environment, last_push_at, app
         """
     private static let adjustSQL: StaticString = """
-        INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET
+        INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven, app) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (push_kind, environment, activity_type, app) DO UPDATE SET
             n = n + excluded.n, unproven = unproven + excluded.unproven
         """
     private static let ackSubjectSQL: StaticString = """
         SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at
-        FROM push_targets WHERE registration_token = ? AND push_kind = 'wake'
+        FROM push_targets WHERE registration_token = ? AND push_kind = 'wake' AND app = ?
         """
     private static let markAckSQL: StaticString =
-        "UPDATE push_targets SET attempts = ?2 WHERE registration_token = ?1 AND push_kind = 'wake'"
+        "UPDATE push_targets SET attempts = ?2 WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?3"
     private static let waitAckSQL: StaticString =
-        "UPDATE push_targets SET waiting_ack_at = ?2 WHERE registration_token = ?1 AND push_kind = 'wake'"
+        "UPDATE push_targets SET waiting_ack_at = ?2 WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?3"
     private static let countAckHourSQL: StaticString = """
         INSERT INTO ack_hours (hour, outcome, count) VALUES (?, ?, 1)
         ON CONFLICT (hour, outcome) DO UPDATE SET count = count + 1
@@ -59,11 +59,11 @@ extension SQLiteStoreConnection: RegistrationStatements {
     private static let countAckDelaySQL: StaticString =
         "INSERT INTO ack_delay_totals (bucket, count) VALUES (?, 1) ON CONFLICT (bucket) DO UPDATE SET count = count + 1"
 
-    func storedTargets(_ tokens: [PushToken]) throws -> [StoredTargets?] {
+    func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?] {
         try storeFaults {
             let statement = try connection.statement(Self.storedSQL)
-            return try tokens.map { token in
-                let rows = try statement.rows([.text(token.hex)]) { (row) throws(StoredValueError) in
+            return try keys.map { key in
+                let rows = try statement.rows([.text(key.token.hex), .text(key.app.rawValue)]) { (row) throws(StoredValueError) in
                     (
                         environment: try StoredValue.environment(row.text(2)), type: try StoredValue.activityType(row.text(3)),
                         kind: try StoredValue.kind(row.text(0)),
@@ -73,7 +73,8 @@ extension SQLiteStoreConnection: RegistrationStatements {
                 guard let first = rows.first else { return nil }
                 return StoredTargets(
                     environment: first.environment, activityType: first.type,
-                    targets: Dictionary(rows.map { ($0.kind, $0.target) }, uniquingKeysWith: { first, _ in first }))
+                    targets: Dictionary(rows.map { ($0.kind, $0.target) }, uniquingKeysWith: { first, _ in first }),
+                    app: key.app)
             }
         }
     }
@@ -87,16 +88,18 @@ extension SQLiteStoreConnection: RegistrationStatements {
                         .text(target.key.registration.hex), .text(target.key.kind.name), .text(target.token.hex),
                         .text(target.facts.activityType.rawValue), .text(target.facts.environment.rawValue),
                         .integer(target.facts.registeredAt), .integer(target.facts.expiresAt),
-                        target.requestedInterval.map { .integer(Int64($0)) } ?? .null,
+                        target.requestedInterval.map { .integer(Int64($0)) } ?? .null, .text(target.key.app.rawValue),
                     ])
                 case .refresh(let key, let facts, let requested, let keepsProof):
                     try connection.statement(Self.refreshSQL).run([
                         .text(key.registration.hex), .text(key.kind.name), .text(facts.activityType.rawValue),
                         .text(facts.environment.rawValue), .integer(facts.registeredAt), .integer(facts.expiresAt),
-                        requested.map { .integer(Int64($0)) } ?? .null, .integer(keepsProof ? 1 : 0),
+                        requested.map { .integer(Int64($0)) } ?? .null, .integer(keepsProof ? 1 : 0), .text(key.app.rawValue),
                     ])
                 case .delete(let key):
-                    try connection.statement(Self.deleteTargetSQL).run([.text(key.registration.hex), .text(key.kind.name)])
+                    try connection.statement(Self.deleteTargetSQL).run([
+                        .text(key.registration.hex), .text(key.kind.name), .text(key.app.rawValue),
+                    ])
                 }
             }
         }
@@ -104,28 +107,30 @@ extension SQLiteStoreConnection: RegistrationStatements {
 
     func registrationCounts() throws -> RegistrationCounts {
         try storeFaults {
-            let groups = try connection.statement(Self.countsSQL).rows { ($0.text(0), $0.int(1), $0.int(2)) }
+            let groups = try connection.statement(Self.countsSQL).rows { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) }
             return RegistrationCounts(groups)
         }
     }
 
-    func delete(_ tokens: [PushToken]) throws -> [[CountedTarget]] {
+    func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]] {
         try storeFaults {
             let statement = try connection.statement(Self.deleteSQL)
-            return try tokens.map { token in try statement.rows([.text(token.hex)]) { Self.counted($0) }.compactMap { $0 } }
+            return try keys.map { key in
+                try statement.rows([.text(key.token.hex), .text(key.app.rawValue)]) { Self.counted($0) }.compactMap { $0 }
+            }
         }
     }
 
     /// A deleted target as the counters count it (`push_kind, activity_type, environment,
-    /// last_push_at`: proven when it has one); nil for values this build does not know (their
+    /// last_push_at, app`: proven when it has one); nil for values this build does not know (their
     /// group's counters stay as they are). The column itself, not `last_push_at IS NOT NULL`:
     /// SQLite 3.40 returns that expression wrong from a DELETE on a WITHOUT ROWID table.
     static func counted(_ row: Row) -> CountedTarget? {
         guard let kind = row.text(0).flatMap(PushKind.init(name:)),
             let type = row.text(1).flatMap(ActivityType.init(rawValue:)),
-            let environment = row.text(2).flatMap(APNsEnvironment.init(name:))
+            let environment = row.text(2).flatMap(APNsEnvironment.init(name:)), let app = row.text(4).flatMap(AppName.init)
         else { return nil }
-        return CountedTarget(kind: kind, activityType: type, environment: environment, proven: !row.isNull(3))
+        return CountedTarget(kind: kind, activityType: type, environment: environment, proven: !row.isNull(3), app: app)
     }
 
     func adjust(_ deltas: [GroupDelta]) throws {
@@ -135,19 +140,19 @@ extension SQLiteStoreConnection: RegistrationStatements {
                 try statement.run([
                     .text(delta.group.kind.name), .text(delta.group.environment.rawValue),
                     .text(delta.group.activityType.rawValue),
-                    .integer(delta.targets), .integer(delta.unproven),
+                    .integer(delta.targets), .integer(delta.unproven), .text(delta.group.app.rawValue),
                 ])
             }
         }
     }
 
-    func ackSubjects(_ tokens: [PushToken]) throws -> [AckSubject?] {
+    func ackSubjects(_ keys: [RegistrationKey]) throws -> [AckSubject?] {
         try storeFaults {
             let statement = try connection.statement(Self.ackSubjectSQL)
-            return try tokens.map { token in
+            return try keys.map { key in
                 try statement.firstRow(
-                    [.text(token.hex)],
-                    refusing: { (row) throws(StoredValueError) in try AckSubject(stored: row, token: token) })
+                    [.text(key.token.hex), .text(key.app.rawValue)],
+                    refusing: { (row) throws(StoredValueError) in try AckSubject(stored: row, token: key.token) })
             }
         }
     }
@@ -156,12 +161,12 @@ extension SQLiteStoreConnection: RegistrationStatements {
         try storeFaults {
             for ack in acks {
                 switch ack {
-                case .mark(let token, let attempts):
+                case .mark(let key, let attempts):
                     try connection.statement(Self.markAckSQL)
-                        .run([.text(token.hex), .blob(AttemptRing.encode(attempts))])
-                case .wait(let token, let at):
+                        .run([.text(key.token.hex), .blob(AttemptRing.encode(attempts)), .text(key.app.rawValue)])
+                case .wait(let key, let at):
                     try connection.statement(Self.waitAckSQL)
-                        .run([.text(token.hex), .integer(at)])
+                        .run([.text(key.token.hex), .integer(at), .text(key.app.rawValue)])
                 }
             }
         }

@@ -26,7 +26,7 @@ extension SQLiteStoreConnection: SweepStatements {
             let gone = try connection.statement(
                 """
                 DELETE FROM push_targets WHERE (push_kind = 'wake' AND registered_at <= ?1) OR (push_kind <> 'wake' AND registered_at <= ?1)
-                RETURNING push_kind, activity_type, environment, last_push_at
+                RETURNING push_kind, activity_type, environment, last_push_at, app
                 """
             ).rows([.integer(cutoff)]) { Self.counted($0) }
             var counts: [CountedTarget: Int] = [:]
@@ -59,16 +59,18 @@ extension SQLiteStoreConnection: SweepStatements {
         atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
         lease: SweepLease
     ) throws -> [DueRead] {
-        let after = position == nil ? "" : " AND (next_push_at, registration_token, push_kind) > (?3, ?4, ?5)"
+        let after = position == nil ? "" : " AND (next_push_at, registration_token, push_kind, app) > (?3, ?4, ?5, ?6)"
         let values: [PreparedStatement.Value] =
             [.integer(cutoff), .integer(Int64(limit))]
-            + (position.map { [.integer($0.nextPushAt), .text($0.key.registration.hex), .text($0.key.kind.name)] } ?? [])
+            + (position.map {
+                [.integer($0.nextPushAt), .text($0.key.registration.hex), .text($0.key.kind.name), .text($0.key.app.rawValue)]
+            } ?? [])
         return try storeFaults {
             try connection.statement(
                 """
                 SELECT \(TargetColumns.due) FROM push_targets
                 WHERE next_push_at <= ?1\(after)\(Self.filter(environments))\(Self.knownKinds)
-                ORDER BY next_push_at, registration_token, push_kind LIMIT ?2
+                ORDER BY next_push_at, registration_token, push_kind, app LIMIT ?2
                 """
             ).rows(values) { row in
                 DueRead(
@@ -156,13 +158,16 @@ extension SQLiteStoreConnection: SweepStatements {
     }
 
     /// From the partial index of rows with an ack waiting: a handful at any time, read whole.
-    func waitingAcks(among tokens: [PushToken]) throws -> [WaitingAck] {
+    func waitingAcks(among keys: [RegistrationKey]) throws -> [WaitingAck] {
         try storeFaults {
-            let wanted = Set(tokens.map(\.hex))
+            let wanted = Set(keys)
             let rows = try connection.statement(
                 "SELECT \(WaitingAck.columns), attempts FROM push_targets WHERE waiting_ack_at IS NOT NULL AND push_kind = 'wake'"
             ).rows { row -> WaitingAck? in
-                guard wanted.contains(row.text(0) ?? "") else { return nil }
+                guard
+                    wanted.contains(
+                        RegistrationKey(app: AppName(trusted: row.text(1) ?? ""), token: PushToken(trusted: row.text(0) ?? "")))
+                else { return nil }
                 // A row this build cannot read keeps its ack waiting: the sweep skips that row anyway.
                 return try? WaitingAck(stored: row)
             }
@@ -227,14 +232,17 @@ extension SQLiteStoreConnection: SweepStatements {
     private func delete(_ row: OutcomeRow, registeredAtOrBefore cutoff: Int64, into deleted: inout [CountedTarget]) throws
         -> Bool
     {
-        let returning = " RETURNING push_kind, activity_type, environment, last_push_at"
+        let returning = " RETURNING push_kind, activity_type, environment, last_push_at, app"
+        let app = PreparedStatement.Value.text(row.key.app.rawValue)
         let gone =
             row.deletesRegistration
-            ? try connection.statement("DELETE FROM push_targets WHERE registration_token = ? AND registered_at <= ?" + returning)
-                .rows([.text(row.key.registration.hex), .integer(cutoff)]) { Self.counted($0) }
+            ? try connection.statement(
+                "DELETE FROM push_targets WHERE registration_token = ? AND app = ? AND registered_at <= ?" + returning
+            ).rows([.text(row.key.registration.hex), app, .integer(cutoff)]) { Self.counted($0) }
             : try connection.statement(
-                "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND registered_at <= ?" + returning
-            ).rows([.text(row.key.registration.hex), .text(row.key.kind.name), .integer(cutoff)]) { Self.counted($0) }
+                "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND app = ? AND registered_at <= ?"
+                    + returning
+            ).rows([.text(row.key.registration.hex), .text(row.key.kind.name), app, .integer(cutoff)]) { Self.counted($0) }
         deleted += gone.compactMap { $0 }
         return !gone.isEmpty
     }
@@ -248,6 +256,8 @@ extension SQLiteStoreConnection: SweepStatements {
     ) throws -> Bool {
         var assignments = set.map { [$0] } ?? []
         var bound = values
+        bound.append(.text(row.key.app.rawValue))
+        let inApp = " AND app = ?\(bound.count)"
         switch row.attempts {
         case .unchanged: break
         case .prepend(let attempt):
@@ -259,7 +269,9 @@ extension SQLiteStoreConnection: SweepStatements {
         }
         if row.clearsWaitingAck { assignments.append("waiting_ack_at = NULL") }
         guard !assignments.isEmpty else { return false }
-        try connection.statement("UPDATE push_targets SET \(assignments.joined(separator: ", ")) WHERE \(condition)").run(bound)
+        try connection.statement(
+            "UPDATE push_targets SET \(assignments.joined(separator: ", ")) WHERE \(condition)\(inApp)"
+        ).run(bound)
         return connection.changes > 0
     }
 
