@@ -44,6 +44,8 @@ do {
     try read.readPushIntervals(settings)
     // It answers status, health and metrics to these networks besides loopback (docs/API.md).
     try read.readMonitorAccess(settings)
+    // The apps an nginx location may name, and each one's environments (docs/CONFIGURATION.md).
+    try read.readApps(settings)
     configuration = read
     engine = try StoreEngines.engine(for: read)
 } catch {
@@ -59,6 +61,7 @@ let faults = FaultLog()
 let startup =
     "database \(engine.location), default environment \(configuration.defaultEnvironment.rawValue), "
     + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
+    + (configuration.apps.count > 1 ? ", apps \(configuration.apps.keys.sorted().map(\.rawValue).joined(separator: ","))" : "")
 // Each worker answers with an API of its own, all sharing the writer and the fault log.
 // No exit handler may run while a worker thread still uses a library: see ProcessExit.
 // A request read while it stops is answered as nginx answers when it is down (docs/API.md's errors).

@@ -39,6 +39,8 @@ public struct Configuration: Sendable {
     /// `LIVEACTIVITY_MONITOR_FROM`: who besides the host itself may read status, health and
     /// metrics. The responder's alone (`readMonitorAccess`).
     public var monitorAccess = MonitorAccess()
+    /// The further apps' environments (`readApps`); the default app's are the two above.
+    private var appEnvironments: [AppName: AppEnvironments] = [:]
 
     /// Defaults only; tests start from here.
     public init() {}
@@ -56,19 +58,7 @@ public struct Configuration: Sendable {
     /// Reads the shared settings; a malformed one is an error naming it.
     public init(settings: Settings) throws(ConfigurationError) {
         if let path = settings.text("LIVEACTIVITY_DB") { databasePath = path }
-        if let name = settings.text("APNS_ENVIRONMENT") {
-            guard let environment = APNsEnvironment(name: name) else {
-                throw .malformed(name: "APNS_ENVIRONMENT", expected: "production or sandbox")
-            }
-            defaultEnvironment = environment
-        }
-        if let enabled = try settings.environments("APNS_ENVIRONMENTS") { enabledEnvironments = enabled }
-        guard enabledEnvironments.contains(defaultEnvironment) else {
-            throw .malformed(
-                name: "APNS_ENVIRONMENT",
-                expected:
-                    "an environment APNS_ENVIRONMENTS enables (\(enabledEnvironments.map(\.rawValue).joined(separator: ",")))")
-        }
+        (enabledEnvironments, defaultEnvironment) = try Self.environments(settings, app: .defaultApp)
         if let cap = try settings.integer("LIVEACTIVITY_MAX_REGISTRATIONS", in: 1...100_000_000) { maxRegistrations = cap }
         if let cap = try settings.integer("LIVEACTIVITY_MAX_UNPROVEN", in: 1...100_000_000) { maxUnproven = cap }
         // Above zero (nothing would ever be pushed) and at most a year.
@@ -86,6 +76,52 @@ public struct Configuration: Sendable {
         }
         if let pages = try settings.integer("LIVEACTIVITY_SQLITE_MAX_PAGES", in: 16...1_073_741_823) { sqliteMaxPages = pages }
         clock = try Clock(settings: settings)
+    }
+
+    /// `app`'s environments (SPEC 6): `APNS_ENVIRONMENTS` and `APNS_ENVIRONMENT` of `settings`,
+    /// a view of one app's (`Settings.forApp`); an error names the app's own setting.
+    public static func environments(_ settings: Settings, app: AppName) throws(ConfigurationError) -> (
+        enabled: [APNsEnvironment], default: APNsEnvironment
+    ) {
+        var defaultEnvironment = APNsEnvironment.production
+        var enabled = APNsEnvironment.allCases
+        if let name = settings.text("APNS_ENVIRONMENT") {
+            guard let environment = APNsEnvironment(name: name) else {
+                throw .malformed(name: app.settingName("APNS_ENVIRONMENT"), expected: "production or sandbox")
+            }
+            defaultEnvironment = environment
+        }
+        do {
+            if let named = try settings.environments("APNS_ENVIRONMENTS") { enabled = named }
+        } catch .malformed(_, let expected) {
+            throw .malformed(name: app.settingName("APNS_ENVIRONMENTS"), expected: expected)
+        }
+        guard enabled.contains(defaultEnvironment) else {
+            throw .malformed(
+                name: app.settingName("APNS_ENVIRONMENT"),
+                expected: "an environment \(app.settingName("APNS_ENVIRONMENTS")) enables "
+                    + "(\(enabled.map(\.rawValue).joined(separator: ",")))")
+        }
+        return (enabled, defaultEnvironment)
+    }
+
+    /// Reads the apps served and each one's environments (SPEC 6 "Several apps"): what the
+    /// responder needs of them, never a key. The default app's are the plain settings'.
+    public mutating func readApps(_ settings: Settings) throws(ConfigurationError) {
+        var environments: [AppName: AppEnvironments] = [:]
+        for app in try settings.apps() {
+            let (enabled, chosen) = try Self.environments(settings.forApp(app), app: app)
+            environments[app] = AppEnvironments(enabled: enabled, defaultEnvironment: chosen)
+        }
+        appEnvironments = environments
+    }
+
+    /// Each app's environments, the default app's included; the default app alone until
+    /// `readApps`.
+    public var apps: [AppName: AppEnvironments] {
+        var apps = appEnvironments
+        apps[.defaultApp] = AppEnvironments(enabled: enabledEnvironments, defaultEnvironment: defaultEnvironment)
+        return apps
     }
 
     /// Reads the settings only a sweep uses (SPEC 5, 6): this host's name, the lease, the sweep's

@@ -12,12 +12,16 @@ public final class RegistrationAPI: HTTPResponder {
     public static let maximumBodySize = 4096
     /// The request parameter an nginx location sets to pick the APNs environment (`/dev/wakeup`).
     public static let environmentParameter = "LIVEACTIVITY_APNS_ENVIRONMENT"
+    /// The request parameter an nginx location sets to pick the app (SPEC 3, 6); none: the default app.
+    public static let appParameter = "LIVEACTIVITY_APP"
 
     public let configuration: Configuration
     /// The clock registration and ack times go by: the database server's on PostgreSQL.
     private var clock: Clock { writer.clock(configuration.clock) }
-    /// The body's and the nginx location's halves of the environment rule (SPEC 3).
-    private let environments: EnvironmentChoice
+    /// The body's and the nginx location's halves of the environment rule (SPEC 3), per app.
+    private let environments: [AppName: EnvironmentChoice]
+    /// The apps served, for the 400 of one that is not.
+    private let appNames: [String]
     /// The database, shared by every worker of the process (group commit).
     private let writer: RegistrationWriter
     /// Where one-line fault reports go (stderr in the executables).
@@ -40,7 +44,8 @@ public final class RegistrationAPI: HTTPResponder {
     ) {
         self.configuration = configuration
         self.elapsed = elapsed
-        environments = EnvironmentChoice(configuration)
+        environments = configuration.apps.mapValues(EnvironmentChoice.init)
+        appNames = configuration.apps.keys.sorted().map(\.rawValue)
         self.writer = writer
         self.location = location
         self.faults = faults
@@ -92,20 +97,38 @@ public final class RegistrationAPI: HTTPResponder {
         if let contentType = request.contentType, !Self.isJSON(contentType) {
             throw APIError.unsupportedMediaType
         }
+        let (app, choice) = try self.app(of: request)
         var answer = "{\"success\":true}"
         switch route {
         case .register:
-            let body = try RegistrationBody.parse(request.body, choice: environments)
-            try register(body, parameter: request.parameters[Self.environmentParameter])
+            let body = try RegistrationBody.parse(request.body, choice: choice)
+            try register(body, app: app, choice: choice, parameter: request.parameters[Self.environmentParameter])
             answer = Self.answer(to: body, policy: configuration.intervalPolicy)
-        case .unregister: try commit(.unregister(try RegistrationBody.unregistration(request.body)))
+        case .unregister: try commit(.unregister(try RegistrationBody.unregistration(request.body), app: app))
         case .ack:
             let token = try RegistrationBody.unregistration(request.body)
-            try commit(.acknowledge(token, now: clock.now(), policy: configuration.intervalPolicy))
+            try commit(.acknowledge(token, app: app, now: clock.now(), policy: configuration.intervalPolicy))
         case .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: elapsed.now()) { log(line) }
         return .json(200, answer)
+    }
+
+    /// The app the nginx location names (`LIVEACTIVITY_APP`; none or empty: the default app) and
+    /// its environments. One the operator did not configure is a 400 listing those served (SPEC
+    /// 3), and a line a minute for the operator: it is the nginx config's mistake, not the app's.
+    private func app(of request: HTTPRequest) throws(APIError) -> (AppName, EnvironmentChoice) {
+        guard let name = request.parameters[Self.appParameter], !name.isEmpty else {
+            return (.defaultApp, environments[.defaultApp] ?? EnvironmentChoice(configuration))
+        }
+        guard let app = AppName(name), let choice = environments[app] else {
+            say(
+                "unknown app parameter",
+                "\(Self.appParameter)=\(OutsideText.quoted(name, limit: 40)) is not an app LIVEACTIVITY_APPS names; "
+                    + "check the nginx config")
+            throw APIError.unsupported("Unsupported app: \(name.prefix(64))", supported: appNames)
+        }
+        return (app, choice)
     }
 
     /// The answer to a registration (SPEC 3): an app that asked for an interval hears what
@@ -156,10 +179,10 @@ public final class RegistrationAPI: HTTPResponder {
         }
     }
 
-    private func register(_ body: RegistrationBody, parameter: String?) throws {
+    private func register(_ body: RegistrationBody, app: AppName, choice: EnvironmentChoice, parameter: String?) throws {
         let environment: APNsEnvironment
         do {
-            environment = try environments.choose(body: body.environment, parameter: parameter)
+            environment = try choice.choose(body: body.environment, parameter: parameter)
         } catch {
             switch error {
             case .unsupported(let answer): throw answer
@@ -175,17 +198,20 @@ public final class RegistrationAPI: HTTPResponder {
         let now = clock.now()
         let registration = NewRegistration(
             token: body.token, activityType: body.activityType, environment: environment, registeredAt: now,
-            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval, others: body.others)
+            expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval, others: body.others, app: app)
         let caps = RegistrationCaps(total: configuration.maxRegistrations, unproven: configuration.maxUnproven)
         do {
             try commit(.register(registration, caps: caps))
         } catch StoreError.capacityReached(let limit) {
-            say("cap reached", "registration refused: the table holds its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
+            // The caps count per app (SPEC 6); a one-app deployment's line is as it always was.
+            let holder = app.isDefault ? "the table holds" : "app \(app) holds"
+            say("cap reached \(app)", "registration refused: \(holder) its cap of \(limit) (LIVEACTIVITY_MAX_REGISTRATIONS)")
             throw APIError.capacityReached
         } catch StoreError.unprovenCapacityReached(let limit, let environment) {
+            let scope = app.isDefault ? environment.rawValue : "app \(app)'s \(environment.rawValue)"
             say(
-                "unproven cap reached \(environment.rawValue)",
-                "registration refused: \(limit) registrations in \(environment.rawValue) were never answered 200 "
+                "unproven cap reached \(app) \(environment.rawValue)",
+                "registration refused: \(limit) registrations in \(scope) were never answered 200 "
                     + "(LIVEACTIVITY_MAX_UNPROVEN); "
                     + "junk the mass-deletion guard holds, or a deployment that cannot deliver?")
             throw APIError.capacityReached

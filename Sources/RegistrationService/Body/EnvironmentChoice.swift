@@ -26,6 +26,11 @@ public struct EnvironmentChoice: Sendable, Equatable {
         self.init(enabled: configuration.enabledEnvironments, defaultEnvironment: configuration.defaultEnvironment)
     }
 
+    /// One app's choice (SPEC 6: each app its own environments, or the default app's).
+    public init(_ app: AppEnvironments) {
+        self.init(enabled: app.enabled, defaultEnvironment: app.defaultEnvironment)
+    }
+
     /// The body's `environment`, one of the enabled ones (`development` is sandbox), else the 400.
     public func named(inBody name: String) throws(APIError) -> APNsEnvironment {
         guard let environment = APNsEnvironment(name: name), enabled.contains(environment) else {
