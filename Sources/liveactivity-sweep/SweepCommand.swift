@@ -79,7 +79,7 @@ enum SweepCommand {
             }
             let sweep = Sweep(
                 configuration: configuration, engine: engine, store: store,
-                sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, budget: budget,
+                sender: CurlPushSender(settings: client), bundleID: credentials.bundleID, tokens: tokens, budget: budget,
                 clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
                 settingsFingerprint: credentials.settingsFingerprint(host: client.connectTo), folder: folder,
                 stopRequested: { StopRequest.isRequested }, log: printError)

@@ -192,7 +192,7 @@ private enum Kinds {
 
     func makeRun(everDelivered: Set<PushScope> = []) -> SweepRun {
         SweepRun(
-            rules: Kinds.rules, deletionGuard: MassDeletionGuard(everDelivered: everDelivered),
+            rules: Kinds.rules, bundleID: "com.example.app", deletionGuard: MassDeletionGuard(everDelivered: everDelivered),
             startedAt: Kinds.registeredAt + 60_000, deadline: Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5)))
     }
 

@@ -17,6 +17,8 @@ extension SweepTimes {
 /// as its argument, the default configuration over it, and one sweep against a scripted sender at
 /// a time of the test's choosing. A test makes one for its engine; the rest comes from here.
 struct SweepFixture: SweepTimes {
+    /// The app's bundle id the scripted sender's pushes name.
+    static let bundleID = "com.example.app"
     let database: TestDatabase
 
     init(_ engine: TestEngine, label: String) throws { database = try TestDatabase(engine, label: label) }
@@ -82,7 +84,8 @@ struct SweepFixture: SweepTimes {
             return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
         }
         return try Sweep(
-            configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
+            configuration: configuration, engine: database.engine, store: store, sender: sender,
+            bundleID: SweepFixture.bundleID, tokens: tokens,
             lease: .random(host: TestDatabase.lease.host, seconds: 120), clock: configuration.clock,
             settingsFingerprint: settingsFingerprint,
             stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log

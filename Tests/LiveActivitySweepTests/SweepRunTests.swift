@@ -12,10 +12,11 @@ import Testing
     let started: Int64 = 1_799_999_999_000
     let origin = ContinuousClock.now
     let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
+    let bundleID = "com.example.app"
 
     func makeRun(everDelivered: Set<PushScope> = []) -> SweepRun {
         SweepRun(
-            rules: rules, deletionGuard: MassDeletionGuard(everDelivered: everDelivered), startedAt: started,
+            rules: rules, bundleID: bundleID, deletionGuard: MassDeletionGuard(everDelivered: everDelivered), startedAt: started,
             deadline: Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5)))
     }
 
@@ -47,7 +48,11 @@ import Testing
         let due = row(1)
         #expect(
             run.step(.due(due, now: now))
-                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 300_000) / 1000), to: .production)])
+                == [
+                    .send(
+                        APNsPush(id: 0, token: due.token, bundleID: bundleID, expiration: (now + 300_000) / 1000), to: .production
+                    )
+                ])
         #expect(try sent(row(2), in: &run) == 1, "each push its own id")
     }
 
@@ -57,7 +62,11 @@ import Testing
         due.requestedInterval = 900
         #expect(
             run.step(.due(due, now: now))
-                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 900_000) / 1000), to: .production)])
+                == [
+                    .send(
+                        APNsPush(id: 0, token: due.token, bundleID: bundleID, expiration: (now + 900_000) / 1000), to: .production
+                    )
+                ])
     }
 
     @Test func eachAnswerIsDecidedByTheRulesAndCounted() throws {
@@ -95,7 +104,7 @@ import Testing
         let first = try sent(one, in: &run)
         let second = try sent(two, in: &run)
         let expired = APNsAnswer.status(403, "ExpiredProviderToken")
-        let resend = APNsPush(id: first, token: one.token, expiration: (now + 300_000) / 1000)
+        let resend = APNsPush(id: first, token: one.token, bundleID: bundleID, expiration: (now + 300_000) / 1000)
         #expect(
             run.step(.answered(APNsCompletion(id: first, answer: expired), now: now))
                 == [.renewProviderToken, .send(resend, to: .production)])

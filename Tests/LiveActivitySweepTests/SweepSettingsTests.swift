@@ -16,21 +16,20 @@ import Testing
                 "APNS_HOST": "https://127.0.0.1:9443/", "APNS_CA_FILE": "/tmp/ca.pem", "LIVEACTIVITY_APNS_CONCURRENCY": "50",
                 "LIVEACTIVITY_APNS_TIMEOUT": "5",
             ]))
-        let options = settings.options(for: .production, topic: "b.id")
+        let options = settings.options(for: .production)
         #expect(options.baseURL == "https://api.push.apple.com", "pushes name Apple's host")
         #expect(options.connectTo == "127.0.0.1:9443", "and connect to APNS_HOST")
-        #expect(settings.options(for: .sandbox, topic: "b.id").baseURL == "https://api.sandbox.push.apple.com")
+        #expect(settings.options(for: .sandbox).baseURL == "https://api.sandbox.push.apple.com")
         #expect(options.caFile == "/tmp/ca.pem")
         #expect(options.maxInFlight == 50)
-        #expect(options.topic == "b.id")
         #expect(options.requestTimeout == 5 && options.connectTimeout == 5)
     }
 
     @Test func defaultsGoToApplesHostsWithAThirtySecondTimeout() throws {
         let settings = try APNsClientSettings(settings: Settings(values: [:]))
         #expect(settings == APNsClientSettings())
-        #expect(settings.options(for: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
-        let options = settings.options(for: .production, topic: "t")
+        #expect(settings.options(for: .sandbox).baseURL == "https://api.sandbox.push.apple.com")
+        let options = settings.options(for: .production)
         #expect(options.baseURL == "https://api.push.apple.com" && options.connectTo == nil)
         #expect(options.connectTimeout == 10 && options.requestTimeout == 30)
         #expect(options.maxInFlight == APNsClientSettings.maxConcurrency && options.maxConnections == 4)

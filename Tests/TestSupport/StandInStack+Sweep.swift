@@ -27,9 +27,10 @@ extension StandInStack {
         ) { seconds in
             try credentials.issueToken(at: seconds)
         }
-        let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings), topic: credentials.bundleID)
+        let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings))
         return try Sweep(
-            configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
+            configuration: configuration, engine: database.engine, store: store, sender: sender, bundleID: credentials.bundleID,
+            tokens: tokens,
             clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
             duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()

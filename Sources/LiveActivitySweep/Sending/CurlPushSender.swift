@@ -7,7 +7,6 @@ import LiveActivityDomain
 /// and a few for a large backlog (`APNsClient`).
 public final class CurlPushSender: PushSender {
     private let settings: APNsClientSettings
-    private let topic: String
     private var clients: [(environment: APNsEnvironment, client: APNsClient)] = []
     /// Set by the sweep before its first push.
     private var token: ProviderToken?
@@ -15,9 +14,8 @@ public final class CurlPushSender: PushSender {
     /// Pushes whose client could not be made: answered at the next poll.
     private var failedToStart: [APNsCompletion] = []
 
-    public init(settings: APNsClientSettings, topic: String) {
+    public init(settings: APNsClientSettings) {
         self.settings = settings
-        self.topic = topic
     }
 
     public func setProviderToken(_ token: ProviderToken) {
@@ -74,7 +72,7 @@ public final class CurlPushSender: PushSender {
     private func client(for environment: APNsEnvironment) throws -> APNsClient {
         if let existing = clients.first(where: { $0.environment == environment }) { return existing.client }
         guard let token else { preconditionFailure("setProviderToken before the first push") }
-        let client = try APNsClient(options: settings.options(for: environment, topic: topic), providerToken: token)
+        let client = try APNsClient(options: settings.options(for: environment), providerToken: token)
         client.deadline = deadline
         clients.append((environment, client))
         return client

@@ -20,6 +20,8 @@ public final class Sweep {
     let engine: any StoreEngine
     let store: any SweepStatements
     let sender: PushSender
+    /// The app's bundle id (`APNS_BUNDLE_ID`), the topic of its pushes.
+    let bundleID: String
     let tokens: ProviderTokenCache
     let budget: SweepBudget
     let lease: SweepLease
@@ -41,7 +43,8 @@ public final class Sweep {
     /// the run as the budget does.
     public init(
         configuration: Configuration, engine: any StoreEngine, store: any SweepStatements, sender: PushSender,
-        tokens: ProviderTokenCache, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil, clock: Clock? = nil,
+        bundleID: String, tokens: ProviderTokenCache, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil,
+        clock: Clock? = nil,
         settingsFingerprint: String? = nil, folder: SweepFolder? = nil, stopRequested: @escaping () -> Bool = { false },
         duePageSize: Int = 1000,
         lookahead: Int? = nil, log: @escaping (String) -> Void
@@ -50,6 +53,7 @@ public final class Sweep {
         self.engine = engine
         self.store = store
         self.sender = sender
+        self.bundleID = bundleID
         self.tokens = tokens
         self.budget = budget
         self.lease = lease ?? SweepLease.random(host: configuration.hostName, seconds: configuration.leaseSeconds)
@@ -94,7 +98,7 @@ public final class Sweep {
                 store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, lease: lease,
                 pageSize: duePageSize, expected: dueCount)
             var run = SweepRun(
-                rules: OutcomeRules(configuration: configuration),
+                rules: OutcomeRules(configuration: configuration), bundleID: bundleID,
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
                 deadline: budget.deadline(startingAt: started))
             let writer = try OutcomeWriter(

@@ -53,6 +53,8 @@ struct SweepRun {
     }
 
     let rules: OutcomeRules
+    /// The app's bundle id, each push's topic (its kind adds its suffix).
+    let bundleID: String
     /// When the sweep began (Unix ms): a row registered after it is left due.
     let startedAt: Int64
     private(set) var deadline: Deadline
@@ -73,8 +75,9 @@ struct SweepRun {
     /// one interval with the rest of it (SPEC 5: every due target that got no 200).
     private var failedBeforeFault: [(row: DueTarget, reason: String)] = []
 
-    init(rules: OutcomeRules, deletionGuard: MassDeletionGuard, startedAt: Int64, deadline: Deadline) {
+    init(rules: OutcomeRules, bundleID: String, deletionGuard: MassDeletionGuard, startedAt: Int64, deadline: Deadline) {
         self.rules = rules
+        self.bundleID = bundleID
         self.deletionGuard = deletionGuard
         self.startedAt = startedAt
         self.deadline = deadline
@@ -135,7 +138,9 @@ struct SweepRun {
             // `apns-expiration` (for a kind that sends one) is when the next push replaces this one.
             let expiration = (now + rules.interval(row)) / 1000
             effects.append(
-                .send(APNsPush(id: id, token: row.token, kind: row.kind, expiration: expiration), to: row.environment))
+                .send(
+                    APNsPush(id: id, token: row.token, kind: row.kind, bundleID: bundleID, expiration: expiration),
+                    to: row.environment))
         }
     }
 
