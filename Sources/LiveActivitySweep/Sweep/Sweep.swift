@@ -20,9 +20,8 @@ public final class Sweep {
     let engine: any StoreEngine
     let store: any SweepStatements
     let sender: PushSender
-    /// The app's bundle id (`APNS_BUNDLE_ID`), the topic of its pushes.
-    let bundleID: String
-    let tokens: ProviderTokenCache
+    /// The apps it sends for: each one's topic and signing identity, a token cache per identity.
+    let apps: SweepApps
     let budget: SweepBudget
     let lease: SweepLease
     /// The clock due times go by: the database server's on PostgreSQL (`StoreEngine.clock`).
@@ -43,7 +42,7 @@ public final class Sweep {
     /// the run as the budget does.
     public init(
         configuration: Configuration, engine: any StoreEngine, store: any SweepStatements, sender: PushSender,
-        bundleID: String, tokens: ProviderTokenCache, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil,
+        apps: SweepApps, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil,
         clock: Clock? = nil,
         settingsFingerprint: String? = nil, folder: SweepFolder? = nil, stopRequested: @escaping () -> Bool = { false },
         duePageSize: Int = 1000,
@@ -53,8 +52,7 @@ public final class Sweep {
         self.engine = engine
         self.store = store
         self.sender = sender
-        self.bundleID = bundleID
-        self.tokens = tokens
+        self.apps = apps
         self.budget = budget
         self.lease = lease ?? SweepLease.random(host: configuration.hostName, seconds: configuration.leaseSeconds)
         self.clock = clock ?? configuration.clock
@@ -98,7 +96,7 @@ public final class Sweep {
                 store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, lease: lease,
                 pageSize: duePageSize, expected: dueCount)
             var run = SweepRun(
-                rules: OutcomeRules(configuration: configuration), bundleID: bundleID,
+                rules: OutcomeRules(configuration: configuration), routes: apps.routes,
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
                 deadline: budget.deadline(startingAt: started))
             let writer = try OutcomeWriter(
