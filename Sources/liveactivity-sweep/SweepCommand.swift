@@ -72,14 +72,11 @@ enum SweepCommand {
         }
         let summary: SweepSummary
         do {
-            let tokens = ProviderTokenCache(
-                store: engine.providerTokens(sweepFolder: folder.path), cacheKey: credentials.tokenCacheKey
-            ) { seconds in
-                try credentials.issueToken(at: seconds)
-            }
+            // The default app's pushes only: the store does not know apps yet (SPEC 6 "Several apps").
+            let apps = SweepApps([.defaultApp: credentials], store: engine.providerTokens(sweepFolder: folder.path))
             let sweep = Sweep(
-                configuration: configuration, engine: engine, store: store,
-                sender: CurlPushSender(settings: client, topic: credentials.bundleID), tokens: tokens, budget: budget,
+                configuration: configuration, engine: engine, store: store, sender: CurlPushSender(settings: client),
+                apps: apps, budget: budget,
                 clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
                 settingsFingerprint: credentials.settingsFingerprint(host: client.connectTo), folder: folder,
                 stopRequested: { StopRequest.isRequested }, log: printError)

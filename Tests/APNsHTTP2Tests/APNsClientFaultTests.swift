@@ -33,7 +33,7 @@ import Testing
     @Test func pushesNameApplesHostWhereverTheyConnect() throws {
         let standIn = try StandInStack()
         // The certificate names Apple's hosts: a push naming another host is refused by TLS.
-        var wrongName = APNsClientOptions(baseURL: "https://push.example.net", topic: standIn.key.bundleID)
+        var wrongName = APNsClientOptions(baseURL: "https://push.example.net")
         wrongName.connectTo = "127.0.0.1:\(standIn.port)"
         wrongName.caFile = standIn.certificatePath
         let refused = try APNsClient(options: wrongName, providerToken: standIn.providerToken())

@@ -12,7 +12,7 @@ import Testing
         let standIn = try StandInStack()
         let jwt = try standIn.providerToken()
         let client = try APNsClient(options: standIn.clientOptions(), providerToken: jwt)
-        client.submit(APNsPush(id: 7, token: token(1), expiration: 1_700_000_300))
+        client.submit(APNsPush(id: 7, token: token(1), bundleID: bundleID, expiration: 1_700_000_300))
 
         let answers = try drain(client)
         let received = try #require(try standIn.state().received().first)
@@ -36,9 +36,9 @@ import Testing
         let jwt = try standIn.providerToken()
         let client = try APNsClient(options: standIn.clientOptions(), providerToken: jwt)
         client.submit(contentsOf: [
-            APNsPush(id: 1, token: token(1), expiration: 1_700_000_300),
-            APNsPush(id: 2, token: token(2), kind: .widgets, expiration: 1_700_000_300),
-            APNsPush(id: 3, token: token(3), expiration: 1_700_000_360),
+            APNsPush(id: 1, token: token(1), bundleID: bundleID, expiration: 1_700_000_300),
+            APNsPush(id: 2, token: token(2), kind: .widgets, bundleID: bundleID, expiration: 1_700_000_300),
+            APNsPush(id: 3, token: token(3), bundleID: bundleID, expiration: 1_700_000_360),
         ])
         let answers = try drain(client)
         #expect(answers.count == 3 && answers.values.allSatisfy { $0.status == 200 }, "\(answers)")
@@ -53,6 +53,27 @@ import Testing
         #expect(wakes.map(\.expiration) == ["1700000300", "1700000360"] && wakes.allSatisfy { $0.topic == standIn.key.bundleID })
         let connections = try standIn.state().arrivals().map(\.connection)
         #expect(Set(connections).count == 1, "one connection for both kinds")
+    }
+
+    /// Each push names its app (SPEC 6 "Several apps"): one client, one token of the team, sends
+    /// for two of its apps over one connection, each push under its own topic.
+    @Test func eachPushNamesItsOwnAppsTopic() throws {
+        let standIn = try StandInStack(environment: ["LIVEACTIVITY_APPS": "two", "APNS_BUNDLE_ID_TWO": "com.example.two"])
+        let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken())
+        client.submit(contentsOf: [
+            APNsPush(id: 1, token: token(1), bundleID: bundleID, expiration: 1),
+            APNsPush(id: 2, token: token(2), bundleID: "com.example.two", expiration: 1),
+            APNsPush(id: 3, token: token(3), kind: .widgets, bundleID: "com.example.two", expiration: 1),
+            APNsPush(id: 4, token: token(4), kind: .widgets, bundleID: bundleID, expiration: 1),
+        ])
+        let answers = try drain(client)
+        #expect(answers.count == 4 && answers.values.allSatisfy { $0.status == 200 }, "\(answers)")
+        let topics = try (1...4).map { try #require(try standIn.state().received(token: token($0).hex).first).topic }
+        #expect(
+            topics == [
+                bundleID, "com.example.two", "com.example.two.push-type.widgets", bundleID + ".push-type.widgets",
+            ])
+        #expect(Set(try standIn.state().arrivals().map(\.connection)).count == 1, "one team, one connection")
     }
 
     @Test func fiveHundredPushesShareOneConnection() throws {
@@ -96,7 +117,7 @@ import Testing
         let standIn = try StandInStack()
         try standIn.state().script(token: token(1).hex, status: 403, reason: "ExpiredProviderToken")
         let client = try APNsClient(options: standIn.clientOptions(), providerToken: standIn.providerToken(issuedSecondsAgo: 60))
-        client.submit(APNsPush(id: 1, token: token(1), expiration: 1))
+        client.submit(APNsPush(id: 1, token: token(1), bundleID: bundleID, expiration: 1))
         client.submit(contentsOf: pushes(10..<30))
         let renewed = try standIn.providerToken()
         var retried: APNsAnswer?
@@ -104,7 +125,7 @@ import Testing
             if completion.answer.response?.reason == "ExpiredProviderToken" {
                 #expect(retried == nil)
                 client.providerToken = renewed
-                client.submit(APNsPush(id: 2, token: token(2), expiration: 1), first: true)
+                client.submit(APNsPush(id: 2, token: token(2), bundleID: bundleID, expiration: 1), first: true)
             }
             if completion.id == 2 { retried = completion.answer }
         }
@@ -132,7 +153,7 @@ import Testing
 
     @Test func connectionRefusedFailsEveryPushAsUnreachable() throws {
         let client = try APNsClient(
-            options: APNsClientOptions(baseURL: "https://127.0.0.1:\(freePort())", topic: "t"),
+            options: APNsClientOptions(baseURL: "https://127.0.0.1:\(freePort())"),
             providerToken: ProviderToken(jwt: "never.sent.anywhere", issuedAt: 0))
         client.submit(contentsOf: pushes(0..<200))
         let answers = try drain(client)
@@ -143,7 +164,7 @@ import Testing
     /// Not a fake APNs: a socket that accepts connections into its backlog and never speaks.
     @Test func aServerThatNeverAnswersHitsTheTimeout() throws {
         let silent = try SilentListener()
-        var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(silent.port)", topic: "t")
+        var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(silent.port)")
         options.requestTimeout = 1
         let client = try APNsClient(options: options, providerToken: ProviderToken(jwt: "never.sent.anywhere", issuedAt: 0))
         client.submit(contentsOf: pushes(0..<20))
@@ -188,7 +209,7 @@ import Testing
         #expect(try client.next() == nil)
 
         // The client stays usable on the same connection.
-        client.submit(APNsPush(id: 500, token: token(500), expiration: 1))
+        client.submit(APNsPush(id: 500, token: token(500), bundleID: bundleID, expiration: 1))
         #expect(try drain(client)[500]?.status == 200)
         // No more than the window ever reached the server.
         #expect(try state.received().filter { $0.deviceToken != token(500).hex }.count <= 20)
@@ -209,7 +230,8 @@ import Testing
         // Widgets and wakes in turn: half of each window is of either kind.
         client.submit(
             contentsOf: (0..<60).map {
-                APNsPush(id: $0, token: token($0), kind: $0.isMultiple(of: 2) ? .widgets : .wake, expiration: 1)
+                APNsPush(
+                    id: $0, token: token($0), kind: $0.isMultiple(of: 2) ? .widgets : .wake, bundleID: bundleID, expiration: 1)
             })
         #expect(try client.poll(timeoutMilliseconds: 300).isEmpty)
         #expect(client.inFlightCount == 20 && client.queuedCount == 40)
@@ -340,12 +362,12 @@ import Testing
 
 @Suite struct APNsClientOptionsTests {
     @Test func environmentsNameApplesHostsAndMayConnectElsewhere() {
-        #expect(APNsClientOptions(environment: .production, topic: "t").baseURL == "https://api.push.apple.com")
-        #expect(APNsClientOptions(environment: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
-        let local = APNsClientOptions(environment: .sandbox, topic: "t", connectTo: "127.0.0.1:8443")
+        #expect(APNsClientOptions(environment: .production).baseURL == "https://api.push.apple.com")
+        #expect(APNsClientOptions(environment: .sandbox).baseURL == "https://api.sandbox.push.apple.com")
+        let local = APNsClientOptions(environment: .sandbox, connectTo: "127.0.0.1:8443")
         #expect(local.baseURL == "https://api.sandbox.push.apple.com", "the push still names Apple's host")
         #expect(local.connectTo == "127.0.0.1:8443")
-        #expect(APNsClientOptions(baseURL: "https://127.0.0.1:8443/", topic: "t").baseURL == "https://127.0.0.1:8443")
+        #expect(APNsClientOptions(baseURL: "https://127.0.0.1:8443/").baseURL == "https://127.0.0.1:8443")
     }
 
     @Test func curlCodesHaveBoundedNames() {

@@ -29,12 +29,14 @@ import Testing
 
         let count = Int(ProcessInfo.processInfo.environment["LIVEACTIVITY_APNS_BENCH_PUSHES"] ?? "") ?? 20_000
         for window in [10, 50, 100, 200, 500, 1000] {
-            var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(port)", topic: "t")
+            var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(port)")
             options.caFile = certificate.certificatePath
             options.maxInFlight = window
             let client = try APNsClient(options: options, providerToken: ProviderToken(jwt: "not.checked.here", issuedAt: 0))
             client.submit(
-                contentsOf: (0..<count).map { APNsPush(id: $0, token: PushToken(trusted: testToken($0)), expiration: 1) })
+                contentsOf: (0..<count).map {
+                    APNsPush(id: $0, token: PushToken(trusted: testToken($0)), bundleID: "t", expiration: 1)
+                })
             let started = Date()
             var succeeded = 0
             var deepest = 0

@@ -39,18 +39,16 @@ import Testing
         #expect(try cache().current(now: t0 + 49 * minute) == first, "a new process reuses it")
         let renewed = try cache().current(now: t0 + 50 * minute)
         #expect(renewed.jwt == "jwt-2")
-        #expect(try cache("other settings").current(now: t0 + 51 * minute).jwt == "jwt-3", "another key signs its own")
-        // PostgreSQL keeps a token per key (hosts or apps with other keys share the database,
-        // issue 30 point 12), and so does the in-memory engine; SQLite's one host keeps the last key's.
-        let perKey = engine != .sqlite  // SQLite keeps one token in a file; the others one per key
-        let back = try cache().current(now: t0 + 52 * minute).jwt
-        #expect(back == (perKey ? "jwt-2" : "jwt-4"), "the first key's token, kept or signed again: \(back)")
-        let next = perKey ? 4 : 5
+        #expect(try cache("other-settings").current(now: t0 + 51 * minute).jwt == "jwt-3", "another key signs its own")
+        // Every engine keeps a token per key: apps with other keys (SPEC 6 "Several apps") and
+        // hosts share one store, and a key's renewal must never cost another key its token.
+        #expect(try cache().current(now: t0 + 52 * minute).jwt == "jwt-2", "the first key's token, kept")
         #expect(
-            try cache().renew(replacing: try cache().current(now: t0 + 53 * minute), now: t0 + 53 * minute).jwt == "jwt-\(next)")
+            try cache().renew(replacing: try cache().current(now: t0 + 53 * minute), now: t0 + 53 * minute).jwt == "jwt-4")
         // Refused as expired, but another host has put a newer one in its place: that one is used.
-        #expect(try cache().renew(replacing: renewed, now: t0 + 54 * minute).jwt == "jwt-\(next)", "nothing signed")
-        #expect(signed.get() == next)
+        #expect(try cache().renew(replacing: renewed, now: t0 + 54 * minute).jwt == "jwt-4", "nothing signed")
+        #expect(try cache("other-settings").current(now: t0 + 54 * minute).jwt == "jwt-3", "the other key's, kept")
+        #expect(signed.get() == 4)
     }
 
     /// SPEC 5: a credential, the sweep's user's alone - a file 0600, and a file
@@ -80,6 +78,41 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: elsewhere)
         #expect(try cache.current(now: t0 + 2 * minute).jwt == "jwt-3", "a token behind a symbolic link was trusted")
         #expect(try String(contentsOfFile: elsewhere, encoding: .utf8).contains("forged"), "the link's target was written")
+    }
+
+    /// Two keys signing in one sweep (SPEC 6 "Several apps") each keep their token in the one
+    /// file, side by side: renewing one leaves the other's as it was.
+    @Test func theTokenFileKeepsOneTokenPerKeySideBySide() throws {
+        let store = try fileStore()
+        let t0: Int64 = 1_800_000_000
+        let first = try store.renew(cacheKey: "first") { _ in ProviderToken(jwt: "a.b.one", issuedAt: t0) }
+        let second = try store.renew(cacheKey: "second") { _ in ProviderToken(jwt: "a.b.two", issuedAt: t0 + 60) }
+        #expect(try store.load(cacheKey: "first") == first && store.load(cacheKey: "second") == second)
+        let renewed = try store.renew(cacheKey: "first") { kept in
+            #expect(kept == first)
+            return ProviderToken(jwt: "a.b.three", issuedAt: t0 + 3000)
+        }
+        #expect(try store.load(cacheKey: "first") == renewed && store.load(cacheKey: "second") == second)
+        #expect(try store.load(cacheKey: "third") == nil)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines == ["v1 first \(t0 + 3000) a.b.three", "v1 second \(t0 + 60) a.b.two"])
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        // A key's token an hour older than the one written is past APNs's hour: not kept.
+        _ = try store.renew(cacheKey: "first") { _ in ProviderToken(jwt: "a.b.four", issuedAt: t0 + 3661) }
+        #expect(try store.load(cacheKey: "second") == nil && store.load(cacheKey: "first")?.jwt == "a.b.four")
+    }
+
+    /// The file an earlier build wrote (one token, one line) is read as it is, and its token kept
+    /// when another key's is written beside it.
+    @Test func aTokenFileOfOneTokenIsStillRead() throws {
+        let store = try fileStore()
+        try "v1 old-key 1800000000 a.b.old\n".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o600)
+        #expect(try store.load(cacheKey: "old-key") == ProviderToken(jwt: "a.b.old", issuedAt: 1_800_000_000))
+        #expect(try store.load(cacheKey: "new-key") == nil)
+        _ = try store.renew(cacheKey: "new-key") { _ in ProviderToken(jwt: "a.b.new", issuedAt: 1_800_000_100) }
+        #expect(try store.load(cacheKey: "old-key") == ProviderToken(jwt: "a.b.old", issuedAt: 1_800_000_000))
+        #expect(try store.load(cacheKey: "new-key")?.jwt == "a.b.new")
     }
 
     @Test func aFolderItCannotWriteIsOneClearError() throws {

@@ -192,14 +192,15 @@ private enum Kinds {
 
     func makeRun(everDelivered: Set<PushScope> = []) -> SweepRun {
         SweepRun(
-            rules: Kinds.rules, deletionGuard: MassDeletionGuard(everDelivered: everDelivered),
+            rules: Kinds.rules, routes: [.defaultApp: SweepFixture.route],
+            deletionGuard: MassDeletionGuard(everDelivered: everDelivered),
             startedAt: Kinds.registeredAt + 60_000, deadline: Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5)))
     }
 
     /// Reads `row` into `run` and returns the id of the push it sent, of its kind, to its token.
     func sent(_ row: DueTarget, in run: inout SweepRun) throws -> Int {
         let effects = run.step(.due(row, now: now))
-        guard case .send(let push, let environment) = try #require(effects.first), effects.count == 1 else {
+        guard case .send(let push, let environment, _) = try #require(effects.first), effects.count == 1 else {
             Issue.record("expected one send, got \(effects)")
             return -1
         }
@@ -346,7 +347,7 @@ private enum Kinds {
         var run = makeRun()
         let target = Kinds.widgets(1)
         let effects = run.step(.due(target, now: now))
-        guard case .send(let push, let environment) = try #require(effects.first), effects.count == 1 else {
+        guard case .send(let push, let environment, _) = try #require(effects.first), effects.count == 1 else {
             Issue.record("expected one send, got \(effects)")
             return
         }

@@ -17,6 +17,9 @@ extension SweepTimes {
 /// as its argument, the default configuration over it, and one sweep against a scripted sender at
 /// a time of the test's choosing. A test makes one for its engine; the rest comes from here.
 struct SweepFixture: SweepTimes {
+    /// The app the scripted sender's pushes are for: its bundle id and who signs them.
+    static let route = AppRoute(
+        bundleID: "com.example.app", identity: SigningIdentity(teamID: "TEAM123456", keyID: "KEY1234567"))
     let database: TestDatabase
 
     init(_ engine: TestEngine, label: String) throws { database = try TestDatabase(engine, label: label) }
@@ -82,7 +85,8 @@ struct SweepFixture: SweepTimes {
             return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
         }
         return try Sweep(
-            configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
+            configuration: configuration, engine: database.engine, store: store, sender: sender,
+            apps: SweepApps(routes: [.defaultApp: Self.route], tokens: [Self.route.identity: tokens]),
             lease: .random(host: TestDatabase.lease.host, seconds: 120), clock: configuration.clock,
             settingsFingerprint: settingsFingerprint,
             stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log

@@ -12,10 +12,13 @@ import Testing
     let started: Int64 = 1_799_999_999_000
     let origin = ContinuousClock.now
     let rules = OutcomeRules(policy: IntervalPolicy(typeSeconds: [.charging: 300, .debug: 60]))
+    let route = AppRoute(bundleID: "com.example.app", identity: SigningIdentity(teamID: "TEAM123456", keyID: "KEY1234567"))
+    var bundleID: String { route.bundleID }
 
     func makeRun(everDelivered: Set<PushScope> = []) -> SweepRun {
         SweepRun(
-            rules: rules, deletionGuard: MassDeletionGuard(everDelivered: everDelivered), startedAt: started,
+            rules: rules, routes: [.defaultApp: route], deletionGuard: MassDeletionGuard(everDelivered: everDelivered),
+            startedAt: started,
             deadline: Deadline(sendUntil: origin + .seconds(50), drain: .seconds(5)))
     }
 
@@ -30,11 +33,12 @@ import Testing
     /// Reads `row` into `run` and returns the id of the push it sent.
     func sent(_ row: DueTarget, in run: inout SweepRun) throws -> Int {
         let effects = run.step(.due(row, now: now))
-        guard case .send(let push, let environment) = try #require(effects.first), effects.count == 1 else {
+        guard case .send(let push, let environment, let identity) = try #require(effects.first), effects.count == 1 else {
             Issue.record("expected one send, got \(effects)")
             return -1
         }
-        #expect(environment == row.environment && push.token == row.token)
+        #expect(environment == row.environment && push.token == row.token && identity == route.identity)
+        #expect(push.bundleID == route.bundleID)
         return push.id
     }
 
@@ -47,7 +51,12 @@ import Testing
         let due = row(1)
         #expect(
             run.step(.due(due, now: now))
-                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 300_000) / 1000), to: .production)])
+                == [
+                    .send(
+                        APNsPush(id: 0, token: due.token, bundleID: bundleID, expiration: (now + 300_000) / 1000),
+                        to: .production,
+                        as: route.identity)
+                ])
         #expect(try sent(row(2), in: &run) == 1, "each push its own id")
     }
 
@@ -57,7 +66,12 @@ import Testing
         due.requestedInterval = 900
         #expect(
             run.step(.due(due, now: now))
-                == [.send(APNsPush(id: 0, token: due.token, expiration: (now + 900_000) / 1000), to: .production)])
+                == [
+                    .send(
+                        APNsPush(id: 0, token: due.token, bundleID: bundleID, expiration: (now + 900_000) / 1000),
+                        to: .production,
+                        as: route.identity)
+                ])
     }
 
     @Test func eachAnswerIsDecidedByTheRulesAndCounted() throws {
@@ -95,10 +109,10 @@ import Testing
         let first = try sent(one, in: &run)
         let second = try sent(two, in: &run)
         let expired = APNsAnswer.status(403, "ExpiredProviderToken")
-        let resend = APNsPush(id: first, token: one.token, expiration: (now + 300_000) / 1000)
+        let resend = APNsPush(id: first, token: one.token, bundleID: bundleID, expiration: (now + 300_000) / 1000)
         #expect(
             run.step(.answered(APNsCompletion(id: first, answer: expired), now: now))
-                == [.renewProviderToken, .send(resend, to: .production)])
+                == [.renewProviderToken(route.identity), .send(resend, to: .production, as: route.identity)])
         // The second push's expired answer is resent with the token already renewed this sweep.
         #expect(run.step(.answered(APNsCompletion(id: second, answer: expired), now: now)).count == 1)
         #expect(run.tallies[.wake] == SweepTally(), "a retry's first answer is not counted")

@@ -2,6 +2,7 @@ import APNsHTTP2
 import APNsJWT
 import Foundation
 import LiveActivityDomain
+import LiveActivityStore
 import LiveActivitySweep
 import TestSupport
 import Testing
@@ -16,21 +17,20 @@ import Testing
                 "APNS_HOST": "https://127.0.0.1:9443/", "APNS_CA_FILE": "/tmp/ca.pem", "LIVEACTIVITY_APNS_CONCURRENCY": "50",
                 "LIVEACTIVITY_APNS_TIMEOUT": "5",
             ]))
-        let options = settings.options(for: .production, topic: "b.id")
+        let options = settings.options(for: .production)
         #expect(options.baseURL == "https://api.push.apple.com", "pushes name Apple's host")
         #expect(options.connectTo == "127.0.0.1:9443", "and connect to APNS_HOST")
-        #expect(settings.options(for: .sandbox, topic: "b.id").baseURL == "https://api.sandbox.push.apple.com")
+        #expect(settings.options(for: .sandbox).baseURL == "https://api.sandbox.push.apple.com")
         #expect(options.caFile == "/tmp/ca.pem")
         #expect(options.maxInFlight == 50)
-        #expect(options.topic == "b.id")
         #expect(options.requestTimeout == 5 && options.connectTimeout == 5)
     }
 
     @Test func defaultsGoToApplesHostsWithAThirtySecondTimeout() throws {
         let settings = try APNsClientSettings(settings: Settings(values: [:]))
         #expect(settings == APNsClientSettings())
-        #expect(settings.options(for: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
-        let options = settings.options(for: .production, topic: "t")
+        #expect(settings.options(for: .sandbox).baseURL == "https://api.sandbox.push.apple.com")
+        let options = settings.options(for: .production)
         #expect(options.baseURL == "https://api.push.apple.com" && options.connectTo == nil)
         #expect(options.connectTimeout == 10 && options.requestTimeout == 30)
         #expect(options.maxInFlight == APNsClientSettings.maxConcurrency && options.maxConnections == 4)
@@ -104,5 +104,60 @@ import Testing
         let bad = #expect(throws: ConfigurationError.self) { try credentials(["APNS_KEY": "not a key"]) }
         #expect(
             bad?.description.hasPrefix("configuration: APNS_KEY_PATH/APNS_KEY: the APNs key is not a PEM private key") == true)
+    }
+
+    /// SPEC 6 "Several apps": each app's credentials from its own settings, the default app's where
+    /// it has none; the apps of one key share its identity, its pool and its one token cache.
+    @Test func eachAppSignsAsItsTeamAndKeyAndAKeyIsSharedByItsApps() throws {
+        let first = try TestKey(in: folder, name: "First")
+        let second = try TestKey(in: folder, name: "Second")
+        let settings = Settings(values: [
+            "APNS_KEY_ID": "KEY1234567", "APNS_TEAM_ID": "TEAM123456", "APNS_BUNDLE_ID": "com.example.app",
+            "APNS_KEY_PATH": first.privateKeyPath, "LIVEACTIVITY_APPS": "two,three",
+            "APNS_KEY_ID_TWO": "KEY2222222", "APNS_TEAM_ID_TWO": "TEAM222222", "APNS_BUNDLE_ID_TWO": "org.two.app",
+            "APNS_KEY_PATH_TWO": second.privateKeyPath, "APNS_BUNDLE_ID_THREE": "com.example.three",
+        ])
+        let credentials = try SweepCredentials.ofEveryApp(settings)
+        let two = try #require(AppName("two"))
+        let three = try #require(AppName("three"))
+        let one = SigningIdentity(teamID: "TEAM123456", keyID: "KEY1234567")
+        #expect(credentials[.defaultApp]?.route == AppRoute(bundleID: "com.example.app", identity: one))
+        #expect(
+            credentials[two]?.route
+                == AppRoute(bundleID: "org.two.app", identity: SigningIdentity(teamID: "TEAM222222", keyID: "KEY2222222")))
+        #expect(credentials[three]?.route == AppRoute(bundleID: "com.example.three", identity: one))
+        #expect(credentials[three]?.tokenCacheKey == credentials[.defaultApp]?.tokenCacheKey)
+        #expect(credentials[two]?.tokenCacheKey != credentials[.defaultApp]?.tokenCacheKey)
+
+        let apps = SweepApps(credentials, store: KeptTokens())
+        #expect(apps.identities == [one, SigningIdentity(teamID: "TEAM222222", keyID: "KEY2222222")])
+        #expect(apps.tokens(for: one) === apps.tokens(for: one) && apps.defaultRoute == credentials[.defaultApp]?.route)
+
+        // Another key under the default app's team and key id: one of the two is wrong.
+        var clash = settings.values
+        clash["APNS_KEY_PATH_THREE"] = second.privateKeyPath
+        let refused = #expect(throws: ConfigurationError.self) {
+            try SweepCredentials.ofEveryApp(Settings(values: clash))
+        }
+        #expect(
+            refused?.description.hasPrefix("configuration: APNS_KEY_ID_THREE is malformed") == true,
+            "\(String(describing: refused))")
+        // A further app without a bundle id of its own is refused, naming its setting.
+        var missing = settings.values
+        missing["APNS_BUNDLE_ID_THREE"] = nil
+        #expect(throws: ConfigurationError.missing(name: "APNS_BUNDLE_ID_THREE")) {
+            try SweepCredentials.ofEveryApp(Settings(values: missing))
+        }
+    }
+}
+
+/// Tokens kept in memory, for a cache that is made and not used.
+private final class KeptTokens: ProviderTokenStore {
+    var tokens: [String: ProviderToken] = [:]
+    func load(cacheKey: String) throws -> ProviderToken? { tokens[cacheKey] }
+    func renew(cacheKey: String, _ renew: (ProviderToken?) throws -> ProviderToken) throws -> ProviderToken {
+        let token = try renew(tokens[cacheKey])
+        tokens[cacheKey] = token
+        return token
     }
 }

@@ -9,7 +9,8 @@ public final class ScriptedSender: PushSender {
     public var script: [String: [APNsAnswer]] = [:]
     /// Answers per environment for tokens without a script of their own, used up in order.
     public var environmentScript: [APNsEnvironment: [APNsAnswer]] = [:]
-    public private(set) var sent: [(push: APNsPush, environment: APNsEnvironment, providerToken: ProviderToken?)] = []
+    public private(set) var sent:
+        [(push: APNsPush, environment: APNsEnvironment, identity: SigningIdentity, providerToken: ProviderToken?)] = []
     public private(set) var cancelled: [FaultScope] = []
     public private(set) var withdrawn = 0
     /// What the sweep said it would send, per environment.
@@ -20,18 +21,22 @@ public final class ScriptedSender: PushSender {
     public var inFlight = 0
     /// Called before each batch is answered (a test's chance to change the database mid-sweep).
     public var beforeBatch: () -> Void = {}
-    private var queue: [(push: APNsPush, environment: APNsEnvironment)] = []
-    private var token: ProviderToken?
+    private var queue: [(push: APNsPush, environment: APNsEnvironment, identity: SigningIdentity)] = []
+    private var tokens: [SigningIdentity: ProviderToken] = [:]
 
     public init() {}
 
-    public func setProviderToken(_ token: ProviderToken) { self.token = token }
+    public func setProviderToken(_ token: ProviderToken, for identity: SigningIdentity) { tokens[identity] = token }
 
     public func setDeadline(_ deadline: Deadline) { self.deadline = deadline }
 
-    public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) { queue.append((push, environment)) }
+    public func enqueue(_ push: APNsPush, to environment: APNsEnvironment, as identity: SigningIdentity) {
+        queue.append((push, environment, identity))
+    }
 
-    public func expect(_ count: Int, to environment: APNsEnvironment) { expected[environment] = count }
+    public func expect(_ count: Int, to environment: APNsEnvironment, as identity: SigningIdentity) {
+        expected[environment, default: 0] += count
+    }
 
     public var queuedCount: Int { queue.count }
 
@@ -39,8 +44,8 @@ public final class ScriptedSender: PushSender {
         beforeBatch()
         let taken = queue.prefix(batch)
         queue.removeFirst(taken.count)
-        return taken.map { push, environment in
-            sent.append((push, environment, token))
+        return taken.map { push, environment, identity in
+            sent.append((push, environment, identity, tokens[identity]))
             return APNsCompletion(id: push.id, answer: answer(for: push.token.hex, in: environment))
         }
     }

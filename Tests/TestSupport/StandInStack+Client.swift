@@ -5,9 +5,9 @@ import LiveActivityDomain
 /// What an `APNsClient` needs to push to the stand-in directly.
 extension StandInStack {
     /// Client options for this stand-in as the sweep makes them: pushes name Apple's host of
-    /// `environment` and connect here; its bundle id is the topic, its certificate trusted.
+    /// `environment` and connect here, its certificate trusted (a push names `key.bundleID` itself).
     public func clientOptions(environment: APNsEnvironment = .production) -> APNsClientOptions {
-        var options = APNsClientOptions(environment: environment, topic: key.bundleID, connectTo: "127.0.0.1:\(port)")
+        var options = APNsClientOptions(environment: environment, connectTo: "127.0.0.1:\(port)")
         options.caFile = certificatePath
         return options
     }

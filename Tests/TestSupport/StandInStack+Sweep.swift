@@ -22,14 +22,10 @@ extension StandInStack {
         let store = try database.engine.openSweep(migrating: true)
         defer { store.close() }
         let folder = try SweepFolder(path: configuration.sweepDirectory ?? database.sweepFolder)
-        let tokens = ProviderTokenCache(
-            store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: credentials.tokenCacheKey
-        ) { seconds in
-            try credentials.issueToken(at: seconds)
-        }
-        let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings), topic: credentials.bundleID)
+        let apps = SweepApps([.defaultApp: credentials], store: database.engine.providerTokens(sweepFolder: folder.path))
+        let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings))
         return try Sweep(
-            configuration: configuration, engine: database.engine, store: store, sender: sender, tokens: tokens,
+            configuration: configuration, engine: database.engine, store: store, sender: sender, apps: apps,
             clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
             duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()

@@ -1,6 +1,7 @@
 import LiveActivityDomain
 
-/// How an `APNsClient` connects: which host, which topic, trust, timeouts and the in-flight window.
+/// How an `APNsClient` connects: which host, trust, timeouts and the in-flight window. The topic
+/// is each push's own (`APNsPush.bundleID`): one client sends for every app of its token's team.
 public struct APNsClientOptions: Sendable, Equatable {
     /// `https://host[:port]` without a trailing slash; pushes go to `<baseURL>/3/device/<token>`.
     /// Its host is what every push names (`:authority`, TLS SNI) and what the certificate must match.
@@ -9,8 +10,6 @@ public struct APNsClientOptions: Sendable, Equatable {
     /// local stand-in still names Apple's host and the stand-in tells the environments apart as
     /// APNs's two hosts do. nil: the URL's host.
     public var connectTo: String?
-    /// `apns-topic`: the app's bundle id (required for background pushes).
-    public var topic: String
     /// A PEM CA file to trust, for the local stand-in's self-signed certificate. It replaces
     /// libcurl's CA *bundle* (CURLOPT_CAINFO) while CURLOPT_CAPATH stays at libcurl's built-in
     /// default (`/etc/ssl/certs` on Debian), so the system's CAs remain trusted too: in addition to.
@@ -40,14 +39,13 @@ public struct APNsClientOptions: Sendable, Equatable {
     public var keepaliveSeconds = 60
 
     /// Options for an explicit base URL (a stand-in, or a test server).
-    public init(baseURL: String, topic: String) {
+    public init(baseURL: String) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.topic = topic
     }
 
     /// Options for Apple's host of `environment`, reached at `connectTo` (APNS_HOST) when set.
-    public init(environment: APNsEnvironment, topic: String, connectTo: String? = nil) {
-        self.init(baseURL: environment.appleBaseURL, topic: topic)
+    public init(environment: APNsEnvironment, connectTo: String? = nil) {
+        self.init(baseURL: environment.appleBaseURL)
         self.connectTo = connectTo
     }
 

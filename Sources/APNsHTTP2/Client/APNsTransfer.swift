@@ -21,7 +21,7 @@ final class APNsTransfer {
     private let bodyLimit: Int
     /// The header list in use and what it was built from, reused while both stay the same.
     private var headers: CurlStringList?
-    private var headersBuiltFor: (authorization: String, kind: PushKind, expiration: Int64)?
+    private var headersBuiltFor: (authorization: String, kind: PushKind, bundleID: String, expiration: Int64)?
 
     init(bodyLimit: Int) throws(CurlError) {
         easy = try CurlEasy()
@@ -37,13 +37,13 @@ final class APNsTransfer {
             to: easy, owner: Unmanaged.passUnretained(self).toOpaque(), kind: push.kind, timeoutMilliseconds: timeoutMilliseconds)
         try easy.set(CURLOPT_URL, string: setup.deviceURLPrefix + push.token.hex, "CURLOPT_URL")
         if let built = headersBuiltFor, headers != nil, built.authorization == authorization, built.kind == push.kind,
-            !push.kind.expires || built.expiration == push.expiration
+            built.bundleID == push.bundleID, !push.kind.expires || built.expiration == push.expiration
         {
             // The list in use fits this push too.
         } else {
             // The previous list is freed only when replaced here, after libcurl stopped using it.
             headers = try CurlStringList(setup.headers(for: push, authorization: authorization))
-            headersBuiltFor = (authorization, push.kind, push.expiration)
+            headersBuiltFor = (authorization, push.kind, push.bundleID, push.expiration)
         }
         if let headers { try easy.set(CURLOPT_HTTPHEADER, list: headers, "CURLOPT_HTTPHEADER") }
         self.push = push

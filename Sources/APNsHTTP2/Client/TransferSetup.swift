@@ -6,29 +6,38 @@ import LiveActivityDomain
 /// for as long as any handle may use them.
 final class TransferSetup {
     let options: APNsClientOptions
-    /// Header lines that never change for a kind, by its name (SPEC section 5.5: its topic and
-    /// push type, its priority where it has one - 5, the only valid one for background).
-    private let constantHeaders: [String: [String]]
+    /// Header lines that never change for a kind of push to an app (SPEC section 5.5: its topic
+    /// and push type, its priority where it has one - 5, the only valid one for background), by
+    /// kind and bundle id, each built at its first push.
+    private var constantHeaders: [HeadersKey: [String]] = [:]
     let deviceURLPrefix: String
     private let connectTo: CurlStringList?
 
+    private struct HeadersKey: Hashable {
+        let kind: PushKind
+        let bundleID: String
+    }
+
     init(options: APNsClientOptions) throws(CurlError) {
         self.options = options
-        var headers: [String: [String]] = [:]
-        for kind in PushKind.all {
-            headers[kind.name] =
-                ["apns-topic: " + kind.topic(forBundleID: options.topic), "apns-push-type: " + kind.pushType]
-                + (kind.priority.map { ["apns-priority: \($0)"] } ?? []) + ["content-type: application/json"]
-        }
-        constantHeaders = headers
         deviceURLPrefix = options.baseURL + "/3/device/"
         connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
     }
 
-    /// The header lines of `push`'s kind that never change, then its expiration where its kind sends one.
+    /// The header lines of `push`'s kind and app that never change, then its expiration where its kind sends one.
     func headers(for push: APNsPush, authorization: String) -> [String] {
-        (constantHeaders[push.kind.name] ?? []) + ["authorization: " + authorization]
+        constantHeaders(of: push.kind, bundleID: push.bundleID) + ["authorization: " + authorization]
             + (push.kind.expires ? ["apns-expiration: \(push.expiration)"] : [])
+    }
+
+    private func constantHeaders(of kind: PushKind, bundleID: String) -> [String] {
+        let key = HeadersKey(kind: kind, bundleID: bundleID)
+        if let lines = constantHeaders[key] { return lines }
+        let lines =
+            ["apns-topic: " + kind.topic(forBundleID: bundleID), "apns-push-type: " + kind.pushType]
+            + (kind.priority.map { ["apns-priority: \($0)"] } ?? []) + ["content-type: application/json"]
+        constantHeaders[key] = lines
+        return lines
     }
 
     /// Per-transfer buffer sizes, the smallest libcurl takes: an answer is a few dozen bytes and

@@ -37,9 +37,9 @@ public struct APNsClientSettings: Sendable, Equatable {
         if let timeout = try settings.integer("LIVEACTIVITY_APNS_TIMEOUT", in: 1...600) { timeoutSeconds = timeout }
     }
 
-    /// The client options for pushes to `environment` with `topic` (APNS_BUNDLE_ID).
-    public func options(for environment: APNsEnvironment, topic: String) -> APNsClientOptions {
-        var options = APNsClientOptions(environment: environment, topic: topic, connectTo: connectTo)
+    /// The client options for pushes to `environment` (each push names its app's bundle id).
+    public func options(for environment: APNsEnvironment) -> APNsClientOptions {
+        var options = APNsClientOptions(environment: environment, connectTo: connectTo)
         options.caFile = caFile
         if let concurrency { options.maxInFlight = concurrency }
         options.requestTimeout = Double(timeoutSeconds)

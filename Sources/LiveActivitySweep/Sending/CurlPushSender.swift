@@ -2,27 +2,34 @@ import APNsHTTP2
 import APNsJWT
 import LiveActivityDomain
 
-/// The sweep's real sender: one `APNsClient` per APNs environment that has pushes this sweep,
-/// created on first use; each multiplexes its pushes over one HTTP/2 connection for a small run
-/// and a few for a large backlog (`APNsClient`).
+/// The sweep's real sender: one `APNsClient` - a connection pool - per signing identity and APNs
+/// environment that has pushes this sweep, created on first use, each with that identity's
+/// provider token (SPEC 6 "Several apps": APNs binds a connection to the team and key of its
+/// first push, and one key signs for every app of its team, so the apps of one key share a
+/// pool). Each multiplexes its pushes over one HTTP/2 connection for a small run and a few for a
+/// large backlog (`APNsClient`).
 public final class CurlPushSender: PushSender {
+    /// What one client serves.
+    private struct Pool: Equatable {
+        let identity: SigningIdentity
+        let environment: APNsEnvironment
+    }
+
     private let settings: APNsClientSettings
-    private let topic: String
-    private var clients: [(environment: APNsEnvironment, client: APNsClient)] = []
-    /// Set by the sweep before its first push.
-    private var token: ProviderToken?
+    private var clients: [(pool: Pool, client: APNsClient)] = []
+    /// Set by the sweep before the first push of each identity.
+    private var tokens: [SigningIdentity: ProviderToken] = [:]
     private var deadline: Deadline?
     /// Pushes whose client could not be made: answered at the next poll.
     private var failedToStart: [APNsCompletion] = []
 
-    public init(settings: APNsClientSettings, topic: String) {
+    public init(settings: APNsClientSettings) {
         self.settings = settings
-        self.topic = topic
     }
 
-    public func setProviderToken(_ token: ProviderToken) {
-        self.token = token
-        for entry in clients { entry.client.providerToken = token }
+    public func setProviderToken(_ token: ProviderToken, for identity: SigningIdentity) {
+        tokens[identity] = token
+        for entry in clients where entry.pool.identity == identity { entry.client.providerToken = token }
     }
 
     public func setDeadline(_ deadline: Deadline) {
@@ -30,14 +37,14 @@ public final class CurlPushSender: PushSender {
         for entry in clients { entry.client.deadline = deadline }
     }
 
-    public func expect(_ count: Int, to environment: APNsEnvironment) {
-        try? client(for: environment).expectedPushes = count
+    public func expect(_ count: Int, to environment: APNsEnvironment, as identity: SigningIdentity) {
+        try? client(for: Pool(identity: identity, environment: environment)).expectedPushes = count
     }
 
     public var queuedCount: Int { clients.reduce(0) { $0 + $1.client.queuedCount } }
 
-    public func enqueue(_ push: APNsPush, to environment: APNsEnvironment) {
-        guard let client = try? client(for: environment) else {
+    public func enqueue(_ push: APNsPush, to environment: APNsEnvironment, as identity: SigningIdentity) {
+        guard let client = try? client(for: Pool(identity: identity, environment: environment)) else {
             failedToStart.append(APNsCompletion(id: push.id, answer: .failed(.failedInit)))
             return
         }
@@ -50,7 +57,7 @@ public final class CurlPushSender: PushSender {
             return failedToStart
         }
         let busy = clients.filter { !$0.client.isIdle }
-        // With one environment busy, wait on it; with both, take turns in short slices.
+        // With one pool busy, wait on it; with several, take turns in short slices.
         let wait = busy.count == 1 ? timeoutMilliseconds : min(20, timeoutMilliseconds)
         var completions: [APNsCompletion] = []
         for entry in busy {
@@ -62,21 +69,29 @@ public final class CurlPushSender: PushSender {
     public var isIdle: Bool { failedToStart.isEmpty && clients.allSatisfy { $0.client.isIdle } }
 
     public func cancel(_ scope: FaultScope) -> [Int] {
-        guard let client = clients.first(where: { $0.environment == scope.environment })?.client else { return [] }
-        guard let kind = scope.kind else { return client.cancelAll() }
-        return client.cancel { $0.kind == kind }
+        clients.filter { $0.pool.environment == scope.environment }.flatMap { entry in
+            guard let kind = scope.kind else { return entry.client.cancelAll() }
+            return entry.client.cancel { $0.kind == kind }
+        }
     }
 
     public func withdrawQueued() -> [Int] {
         clients.flatMap { $0.client.withdrawQueued() }
     }
 
-    private func client(for environment: APNsEnvironment) throws -> APNsClient {
-        if let existing = clients.first(where: { $0.environment == environment }) { return existing.client }
-        guard let token else { preconditionFailure("setProviderToken before the first push") }
-        let client = try APNsClient(options: settings.options(for: environment, topic: topic), providerToken: token)
+    /// The pools made so far, in the order they were: which identity sends to which environment.
+    public var pools: [(identity: SigningIdentity, environment: APNsEnvironment)] {
+        clients.map { ($0.pool.identity, $0.pool.environment) }
+    }
+
+    private func client(for pool: Pool) throws -> APNsClient {
+        if let existing = clients.first(where: { $0.pool == pool }) { return existing.client }
+        guard let token = tokens[pool.identity] else {
+            preconditionFailure("setProviderToken for \(pool.identity) before its first push")
+        }
+        let client = try APNsClient(options: settings.options(for: pool.environment), providerToken: token)
         client.deadline = deadline
-        clients.append((environment, client))
+        clients.append((pool, client))
         return client
     }
 }

@@ -2,7 +2,8 @@ import APNsJWT
 import LiveActivityDomain
 
 /// The settings a sweep cannot run without (SPEC 6): key id, team id, bundle id and the key,
-/// from `APNS_KEY` or the file `APNS_KEY_PATH` names.
+/// from `APNS_KEY` or the file `APNS_KEY_PATH` names - of one app: the default app's from the
+/// plain settings, another's from `settings.forApp(app)` (`ofEveryApp`).
 public struct SweepCredentials {
     public let keyID: String
     public let teamID: String
@@ -34,6 +35,34 @@ public struct SweepCredentials {
             throw .badKey(reason: error.description)
         }
     }
+
+    /// Each app's credentials (SPEC 6 "Several apps"): the default app's from the plain settings,
+    /// each further app's from its own `_<NAME>` settings, the default app's where it has none.
+    /// Two apps are never one topic (`Settings.bundleIDs`), and two keys are never one team and
+    /// key id: APNs would bind both to one connection pool and one token.
+    public static func ofEveryApp(_ settings: Settings) throws(ConfigurationError) -> [AppName: SweepCredentials] {
+        let apps = try settings.apps()
+        _ = try settings.bundleIDs(of: apps)
+        var credentials: [AppName: SweepCredentials] = [:]
+        for app in apps {
+            let own = try SweepCredentials(settings: settings.forApp(app))
+            if let other = apps.first(where: {
+                credentials[$0].map { $0.identity == own.identity && $0.tokenCacheKey != own.tokenCacheKey } == true
+            }) {
+                throw .malformed(
+                    name: app.settingName("APNS_KEY_ID"),
+                    expected: "the id of its own key: app \(other) names another key under team \(own.teamID), key \(own.keyID)")
+            }
+            credentials[app] = own
+        }
+        return credentials
+    }
+
+    /// Who signs this app's pushes: its team and key.
+    public var identity: SigningIdentity { SigningIdentity(teamID: teamID, keyID: keyID) }
+
+    /// How this app's pushes go out: its bundle id, signed by its identity.
+    public var route: AppRoute { AppRoute(bundleID: bundleID, identity: identity) }
 
     /// The cache key of the provider token: any change of key id, team or key renews it.
     public var tokenCacheKey: String { ProviderToken.cacheKey(keyID: keyID, teamID: teamID, keyPEM: keyPEM) }

@@ -11,13 +11,19 @@ extension Sweep {
     func send(
         _ run: inout SweepRun, reading cursor: DueCursor, dueCounts: [PushScope: Int], writer: OutcomeWriter
     ) throws {
-        var token = try tokens.current(now: clock.now())
-        sender.setProviderToken(token)
+        // Each identity's token before any push (one, for a deployment of one key).
+        var tokens: [SigningIdentity: ProviderToken] = [:]
+        for identity in apps.identities {
+            let token = try apps.tokens(for: identity).current(now: clock.now())
+            tokens[identity] = token
+            sender.setProviderToken(token, for: identity)
+        }
         sender.setDeadline(run.deadline)
+        // The due counts are not per app (the store does not know apps yet): the default app's.
         var perEnvironment: [APNsEnvironment: Int] = [:]
         for (scope, count) in dueCounts { perEnvironment[scope.environment, default: 0] += count }
         for (environment, count) in perEnvironment.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            sender.expect(count, to: environment)
+            sender.expect(count, to: environment, as: apps.defaultRoute.identity)
         }
 
         var effects: [SweepRun.Effect] = []
@@ -33,12 +39,17 @@ extension Sweep {
             var answers: [SweepRun.Event] = []
             for effect in effects {
                 switch effect {
-                case .send(let push, let environment):
-                    sender.enqueue(push, to: environment)
-                case .renewProviderToken:
-                    log("APNs answered ExpiredProviderToken; signing a new provider token")
-                    token = try tokens.renew(replacing: token, now: clock.now())
-                    sender.setProviderToken(token)
+                case .send(let push, let environment, let identity):
+                    sender.enqueue(push, to: environment, as: identity)
+                case .renewProviderToken(let identity):
+                    let whose = tokens.count > 1 ? " for \(identity)" : ""
+                    log("APNs answered ExpiredProviderToken; signing a new provider token\(whose)")
+                    let cache = apps.tokens(for: identity)
+                    let token =
+                        try tokens[identity].map { try cache.renew(replacing: $0, now: clock.now()) }
+                        ?? cache.current(now: clock.now())
+                    tokens[identity] = token
+                    sender.setProviderToken(token, for: identity)
                 case .write(let write):
                     batch.append(write)
                 case .record(let answer):

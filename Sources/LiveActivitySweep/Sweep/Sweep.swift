@@ -20,7 +20,8 @@ public final class Sweep {
     let engine: any StoreEngine
     let store: any SweepStatements
     let sender: PushSender
-    let tokens: ProviderTokenCache
+    /// The apps it sends for: each one's topic and signing identity, a token cache per identity.
+    let apps: SweepApps
     let budget: SweepBudget
     let lease: SweepLease
     /// The clock due times go by: the database server's on PostgreSQL (`StoreEngine.clock`).
@@ -41,7 +42,8 @@ public final class Sweep {
     /// the run as the budget does.
     public init(
         configuration: Configuration, engine: any StoreEngine, store: any SweepStatements, sender: PushSender,
-        tokens: ProviderTokenCache, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil, clock: Clock? = nil,
+        apps: SweepApps, budget: SweepBudget = SweepBudget(), lease: SweepLease? = nil,
+        clock: Clock? = nil,
         settingsFingerprint: String? = nil, folder: SweepFolder? = nil, stopRequested: @escaping () -> Bool = { false },
         duePageSize: Int = 1000,
         lookahead: Int? = nil, log: @escaping (String) -> Void
@@ -50,7 +52,7 @@ public final class Sweep {
         self.engine = engine
         self.store = store
         self.sender = sender
-        self.tokens = tokens
+        self.apps = apps
         self.budget = budget
         self.lease = lease ?? SweepLease.random(host: configuration.hostName, seconds: configuration.leaseSeconds)
         self.clock = clock ?? configuration.clock
@@ -94,7 +96,7 @@ public final class Sweep {
                 store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, lease: lease,
                 pageSize: duePageSize, expected: dueCount)
             var run = SweepRun(
-                rules: OutcomeRules(configuration: configuration),
+                rules: OutcomeRules(configuration: configuration), routes: apps.routes,
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
                 deadline: budget.deadline(startingAt: started))
             let writer = try OutcomeWriter(

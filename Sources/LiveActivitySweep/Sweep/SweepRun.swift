@@ -32,10 +32,11 @@ struct SweepRun {
 
     /// What the loop is to do, in order.
     enum Effect: Equatable {
-        /// Queue `push` (its kind in it) on the sender for `environment`.
-        case send(APNsPush, to: APNsEnvironment)
-        /// Sign a new provider token and give it to the sender (before the `.send` that follows).
-        case renewProviderToken
+        /// Queue `push` (its kind and app in it) on the sender for `environment`, signed by `as`.
+        case send(APNsPush, to: APNsEnvironment, as: SigningIdentity)
+        /// Sign a new provider token for this identity and give it to the sender (before the
+        /// `.send` that follows).
+        case renewProviderToken(SigningIdentity)
         /// Write this in the next outcome batch.
         case write(OutcomeWrite)
         /// Keep this final answer with that batch (the attempt history, the hourly figures).
@@ -53,6 +54,8 @@ struct SweepRun {
     }
 
     let rules: OutcomeRules
+    /// How each app's pushes go out: the topic (its kind adds its suffix) and who signs them.
+    let routes: [AppName: AppRoute]
     /// When the sweep began (Unix ms): a row registered after it is left due.
     let startedAt: Int64
     private(set) var deadline: Deadline
@@ -67,14 +70,19 @@ struct SweepRun {
     private var deletionGuard: MassDeletionGuard
     /// Pushes set aside unsent (the deadline passed, or a retry after it); settled at `.finish`.
     private var setAside: [Int] = []
-    private var renewedToken = false
+    /// The identities whose token this run renewed (once a sweep each).
+    private var renewedTokens: Set<SigningIdentity> = []
     /// Targets answered with a failure (back-off) before any fault of their scope, with the
     /// reason they were counted under: should a fault stop that scope later in the run, they wait
     /// one interval with the rest of it (SPEC 5: every due target that got no 200).
     private var failedBeforeFault: [(row: DueTarget, reason: String)] = []
 
-    init(rules: OutcomeRules, deletionGuard: MassDeletionGuard, startedAt: Int64, deadline: Deadline) {
+    init(
+        rules: OutcomeRules, routes: [AppName: AppRoute], deletionGuard: MassDeletionGuard, startedAt: Int64,
+        deadline: Deadline
+    ) {
         self.rules = rules
+        self.routes = routes
         self.deletionGuard = deletionGuard
         self.startedAt = startedAt
         self.deadline = deadline
@@ -130,14 +138,23 @@ struct SweepRun {
             touch(row, by: fault, now: now, effects: &effects)
         } else if stoppedSending {
             if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
-        } else {
+        } else if let route = routes[Self.app(of: row)] {
             let id = id ?? pending.add(row, sentAt: now)
             // `apns-expiration` (for a kind that sends one) is when the next push replaces this one.
             let expiration = (now + rules.interval(row)) / 1000
             effects.append(
-                .send(APNsPush(id: id, token: row.token, kind: row.kind, expiration: expiration), to: row.environment))
+                .send(
+                    APNsPush(id: id, token: row.token, kind: row.kind, bundleID: route.bundleID, expiration: expiration),
+                    to: row.environment, as: route.identity))
+        } else {
+            // An app this sweep does not serve (gone from LIVEACTIVITY_APPS): left as it is.
+            if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
         }
     }
+
+    /// The app a target belongs to. The store does not know apps yet: every target is the
+    /// default app's (SPEC 6 "Several apps"; the one place to read the target's own app).
+    static func app(of row: DueTarget) -> AppName { .defaultApp }
 
     // MARK: - Answers
 
@@ -171,12 +188,12 @@ struct SweepRun {
             deletionGuard.hold(write, reason: reason, row: row)
         case .retryWithNewToken:
             // It goes out as a due row does (`send`); only if it goes out now is it the retry,
-            // and the token renewed (once a sweep: every push after it carries the new one).
+            // and the token of its identity renewed (once a sweep: every push of that identity
+            // after it carries the new one).
             if faults[row] == nil && !stoppedSending {
                 pending.markRetried(id, sentAt: now)
-                if !renewedToken {
-                    renewedToken = true
-                    effects.append(.renewProviderToken)
+                if let identity = routes[Self.app(of: row)]?.identity, renewedTokens.insert(identity).inserted {
+                    effects.append(.renewProviderToken(identity))
                 }
             }
             send(row, id: id, now: now, effects: &effects)
