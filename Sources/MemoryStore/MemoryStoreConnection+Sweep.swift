@@ -26,7 +26,7 @@ extension MemoryStoreConnection: SweepStatements {
             var counts: [PushScope: Int] = [:]
             for (key, target) in state.targets
             where target.nextPushAt <= cutoff && environments.contains(target.facts.environment) {
-                counts[PushScope(environment: target.facts.environment, kind: key.kind), default: 0] += 1
+                counts[PushScope(environment: target.facts.environment, kind: key.kind, app: key.app), default: 0] += 1
             }
             return counts
         }
@@ -67,7 +67,8 @@ extension MemoryStoreConnection: SweepStatements {
         _ key: TargetKey, _ target: MemoryState.Target, in scope: FaultScope, dueAtOrBefore cutoff: Int64,
         registeredAtOrBefore start: Int64
     ) -> Bool {
-        scope.covers(target.facts.environment, key.kind) && target.nextPushAt <= cutoff && target.facts.registeredAt <= start
+        scope.covers(key.app, target.facts.environment, key.kind) && target.nextPushAt <= cutoff
+            && target.facts.registeredAt <= start
             && (target.lastPushAt.map { $0 < start } ?? true)
     }
 

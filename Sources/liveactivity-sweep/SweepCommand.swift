@@ -7,12 +7,13 @@ import LiveActivitySweep
 enum SweepCommand {
     static func run(_ settings: Settings, _ configuration: Configuration) throws(CommandFailure) {
         let client: APNsClientSettings
-        let credentials: SweepCredentials
+        let credentials: [AppName: SweepCredentials]
         let budget: SweepBudget
         do {
             client = try APNsClientSettings(settings: settings)
             budget = try SweepBudget(settings: settings)
-            credentials = try SweepCredentials(settings: settings)
+            // Every app's, checked before anything is sent (SPEC 6 "Several apps").
+            credentials = try SweepCredentials.ofEveryApp(settings)
         } catch {
             throw .configuration(error.description)
         }
@@ -72,13 +73,13 @@ enum SweepCommand {
         }
         let summary: SweepSummary
         do {
-            // The default app's pushes only: the store does not know apps yet (SPEC 6 "Several apps").
-            let apps = SweepApps([.defaultApp: credentials], store: engine.providerTokens(sweepFolder: folder.path))
+            let apps = SweepApps(credentials, store: engine.providerTokens(sweepFolder: folder.path))
             let sweep = Sweep(
                 configuration: configuration, engine: engine, store: store, sender: CurlPushSender(settings: client),
                 apps: apps, budget: budget,
                 clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
-                settingsFingerprint: credentials.settingsFingerprint(host: client.connectTo), folder: folder,
+                settingsFingerprint: SweepCredentials.settingsFingerprint(of: credentials, host: client.connectTo),
+                folder: folder,
                 stopRequested: { StopRequest.isRequested }, log: printError)
             summary = try sweep.run()
         } catch let refusal as ClockStepRefusal {

@@ -34,7 +34,10 @@ do {
         settings = try Settings.fromProcess()
         configuration = try Configuration(settings: settings)
         if command.readsIntervals { try configuration.readPushIntervals(settings) }
-        if command == .sweep { try configuration.readSweepSettings(settings) }
+        if command == .sweep {
+            try configuration.readSweepSettings(settings)
+            try configuration.readApps(settings)
+        }
     } catch {
         throw CommandFailure.configuration(error.description)
     }

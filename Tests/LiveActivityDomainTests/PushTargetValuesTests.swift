@@ -80,8 +80,10 @@ import Testing
         #expect(PushScope(environment: .sandbox, kind: .widgets).description == "sandbox widgets")
         let whole = FaultScope(environment: .production)
         let widgetsOnly = FaultScope(environment: .production, kind: .widgets)
-        #expect(whole.covers(.production, .wake) && whole.covers(.production, .widgets) && !whole.covers(.sandbox, .wake))
-        #expect(widgetsOnly.covers(.production, .widgets) && !widgetsOnly.covers(.production, .wake))
+        #expect(
+            whole.covers(.defaultApp, .production, .wake) && whole.covers(.defaultApp, .production, .widgets)
+                && !whole.covers(.defaultApp, .sandbox, .wake))
+        #expect(widgetsOnly.covers(.defaultApp, .production, .widgets) && !widgetsOnly.covers(.defaultApp, .production, .wake))
         #expect(widgetsOnly.description == "production widgets" && whole.description == "production")
         #expect(PushScope(environment: .production, kind: .widgets).faultScope == widgetsOnly)
     }

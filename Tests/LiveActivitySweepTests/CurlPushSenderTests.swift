@@ -81,9 +81,10 @@ import Testing
         #expect(defaults.count == 2, "one connection per environment for the default app's key: \(connectionsOf)")
     }
 
-    /// A fault's scope is an environment (or one kind there), whoever signs: `cancel` takes its
-    /// pushes from every identity's pool, and leaves the other environment's. Nothing is sent.
-    @Test func aCancelledScopeTakesItsPushesFromEveryIdentitysPool() {
+    /// A fault's scope is an app's environment (or one kind there): `cancel` takes that app's
+    /// pushes (those to its bundle id) from every identity's pool, and leaves another app's and
+    /// the other environment's. Nothing is sent.
+    @Test func aCancelledScopeTakesItsAppsPushesFromEveryIdentitysPool() {
         let sender = CurlPushSender(settings: APNsClientSettings())
         let one = SigningIdentity(teamID: "TEAM111111", keyID: "KEY1111111")
         let two = SigningIdentity(teamID: "TEAM222222", keyID: "KEY2222222")
@@ -95,9 +96,9 @@ import Testing
             sender.enqueue(push, to: number < 4 ? .production : .sandbox, as: number % 2 == 0 ? one : two)
         }
         #expect(sender.queuedCount == 8 && sender.pools.count == 4)
-        #expect(sender.cancel(FaultScope(environment: .sandbox, kind: .widgets)) == [7])
-        #expect(Set(sender.cancel(FaultScope(environment: .production))) == [0, 1, 2, 3])
-        #expect(Set(sender.withdrawQueued()) == [4, 5, 6])
+        #expect(sender.cancel(FaultScope(environment: .sandbox, kind: .widgets), bundleID: "org.two.app") == [7])
+        #expect(Set(sender.cancel(FaultScope(environment: .production), bundleID: "com.example.one")) == [0, 2])
+        #expect(Set(sender.withdrawQueued()) == [1, 3, 4, 5, 6])
         #expect(sender.queuedCount == 0)
     }
 }

@@ -107,7 +107,7 @@ import Testing
     func answersTheSameForEveryPushAreProviderFaultsOfTheirEnvironment(status: Int, reason: String?) throws {
         let fault = try #require(stops(decide(.status(status, reason))))
         #expect(fault.kind == .provider && fault.environment == .sandbox)
-        #expect(fault.scope.covers(.sandbox, .wake), "it stops the wakes of its environment")
+        #expect(fault.scope.covers(.defaultApp, .sandbox, .wake), "it stops the wakes of its environment")
         #expect(fault.reason == reason ?? "HTTP405")
     }
 

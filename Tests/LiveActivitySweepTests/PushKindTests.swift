@@ -248,7 +248,9 @@ private enum Kinds {
         #expect(fault.reason == reason && fault.pushes == 4 && fault.scope == scope)
         #expect(fault.summary == "production/widgets:\(reason):4")
         #expect(run.faults.stoppedScopes.map(\.scope) == [scope])
-        #expect(run.faults.covering(.production, .wake) == nil && run.faults.covering(.sandbox, .widgets) == nil)
+        #expect(
+            run.faults.covering(PushScope(environment: .production, kind: .wake)) == nil
+                && run.faults.covering(PushScope(environment: .sandbox, kind: .widgets)) == nil)
         #expect(run.tallies[.wake] == SweepTally(sent: 2) && run.tallies[.widgets] == SweepTally(sent: 1, held: 4))
     }
 
@@ -276,7 +278,9 @@ private enum Kinds {
         let fault = try #require(run.faults.reported.first)
         #expect(run.faults.reported.count == 1)
         #expect(fault.pushKind == nil && fault.scope == .production && fault.kind == .configuration && fault.pushes == 5)
-        #expect(run.faults.covering(.production, .wake) == fault && run.faults.covering(.production, .widgets) == fault)
+        #expect(
+            run.faults.covering(PushScope(environment: .production, kind: .wake)) == fault
+                && run.faults.covering(PushScope(environment: .production, kind: .widgets)) == fault)
         #expect(run.tallies[.wake] == SweepTally(sent: 1, held: 2) && run.tallies[.widgets] == SweepTally(held: 3))
     }
 
@@ -302,8 +306,8 @@ private enum Kinds {
         // Read now: a widgets target waits with the topic fault, a wake backs off with the host.
         #expect(run.step(.due(Kinds.widgets(3), now: now)) == [.write(Kinds.held(Kinds.widgets(3), "BadTopic"))])
         #expect(run.step(.due(Kinds.wake(3), now: now)) == [backOff(Kinds.wake(3))])
-        #expect(run.faults.covering(.production, .widgets)?.reason == "BadTopic")
-        #expect(run.faults.covering(.production, .wake)?.kind == .unreachable)
+        #expect(run.faults.covering(PushScope(environment: .production, kind: .widgets))?.reason == "BadTopic")
+        #expect(run.faults.covering(PushScope(environment: .production, kind: .wake))?.kind == .unreachable)
         #expect(run.faults.stoppedScopes.map(\.scope) == [FaultScope(environment: .production, kind: .widgets)])
         #expect(run.faults.byScope[FaultScope(environment: .production, kind: .widgets)]?.pushes == 3)
         #expect(run.tallies[.widgets] == SweepTally(held: 3))

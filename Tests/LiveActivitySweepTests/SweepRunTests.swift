@@ -138,7 +138,9 @@ import Testing
                 == [held(sandbox[2], "BadEnvironmentKeyInToken")], "the fault is raised once")
         #expect(run.step(.due(row(4, .sandbox), now: now)) == [held(row(4, .sandbox), "BadEnvironmentKeyInToken")])
         #expect(try sent(row(11), in: &run) > production, "production goes on")
-        #expect(run.faults.byScope[.sandbox]?.pushes == 4 && run.faults.covering(.production, .wake) == nil)
+        #expect(
+            run.faults.byScope[.sandbox]?.pushes == 4
+                && run.faults.covering(PushScope(environment: .production, kind: .wake)) == nil)
         #expect(run.tallies[.wake].held == 4 && run.faults.stoppedScopes.map(\.scope) == [.sandbox])
     }
 
@@ -201,7 +203,8 @@ import Testing
         let id = try sent(row(1), in: &run)
         _ = run.step(.answered(APNsCompletion(id: id, answer: .status(400, "BadPriority")), now: now)).actions
         #expect(run.step(.due(row(2, registeredAt: started + 1), now: now)).isEmpty)
-        #expect(run.faults.covering(.production, .wake)?.pushes == 2 && run.tallies[.wake].held == 1)
+        #expect(
+            run.faults.covering(PushScope(environment: .production, kind: .wake))?.pushes == 2 && run.tallies[.wake].held == 1)
     }
 
     @Test func pastTheBudgetNothingNewIsSentAndWhatIsLeftIsDueNextRun() throws {
@@ -243,7 +246,7 @@ import Testing
         _ = run.step(.unsent([ids[1]]))
         _ = run.step(.answered(APNsCompletion(id: ids[0], answer: .status(400, "BadTopic")), now: now)).actions
         #expect(run.step(.finish(now: now)) == [held(second, "BadTopic")])
-        #expect(run.leftForNextRun.isEmpty && run.faults.covering(.sandbox, .wake)?.pushes == 2)
+        #expect(run.leftForNextRun.isEmpty && run.faults.covering(PushScope(environment: .sandbox, kind: .wake))?.pushes == 2)
     }
 
     @Test func theGuardRulesOnTheDeletionsOnceEveryAnswerIsIn() throws {

@@ -66,11 +66,20 @@ public final class ScriptedSender: PushSender {
 
     public var isIdle: Bool { queue.isEmpty }
 
-    public func cancel(_ scope: FaultScope) -> [Int] {
+    public func cancel(_ scope: FaultScope, bundleID: String) -> [Int] {
         cancelled.append(scope)
-        let dropped = queue.filter { scope.covers($0.environment, $0.push.kind) }.map(\.push.id)
-        queue.removeAll { scope.covers($0.environment, $0.push.kind) }
+        let covered = { (entry: (push: APNsPush, environment: APNsEnvironment, identity: SigningIdentity)) in
+            entry.push.bundleID == bundleID && entry.environment == scope.environment
+                && (scope.kind == nil || scope.kind == entry.push.kind)
+        }
+        let dropped = queue.filter(covered).map(\.push.id)
+        queue.removeAll(where: covered)
         return dropped
+    }
+
+    public func cancelAll() -> [Int] {
+        defer { queue.removeAll() }
+        return queue.map(\.push.id)
     }
 
     public func withdrawQueued() -> [Int] {

@@ -18,11 +18,12 @@ extension StandInStack {
         var configuration = try Configuration(settings: settings)
         try configuration.readPushIntervals(settings)
         try configuration.readSweepSettings(settings)
-        let credentials = try SweepCredentials(settings: settings)
+        try configuration.readApps(settings)
+        let credentials = try SweepCredentials.ofEveryApp(settings)
         let store = try database.engine.openSweep(migrating: true)
         defer { store.close() }
         let folder = try SweepFolder(path: configuration.sweepDirectory ?? database.sweepFolder)
-        let apps = SweepApps([.defaultApp: credentials], store: database.engine.providerTokens(sweepFolder: folder.path))
+        let apps = SweepApps(credentials, store: database.engine.providerTokens(sweepFolder: folder.path))
         let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings))
         return try Sweep(
             configuration: configuration, engine: database.engine, store: store, sender: sender, apps: apps,

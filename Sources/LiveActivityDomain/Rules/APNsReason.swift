@@ -112,17 +112,18 @@ public struct APNsReason: Sendable, Equatable {
 }
 
 extension SweepFault {
-    /// The fault of `kind` for `reason` in `environment`, with the table's advice, revealed by a
-    /// push of `pushKind`: scoped to that kind where the reason is about the topic and the kind's
+    /// The fault of `kind` for `reason` in `app`'s `environment`, with the table's advice,
+    /// revealed by a push of `pushKind`: scoped to that kind where the reason is about the topic and the kind's
     /// topic is its own (a widgets push's `.push-type.widgets`); else to the whole environment -
     /// a wake's topic is the bundle id itself, which every kind's topic holds, so a wrong one is
     /// wrong for every kind.
     public static func raised(
-        _ kind: Kind, reason: String, in environment: APNsEnvironment, by pushKind: PushKind = .wake
+        _ kind: Kind, reason: String, in environment: APNsEnvironment, by pushKind: PushKind = .wake,
+        of app: AppName = .defaultApp
     ) -> SweepFault {
         let scoped = APNsReason.kindScoped.contains(reason) && !pushKind.topicSuffix.isEmpty ? pushKind : nil
         return SweepFault(
             environment: environment, pushKind: scoped, kind: kind, reason: reason,
-            advice: APNsReason.advice(kind, reason: reason))
+            advice: APNsReason.advice(kind, reason: reason), app: app)
     }
 }

@@ -124,6 +124,12 @@ public struct Configuration: Sendable {
         return apps
     }
 
+    /// The environments any app enables: those a sweep reads due targets of.
+    public var servedEnvironments: [APNsEnvironment] {
+        let enabled = Set(apps.values.flatMap(\.enabled))
+        return APNsEnvironment.allCases.filter(enabled.contains)
+    }
+
     /// Reads the settings only a sweep uses (SPEC 5, 6): this host's name, the lease, the sweep's
     /// folder. The responder ignores them, as every program ignores the settings it does not use.
     public mutating func readSweepSettings(_ settings: Settings) throws(ConfigurationError) {

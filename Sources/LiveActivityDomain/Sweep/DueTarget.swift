@@ -55,6 +55,12 @@ public struct DueTarget: Sendable, Equatable {
 
     public var kind: PushKind { key.kind }
 
+    /// The app its registration belongs to.
+    public var app: AppName { key.app }
+
+    /// Its app's pushes of its kind to its environment.
+    public var scope: PushScope { PushScope(environment: environment, kind: kind, app: app) }
+
     /// Its place in the due order.
     public var position: DuePosition { DuePosition(nextPushAt: nextPushAt, key: key) }
 }

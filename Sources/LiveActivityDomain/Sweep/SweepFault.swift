@@ -24,12 +24,16 @@ public struct SweepFault: Sendable, Equatable {
     public var reason: String
     /// Pushes the fault touched: the one that revealed it, those answered alike and those not sent.
     public var pushes: Int
+    /// The app whose pushes it stopped (SPEC 6: faults are an app's).
+    public var app: AppName
     /// What the operator should check (fixed text, no addresses or tokens).
     public var advice: String
 
     public init(
-        environment: APNsEnvironment, pushKind: PushKind? = nil, kind: Kind, reason: String, pushes: Int = 0, advice: String
+        environment: APNsEnvironment, pushKind: PushKind? = nil, kind: Kind, reason: String, pushes: Int = 0, advice: String,
+        app: AppName = .defaultApp
     ) {
+        self.app = app
         self.environment = environment
         self.pushKind = pushKind
         self.kind = kind
@@ -39,7 +43,7 @@ public struct SweepFault: Sendable, Equatable {
     }
 
     /// What it stopped.
-    public var scope: FaultScope { FaultScope(environment: environment, kind: pushKind) }
+    public var scope: FaultScope { FaultScope(environment: environment, kind: pushKind, app: app) }
 
     /// Whether the sweep exits non-zero for it: every fault but an unreachable host, which is
     /// retried with back-off like any connection failure.
@@ -56,9 +60,9 @@ public struct SweepFault: Sendable, Equatable {
     }
 
     /// `sandbox:BadEnvironmentKeyInToken:1000`, or `sandbox/widgets:BadTopic:3` for one kind,
-    /// for the summary line.
+    /// after `other-app/` for an app other than the default one, for the summary line.
     public var summary: String {
-        "\(environment.rawValue)\(pushKind.map { "/" + $0.name } ?? ""):\(reason):\(pushes)"
+        (app.isDefault ? "" : "\(app)/") + "\(environment.rawValue)\(pushKind.map { "/" + $0.name } ?? ""):\(reason):\(pushes)"
     }
 }
 

@@ -29,8 +29,9 @@ public struct RunRecord: Sendable, Equatable {
     }
 
     /// A fault as the history keeps it: its scope's names (`pushKind` empty for the whole
-    /// environment), at most one per environment, kind of push and kind of fault.
+    /// environment), at most one per app, environment, kind of push and kind of fault.
     public struct Fault: Sendable, Equatable {
+        public var app: String
         public var environment: String
         public var pushKind: String
         public var kind: String
@@ -65,10 +66,13 @@ public struct RunRecord: Sendable, Equatable {
         var faults: [Fault] = []
         for fault in summary.faults {
             let kept = Fault(
-                environment: fault.environment.rawValue, pushKind: fault.pushKind?.name ?? "", kind: fault.kind.rawValue,
+                app: fault.app.rawValue, environment: fault.environment.rawValue, pushKind: fault.pushKind?.name ?? "",
+                kind: fault.kind.rawValue,
                 reason: fault.reason, pushes: Int64(fault.pushes))
             // One per scope and kind of fault: a later one of the same stands.
-            faults.removeAll { $0.environment == kept.environment && $0.pushKind == kept.pushKind && $0.kind == kept.kind }
+            faults.removeAll {
+                $0.app == kept.app && $0.environment == kept.environment && $0.pushKind == kept.pushKind && $0.kind == kept.kind
+            }
             faults.append(kept)
         }
         self.faults = faults

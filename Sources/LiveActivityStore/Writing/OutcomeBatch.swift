@@ -167,15 +167,16 @@ public struct OutcomeBatch: Sendable {
                 return row.key
             })
         return answered.filter { $0.attempt.status == 200 && $0.previousDeliveryAt == nil && written.contains($0.key) }.map {
-            CountedTarget(kind: $0.kind, activityType: $0.activityType, environment: $0.environment, proven: false)
+            CountedTarget(
+                kind: $0.kind, activityType: $0.activityType, environment: $0.environment, proven: false, app: $0.key.app)
         }
     }
 
-    /// The first 200 of each environment and kind in the batch (SPEC 5's guard: scopes that ever delivered).
+    /// The first 200 of each app, environment and kind in the batch (SPEC 5's guard: scopes that ever delivered).
     static func firstDeliveries(_ answered: [AnsweredPush]) -> [PushScope: Int64] {
         var firsts: [PushScope: Int64] = [:]
         for push in answered where push.attempt.status == 200 {
-            let scope = PushScope(environment: push.environment, kind: push.kind)
+            let scope = PushScope(environment: push.environment, kind: push.kind, app: push.key.app)
             firsts[scope] = min(firsts[scope] ?? .max, push.attempt.answeredAt)
         }
         return firsts

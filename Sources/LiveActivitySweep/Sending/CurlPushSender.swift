@@ -68,12 +68,13 @@ public final class CurlPushSender: PushSender {
 
     public var isIdle: Bool { failedToStart.isEmpty && clients.allSatisfy { $0.client.isIdle } }
 
-    public func cancel(_ scope: FaultScope) -> [Int] {
+    public func cancel(_ scope: FaultScope, bundleID: String) -> [Int] {
         clients.filter { $0.pool.environment == scope.environment }.flatMap { entry in
-            guard let kind = scope.kind else { return entry.client.cancelAll() }
-            return entry.client.cancel { $0.kind == kind }
+            entry.client.cancel { $0.bundleID == bundleID && (scope.kind == nil || $0.kind == scope.kind) }
         }
     }
+
+    public func cancelAll() -> [Int] { clients.flatMap { $0.client.cancelAll() } }
 
     public func withdrawQueued() -> [Int] {
         clients.flatMap { $0.client.withdrawQueued() }

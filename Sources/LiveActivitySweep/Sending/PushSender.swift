@@ -22,9 +22,13 @@ public protocol PushSender: AnyObject {
     func poll(timeoutMilliseconds: Int) throws -> [APNsCompletion]
     /// True when nothing is in flight, no answer waits to be returned, and nothing queued can start.
     var isIdle: Bool { get }
-    /// Drops every queued and in-flight push of `scope` (a fault stopped it: an environment, or
-    /// one kind of push there), whoever signs it; returns their ids. They have no answer.
-    func cancel(_ scope: FaultScope) -> [Int]
+    /// Drops every queued and in-flight push of `scope` (a fault stopped it: an app's environment,
+    /// or one kind of push there), the app's pushes being those to `bundleID`, whoever signs
+    /// them; returns their ids. They have no answer.
+    func cancel(_ scope: FaultScope, bundleID: String) -> [Int]
+    /// Drops every queued and in-flight push, of every app and environment (the run is past its
+    /// deadline); returns their ids.
+    func cancelAll() -> [Int]
     /// Takes back every push not yet sent, to any environment, and returns their ids; pushes in
     /// flight go on (the time budget ran out).
     func withdrawQueued() -> [Int]

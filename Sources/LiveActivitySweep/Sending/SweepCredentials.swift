@@ -58,6 +58,15 @@ public struct SweepCredentials {
         return credentials
     }
 
+    /// What decides where every app's pushes go and who they are from (`settingsFingerprint`):
+    /// with one app, its own; with several, a hash of each app's, so a change of any app's
+    /// settings releases what the faults and the guard held.
+    public static func settingsFingerprint(of apps: [AppName: SweepCredentials], host: String?) -> String {
+        if apps.count == 1, let only = apps.values.first { return only.settingsFingerprint(host: host) }
+        let each = apps.keys.sorted().compactMap { app in apps[app].map { "\(app)=\($0.settingsFingerprint(host: host))" } }
+        return ProviderToken.cacheKey(keyID: "apps", teamID: "", keyPEM: each.joined(separator: "\n"))
+    }
+
     /// Who signs this app's pushes: its team and key.
     public var identity: SigningIdentity { SigningIdentity(teamID: teamID, keyID: keyID) }
 

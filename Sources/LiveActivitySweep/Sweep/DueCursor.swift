@@ -13,14 +13,17 @@ import LiveActivityStore
 /// at most once per sweep. A registration made during the sweep is pushed in it when its place is
 /// still ahead, as if it had been there at the start.
 ///
-/// A scope a fault stopped is skipped from then on (`skip`): a whole environment is no longer
-/// read, and one kind's targets there are passed over; they are not held one by one, one
+/// A scope a fault stopped is skipped from then on (`skip`): an environment stopped for every app
+/// is no longer read, and the targets of one app's environment, or of one kind there, are passed
+/// over; they are not held one by one, one
 /// statement per group holds them at the end (`SweepStatements.holdUnreached`). A row holding a
 /// value this build cannot use is skipped and counted (`refused`), never pushed.
 final class DueCursor {
     private let store: any SweepStatements
     let cutoff: Int64
     private var environments: [APNsEnvironment]
+    /// The apps the sweep serves.
+    private let apps: Set<AppName>
     private let lease: SweepLease
     private let pageSize: Int
 
@@ -38,8 +41,9 @@ final class DueCursor {
     /// peaks: 1 MB of old storage beside 2 MB of new at 100,000.
     init(
         store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment], lease: SweepLease, pageSize: Int = 1000,
-        expected: Int = 0
+        expected: Int = 0, apps: Set<AppName> = [.defaultApp]
     ) {
+        self.apps = apps
         self.store = store
         self.cutoff = cutoff
         self.environments = environments
@@ -48,16 +52,22 @@ final class DueCursor {
         returned.reserveCapacity(max(0, expected))
     }
 
-    /// Kinds passed over per environment (a kind-scoped fault).
-    private var skippedKinds: Set<PushScope> = []
+    /// The scopes passed over: an app's environment, or one kind there.
+    private var skipped: Set<FaultScope> = []
 
-    /// Returns no more targets of `scope`, in this page or later ones.
+    /// Returns no more targets of `scope`, in this page or later ones. An environment stopped
+    /// for every app served is no longer read at all.
     func skip(_ scope: FaultScope) {
-        if let kind = scope.kind {
-            skippedKinds.insert(PushScope(environment: scope.environment, kind: kind))
-        } else {
+        skipped.insert(scope)
+        if scope.kind == nil, apps.allSatisfy({ skipped.contains(FaultScope(environment: scope.environment, app: $0)) }) {
             environments.removeAll { $0 == scope.environment }
         }
+    }
+
+    /// Whether a fault stopped `row`'s scope.
+    private func isSkipped(_ row: DueTarget) -> Bool {
+        !skipped.isEmpty
+            && (skipped.contains(row.scope.faultScope.wholeEnvironment) || skipped.contains(row.scope.faultScope))
     }
 
     /// The next due target, or nil when none is left.
@@ -82,9 +92,7 @@ final class DueCursor {
                 if firstRefusal == nil { firstRefusal = "\(read.position.key): \(error)" }
                 continue
             }
-            guard environments.contains(row.environment),
-                skippedKinds.isEmpty || !skippedKinds.contains(PushScope(environment: row.environment, kind: row.kind))
-            else { continue }
+            guard environments.contains(row.environment), !isSkipped(row) else { continue }
             if returned.insert(row.key.hashValue).inserted { return row }
         }
     }

@@ -31,7 +31,7 @@ public struct MassDeletionGuard: Sendable {
         self.everDelivered = everDelivered
     }
 
-    private static func scope(_ row: DueTarget) -> PushScope { PushScope(environment: row.environment, kind: row.kind) }
+    private static func scope(_ row: DueTarget) -> PushScope { row.scope }
 
     static func isRejection(_ answer: APNsAnswer) -> Bool {
         guard let response = answer.response, response.status != 200 else { return false }
@@ -106,7 +106,7 @@ public struct MassDeletionGuard: Sendable {
             var fault: SweepFault
             var backsOff = false
             // The environment's fault, else the kind's: an unreachable host hides neither's answers.
-            let existing = [faults[FaultScope(environment: scope.environment)], faults[scope.faultScope]]
+            let existing = [faults[scope.faultScope.wholeEnvironment], faults[scope.faultScope]]
                 .compactMap { $0 }.first { $0.kind != .unreachable }
             if let existing {
                 fault = existing
@@ -117,7 +117,7 @@ public struct MassDeletionGuard: Sendable {
                 // The guard's fault is its scope's: a wrong widgets topic holds widgets alone.
                 fault = SweepFault(
                     environment: scope.environment, pushKind: scope.kind == .wake ? nil : scope.kind, kind: .guarded,
-                    reason: reason, advice: trip.why + "; " + APNsReason.advice(.guarded, reason: reason))
+                    reason: reason, advice: trip.why + "; " + APNsReason.advice(.guarded, reason: reason), app: scope.app)
                 fault.pushes = deletions.count
                 ruling.faults.append(fault)
                 backsOff = trip.freshDeployment

@@ -35,9 +35,11 @@ public struct OutcomeRules: Sendable {
         let environment = row.environment
         switch answer {
         case .notHTTP2:
-            return OutcomeDecision(.stopEnvironment(.raised(.configuration, reason: reason, in: environment, by: row.kind)))
+            return OutcomeDecision(
+                .stopEnvironment(.raised(.configuration, reason: reason, in: environment, by: row.kind, of: row.app)))
         case .unreachable:
-            return OutcomeDecision(.stopEnvironment(.raised(.unreachable, reason: reason, in: environment, by: row.kind)))
+            return OutcomeDecision(
+                .stopEnvironment(.raised(.unreachable, reason: reason, in: environment, by: row.kind, of: row.app)))
         case .failed:
             return backOff(row, reason, now: now)
         case .answered(let response):
@@ -70,9 +72,11 @@ public struct OutcomeRules: Sendable {
             // means our clock is wrong. (The run sends a retry as it sends a due row: held if a
             // fault stopped its environment meanwhile, left for the next run past the budget.)
             guard isRetry else { return OutcomeDecision(.retryWithNewToken) }
-            return OutcomeDecision(.stopEnvironment(.raised(.provider, reason: reason, in: row.environment, by: row.kind)))
+            return OutcomeDecision(
+                .stopEnvironment(.raised(.provider, reason: reason, in: row.environment, by: row.kind, of: row.app)))
         case .fault(let kind):
-            return OutcomeDecision(.stopEnvironment(.raised(kind, reason: reason, in: row.environment, by: row.kind)))
+            return OutcomeDecision(
+                .stopEnvironment(.raised(kind, reason: reason, in: row.environment, by: row.kind, of: row.app)))
         case .backOff:
             return backOff(row, reason, now: now)
         case .retryNextInterval:

@@ -19,11 +19,16 @@ extension Sweep {
             sender.setProviderToken(token, for: identity)
         }
         sender.setDeadline(run.deadline)
-        // The due counts are not per app (the store does not know apps yet): the default app's.
-        var perEnvironment: [APNsEnvironment: Int] = [:]
-        for (scope, count) in dueCounts { perEnvironment[scope.environment, default: 0] += count }
-        for (environment, count) in perEnvironment.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            sender.expect(count, to: environment, as: apps.defaultRoute.identity)
+        // Each pool plans its connections for the pushes due to it: its apps' of its environment.
+        var perPool: [Pool: Int] = [:]
+        for (scope, count) in dueCounts {
+            guard let identity = apps.routes[scope.app]?.identity else { continue }
+            perPool[Pool(identity: identity, environment: scope.environment), default: 0] += count
+        }
+        for (pool, count) in perPool.sorted(by: {
+            ($0.key.environment.rawValue, "\($0.key.identity)") < ($1.key.environment.rawValue, "\($1.key.identity)")
+        }) {
+            sender.expect(count, to: pool.environment, as: pool.identity)
         }
 
         var effects: [SweepRun.Effect] = []
@@ -57,13 +62,13 @@ extension Sweep {
                 case .stopReading(let scope):
                     cursor.skip(scope)
                 case .cancel(let scope):
-                    answers.append(.cancelled(sender.cancel(scope), now: clock.now()))
+                    // An app this sweep does not serve sent nothing, so nothing of it is cancelled.
+                    let cancelled = apps.routes[scope.app].map { sender.cancel(scope, bundleID: $0.bundleID) } ?? []
+                    answers.append(.cancelled(cancelled, now: clock.now()))
                 case .withdrawQueued:
                     answers.append(.unsent(sender.withdrawQueued()))
                 case .dropInFlight:
-                    for environment in APNsEnvironment.allCases {
-                        answers.append(.unsent(sender.cancel(FaultScope(environment: environment))))
-                    }
+                    answers.append(.unsent(sender.cancelAll()))
                 case .setDeadline(let deadline):
                     sender.setDeadline(deadline)
                 }
@@ -99,4 +104,10 @@ extension Sweep {
         try apply(.finish(now: clock.now()))
         try writer.submit(OutcomeBatch(writes: batch, answered: answered))
     }
+}
+
+/// A connection pool: one signing identity's pushes to one environment.
+private struct Pool: Hashable {
+    var identity: SigningIdentity
+    var environment: APNsEnvironment
 }

@@ -82,7 +82,7 @@ public final class Sweep {
             summary[kind].active = summary[kind].active.addingSaturated(Int(clamping: max(0, group.count)))
         }
         let cutoff = start + SweepTiming.dueSlackMilliseconds
-        let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.enabledEnvironments)
+        let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.servedEnvironments)
         let dueCount = dueCounts.values.saturatedSum()
         for kind in PushKind.all {
             let due = dueCounts.filter { $0.key.kind == kind }.values.saturatedSum()
@@ -93,8 +93,8 @@ public final class Sweep {
 
         if dueCount > 0 {
             let cursor = DueCursor(
-                store: store, cutoff: cutoff, environments: configuration.enabledEnvironments, lease: lease,
-                pageSize: duePageSize, expected: dueCount)
+                store: store, cutoff: cutoff, environments: configuration.servedEnvironments, lease: lease,
+                pageSize: duePageSize, expected: dueCount, apps: Set(apps.routes.keys))
             var run = SweepRun(
                 rules: OutcomeRules(configuration: configuration), routes: apps.routes,
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,

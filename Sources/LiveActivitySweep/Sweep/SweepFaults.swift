@@ -1,7 +1,7 @@
 import LiveActivityDomain
 
 /// The faults of one sweep, by scope (SPEC 5, "Faults are scoped"): the first fault of a scope
-/// stops it - an environment, or one kind of push there - and every push it touches is counted
+/// stops it - an app's environment, or one kind of push there - and every push it touches is counted
 /// against it here, in `touch` alone (a target answered alike or cancelled, a deletion the guard
 /// set aside, the unread targets held at the end). The guard's own faults, raised once the
 /// answers are in, are kept after them.
@@ -9,28 +9,28 @@ struct SweepFaults: Sendable {
     private var stopping: [FaultScope: SweepFault] = [:]
     private var guarded: [SweepFault] = []
 
-    /// The fault that stopped pushes of `kind` to `environment`: the environment's, else the kind's
-    /// there. An unreachable host (the whole environment's, raised after a fault of the kind) does
-    /// not hide the kind's own fault: its targets wait with that fault rather than back off.
-    func covering(_ environment: APNsEnvironment, _ kind: PushKind) -> SweepFault? {
-        let whole = stopping[FaultScope(environment: environment, kind: nil)]
+    /// The fault that stopped `scope`'s pushes: its app's environment's, else the kind's there. An
+    /// unreachable host (the whole environment's, raised after a fault of the kind) does not hide
+    /// the kind's own fault: its targets wait with that fault rather than back off.
+    func covering(_ scope: PushScope) -> SweepFault? {
+        let whole = stopping[scope.faultScope.wholeEnvironment]
         if let whole, whole.kind != .unreachable { return whole }
-        return stopping[FaultScope(environment: environment, kind: kind)] ?? whole
+        return stopping[scope.faultScope] ?? whole
     }
 
     /// The fault that stopped `target`'s pushes, if one did.
-    subscript(_ target: DueTarget) -> SweepFault? { covering(target.environment, target.kind) }
+    subscript(_ target: DueTarget) -> SweepFault? { covering(target.scope) }
 
     /// Records `fault` as its scope's, unless one covering it is already there; true when it is new.
     mutating func raise(_ fault: SweepFault) -> Bool {
-        if stopping[FaultScope(environment: fault.environment, kind: nil)] != nil || stopping[fault.scope] != nil { return false }
+        if stopping[fault.scope.wholeEnvironment] != nil || stopping[fault.scope] != nil { return false }
         stopping[fault.scope] = fault
         return true
     }
 
-    /// Counts `pushes` more against the fault that covers pushes of `kind` to `environment`.
-    mutating func touch(_ environment: APNsEnvironment, _ kind: PushKind, pushes: Int = 1) {
-        guard let fault = covering(environment, kind) else { return }
+    /// Counts `pushes` more against the fault that covers `scope`'s pushes.
+    mutating func touch(_ scope: PushScope, pushes: Int = 1) {
+        guard let fault = covering(scope) else { return }
         stopping[fault.scope]?.pushes += pushes
     }
 

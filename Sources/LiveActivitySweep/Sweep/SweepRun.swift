@@ -138,7 +138,7 @@ struct SweepRun {
             touch(row, by: fault, now: now, effects: &effects)
         } else if stoppedSending {
             if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
-        } else if let route = routes[Self.app(of: row)] {
+        } else if let route = routes[row.app] {
             let id = id ?? pending.add(row, sentAt: now)
             // `apns-expiration` (for a kind that sends one) is when the next push replaces this one.
             let expiration = (now + rules.interval(row)) / 1000
@@ -151,10 +151,6 @@ struct SweepRun {
             if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
         }
     }
-
-    /// The app a target belongs to. The store does not know apps yet: every target is the
-    /// default app's (SPEC 6 "Several apps"; the one place to read the target's own app).
-    static func app(of row: DueTarget) -> AppName { .defaultApp }
 
     // MARK: - Answers
 
@@ -192,7 +188,7 @@ struct SweepRun {
             // after it carries the new one).
             if faults[row] == nil && !stoppedSending {
                 pending.markRetried(id, sentAt: now)
-                if let identity = routes[Self.app(of: row)]?.identity, renewedTokens.insert(identity).inserted {
+                if let identity = routes[row.app]?.identity, renewedTokens.insert(identity).inserted {
                     effects.append(.renewProviderToken(identity))
                 }
             }

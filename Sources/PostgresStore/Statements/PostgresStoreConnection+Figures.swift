@@ -160,7 +160,10 @@ extension PostgresStoreConnection: FigureQueries {
             }
             guard let since else {
                 return try statement(
-                    "SELECT environment, push_kind, kind, reason, runs, pushes, last_at FROM sweep_fault_totals ORDER BY 1, 2, 3, 4"
+                    """
+                    SELECT environment, push_kind, kind, reason, sum(runs)::bigint, sum(pushes)::bigint, max(last_at)
+                    FROM sweep_fault_totals GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                    """
                 ).rows([], read)
             }
             return try statement(

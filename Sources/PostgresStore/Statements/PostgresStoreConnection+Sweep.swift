@@ -77,16 +77,20 @@ extension PostgresStoreConnection: SweepStatements {
         try storeFaults {
             let counts = try statement(
                 """
-                SELECT environment, push_kind, count(*) FROM push_targets
+                SELECT environment, push_kind, app, count(*) FROM push_targets
                 WHERE next_push_at <= $1 AND ($2::text[] IS NULL OR environment = ANY($2::text[]))
-                GROUP BY environment, push_kind
+                GROUP BY environment, push_kind, app
                 """
             ).rows([.integer(cutoff), Self.filter(environments)]) { row in
-                (APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""), Int(row.int(2)))
+                (
+                    APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""),
+                    row.text(2).flatMap(AppName.init),
+                    Int(row.int(3))
+                )
             }
             var result: [PushScope: Int] = [:]
-            for case (let environment?, let kind?, let count) in counts {
-                result[PushScope(environment: environment, kind: kind), default: 0] += count
+            for case (let environment?, let kind?, let app?, let count) in counts {
+                result[PushScope(environment: environment, kind: kind, app: app), default: 0] += count
             }
             return result
         }
@@ -147,7 +151,7 @@ extension PostgresStoreConnection: SweepStatements {
     /// (`$5` this host): what a fault stopped before the sweep reached them.
     private static let unreached = """
         next_push_at <= $2 AND environment = $1 AND registered_at <= $3 AND (last_push_at IS NULL OR last_push_at < $3)
-            AND ($4::text IS NULL OR push_kind = $4::text) AND \(free(host: 5))
+            AND ($4::text IS NULL OR push_kind = $4::text) AND \(free(host: 5)) AND app = $6
         """
 
     private static func scopeValues(
@@ -155,7 +159,7 @@ extension PostgresStoreConnection: SweepStatements {
     ) -> [PostgresValue] {
         [
             .text(scope.environment.rawValue), .integer(cutoff), .integer(start), scope.kind.map { .text($0.name) } ?? .null,
-            .text(lease.host),
+            .text(lease.host), .text(scope.app.rawValue),
         ]
     }
 
@@ -179,9 +183,9 @@ extension PostgresStoreConnection: SweepStatements {
         try storeFaults {
             try statement(
                 """
-                UPDATE push_targets SET last_error = $6, next_push_at = $7
-                WHERE \(Self.unreached) AND push_kind = $8 AND activity_type = $9
-                    AND requested_interval IS NOT DISTINCT FROM $10::bigint
+                UPDATE push_targets SET last_error = $7, next_push_at = $8
+                WHERE \(Self.unreached) AND push_kind = $9 AND activity_type = $10
+                    AND requested_interval IS NOT DISTINCT FROM $11::bigint
                 """
             ).run(
                 Self.scopeValues(scope, cutoff: cutoff, start: start, lease: lease) + [
@@ -205,12 +209,13 @@ extension PostgresStoreConnection: SweepStatements {
 
     func scopesEverDelivered() throws -> Set<PushScope> {
         try storeFaults {
-            let rows = try statement("SELECT environment, push_kind FROM delivered_scopes").rows {
-                (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""))
+            let rows = try statement("SELECT environment, push_kind, app FROM delivered_scopes").rows {
+                (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""), $0.text(2).flatMap(AppName.init))
             }
             return Set(
-                rows.compactMap { environment, kind in
-                    environment.flatMap { environment in kind.map { PushScope(environment: environment, kind: $0) } }
+                rows.compactMap { environment, kind, app in
+                    guard let environment, let kind, let app else { return nil }
+                    return PushScope(environment: environment, kind: kind, app: app)
                 })
         }
     }
@@ -221,12 +226,13 @@ extension PostgresStoreConnection: SweepStatements {
         try storeFaults {
             try statement(
                 """
-                INSERT INTO delivered_scopes (environment, push_kind, first_delivered_at)
-                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) ON CONFLICT (environment, push_kind) DO NOTHING
+                INSERT INTO delivered_scopes (environment, push_kind, first_delivered_at, app)
+                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+                ON CONFLICT (environment, push_kind, app) DO NOTHING
                 """
             ).run([
                 PostgresArray.text(pairs.map(\.key.environment.rawValue)), PostgresArray.text(pairs.map(\.key.kind.name)),
-                PostgresArray.integers(pairs.map(\.value)),
+                PostgresArray.integers(pairs.map(\.value)), PostgresArray.text(pairs.map(\.key.app.rawValue)),
             ])
         }
     }
@@ -323,19 +329,20 @@ extension PostgresStoreConnection: SweepStatements {
         let columns = [
             PostgresArray.text(faults.map(\.environment)), PostgresArray.text(faults.map(\.pushKind)),
             PostgresArray.text(faults.map(\.kind)), PostgresArray.text(faults.map(\.reason)),
-            PostgresArray.integers(faults.map(\.pushes)),
+            PostgresArray.integers(faults.map(\.pushes)), PostgresArray.text(faults.map(\.app)),
         ]
         try statement(
             """
-            INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes)
-            SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+            INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes, app)
+            SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
             """
         ).run([.integer(run)] + columns)
         try statement(
             """
-            INSERT INTO sweep_fault_totals AS t (environment, push_kind, kind, reason, runs, pushes, last_at)
-            SELECT e, p, k, r, 1, n, $6::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS u(e, p, k, r, n)
-            ON CONFLICT (environment, push_kind, kind, reason) DO UPDATE SET runs = t.runs + 1,
+            INSERT INTO sweep_fault_totals AS t (environment, push_kind, kind, reason, runs, pushes, last_at, app)
+            SELECT e, p, k, r, 1, n, $7::bigint, a
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS u(e, p, k, r, n, a)
+            ON CONFLICT (environment, push_kind, kind, reason, app) DO UPDATE SET runs = t.runs + 1,
                 pushes = t.pushes + excluded.pushes, last_at = greatest(t.last_at, excluded.last_at)
             """
         ).run(columns + [.integer(startedAt)])

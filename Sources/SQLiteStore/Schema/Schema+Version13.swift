@@ -3,7 +3,8 @@ extension Schema {
     /// 12 → 13: a registration is one per app and device token (SPEC 3, 4, 6 "Several apps"): the
     /// same token registered for two apps is two registrations. Every target gains its app, part
     /// of its key after the registration's token and the kind, so the due order of a one-app
-    /// deployment is as before; the counters gain it too, so the caps count per app. What was
+    /// deployment is as before; the counters gain it too, so the caps count per app, and so do
+    /// the guard's "ever delivered" and the faults recorded, which are an app's (SPEC 5, 6). What was
     /// stored so far belongs to the default app, and so does a row written without one.
     static let toVersion13 = """
         CREATE TABLE push_targets_new (
@@ -57,5 +58,47 @@ extension Schema {
             SELECT 'default', activity_type, environment, push_kind, n, unproven FROM target_groups;
         DROP TABLE target_groups;
         ALTER TABLE target_groups_new RENAME TO target_groups;
+
+        CREATE TABLE delivered_scopes_new (
+            app TEXT NOT NULL DEFAULT 'default',
+            environment TEXT NOT NULL,
+            push_kind TEXT NOT NULL,
+            first_delivered_at INTEGER NOT NULL,
+            PRIMARY KEY (environment, push_kind, app)
+        ) WITHOUT ROWID;
+        INSERT INTO delivered_scopes_new (app, environment, push_kind, first_delivered_at)
+            SELECT 'default', environment, push_kind, first_delivered_at FROM delivered_scopes;
+        DROP TABLE delivered_scopes;
+        ALTER TABLE delivered_scopes_new RENAME TO delivered_scopes;
+
+        CREATE TABLE sweep_faults_new (
+            run_id INTEGER NOT NULL,
+            app TEXT NOT NULL DEFAULT 'default',
+            environment TEXT NOT NULL,
+            push_kind TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            pushes INTEGER NOT NULL,
+            PRIMARY KEY (run_id, environment, push_kind, kind, app)
+        ) WITHOUT ROWID;
+        INSERT INTO sweep_faults_new (run_id, app, environment, push_kind, kind, reason, pushes)
+            SELECT run_id, 'default', environment, push_kind, kind, reason, pushes FROM sweep_faults;
+        DROP TABLE sweep_faults;
+        ALTER TABLE sweep_faults_new RENAME TO sweep_faults;
+        CREATE TABLE sweep_fault_totals_new (
+            app TEXT NOT NULL DEFAULT 'default',
+            environment TEXT NOT NULL,
+            push_kind TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            runs INTEGER NOT NULL,
+            pushes INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (environment, push_kind, kind, reason, app)
+        ) WITHOUT ROWID;
+        INSERT INTO sweep_fault_totals_new (app, environment, push_kind, kind, reason, runs, pushes, last_at)
+            SELECT 'default', environment, push_kind, kind, reason, runs, pushes, last_at FROM sweep_fault_totals;
+        DROP TABLE sweep_fault_totals;
+        ALTER TABLE sweep_fault_totals_new RENAME TO sweep_fault_totals;
         """
 }

@@ -39,15 +39,19 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             let counts = try connection.statement(
                 """
-                SELECT environment, push_kind, count(*) FROM push_targets
-                WHERE next_push_at <= ?\(Self.filter(environments)) GROUP BY environment, push_kind
+                SELECT environment, push_kind, app, count(*) FROM push_targets
+                WHERE next_push_at <= ?\(Self.filter(environments)) GROUP BY environment, push_kind, app
                 """
             ).rows([.integer(cutoff)]) { row in
-                (APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""), Int(row.int(2)))
+                (
+                    APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""),
+                    row.text(2).flatMap(AppName.init),
+                    Int(row.int(3))
+                )
             }
             var result: [PushScope: Int] = [:]
-            for case (let environment?, let kind?, let count) in counts {
-                result[PushScope(environment: environment, kind: kind), default: 0] += count
+            for case (let environment?, let kind?, let app?, let count) in counts {
+                result[PushScope(environment: environment, kind: kind, app: app), default: 0] += count
             }
             return result
         }
@@ -86,7 +90,7 @@ extension SQLiteStoreConnection: SweepStatements {
     /// 200 since: what a fault stopped before the sweep reached them.
     private static let unreached = """
         next_push_at <= ?2 AND environment = ?1 AND registered_at <= ?3 AND (last_push_at IS NULL OR last_push_at < ?3)
-        AND (?4 IS NULL OR push_kind = ?4)
+        AND (?4 IS NULL OR push_kind = ?4) AND app = ?10
         """
 
     func unreachedGroups(
@@ -95,7 +99,10 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             try connection.statement(
                 "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(Self.unreached)"
-            ).rows([.text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind)]) { row in
+            ).rows([
+                .text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind), .null, .null, .null,
+                .null, .null, .text(scope.app.rawValue),
+            ]) { row in
                 Self.group(kind: row.text(0), type: row.text(1), requested: row.optionalInt(2))
             }.compactMap { $0 }
         }
@@ -115,7 +122,7 @@ extension SQLiteStoreConnection: SweepStatements {
                 .text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind),
                 .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name),
                 .text(group.activityType.rawValue),
-                group.requestedInterval.map { .integer(Int64($0)) } ?? .null,
+                group.requestedInterval.map { .integer(Int64($0)) } ?? .null, .text(scope.app.rawValue),
             ])
             return connection.changes
         }
@@ -136,12 +143,13 @@ extension SQLiteStoreConnection: SweepStatements {
 
     func scopesEverDelivered() throws -> Set<PushScope> {
         try storeFaults {
-            let rows = try connection.statement("SELECT environment, push_kind FROM delivered_scopes").rows([]) {
-                (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""))
+            let rows = try connection.statement("SELECT environment, push_kind, app FROM delivered_scopes").rows([]) {
+                (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""), $0.text(2).flatMap(AppName.init))
             }
             return Set(
-                rows.compactMap { environment, kind in
-                    environment.flatMap { e in kind.map { PushScope(environment: e, kind: $0) } }
+                rows.compactMap { environment, kind, app in
+                    guard let environment, let kind, let app else { return nil }
+                    return PushScope(environment: environment, kind: kind, app: app)
                 })
         }
     }
@@ -150,9 +158,11 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             // SPEC 5's guard (Schema+Version9 says why not a trigger).
             let statement = try connection.statement(
-                "INSERT OR IGNORE INTO delivered_scopes (environment, push_kind, first_delivered_at) VALUES (?, ?, ?)")
+                "INSERT OR IGNORE INTO delivered_scopes (environment, push_kind, first_delivered_at, app) VALUES (?, ?, ?, ?)")
             for (scope, at) in firsts {
-                try statement.run([.text(scope.environment.rawValue), .text(scope.kind.name), .integer(at)])
+                try statement.run([
+                    .text(scope.environment.rawValue), .text(scope.kind.name), .integer(at), .text(scope.app.rawValue),
+                ])
             }
         }
     }
@@ -345,24 +355,24 @@ extension SQLiteStoreConnection: SweepStatements {
             for fault in record.faults {
                 try connection.statement(
                     """
-                    INSERT OR REPLACE INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes, app)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([
                     .integer(runID), .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason),
-                    .integer(fault.pushes),
+                    .integer(fault.pushes), .text(fault.app),
                 ])
                 try connection.statement(
                     """
-                    INSERT INTO sweep_fault_totals (environment, push_kind, kind, reason, runs, pushes, last_at)
-                    VALUES (?, ?, ?, ?, 1, ?, ?)
-                    ON CONFLICT (environment, push_kind, kind, reason) DO UPDATE SET runs = runs + 1,
+                    INSERT INTO sweep_fault_totals (environment, push_kind, kind, reason, runs, pushes, last_at, app)
+                    VALUES (?, ?, ?, ?, 1, ?, ?, ?)
+                    ON CONFLICT (environment, push_kind, kind, reason, app) DO UPDATE SET runs = runs + 1,
                         pushes = pushes + excluded.pushes, last_at = max(last_at, excluded.last_at)
                     """
                 ).run([
                     .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason),
                     .integer(fault.pushes),
-                    .integer(record.startedAt),
+                    .integer(record.startedAt), .text(fault.app),
                 ])
             }
             let old = PreparedStatement.Value.integer(retention.runsBefore)
