@@ -81,6 +81,7 @@ struct MemoryState {
         var pushKind: String
         var kind: String
         var reason: String
+        var app: String
     }
 
     struct ReasonKey: Hashable {

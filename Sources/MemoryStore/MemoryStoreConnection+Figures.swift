@@ -38,26 +38,24 @@ extension MemoryStoreConnection: FigureQueries {
 
     func groups() throws -> [StatsReport.Group] {
         state { state in
-            // Every app's counters of a kind, type and environment together.
-            var sums: [TargetGroup: Int64] = [:]
-            for (group, counts) in state.groups {
-                sums[
-                    TargetGroup(kind: group.kind, activityType: group.activityType, environment: group.environment), default: 0] +=
-                    counts.targets
-            }
-            return sums.filter { $0.value > 0 }
+            state.groups.filter { $0.value.targets > 0 }
                 .sorted { Self.order($0.key) < Self.order($1.key) }
                 .map {
                     StatsReport.Group(
                         activityType: $0.key.activityType.rawValue, environment: $0.key.environment.rawValue,
-                        count: $0.value, kind: $0.key.kind.name)
+                        count: $0.value.targets, kind: $0.key.kind.name, app: $0.key.app.rawValue)
                 }
         }
     }
 
-    /// The groups' order: wakes first, then by kind, type and environment.
+    /// The default app first, then the others by name.
+    private static func appOrder(_ app: String) -> String { app == AppName.defaultApp.rawValue ? "" : "1" + app }
+
+    /// The groups' order: wakes first, then by kind, the default app's, other apps by name, type
+    /// and environment.
     private static func order(_ group: TargetGroup) -> String {
-        (group.kind == .wake ? "0" : "1") + group.kind.name + "/" + group.activityType.rawValue + "/" + group.environment.rawValue
+        (group.kind == .wake ? "0" : "1") + group.kind.name + "/" + (group.app.isDefault ? "0" : "1" + group.app.rawValue)
+            + "/" + group.activityType.rawValue + "/" + group.environment.rawValue
     }
 
     private func wakes(_ state: MemoryState) -> [(key: TargetKey, target: MemoryState.Target)] {
@@ -175,7 +173,8 @@ extension MemoryStoreConnection: FigureQueries {
                 for run in runs(state, since: since) {
                     for fault in run.record.faults {
                         let key = MemoryState.FaultKey(
-                            environment: fault.environment, pushKind: fault.pushKind, kind: fault.kind, reason: fault.reason)
+                            environment: fault.environment, pushKind: fault.pushKind, kind: fault.kind, reason: fault.reason,
+                            app: fault.app)
                         var total = totals[key] ?? (0, 0, run.record.startedAt)
                         total.runs += 1
                         total.pushes += fault.pushes
@@ -185,12 +184,12 @@ extension MemoryStoreConnection: FigureQueries {
                 }
             }
             return totals.sorted {
-                ($0.key.environment, $0.key.pushKind, $0.key.kind, $0.key.reason)
-                    < ($1.key.environment, $1.key.pushKind, $1.key.kind, $1.key.reason)
+                (Self.appOrder($0.key.app), $0.key.environment, $0.key.pushKind, $0.key.kind, $0.key.reason)
+                    < (Self.appOrder($1.key.app), $1.key.environment, $1.key.pushKind, $1.key.kind, $1.key.reason)
             }.map {
                 StatsReport.FaultTotals(
                     environment: $0.key.environment, pushKind: $0.key.pushKind, kind: $0.key.kind, reason: $0.key.reason,
-                    runs: $0.value.runs, pushes: $0.value.pushes, lastAt: $0.value.lastAt)
+                    runs: $0.value.runs, pushes: $0.value.pushes, lastAt: $0.value.lastAt, app: $0.key.app)
             }
         }
     }

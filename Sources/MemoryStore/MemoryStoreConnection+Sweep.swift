@@ -227,7 +227,8 @@ extension MemoryStoreConnection: SweepStatements {
                 }
                 for fault in record.faults {
                     let key = MemoryState.FaultKey(
-                        environment: fault.environment, pushKind: fault.pushKind, kind: fault.kind, reason: fault.reason)
+                        environment: fault.environment, pushKind: fault.pushKind, kind: fault.kind, reason: fault.reason,
+                        app: fault.app)
                     var total = state.faultTotals[key] ?? (0, 0, record.startedAt)
                     total.runs += 1
                     total.pushes += fault.pushes

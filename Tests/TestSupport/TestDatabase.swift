@@ -251,11 +251,11 @@ public final class TestDatabase: @unchecked Sendable {
     public func register(
         _ token: PushToken, type: ActivityType = .charging, environment: APNsEnvironment = .production, now: Int64,
         expiresAt: Int64? = nil, cap: Int = 1_000_000, unprovenCap: Int = 1_000_000, interval: Int? = nil,
-        widget: NewRegistration.Widget? = nil
+        widget: NewRegistration.Widget? = nil, app: AppName = .defaultApp
     ) throws -> StoreWrite.RegisterResult {
         let registration = NewRegistration(
             token: token, activityType: type, environment: environment, registeredAt: now,
-            expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval, widget: widget)
+            expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval, widget: widget, app: app)
         guard
             case .registered(let result) = try writer.perform(
                 .register(registration, caps: .init(total: cap, unproven: unprovenCap)))

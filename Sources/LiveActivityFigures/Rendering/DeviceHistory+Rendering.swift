@@ -11,7 +11,9 @@ extension DeviceHistory {
     public func text(now: Int64, policy: IntervalPolicy, expiry: Int64) -> String {
         let row = registration
         var lines = [
-            "Registration \(row.token.logPrefix) (\(row.activityType.rawValue), \(row.environment.rawValue))"
+            // The app where it is not the default one (SPEC 6): a one-app deployment reads as before.
+            "Registration \(row.token.logPrefix) (\(row.app.isDefault ? "" : "app \(row.app), ")\(row.activityType.rawValue), "
+                + "\(row.environment.rawValue))"
         ]
         let wake = row.wake
         lines += [
@@ -82,6 +84,7 @@ extension DeviceHistory {
             "\"environment\":\(JSONText.string(row.environment.rawValue))",
             "\"registeredAt\":\(row.registeredAt)", "\"expiresAt\":\(row.registeredAt + expiry)",
         ]
+        if !row.app.isDefault { parts.insert("\"app\":\(JSONText.string(row.app.rawValue))", at: 1) }
         parts += targetParts(row.wake, pushes: "wakeups")
         for target in row.others {
             let inner =

@@ -16,9 +16,9 @@ public enum PrometheusMetrics {
         family("liveactivity_registrations", "gauge", "Stored registrations by activity type and APNs environment.")
         var seen = Set<String>()
         for group in snapshot.groups {
-            seen.insert(group.activityType + "/" + group.environment)
+            if group.app == AppName.defaultApp.rawValue { seen.insert(group.activityType + "/" + group.environment) }
             out +=
-                "liveactivity_registrations{activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"} \(group.count)\n"
+                "liveactivity_registrations{activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"\(appLabel(group.app))} \(group.count)\n"
         }
         // Zero series for the combinations not present keep dashboards and alerts continuous.
         for type in ActivityType.allCases {
@@ -33,13 +33,15 @@ public enum PrometheusMetrics {
             "Stored push targets by kind, activity type and APNs environment (the wake targets are the registrations).")
         var seenTargets = Set<String>()
         for group in snapshot.groups.map({
-            StatsReport.Group(activityType: $0.activityType, environment: $0.environment, count: $0.count)
+            StatsReport.Group(activityType: $0.activityType, environment: $0.environment, count: $0.count, app: $0.app)
         })
             + snapshot.otherTargets
         {
-            seenTargets.insert(group.kind + "/" + group.activityType + "/" + group.environment)
+            if group.app == AppName.defaultApp.rawValue {
+                seenTargets.insert(group.kind + "/" + group.activityType + "/" + group.environment)
+            }
             out +=
-                "liveactivity_push_targets{kind=\"\(label(group.kind))\",activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"} \(group.count)\n"
+                "liveactivity_push_targets{kind=\"\(label(group.kind))\",activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"\(appLabel(group.app))} \(group.count)\n"
         }
         for kind in PushKind.all {
             for type in ActivityType.allCases {
@@ -133,7 +135,13 @@ public enum PrometheusMetrics {
     static func faultLabels(_ fault: StatsReport.FaultTotals) -> String {
         "environment=\"\(label(fault.environment))\""
             + (fault.pushKind.isEmpty ? "" : ",push_kind=\"\(label(fault.pushKind))\"")
-            + ",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\""
+            + ",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\"" + appLabel(fault.app)
+    }
+
+    /// `,app="other-app"` on the series of an app other than the default one (SPEC 7: an `app`
+    /// label where there are several); the default app's series are as they always were.
+    static func appLabel(_ app: String) -> String {
+        app == AppName.defaultApp.rawValue ? "" : ",app=\"\(label(app))\""
     }
 
     /// Escapes a label value (backslash, quote, newline).

@@ -8,13 +8,17 @@ extension StatsReport {
         var lines: [String] = []
         lines.append("Active registrations: \(active)")
         for group in byTypeAndEnvironment {
-            lines.append("  \(OutsideText.line(group.activityType)) / \(OutsideText.line(group.environment)): \(group.count)")
+            lines.append(
+                "  \(OutsideText.line(Self.appPrefix(group.app)))\(OutsideText.line(group.activityType)) / "
+                    + "\(OutsideText.line(group.environment)): \(group.count)")
         }
         for kind in otherKinds {
             let groups = otherTargets.filter { $0.kind == kind }
             lines.append("\(Self.title(kind)) targets: \(groups.map(\.count).saturatedSum())")
             for group in groups {
-                lines.append("  \(OutsideText.line(group.activityType)) / \(OutsideText.line(group.environment)): \(group.count)")
+                lines.append(
+                    "  \(OutsideText.line(Self.appPrefix(group.app)))\(OutsideText.line(group.activityType)) / "
+                        + "\(OutsideText.line(group.environment)): \(group.count)")
             }
         }
         lines.append(
@@ -59,7 +63,7 @@ extension StatsReport {
         } else {
             lines.append("Faults over 24 h:")
             for fault in recentFaults {
-                let scope = Self.scope(environment: fault.environment, pushKind: fault.pushKind)
+                let scope = Self.scope(environment: fault.environment, pushKind: fault.pushKind, app: fault.app)
                 lines.append(
                     "  \(OutsideText.line(scope)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
                 )
@@ -92,12 +96,12 @@ extension StatsReport {
         parts.append(
             "\"byTypeAndEnvironment\":["
                 + byTypeAndEnvironment.map {
-                    "{\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
+                    "{\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)\(Self.appMember($0.app))}"
                 }.joined(separator: ",") + "]")
         parts.append(
             "\"otherTargets\":["
                 + otherTargets.map {
-                    "{\"kind\":\(JSONText.outside($0.kind)),\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
+                    "{\"kind\":\(JSONText.outside($0.kind)),\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)\(Self.appMember($0.app))}"
                 }.joined(separator: ",") + "]")
         parts.append("\"byAge\":{" + byAge.map { "\(JSONText.string($0.label)):\($0.count)" }.joined(separator: ",") + "}")
         parts.append("\"activeWakeups\":\(activeWakeups)")
@@ -126,7 +130,7 @@ extension StatsReport {
         parts.append(
             "\"faults24h\":["
                 + recentFaults.map {
-                    "{\"environment\":\(JSONText.outside($0.environment)),\"pushKind\":\(JSONText.outside($0.pushKind)),\"kind\":\(JSONText.outside($0.kind)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)}"
+                    "{\"environment\":\(JSONText.outside($0.environment)),\"pushKind\":\(JSONText.outside($0.pushKind)),\"kind\":\(JSONText.outside($0.kind)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)\(Self.appMember($0.app))}"
                 }.joined(separator: ",") + "]")
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))

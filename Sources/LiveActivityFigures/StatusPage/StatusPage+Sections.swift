@@ -158,9 +158,13 @@ extension StatusPage {
             out += faults.isEmpty ? ": none</th></tr>" : "</th></tr>"
             for fault in faults {
                 let scope = fault.pushKind.isEmpty ? "" : "\(fault.pushKind)/"
-                let name = "faults24h.\(fault.environment)/\(scope)\(fault.kind)/\(fault.reason)"
+                let app = fault.app == AppName.defaultApp.rawValue ? "" : "\(fault.app)/"
+                let name = "faults24h.\(app)\(fault.environment)/\(scope)\(fault.kind)/\(fault.reason)"
                 let only = fault.pushKind.isEmpty ? "" : "\(HTMLText.escape(fault.pushKind)) pushes: "
-                out += "<tr class=\"bad\"><td>\(only)\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
+                // Which app's pushes it stopped, where there are several (SPEC 6).
+                let whose = app.isEmpty ? "" : "app <strong>\(HTMLText.escape(fault.app))</strong>, "
+                out +=
+                    "<tr class=\"bad\"><td>\(whose)\(only)\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
                 out += "<br><span class=\"small\">last \(UTCTime(milliseconds: fault.lastAt).full)</span></td>"
                 out +=
                     numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The operator's snapshot of SPEC section 7 (read by `StatsReport.gather` in Storage/, without
 /// reading the registrations themselves).
 public struct StatsReport: Sendable {
@@ -9,12 +11,15 @@ public struct StatsReport: Sendable {
         public var count: Int64
         /// The push kind's name (`wake`, `widgets`).
         public var kind: String
+        /// The app's name (`default` for the default app: SPEC 6 "Several apps").
+        public var app: String
 
-        public init(activityType: String, environment: String, count: Int64, kind: String = "wake") {
+        public init(activityType: String, environment: String, count: Int64, kind: String = "wake", app: String = "default") {
             self.activityType = activityType
             self.environment = environment
             self.count = count
             self.kind = kind
+            self.app = app
         }
     }
 
@@ -137,10 +142,14 @@ public struct StatsReport: Sendable {
         public var pushes: Int64
         /// Start of the last run it stopped, Unix ms.
         public var lastAt: Int64
+        /// The app whose pushes it stopped (`default` for the default app).
+        public var app: String
 
         public init(
-            environment: String, pushKind: String = "", kind: String, reason: String, runs: Int64, pushes: Int64, lastAt: Int64
+            environment: String, pushKind: String = "", kind: String, reason: String, runs: Int64, pushes: Int64, lastAt: Int64,
+            app: String = "default"
         ) {
+            self.app = app
             self.environment = environment
             self.pushKind = pushKind
             self.kind = kind
@@ -154,8 +163,18 @@ public struct StatsReport: Sendable {
     public init() {}
 
     /// What a fault's line names as its scope: `sandbox`, or `sandbox widgets` for one kind.
-    public static func scope(environment: String, pushKind: String) -> String {
-        pushKind.isEmpty ? environment : environment + " " + pushKind
+    public static func scope(environment: String, pushKind: String, app: String = "default") -> String {
+        appPrefix(app) + (pushKind.isEmpty ? environment : environment + " " + pushKind)
+    }
+
+    /// `other-app ` before what belongs to an app other than the default one; nothing for the
+    /// default app's, so a deployment of one app reads as it always did (SPEC 6).
+    public static func appPrefix(_ app: String) -> String { app == AppName.defaultApp.rawValue ? "" : app + " " }
+
+    /// `,"app":"other-app"` in a JSON object of an app other than the default one; nothing for
+    /// the default app's.
+    public static func appMember(_ app: String) -> String {
+        app == AppName.defaultApp.rawValue ? "" : ",\"app\":" + JSONText.outside(app)
     }
 
     public static let ageLabels = ["<5m", "5-30m", "30m-2h", "2-8h", ">8h"]

@@ -26,13 +26,13 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             try connection.statement(
                 """
-                SELECT activity_type, environment, sum(n), push_kind FROM target_groups
-                GROUP BY push_kind, activity_type, environment HAVING sum(n) > 0
-                ORDER BY push_kind = 'wake' DESC, push_kind, activity_type, environment
+                SELECT activity_type, environment, n, push_kind, app FROM target_groups WHERE n > 0
+                ORDER BY push_kind = 'wake' DESC, push_kind, app <> 'default', app, activity_type, environment
                 """
             ).rows { row in
                 StatsReport.Group(
-                    activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2), kind: row.text(3) ?? "")
+                    activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2), kind: row.text(3) ?? "",
+                    app: row.text(4) ?? "")
             }
         }
     }
@@ -171,21 +171,21 @@ extension SQLiteStoreConnection: FigureQueries {
             let read = { (row: Row) in
                 StatsReport.FaultTotals(
                     environment: row.text(0) ?? "", pushKind: row.text(1) ?? "", kind: row.text(2) ?? "",
-                    reason: row.text(3) ?? "", runs: row.int(4), pushes: row.int(5), lastAt: row.int(6))
+                    reason: row.text(3) ?? "", runs: row.int(4), pushes: row.int(5), lastAt: row.int(6), app: row.text(7) ?? "")
             }
             guard let since else {
                 return try connection.statement(
                     """
-                    SELECT environment, push_kind, kind, reason, sum(runs), sum(pushes), max(last_at) FROM sweep_fault_totals
-                    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                    SELECT environment, push_kind, kind, reason, runs, pushes, last_at, app FROM sweep_fault_totals
+                    ORDER BY app <> 'default', app, 1, 2, 3, 4
                     """
                 ).rows([], read)
             }
             return try connection.statement(
                 """
-                SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at)
+                SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at), f.app
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
-                WHERE r.started_at >= ? GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                WHERE r.started_at >= ? GROUP BY f.app, 1, 2, 3, 4 ORDER BY f.app <> 'default', f.app, 1, 2, 3, 4
                 """
             ).rows([.integer(since)], read)
         }
