@@ -88,15 +88,18 @@ public struct APNsReason: Sendable, Equatable {
     /// The pseudo-reason of a server that answered without HTTP/2: it is not APNs.
     public static let notHTTP2 = "NotHTTP2"
 
-    /// What the operator should check when a fault of `kind` for `reason` stops an environment.
-    public static func advice(_ kind: SweepFault.Kind, reason: String) -> String {
-        switch (kind, reason) {
+    /// What the operator should check when a fault of `kind` for `reason` stops an environment of
+    /// `app`: the settings it names are the app's own (`APNS_BUNDLE_ID_OTHER`, SPEC 6), which fall
+    /// back to the default app's.
+    public static func advice(_ kind: SweepFault.Kind, reason: String, app: AppName = .defaultApp) -> String {
+        let setting = app.settingName
+        return switch (kind, reason) {
         case (.configuration, "BadTopic"), (.configuration, "TopicDisallowed"), (.configuration, "MissingTopic"):
-            "check APNS_BUNDLE_ID (a widgets push goes to <bundle id>.push-type.widgets, which the widget extension's push capability enables)"
+            "check \(setting("APNS_BUNDLE_ID")) (a widgets push goes to <bundle id>.push-type.widgets, which the widget extension's push capability enables)"
         case (.configuration, notHTTP2):
             "the server there does not speak HTTP/2, so it is not APNs; check APNS_HOST"
         case (.configuration, _):
-            "check APNS_KEY_ID, APNS_TEAM_ID, the key, and which environments the key may send to (APNS_ENVIRONMENTS)"
+            "check \(setting("APNS_KEY_ID")), \(setting("APNS_TEAM_ID")), the key, and which environments the key may send to (\(setting("APNS_ENVIRONMENTS")))"
         case (.provider, "TooManyProviderTokenUpdates"):
             "APNs refuses provider token updates this often; the cached token is kept"
         case (.provider, "ExpiredProviderToken"):
@@ -124,6 +127,6 @@ extension SweepFault {
         let scoped = APNsReason.kindScoped.contains(reason) && !pushKind.topicSuffix.isEmpty ? pushKind : nil
         return SweepFault(
             environment: environment, pushKind: scoped, kind: kind, reason: reason,
-            advice: APNsReason.advice(kind, reason: reason), app: app)
+            advice: APNsReason.advice(kind, reason: reason, app: app), app: app)
     }
 }
