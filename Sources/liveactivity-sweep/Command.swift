@@ -12,7 +12,7 @@ enum Command: Equatable {
     /// The operator's snapshot, as text, `--json` or `--html` (the status page).
     case stats(StatsFormat)
     /// One device's story: its registration and last attempts, by a token or a prefix of it.
-    case history(prefix: String, json: Bool)
+    case history(prefix: String, app: AppName?, json: Bool)
 
     static let program = "liveactivity-sweep"
 
@@ -29,7 +29,7 @@ enum Command: Equatable {
         usage: \(program)              run one sweep (cron runs it every minute)
                \(program) stats [--json|--html]   registrations, sweep history, delivery (acked wake-ups);
                                      --html: the status page
-               \(program) history TOKEN [--json]
+               \(program) history TOKEN [--app NAME] [--json]
                                      one device: its registration and last 20 pushes, newest first,
                                      with APNs's answer, apns-id and when the app acknowledged it.
                                      TOKEN: the whole token or its first 8 or more hex digits.
@@ -57,7 +57,16 @@ enum Command: Equatable {
         case nil: self = .sweep
         case "stats": self = .stats(try StatsFormat(arguments: Array(arguments.dropFirst())))
         case "history":
-            let operands = arguments.dropFirst().filter { $0 != "--json" }
+            var operands = Array(arguments.dropFirst().filter { $0 != "--json" })
+            // `--app NAME`: the app of a token registered for several (SPEC 6).
+            var app: AppName?
+            if let flag = operands.firstIndex(of: "--app") {
+                guard flag + 1 < operands.count, let name = AppName(operands[flag + 1]) else {
+                    throw .configuration("history: --app needs an app name (a-z, 0-9 and -, up to 32); try --help")
+                }
+                app = name
+                operands.removeSubrange(flag...(flag + 1))
+            }
             guard operands.count == 1, let token = operands.first else {
                 throw .configuration("history needs one TOKEN (its first 8 or more hex digits); try --help")
             }
@@ -66,7 +75,7 @@ enum Command: Equatable {
                     "history: TOKEN must be \(DeviceHistory.shortestPrefix) to \(PushToken.maximumLength) hex digits (the token or its start)"
                 )
             }
-            self = .history(prefix: prefix, json: arguments.contains("--json"))
+            self = .history(prefix: prefix, app: app, json: arguments.contains("--json"))
         case let other?: throw .configuration("unknown command \(other.prefix(40)); try --help")
         }
     }

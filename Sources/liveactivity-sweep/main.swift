@@ -47,7 +47,7 @@ do {
         StopRequest.install()
         try SweepCommand.run(settings, configuration)
     case .stats(let format): try StatsCommand.run(configuration, format: format)
-    case .history(let prefix, let json): try HistoryCommand.run(configuration, prefix: prefix, json: json)
+    case .history(let prefix, let app, let json): try HistoryCommand.run(configuration, prefix: prefix, app: app, json: json)
     }
 } catch let failure as CommandFailure {
     if let message = failure.message { printError(message) }

@@ -113,7 +113,15 @@ struct HistoryCommandTests {
             #expect(run.status == 2, "\(bad): \(run.status)")
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("TOKEN"), "\(bad): \(run.stderr)")
         }
+        // `--app` names an app (SPEC 6): without a name, or with one no app may have, one line and exit 2.
+        for bad in [["c0ffee12", "--app"], ["c0ffee12", "--app", "Other_App"]] {
+            let run = try history(bad)
+            #expect(run.status == 2, "\(bad): \(run.status)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("--app"), "\(bad): \(run.stderr)")
+        }
+        let other = try history([sampleToken(1), "--app", "other-app"])
+        #expect(other.status == 1 && other.stderr.contains("is not registered for app other-app"), "\(other.stderr)")
         let help = try runCommand(product("liveactivity-sweep"), ["--help"], environment: ["PATH": "/usr/bin:/bin"])
-        #expect(help.stdout.contains("history TOKEN [--json]"))
+        #expect(help.stdout.contains("history TOKEN [--app NAME] [--json]"))
     }
 }

@@ -100,3 +100,25 @@ import Testing
         #expect(page.contains("data-figure=\"faults24h.two/production/configuration/TopicDisallowed.runs\""))
     }
 }
+
+extension AppFiguresTests {
+    @Test(arguments: TestEngine.every)
+    func historyOfATokenOfSeveralAppsSaysWhichAndAnAppPicksOne(engine: TestEngine) throws {
+        let database = try populated(on: engine)
+        let both = try database.reading { try DeviceHistory.lookup(sampleToken(1), in: $0) }
+        #expect(both == .severalApps([.defaultApp, two]))
+        let prefix = sampleToken(1)
+        guard case .found(let picked) = try database.reading({ try DeviceHistory.lookup(prefix, app: two, in: $0) }) else {
+            Issue.record("app two's registration of the token is not found")
+            return
+        }
+        #expect(picked.registration.app == two && picked.registration.token == token(1))
+        guard case .found(let own) = try database.reading({ try DeviceHistory.lookup(prefix, app: .defaultApp, in: $0) })
+        else {
+            Issue.record("the default app's registration of the token is not found")
+            return
+        }
+        #expect(own.registration.app == .defaultApp)
+        #expect(try database.reading { try DeviceHistory.lookup(sampleToken(2), app: two, in: $0) } == .notRegistered)
+    }
+}

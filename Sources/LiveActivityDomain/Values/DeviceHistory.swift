@@ -20,6 +20,8 @@ public struct DeviceHistory: Sendable, Equatable {
         case found(DeviceHistory)
         /// More than one registration starts with the prefix: how many.
         case ambiguous(count: Int)
+        /// One token, registered for several apps (SPEC 6): which; the operator names one.
+        case severalApps([AppName])
         case notRegistered
     }
 
