@@ -129,9 +129,10 @@ struct ConfigurationTableTests {
 
     @Test func theResponderReadsWhatTheTableSaysAndNothingElse() throws {
         for row in try Self.rows() {
-            // Any path is a valid database path: nothing malformed to try.
+            // Any path is a valid database path: nothing malformed to try. `nan` is a good app
+            // name; `NaN` is none.
             for name in row.names where name != "LIVEACTIVITY_DB" {
-                let run = try responderOnce(name, "nan")
+                let run = try responderOnce(name, name == "LIVEACTIVITY_APPS" ? "NaN" : "nan")
                 if row.readBy == "sweep" {
                     #expect(
                         run.status == 0, "the responder refused \(name), which the table says only the sweep reads: \(run.stderr)"

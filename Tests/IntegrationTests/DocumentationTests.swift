@@ -89,6 +89,8 @@ struct DocumentationTests {
     static let runners: [String: String] = [
         "README.md sh Two commands": "RunLocalTests (scripts/run-local --once); .ci/run runs scripts/test",
         "README.md sh Install the package": "DocumentationTests (docs/INSTALL.md's blocks, which PackageLifeTests runs)",
+        "README.md sh A second app": "SeveralAppsEndToEndTests",
+        "README.md nginx A second app": "SeveralAppsEndToEndTests",
         "docs/API.md sh The routes": "APIDocumentTests",
         "docs/API.md swift The app's side": "AppGuideTests",
         "docs/APP.md swift 3. When to call what": "AppGuideTests",

@@ -226,4 +226,91 @@ struct SeveralAppsEndToEndTests {
         #expect(try fixture.received().isEmpty, "nothing sent")
         #expect(try storedRows(fixture.database) == rows, "no row touched")
     }
+
+    /// README's "A second app" as written: its settings block appended to the settings file the
+    /// responder and the sweep read (`LIVEACTIVITY_CONFIG`), its nginx lines in the server block
+    /// (the package's snippet shows the same lines, commented), and its check run against the
+    /// deployment, before and after the app registered and the sweep pushed it.
+    @Test func theReadmesSecondAppRunsAsWritten() throws {
+        let blocks = try MarkdownBlock.all(in: "README.md").filter { $0.heading == "A second app" }
+        let shell = blocks.filter { $0.language == "sh" }
+        let locations = try #require(blocks.first { $0.language == "nginx" }, "README's second app has no nginx block")
+        try #require(shell.count == 2, "README's second app: the settings block, then the check")
+        let configPath = "/etc/liveactivity/liveactivity.conf"
+        #expect(shell[0].text.contains(configPath) && shell[1].text.contains(configPath))
+
+        // The package's snippet ends its routes with these very lines, commented out.
+        let built = TemporaryDirectory("apps-nginx-files")
+        let made = try runCommand("/bin/sh", [packageRoot + "/debian/nginx-files", packageRoot + "/nginx", built.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let snippet = try String(contentsOfFile: built.file("snippets/liveactivity.conf"), encoding: .utf8)
+        let example = snippet.split(separator: "\n").drop { $0 != "# BEGIN a second app" }.dropFirst()
+            .prefix { $0 != "# END a second app" }.map { String($0.dropFirst()) }
+        #expect(example.joined(separator: "\n") + "\n" == locations.text, "\(example)")
+
+        // The operator's settings file (the default app's settings, here the stand-in's), then the
+        // block appended to it as written; the stand-in serves the apps the block names.
+        let folder = TemporaryDirectory("apps-readme")
+        let config = folder.file("liveactivity.conf")
+        let appended = shell[0].text.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].allSatisfy({ $0.isUppercase || $0 == "_" }) else { return nil }
+            return (String(parts[0]), String(parts[1]))
+        }
+        #expect(appended.map(\.0) == ["LIVEACTIVITY_APPS", "APNS_BUNDLE_ID_OTHER"], "\(appended)")
+        let standIn = try StandInStack(environment: Dictionary(appended) { _, new in new })
+        var base = standIn.sweepEnvironment(database: "unused")
+        for name in ["LIVEACTIVITY_DB", "LIVEACTIVITY_SWEEP_DIR", "PATH"] { base[name] = nil }
+        try (base.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n") + "\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let bash = try #require(systemTool("bash"))
+        let settings = try runCommand(
+            bash, ["-euo", "pipefail", "-c", shell[0].text.replacingOccurrences(of: configPath, with: config)])
+        #expect(settings.status == 0, "\(settings.stderr)")
+
+        // The responder started after the change (as restarted), nginx with the block's lines (by
+        // the hand-made snippets' name for the FastCGI file, which the package renames).
+        var options = LiveStack.Options()
+        options.environment = ["LIVEACTIVITY_CONFIG": config]
+        options.serverLines = locations.text.replacingOccurrences(
+            of: "snippets/liveactivity-fastcgi-pass.conf", with: "snippets/liveactivity-fastcgi.conf")
+        let live = try LiveStack(options, label: "apps-readme")
+        var environment = live.database.programEnvironment
+        environment["PATH"] = "/usr/bin:/bin"
+
+        /// The check block's lines, each run as written on this deployment.
+        func check() throws -> [CommandResult] {
+            try shell[1].text.split(separator: "\n").map { line in
+                let command = String(line)
+                    .replacingOccurrences(
+                        of: "--resolve wakeup.your-domain.tld:443:127.0.0.1 https://wakeup.your-domain.tld",
+                        with: "http://127.0.0.1:\(live.port)"
+                    )
+                    .replacingOccurrences(of: "runuser -u liveactivity -- ", with: "")
+                    .replacingOccurrences(of: configPath, with: config)
+                    .replacingOccurrences(of: " liveactivity-sweep ", with: " \(product("liveactivity-sweep")) ")
+                return try runCommand(bash, ["-euo", "pipefail", "-c", command], environment: environment)
+            }
+        }
+        let before = try check()
+        #expect(before.count == 2 && before.allSatisfy { $0.status == 0 }, "\(before.map(\.stderr))")
+        #expect(before.first?.stdout == #"{"success":true}"#, "the new location knows the app: \(before.first?.stdout ?? "")")
+
+        // The app registers at its location; the next sweep pushes it with its own topic.
+        let token = testToken(3421)
+        #expect(try live.request("POST", "/other/wakeup", body: registerBody(token)).status == 200)
+        var sweepEnvironment = environment
+        sweepEnvironment["LIVEACTIVITY_CONFIG"] = config
+        let sweep = try runCommand(product("liveactivity-sweep"), environment: sweepEnvironment)
+        #expect(sweep.status == 0 && sweep.stdout.contains(" sent=1 "), "\(sweep.stdout) \(sweep.stderr)")
+        let pushes = try standIn.state().received(token: token)
+        #expect(pushes.map { "\($0.topic ?? "-") \($0.status)" } == ["com.example.other 200"])
+
+        let after = try check()
+        #expect(after.allSatisfy { $0.status == 0 }, "\(after.map(\.stderr))")
+        // `stats` counts the new app's registration apart ("other charging / production: 1").
+        let stats = after.last?.stdout.split(separator: "\n") ?? []
+        #expect(stats.contains { $0.hasPrefix("  other ") && $0.hasSuffix(": 1") }, "\(stats)")
+        #expect(!stats.contains { $0.hasPrefix("  charging ") }, "the default app has no registration: \(stats)")
+    }
 }
