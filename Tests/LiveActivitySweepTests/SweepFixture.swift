@@ -35,12 +35,12 @@ struct SweepFixture: SweepTimes {
     /// Registers the sample tokens of `seeds` at `time`, as the API does.
     func register(
         _ seeds: some Sequence<Int>, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production,
-        interval: Int? = nil, at time: Int64
+        interval: Int? = nil, at time: Int64, app: AppName = .defaultApp
     ) throws {
         for seed in seeds {
             try database.register(
                 try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
-                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval)
+                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval, app: app)
         }
     }
 
@@ -69,24 +69,29 @@ struct SweepFixture: SweepTimes {
     func sweep(
         at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil, issued: LockedBox<Int> = LockedBox(0),
         stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
-        settingsFingerprint: String? = nil, log: @escaping (String) -> Void = { _ in }
+        settingsFingerprint: String? = nil, routes: [AppName: AppRoute] = [.defaultApp: route],
+        log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
         var configuration = configuration ?? self.configuration
         configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
         let store = try database.sweep()
         defer { store.close() }
         let folder = try SweepFolder(path: database.sweepFolder)
-        let tokens = ProviderTokenCache(store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: "test") {
-            seconds in
-            let count = issued.update {
-                $0 += 1
-                return $0
+        var caches: [SigningIdentity: ProviderTokenCache] = [:]
+        for identity in Set(routes.values.map(\.identity)) {
+            caches[identity] = ProviderTokenCache(
+                store: database.engine.providerTokens(sweepFolder: folder.path), cacheKey: "test-\(identity.teamID)"
+            ) { seconds in
+                let count = issued.update {
+                    $0 += 1
+                    return $0
+                }
+                return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
             }
-            return ProviderToken(jwt: "jwt-\(seconds)-\(count)", issuedAt: seconds)
         }
         return try Sweep(
             configuration: configuration, engine: database.engine, store: store, sender: sender,
-            apps: SweepApps(routes: [.defaultApp: Self.route], tokens: [Self.route.identity: tokens]),
+            apps: SweepApps(routes: routes, tokens: caches),
             lease: .random(host: TestDatabase.lease.host, seconds: 120), clock: configuration.clock,
             settingsFingerprint: settingsFingerprint,
             stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log

@@ -62,9 +62,13 @@ public struct StandInConfiguration: Sendable {
     public static func fromProcess() throws -> StandInConfiguration {
         let settings = try Settings.fromProcess()
         let names = try settings.apps()
-        _ = try settings.bundleIDs(of: names)
+        // Each app's own bundle id, checked distinct: one line naming the setting otherwise.
+        let bundleIDs = try settings.bundleIDs(of: names)
         var apps: [App] = []
         for name in names {
+            guard let bundleID = bundleIDs[name] else {
+                throw ConfigurationError.missing(name: name.settingName("APNS_BUNDLE_ID"))
+            }
             let app = settings.forApp(
                 name, names: Settings.perAppNames + ["STANDIN_KEY_ENVIRONMENTS"],
                 keyNames: Settings.perAppKeyNames + ["STANDIN_PUBLIC_KEY_PATH"])
@@ -83,7 +87,7 @@ public struct StandInConfiguration: Sendable {
             apps.append(
                 App(
                     name: name, keyID: try app.required("APNS_KEY_ID"), teamID: try app.required("APNS_TEAM_ID"),
-                    bundleID: try app.required("APNS_BUNDLE_ID"), publicKeyPEM: publicKey,
+                    bundleID: bundleID, publicKeyPEM: publicKey,
                     keyEnvironments: try app.environments("STANDIN_KEY_ENVIRONMENTS") ?? APNsEnvironment.allCases))
         }
         return StandInConfiguration(

@@ -35,6 +35,9 @@ final class DueCursor {
     /// Rows skipped for a value this build cannot use, and the first one's reason.
     private(set) var refused = 0
     private(set) var firstRefusal: String?
+    /// Due targets of apps the sweep does not serve (gone from `LIVEACTIVITY_APPS`), passed over:
+    /// how many of each. They stay as they are until they expire.
+    private(set) var unserved: [AppName: Int] = [:]
 
     /// `expected`: the rows counted due at the start, room for whose hashes is made at once. Grown
     /// one doubling at a time instead, the set's last doubling came at the run's end, when memory
@@ -93,6 +96,10 @@ final class DueCursor {
                 continue
             }
             guard environments.contains(row.environment), !isSkipped(row) else { continue }
+            guard apps.contains(row.app) else {
+                unserved[row.app, default: 0] += 1
+                continue
+            }
             if returned.insert(row.key.hashValue).inserted { return row }
         }
     }

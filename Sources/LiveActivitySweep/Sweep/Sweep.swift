@@ -121,6 +121,12 @@ public final class Sweep {
                     ? "a stop was requested (SIGTERM)" : "the time budget of \(budget.seconds) s ran out"
                 log("\(why): \(deferred) pushes were not sent and are due at the next run")
             }
+            if !cursor.unserved.isEmpty {
+                let apps = cursor.unserved.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                log(
+                    "due targets of apps LIVEACTIVITY_APPS does not name were not sent (\(apps.joined(separator: ", "))); "
+                        + "they expire as usual")
+            }
             if cursor.refused > 0 {
                 log(
                     "\(cursor.refused) due targets hold values this build cannot use and were skipped "

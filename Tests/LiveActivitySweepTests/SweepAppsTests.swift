@@ -1,0 +1,80 @@
+import APNsHTTP2
+import TestSupport
+import Testing
+
+@testable import LiveActivityDomain
+@testable import LiveActivityStore
+@testable import LiveActivitySweep
+
+/// Several apps in one sweep (SPEC 5, 6; issue 34 point 3), against the scripted sender on every
+/// engine: each app's targets go out with its own bundle id, signed by its own identity; a fault
+/// of one app's topic stops that app alone and the other app's pushes of the same sweep go out;
+/// an app the sweep no longer serves is passed over with one line and left as it is.
+@Suite struct SweepAppsTests: SweepTimes {
+    let two = AppName("two")!
+    static let twoRoute = AppRoute(
+        bundleID: "org.two.app", identity: SigningIdentity(teamID: "TEAM222222", keyID: "KEY2222222"))
+    var routes: [AppName: AppRoute] { [.defaultApp: SweepFixture.route, two: Self.twoRoute] }
+
+    @Test(arguments: TestEngine.every)
+    func eachAppsPushesGoWithItsBundleIDAndIdentity(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "apps")
+        try fixture.register(1...3, at: t0)
+        try fixture.register(3...5, at: t0, app: two)  // token 3 under both apps
+        let sender = ScriptedSender()
+        let summary = try fixture.sweep(at: t0 + minute, sender, routes: routes)
+        #expect(summary.sent == 6 && summary.faults.isEmpty, "\(summary.line)")
+        let sent = sender.sent.map { ($0.push.token.hex, $0.push.bundleID, $0.identity) }
+        for seed in 1...3 {
+            #expect(sent.contains { $0 == (sampleToken(seed), "com.example.app", SweepFixture.route.identity) })
+        }
+        for seed in 3...5 {
+            #expect(sent.contains { $0 == (sampleToken(seed), "org.two.app", Self.twoRoute.identity) })
+        }
+        #expect(sent.count == 6, "token 3 pushed once for each app")
+        #expect(Set(sender.sent.compactMap(\.providerToken).map(\.jwt)).count == 2, "one provider token per identity")
+        let twos = try fixture.database.registration(PushToken(trusted: sampleToken(3)), app: two)
+        let own = try fixture.row(3)
+        #expect(twos?.wakeupCount == 1 && own?.wakeupCount == 1)
+    }
+
+    @Test(arguments: TestEngine.every)
+    func aWrongTopicOfOneAppStopsThatAppAloneAndTheOtherAppsPushesGoOut(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "apptopic")
+        try fixture.register(1...10, at: t0)
+        try fixture.register(11...20, at: t0, app: two)
+        let sender = ScriptedSender()
+        for seed in 11...20 { sender.script[sampleToken(seed)] = [.status(400, "TopicDisallowed")] }
+        let now = t0 + minute
+        let summary = try fixture.sweep(at: now, sender, routes: routes)
+        #expect(summary.faults.count == 1, "\(summary.line)")
+        let fault = try #require(summary.faults.first)
+        #expect(fault.app == two && fault.kind == .configuration && fault.reason == "TopicDisallowed")
+        #expect(fault.line.contains("configuration fault in two production"), "\(fault.line)")
+        #expect(fault.summary.hasPrefix("two/production:TopicDisallowed:"), "\(fault.summary)")
+        #expect(summary.sent == 10, "every push of the default app went out: \(summary.line)")
+        for seed in 1...10 { #expect(try fixture.row(seed)?.wakeupCount == 1) }
+        // The faulted app's targets are kept, none deleted, each waiting one interval.
+        for seed in 11...20 {
+            let row = try #require(try fixture.database.registration(PushToken(trusted: sampleToken(seed)), app: two))
+            #expect(row.wakeupCount == 0 && row.wake.nextPushAt >= now + 300_000, "\(seed): \(row.wake.nextPushAt - now)")
+        }
+        #expect(try fixture.database.count() == 20)
+    }
+
+    @Test(arguments: TestEngine.every)
+    func anAppTheSweepNoLongerServesIsPassedOverWithOneLine(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "appgone")
+        try fixture.register(1...2, at: t0)
+        try fixture.register(3...4, at: t0, app: AppName("gone")!)
+        let sender = ScriptedSender()
+        let lines = LockedBox<[String]>([])
+        let summary = try fixture.sweep(at: t0 + minute, sender, log: { line in lines.update { $0.append(line) } })
+        #expect(summary.sent == 2 && sender.sent.count == 2, "\(summary.line)")
+        #expect(lines.get().filter { $0.contains("LIVEACTIVITY_APPS does not name") }.count == 1, "\(lines.get())")
+        #expect(lines.get().contains { $0.contains("(gone 2)") }, "\(lines.get())")
+        #expect(!lines.get().contains { $0.contains("time budget") }, "\(lines.get())")
+        let gone = try fixture.database.registration(PushToken(trusted: sampleToken(3)), app: AppName("gone")!)
+        #expect(gone?.wakeupCount == 0 && gone?.wake.nextPushAt == t0, "left as it was")
+    }
+}
