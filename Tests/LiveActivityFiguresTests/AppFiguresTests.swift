@@ -98,6 +98,9 @@ import Testing
         let page = StatusPage.render(try database.statsReport(now: now))
         #expect(page.contains("app <strong>two</strong>, configuration <code>TopicDisallowed</code>"), "\(page)")
         #expect(page.contains("data-figure=\"faults24h.two/production/configuration/TopicDisallowed.runs\""))
+        // The alarm names the app whose pushes the last sweep's fault stopped.
+        #expect(page.contains("data-value=\"lastSweepFailed\""), "the run with the fault failed")
+        #expect(page.contains("stopped the pushes of app <strong data-figure=\"failingApps\" data-value=\"two\">two</strong>"))
     }
 }
 

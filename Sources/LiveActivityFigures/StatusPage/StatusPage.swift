@@ -36,6 +36,20 @@ public enum StatusPage {
 
     // MARK: - The last sweep and the alarm
 
+    /// The further apps whose faults the last sweep recorded, named (SPEC 6: the alarm says whose
+    /// pushes fail); nothing where there are none, as on a deployment of one app.
+    static func failingApps(_ report: StatsReport) -> String {
+        guard let last = report.lastRunAt else { return "" }
+        let apps = Set(
+            report.recentFaults.filter { $0.lastAt == last && $0.app != AppName.defaultApp.rawValue }.map(\.app)
+        ).sorted()
+        guard !apps.isEmpty else { return "" }
+        let names = apps.map {
+            "<strong data-figure=\"failingApps\" data-value=\"\(HTMLText.escape($0))\">\(HTMLText.escape($0))</strong>"
+        }
+        return "Its faults stopped the pushes of app \(names.joined(separator: ", ")). "
+    }
+
     static func health(_ report: StatsReport) -> String {
         let health = SweepHealth(report)
         var out = "<section id=\"health\" class=\"health \(health.isAlarm ? "alarm" : "ok")\" data-alarm=\"\(health.isAlarm)\""
@@ -60,6 +74,7 @@ public enum StatusPage {
                 case .lastSweepFailed:
                     out +=
                         "The last sweep exited non-zero: a configuration or provider fault, or the mass-deletion guard held deletions. "
+                    out += Self.failingApps(report)
                     out += "Its log line says what to fix; the faults are listed below."
                 case .hostStopped(let host, let milliseconds):
                     out +=
