@@ -42,9 +42,11 @@ public struct SweepCredentials {
     /// key id: APNs would bind both to one connection pool and one token.
     public static func ofEveryApp(_ settings: Settings) throws(ConfigurationError) -> [AppName: SweepCredentials] {
         let apps = try settings.apps()
+        // The default app's first, its settings checked in their order as with one app (a fresh
+        // install names APNS_KEY_ID first); then every app's own bundle id, distinct.
+        var credentials: [AppName: SweepCredentials] = [.defaultApp: try SweepCredentials(settings: settings)]
         _ = try settings.bundleIDs(of: apps)
-        var credentials: [AppName: SweepCredentials] = [:]
-        for app in apps {
+        for app in apps where !app.isDefault {
             let own = try SweepCredentials(settings: settings.forApp(app))
             if let other = apps.first(where: {
                 credentials[$0].map { $0.identity == own.identity && $0.tokenCacheKey != own.tokenCacheKey } == true
