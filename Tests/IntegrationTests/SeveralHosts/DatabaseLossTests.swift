@@ -88,7 +88,12 @@ struct DatabaseLossTests {
         for sweep in sweeps { #expect(sweep.waitForExit(timeout: 120) == .exited(0), "\(sweep.output)") }
         let counts = try hosts.receivedCounts()
         #expect(registered.allSatisfy { counts[$0] == 1 }, "each new registration pushed once")
-        #expect(counts.count == 100 + registered.count && counts.values.allSatisfy { $0 == 1 })
+        // Beside the first 100, only tokens the load sent: a registration answered 503 while the
+        // primary was lost may still have committed (its commit's acknowledgement lost with the
+        // server), and is then pushed like any other; none is pushed twice.
+        let answered = Set(load.answers.get().map(\.token))
+        #expect(counts.keys.filter { !answered.contains($0) }.count == 100, "\(counts.count) tokens pushed")
+        #expect(counts.values.allSatisfy { $0 == 1 })
         #expect(try database.scalar("SELECT count(*) FROM push_targets WHERE push_count = 0") == 0)
     }
 }
