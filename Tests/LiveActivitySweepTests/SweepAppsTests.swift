@@ -78,3 +78,24 @@ import Testing
         #expect(gone?.wakeupCount == 0 && gone?.wake.nextPushAt == t0, "left as it was")
     }
 }
+
+extension SweepAppsTests {
+    @Test(arguments: TestEngine.every)
+    func anAppsTargetInAnEnvironmentItDoesNotEnableIsLeftAlone(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "appenv")
+        try fixture.register(1...1, at: t0)
+        // App two enables sandbox alone; a production row of it (stored before its setting changed).
+        try fixture.register(2...2, .charging, .production, at: t0, app: two)
+        try fixture.register(3...3, .charging, .sandbox, at: t0, app: two)
+        var configuration = fixture.configuration
+        let settings = Settings(values: [
+            "LIVEACTIVITY_APPS": "two", "APNS_ENVIRONMENTS_TWO": "sandbox", "APNS_ENVIRONMENT_TWO": "sandbox",
+        ])
+        try configuration.readApps(settings)
+        let sender = ScriptedSender()
+        let summary = try fixture.sweep(at: t0 + minute, sender, configuration: configuration, routes: routes)
+        #expect(Set(sender.sent.map(\.push.token.hex)) == [sampleToken(1), sampleToken(3)], "\(summary.line)")
+        let stranded = try fixture.database.registration(PushToken(trusted: sampleToken(2)), app: two)
+        #expect(stranded?.wakeupCount == 0 && stranded?.wake.nextPushAt == t0, "left as it was")
+    }
+}

@@ -22,8 +22,9 @@ final class DueCursor {
     private let store: any SweepStatements
     let cutoff: Int64
     private var environments: [APNsEnvironment]
-    /// The apps the sweep serves.
-    private let apps: Set<AppName>
+    /// The apps the sweep serves, each with the environments it enables (SPEC 6: an app's own
+    /// `APNS_ENVIRONMENTS`, else the default app's).
+    private let apps: [AppName: Set<APNsEnvironment>]
     private let lease: SweepLease
     private let pageSize: Int
 
@@ -44,9 +45,9 @@ final class DueCursor {
     /// peaks: 1 MB of old storage beside 2 MB of new at 100,000.
     init(
         store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment], lease: SweepLease, pageSize: Int = 1000,
-        expected: Int = 0, apps: Set<AppName> = [.defaultApp]
+        expected: Int = 0, apps: [AppName: Set<APNsEnvironment>]? = nil
     ) {
-        self.apps = apps
+        self.apps = apps ?? [.defaultApp: Set(environments)]
         self.store = store
         self.cutoff = cutoff
         self.environments = environments
@@ -62,7 +63,9 @@ final class DueCursor {
     /// for every app served is no longer read at all.
     func skip(_ scope: FaultScope) {
         skipped.insert(scope)
-        if scope.kind == nil, apps.allSatisfy({ skipped.contains(FaultScope(environment: scope.environment, app: $0)) }) {
+        if scope.kind == nil,
+            apps.keys.allSatisfy({ skipped.contains(FaultScope(environment: scope.environment, app: $0)) })
+        {
             environments.removeAll { $0 == scope.environment }
         }
     }
@@ -96,10 +99,13 @@ final class DueCursor {
                 continue
             }
             guard environments.contains(row.environment), !isSkipped(row) else { continue }
-            guard apps.contains(row.app) else {
+            guard let enabled = apps[row.app] else {
                 unserved[row.app, default: 0] += 1
                 continue
             }
+            // An environment its app does not enable is left alone, as the query leaves one no
+            // app enables (another app's setting brought the row into the page).
+            guard enabled.contains(row.environment) else { continue }
             if returned.insert(row.key.hashValue).inserted { return row }
         }
     }

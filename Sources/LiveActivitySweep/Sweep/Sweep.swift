@@ -94,7 +94,10 @@ public final class Sweep {
         if dueCount > 0 {
             let cursor = DueCursor(
                 store: store, cutoff: cutoff, environments: configuration.servedEnvironments, lease: lease,
-                pageSize: duePageSize, expected: dueCount, apps: Set(apps.routes.keys))
+                pageSize: duePageSize, expected: dueCount,
+                apps: apps.routes.keys.reduce(into: [:]) { served, app in
+                    served[app] = Set(configuration.apps[app]?.enabled ?? configuration.enabledEnvironments)
+                })
             var run = SweepRun(
                 rules: OutcomeRules(configuration: configuration), routes: apps.routes,
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
