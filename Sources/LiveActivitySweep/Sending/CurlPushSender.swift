@@ -9,14 +9,9 @@ import LiveActivityDomain
 /// pool). Each multiplexes its pushes over one HTTP/2 connection for a small run and a few for a
 /// large backlog (`APNsClient`).
 public final class CurlPushSender: PushSender {
-    /// What one client serves.
-    private struct Pool: Equatable {
-        let identity: SigningIdentity
-        let environment: APNsEnvironment
-    }
-
     private let settings: APNsClientSettings
-    private var clients: [(pool: Pool, client: APNsClient)] = []
+    /// One client per pool, in the order they were made.
+    private var clients: [(pool: ConnectionPool, client: APNsClient)] = []
     /// Set by the sweep before the first push of each identity.
     private var tokens: [SigningIdentity: ProviderToken] = [:]
     private var deadline: Deadline?
@@ -38,13 +33,13 @@ public final class CurlPushSender: PushSender {
     }
 
     public func expect(_ count: Int, to environment: APNsEnvironment, as identity: SigningIdentity) {
-        try? client(for: Pool(identity: identity, environment: environment)).expectedPushes = count
+        try? client(for: ConnectionPool(identity: identity, environment: environment)).expectedPushes = count
     }
 
     public var queuedCount: Int { clients.reduce(0) { $0 + $1.client.queuedCount } }
 
     public func enqueue(_ push: APNsPush, to environment: APNsEnvironment, as identity: SigningIdentity) {
-        guard let client = try? client(for: Pool(identity: identity, environment: environment)) else {
+        guard let client = try? client(for: ConnectionPool(identity: identity, environment: environment)) else {
             failedToStart.append(APNsCompletion(id: push.id, answer: .failed(.failedInit)))
             return
         }
@@ -85,7 +80,7 @@ public final class CurlPushSender: PushSender {
         clients.map { ($0.pool.identity, $0.pool.environment) }
     }
 
-    private func client(for pool: Pool) throws -> APNsClient {
+    private func client(for pool: ConnectionPool) throws -> APNsClient {
         if let existing = clients.first(where: { $0.pool == pool }) { return existing.client }
         guard let token = tokens[pool.identity] else {
             preconditionFailure("setProviderToken for \(pool.identity) before its first push")

@@ -20,10 +20,10 @@ extension Sweep {
         }
         sender.setDeadline(run.deadline)
         // Each pool plans its connections for the pushes due to it: its apps' of its environment.
-        var perPool: [Pool: Int] = [:]
+        var perPool: [ConnectionPool: Int] = [:]
         for (scope, count) in dueCounts {
             guard let identity = apps.routes[scope.app]?.identity else { continue }
-            perPool[Pool(identity: identity, environment: scope.environment), default: 0] += count
+            perPool[ConnectionPool(identity: identity, environment: scope.environment), default: 0] += count
         }
         for (pool, count) in perPool.sorted(by: {
             ($0.key.environment.rawValue, "\($0.key.identity)") < ($1.key.environment.rawValue, "\($1.key.identity)")
@@ -104,10 +104,4 @@ extension Sweep {
         try apply(.finish(now: clock.now()))
         try writer.submit(OutcomeBatch(writes: batch, answered: answered))
     }
-}
-
-/// A connection pool: one signing identity's pushes to one environment.
-private struct Pool: Hashable {
-    var identity: SigningIdentity
-    var environment: APNsEnvironment
 }
