@@ -131,7 +131,7 @@ import Testing
 
         let apps = SweepApps(credentials, store: KeptTokens())
         #expect(apps.identities == [one, SigningIdentity(teamID: "TEAM222222", keyID: "KEY2222222")])
-        #expect(apps.tokens(for: one) === apps.tokens(for: one) && apps.defaultRoute == credentials[.defaultApp]?.route)
+        #expect(apps.tokens(for: one) === apps.tokens(for: one) && apps.routes[.defaultApp] == credentials[.defaultApp]?.route)
 
         // Another key under the default app's team and key id: one of the two is wrong.
         var clash = settings.values

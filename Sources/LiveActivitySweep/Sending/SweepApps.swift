@@ -30,9 +30,6 @@ public final class SweepApps {
         self.init(routes: credentials.mapValues(\.route), tokens: caches)
     }
 
-    /// The default app's route.
-    public var defaultRoute: AppRoute { routes[.defaultApp]! }
-
     /// Every identity that signs, the default app's first, then by the first app of each.
     public var identities: [SigningIdentity] {
         var identities: [SigningIdentity] = []

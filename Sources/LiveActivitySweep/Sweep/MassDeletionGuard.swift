@@ -31,8 +31,6 @@ public struct MassDeletionGuard: Sendable {
         self.everDelivered = everDelivered
     }
 
-    private static func scope(_ row: DueTarget) -> PushScope { row.scope }
-
     static func isRejection(_ answer: APNsAnswer) -> Bool {
         guard let response = answer.response, response.status != 200 else { return false }
         return APNsReason.meaning(status: response.status, reason: response.reason) == .rejected
@@ -41,7 +39,7 @@ public struct MassDeletionGuard: Sendable {
     /// Counts the final answer to the push for `row` (not one that is about to be retried).
     public mutating func observe(_ answer: APNsAnswer, for row: DueTarget) {
         guard let response = answer.response else { return }
-        var count = counts[Self.scope(row), default: Counts()]
+        var count = counts[row.scope, default: Counts()]
         let rejected = Self.isRejection(answer)
         if row.proven {
             count.provenAnswered += 1
@@ -49,12 +47,12 @@ public struct MassDeletionGuard: Sendable {
         }
         if response.status == 200 { count.delivered += 1 }
         if rejected { count.rejected += 1 }
-        counts[Self.scope(row)] = count
+        counts[row.scope] = count
     }
 
     /// Holds the deletion `write` of `row`, asked for by `reason`.
     public mutating func hold(_ write: OutcomeWrite, reason: String, row: DueTarget) {
-        held[Self.scope(row), default: []].append((row, write, reason))
+        held[row.scope, default: []].append((row, write, reason))
     }
 
     /// Why the guard trips for an environment.
