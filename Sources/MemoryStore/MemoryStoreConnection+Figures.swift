@@ -49,7 +49,7 @@ extension MemoryStoreConnection: FigureQueries {
     }
 
     /// The default app first, then the others by name.
-    private static func appOrder(_ app: String) -> String { app == AppName.defaultApp.rawValue ? "" : "1" + app }
+    private static func appOrder(_ app: String) -> String { AppName.isDefault(named: app) ? "" : "1" + app }
 
     /// The groups' order: wakes first, then by kind, the default app's, other apps by name, type
     /// and environment.

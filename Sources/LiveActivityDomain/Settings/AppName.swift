@@ -28,6 +28,14 @@ public struct AppName: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public var isDefault: Bool { self == .defaultApp }
 
+    /// Whether `name`, as stored or shown, is the default app's.
+    public static func isDefault(named name: String) -> Bool { name == defaultApp.rawValue }
+
+    /// The name then `separator` for an app other than the default one, nothing for the default
+    /// app: what a line or figure puts before what is an app's, so that a deployment of one app
+    /// reads as it always did (SPEC 6).
+    public func prefix(_ separator: String) -> String { isDefault ? "" : rawValue + separator }
+
     /// What this app's settings end with: nothing for the default app, else `_OTHER_APP`.
     public var settingSuffix: String {
         guard !isDefault else { return "" }

@@ -26,7 +26,7 @@ public struct FaultScope: Hashable, Sendable, CustomStringConvertible {
     /// `sandbox`, or `sandbox widgets` for one kind, after the app's name for an app other than
     /// the default one (`other-app sandbox`): as the operator's line names it.
     public var description: String {
-        (app.isDefault ? "" : "\(app) ") + (kind.map { "\(environment.rawValue) \($0.name)" } ?? environment.rawValue)
+        app.prefix(" ") + (kind.map { "\(environment.rawValue) \($0.name)" } ?? environment.rawValue)
     }
 
     /// The order faults are reported in: by app, then environment, the whole environment first.

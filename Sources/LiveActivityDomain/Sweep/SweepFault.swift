@@ -62,7 +62,7 @@ public struct SweepFault: Sendable, Equatable {
     /// `sandbox:BadEnvironmentKeyInToken:1000`, or `sandbox/widgets:BadTopic:3` for one kind,
     /// after `other-app/` for an app other than the default one, for the summary line.
     public var summary: String {
-        (app.isDefault ? "" : "\(app)/") + "\(environment.rawValue)\(pushKind.map { "/" + $0.name } ?? ""):\(reason):\(pushes)"
+        app.prefix("/") + "\(environment.rawValue)\(pushKind.map { "/" + $0.name } ?? ""):\(reason):\(pushes)"
     }
 }
 

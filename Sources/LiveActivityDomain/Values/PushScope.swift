@@ -17,7 +17,7 @@ public struct PushScope: Hashable, Sendable, CustomStringConvertible {
     /// `sandbox` for wakes (as lines always named them), `sandbox widgets` for another kind,
     /// after the app's name for an app other than the default one.
     public var description: String {
-        (app.isDefault ? "" : "\(app) ") + (kind == .wake ? environment.rawValue : "\(environment.rawValue) \(kind.name)")
+        app.prefix(" ") + (kind == .wake ? environment.rawValue : "\(environment.rawValue) \(kind.name)")
     }
 
     /// By app, environment, then the kinds' order.

@@ -11,5 +11,5 @@ public struct RegistrationKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `1a2b3c4d…`, after `other-app:` for an app other than the default one: as a log line shows it.
-    public var description: String { (app.isDefault ? "" : "\(app):") + token.logPrefix }
+    public var description: String { app.prefix(":") + token.logPrefix }
 }

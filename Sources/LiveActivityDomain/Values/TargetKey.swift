@@ -31,7 +31,7 @@ public struct TargetKey: Hashable, Sendable, CustomStringConvertible {
     /// `1a2b3c4d…/widgets`: as a log line may show it (the registration's token by its first 8
     /// characters), after `other-app:` for an app other than the default one.
     public var description: String {
-        (app.isDefault ? "" : "\(app):") + "\(registration.logPrefix)/\(kind.name)"
+        app.prefix(":") + "\(registration.logPrefix)/\(kind.name)"
     }
 }
 

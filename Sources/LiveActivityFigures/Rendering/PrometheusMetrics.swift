@@ -16,7 +16,7 @@ public enum PrometheusMetrics {
         family("liveactivity_registrations", "gauge", "Stored registrations by activity type and APNs environment.")
         var seen = Set<String>()
         for group in snapshot.groups {
-            if group.app == AppName.defaultApp.rawValue { seen.insert(group.activityType + "/" + group.environment) }
+            if AppName.isDefault(named: group.app) { seen.insert(group.activityType + "/" + group.environment) }
             out +=
                 "liveactivity_registrations{activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"\(appLabel(group.app))} \(group.count)\n"
         }
@@ -37,7 +37,7 @@ public enum PrometheusMetrics {
         })
             + snapshot.otherTargets
         {
-            if group.app == AppName.defaultApp.rawValue {
+            if AppName.isDefault(named: group.app) {
                 seenTargets.insert(group.kind + "/" + group.activityType + "/" + group.environment)
             }
             out +=
@@ -141,7 +141,7 @@ public enum PrometheusMetrics {
     /// `,app="other-app"` on the series of an app other than the default one (SPEC 7: an `app`
     /// label where there are several); the default app's series are as they always were.
     static func appLabel(_ app: String) -> String {
-        app == AppName.defaultApp.rawValue ? "" : ",app=\"\(label(app))\""
+        AppName.isDefault(named: app) ? "" : ",app=\"\(label(app))\""
     }
 
     /// Escapes a label value (backslash, quote, newline).

@@ -158,7 +158,7 @@ extension StatusPage {
             out += faults.isEmpty ? ": none</th></tr>" : "</th></tr>"
             for fault in faults {
                 let scope = fault.pushKind.isEmpty ? "" : "\(fault.pushKind)/"
-                let app = fault.app == AppName.defaultApp.rawValue ? "" : "\(fault.app)/"
+                let app = AppName(trusted: fault.app).prefix("/")
                 let name = "faults24h.\(app)\(fault.environment)/\(scope)\(fault.kind)/\(fault.reason)"
                 let only = fault.pushKind.isEmpty ? "" : "\(HTMLText.escape(fault.pushKind)) pushes: "
                 // Which app's pushes it stopped, where there are several (SPEC 6).

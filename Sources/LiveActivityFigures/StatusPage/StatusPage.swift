@@ -41,7 +41,7 @@ public enum StatusPage {
     static func failingApps(_ report: StatsReport) -> String {
         guard let last = report.lastRunAt else { return "" }
         let apps = Set(
-            report.recentFaults.filter { $0.lastAt == last && $0.app != AppName.defaultApp.rawValue }.map(\.app)
+            report.recentFaults.filter { $0.lastAt == last && !AppName.isDefault(named: $0.app) }.map(\.app)
         ).sorted()
         guard !apps.isEmpty else { return "" }
         let names = apps.map {

@@ -169,12 +169,12 @@ public struct StatsReport: Sendable {
 
     /// `other-app ` before what belongs to an app other than the default one; nothing for the
     /// default app's, so a deployment of one app reads as it always did (SPEC 6).
-    public static func appPrefix(_ app: String) -> String { app == AppName.defaultApp.rawValue ? "" : app + " " }
+    public static func appPrefix(_ app: String) -> String { AppName(trusted: app).prefix(" ") }
 
     /// `,"app":"other-app"` in a JSON object of an app other than the default one; nothing for
     /// the default app's.
     public static func appMember(_ app: String) -> String {
-        app == AppName.defaultApp.rawValue ? "" : ",\"app\":" + JSONText.outside(app)
+        AppName.isDefault(named: app) ? "" : ",\"app\":" + JSONText.outside(app)
     }
 
     public static let ageLabels = ["<5m", "5-30m", "30m-2h", "2-8h", ">8h"]
