@@ -138,7 +138,5 @@ extension WaitingAck {
     public static let columns = "registration_token, app, waiting_ack_at, activity_type, environment, requested_interval"
 
     /// `columns` of the table named `alias` in the statement.
-    public static func columns(alias: String) -> String {
-        columns.split(separator: ",").map { alias + "." + $0.drop(while: { $0 == " " }) }.joined(separator: ", ")
-    }
+    public static func columns(alias: String) -> String { TargetColumns.aliased(columns, alias) }
 }

@@ -23,8 +23,11 @@ public enum TargetColumns {
 
     /// `due` with each column named through `alias` (`r.registration_token, ...`), for a
     /// statement whose FROM names the table so.
-    public static func due(alias: String) -> String {
-        due.split(separator: ",").map { alias + "." + $0.trimmingSpaces }.joined(separator: ", ")
+    public static func due(alias: String) -> String { aliased(due, alias) }
+
+    /// A list of columns with each named through `alias` (`r.registration_token, ...`).
+    public static func aliased(_ columns: String, _ alias: String) -> String {
+        columns.split(separator: ",").map { alias + "." + $0.trimmingSpaces }.joined(separator: ", ")
     }
 
     /// What `PushTarget(stored:)` and `RegistrationFacts(stored:)` read; an engine appends the

@@ -87,10 +87,10 @@ extension SQLiteStoreConnection: SweepStatements {
     func release(_ lease: SweepLease) throws {}
 
     /// The targets of `scope` due at `cutoff`, registered at or before `start` and not answered
-    /// 200 since: what a fault stopped before the sweep reached them.
+    /// 200 since: what a fault stopped before the sweep reached them (`?1` to `?5`, `scopeValues`).
     private static let unreached = """
         next_push_at <= ?2 AND environment = ?1 AND registered_at <= ?3 AND (last_push_at IS NULL OR last_push_at < ?3)
-        AND (?4 IS NULL OR push_kind = ?4) AND app = ?10
+        AND (?4 IS NULL OR push_kind = ?4) AND app = ?5
         """
 
     func unreachedGroups(
@@ -99,10 +99,7 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             try connection.statement(
                 "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(Self.unreached)"
-            ).rows([
-                .text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind), .null, .null, .null,
-                .null, .null, .text(scope.app.rawValue),
-            ]) { row in
+            ).rows(Self.scopeValues(scope, cutoff: cutoff, start: start)) { row in
                 Self.group(kind: row.text(0), type: row.text(1), requested: row.optionalInt(2))
             }.compactMap { $0 }
         }
@@ -115,20 +112,26 @@ extension SQLiteStoreConnection: SweepStatements {
         try transaction {
             try connection.statement(
                 """
-                UPDATE push_targets SET last_error = ?5, next_push_at = ?6
-                WHERE \(Self.unreached) AND push_kind = ?7 AND activity_type = ?8 AND requested_interval IS ?9
+                UPDATE push_targets SET last_error = ?6, next_push_at = ?7
+                WHERE \(Self.unreached) AND push_kind = ?8 AND activity_type = ?9 AND requested_interval IS ?10
                 """
-            ).run([
-                .text(scope.environment.rawValue), .integer(cutoff), .integer(start), Self.kind(scope.kind),
-                .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name),
-                .text(group.activityType.rawValue),
-                group.requestedInterval.map { .integer(Int64($0)) } ?? .null, .text(scope.app.rawValue),
-            ])
+            ).run(
+                Self.scopeValues(scope, cutoff: cutoff, start: start) + [
+                    .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name),
+                    .text(group.activityType.rawValue), group.requestedInterval.map { .integer(Int64($0)) } ?? .null,
+                ])
             return connection.changes
         }
     }
 
-    private static func kind(_ kind: PushKind?) -> PreparedStatement.Value { kind.map { .text($0.name) } ?? .null }
+    /// The values of `unreached`: the scope's environment, the cutoff, the start, its kind (NULL:
+    /// every kind) and its app.
+    private static func scopeValues(_ scope: FaultScope, cutoff: Int64, start: Int64) -> [PreparedStatement.Value] {
+        [
+            .text(scope.environment.rawValue), .integer(cutoff), .integer(start), scope.kind.map { .text($0.name) } ?? .null,
+            .text(scope.app.rawValue),
+        ]
+    }
 
     /// A group read back; nil for a kind or type this build does not know, or an interval out of range.
     static func group(kind: String?, type: String?, requested: Int64?) -> IntervalGroup? {
