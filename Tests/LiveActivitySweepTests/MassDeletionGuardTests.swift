@@ -57,7 +57,7 @@ import Testing
         let ruling = rule(guardAfter(rejected: 1000, delivered: 50))
         #expect(ruling.faults.isEmpty)
         #expect(ruling.writes == (0..<1000).map(deletion))
-        #expect(ruling.tallies == [.wake: SweepTally(removalReasons: ["BadDeviceToken": 1000])])
+        #expect(ruling.tallies == [AppKind(.wake): SweepTally(removalReasons: ["BadDeviceToken": 1000])])
     }
 
     @Test func mostProvenTokensRejectedTripsIt() throws {
@@ -66,7 +66,7 @@ import Testing
         #expect(fault.kind == .guarded && fault.environment == .sandbox && fault.reason == "BadDeviceToken" && fault.pushes == 7)
         #expect(fault.advice.hasPrefix("7 of 12 proven tokens were rejected"))
         #expect(ruling.writes == (0..<7).map { held($0) }, "nothing deleted; each waits one interval")
-        #expect(ruling.tallies == [.wake: SweepTally(held: 7)])
+        #expect(ruling.tallies == [AppKind(.wake): SweepTally(held: 7)])
     }
 
     @Test func exactlyHalfOfTheProvenIsNotMost() {
@@ -86,7 +86,7 @@ import Testing
         // Each backs off as a held row (SPEC 5, issue 26 point 3): one more failure, and
         // interval x 2^(failures-1) - one interval at its first hold, counted as held.
         #expect(ruling.writes == (0..<10).map { backingOff($0, failures: 0) })
-        #expect(ruling.tallies == [.wake: SweepTally(held: 10)])
+        #expect(ruling.tallies == [AppKind(.wake): SweepTally(held: 10)])
         // One 200 anywhere in the environment: the rejected ones are junk after all.
         #expect(rule(guardAfter(rejected: 10, delivered: 1, provenDelivered: false)).faults.isEmpty)
     }
@@ -98,7 +98,7 @@ import Testing
         #expect(try #require(ruling.faults.first).pushes == 12, "the fault counts every push it touched")
         #expect(Array(ruling.writes.prefix(4)) == (0..<4).map(deletion))
         #expect(Array(ruling.writes.dropFirst(4)) == (4..<12).map { backingOff($0, failures: 1) })
-        #expect(ruling.tallies == [.wake: SweepTally(held: 8, removalReasons: ["BadDeviceToken": 4])])
+        #expect(ruling.tallies == [AppKind(.wake): SweepTally(held: 8, removalReasons: ["BadDeviceToken": 4])])
         // A proven row the guard holds (most proven tokens rejected) is never deleted for it.
         let proven = rule(guardAfter(rejected: 12, delivered: 0, provenRejected: true, holds: { _ in 5 }))
         #expect(!proven.writes.contains { if case .delete = $0 { true } else { false } })
@@ -109,7 +109,7 @@ import Testing
         let ruling = rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.sandbox]))
         #expect(ruling.faults.isEmpty)
         #expect(ruling.writes == (0..<50).map(deletion))
-        #expect(ruling.tallies == [.wake: SweepTally(removalReasons: ["BadDeviceToken": 50])])
+        #expect(ruling.tallies == [AppKind(.wake): SweepTally(removalReasons: ["BadDeviceToken": 50])])
         // Production's history says nothing about sandbox.
         #expect(rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.production])).faults.map(\.kind) == [.guarded])
     }

@@ -41,7 +41,7 @@ import Testing
         try writer.submit(OutcomeBatch(writes: [delivered(1), delivered(2)]))
         try writer.submit(
             OutcomeBatch(writes: [delivered(3), .delete(.wake(PushToken(trusted: sampleToken(4))), registeredAtOrBefore: 1)]))
-        #expect(try writer.finish() == [.wake: 1])
+        #expect(try writer.finish() == [AppKind(.wake): 1])
         #expect(try store.registration(PushToken(trusted: sampleToken(3)))?.wakeupCount == 1)
         #expect(try store.registration(PushToken(trusted: sampleToken(4))) == nil)
         #expect(try store.registration(PushToken(trusted: sampleToken(5)))?.wakeupCount == 0)

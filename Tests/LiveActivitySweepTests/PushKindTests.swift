@@ -180,7 +180,7 @@ private enum Kinds {
         deletionGuard.hold(deletion, reason: reason, row: row)
         let ruling = deletionGuard.rule(faults: [:], rules: Kinds.rules, now: now)
         #expect(ruling.writes == [deletion] && ruling.faults.isEmpty)
-        #expect(ruling.tallies == [.widgets: .removed(reason)])
+        #expect(ruling.tallies == [AppKind(.widgets): .removed(reason)])
     }
 }
 
@@ -398,7 +398,10 @@ private enum Kinds {
             ruling.writes
                 == junk.map { .delete($0.key, registeredAtOrBefore: $0.registeredAt) }
                 + widgets.map { Kinds.held($0, "DeviceTokenNotForTopic") })
-        #expect(ruling.tallies == [.wake: SweepTally(removalReasons: ["BadDeviceToken": 2]), .widgets: SweepTally(held: 12)])
+        #expect(
+            ruling.tallies == [
+                AppKind(.wake): SweepTally(removalReasons: ["BadDeviceToken": 2]), AppKind(.widgets): SweepTally(held: 12),
+            ])
     }
 
     /// "Ever delivered" is per kind: a sandbox whose wakes once got a 200 says nothing of its

@@ -23,7 +23,7 @@ import Testing
         try fixture.register(3...5, at: t0, app: two)  // token 3 under both apps
         let sender = ScriptedSender()
         let summary = try fixture.sweep(at: t0 + minute, sender, routes: routes)
-        #expect(summary.sent == 6 && summary.faults.isEmpty, "\(summary.line)")
+        #expect(summary.sent == 3 && summary[.wake, of: two].sent == 3 && summary.faults.isEmpty, "\(summary.line)")
         let sent = sender.sent.map { ($0.push.token.hex, $0.push.bundleID, $0.identity) }
         for seed in 1...3 {
             #expect(sent.contains { $0 == (sampleToken(seed), "com.example.app", SweepFixture.route.identity) })
@@ -97,5 +97,31 @@ extension SweepAppsTests {
         #expect(Set(sender.sent.map(\.push.token.hex)) == [sampleToken(1), sampleToken(3)], "\(summary.line)")
         let stranded = try fixture.database.registration(PushToken(trusted: sampleToken(2)), app: two)
         #expect(stranded?.wakeupCount == 0 && stranded?.wake.nextPushAt == t0, "left as it was")
+    }
+}
+
+extension SweepAppsTests {
+    /// SPEC 7: the summary line counts a further app's pushes apart, after its name, as the
+    /// faults name it; the plain names are the default app's, as a deployment of one app has them.
+    @Test(arguments: TestEngine.every)
+    func theLineCountsEachAppsPushesApart(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "appline")
+        try fixture.register(1...2, at: t0)
+        try fixture.register(3...5, at: t0, app: two)
+        try fixture.database.register(
+            PushToken(trusted: sampleToken(6)), now: t0,
+            widget: NewRegistration.Widget(token: PushToken(trusted: sampleToken(60))), app: two)
+        let sender = ScriptedSender()
+        sender.script[sampleToken(5)] = [.status(410, "Unregistered")]
+        let summary = try fixture.sweep(at: t0 + minute, sender, routes: routes)
+        #expect(summary.sent == 2 && summary.active == 2, "\(summary.line)")
+        #expect(summary[.wake, of: two].sent == 3 && summary[.wake, of: two].removed == 1, "\(summary.line)")
+        #expect(
+            summary.line.contains(
+                "s two/active=4 two/sent=3 two/skipped=0 two/removed=1 two/failed=0 two/removals=Unregistered:1"
+                    + " two/widgets_active=1 two/widgets_sent=1 two/widgets_skipped=0 two/widgets_removed=0 two/widgets_failed=0"),
+            "\(summary.line)")
+        #expect(summary.line.hasPrefix("sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 "), "\(summary.line)")
+        #expect(!summary.line.contains(" widgets_"), "the default app has no widgets target: \(summary.line)")
     }
 }

@@ -220,7 +220,7 @@ import Testing
                 .isEmpty)
         #expect(run.step(.due(row(4), now: now)).isEmpty, "a row read after the budget is not sent")
         #expect(run.step(.finish(now: now)).isEmpty)
-        #expect(run.leftForNextRun == [.wake: 4] && run.tallies[.wake] == SweepTally())
+        #expect(run.leftForNextRun == [AppKind(.wake): 4] && run.tallies[.wake] == SweepTally())
         // Past the drain (and a moment's grace) what is still in flight is dropped.
         #expect(run.step(.tick(origin + .seconds(55) + .milliseconds(500))) == [.dropInFlight])
     }

@@ -58,6 +58,9 @@ public struct DueTarget: Sendable, Equatable {
     /// The app its registration belongs to.
     public var app: AppName { key.app }
 
+    /// Its app and kind: what the sweep's counts are kept per.
+    public var appKind: AppKind { AppKind(key.kind, of: key.app) }
+
     /// Its app's pushes of its kind to its environment.
     public var scope: PushScope { PushScope(environment: environment, kind: kind, app: app) }
 

@@ -1,27 +1,35 @@
 /// The counts of one sweep, printed as one line and kept in the run history (SPEC section 5 step
-/// 7): the run's own (when, how long, what expired, its faults) and, per push kind, what its
-/// targets came to (`SweepCounts`). The plain names (`sent`, `active`, ...) are the wake pushes',
-/// as they always were; the line adds each other kind's where a deployment has such targets.
+/// 7): the run's own (when, how long, what expired, its faults) and, per app and push kind, what
+/// its targets came to (`SweepCounts`). The plain names (`sent`, `active`, ...) are the default
+/// app's wake pushes', as they always were; the line adds each other kind's where a deployment has
+/// such targets, and each further app's apart (SPEC 7), so a deployment of one app reads as before.
 public struct SweepSummary: Equatable, Sendable {
     public var startedAt: Int64 = 0
     public var durationMilliseconds: Int64 = 0
-    /// Registrations expired (with every target of theirs).
+    /// Registrations expired (with every target of theirs), of every app.
     public var expired = 0
-    /// What each kind of push came to; every kind that had targets or pushes this run.
-    public var byKind: [PushKind: SweepCounts] = [:]
+    /// What each app's pushes of each kind came to; every app and kind that had targets or
+    /// pushes this run.
+    public var counts: [AppKind: SweepCounts] = [:]
     /// The faults that stopped sending to a scope (one per scope), then the mass-deletion
     /// guard's (one per scope where it held deletions).
     public var faults: [SweepFault] = []
 
     public init() {}
 
-    /// The counts of `kind` (zero for a kind with none).
+    /// The default app's counts of `kind` (zero for a kind with none).
     public subscript(_ kind: PushKind) -> SweepCounts {
-        get { byKind[kind] ?? SweepCounts() }
-        set { byKind[kind] = newValue }
+        get { self[kind, of: .defaultApp] }
+        set { self[kind, of: .defaultApp] = newValue }
     }
 
-    // MARK: - The wake pushes' counts, by their old names
+    /// `app`'s counts of `kind` (zero for a kind with none).
+    public subscript(_ kind: PushKind, of app: AppName) -> SweepCounts {
+        get { counts[AppKind(kind, of: app)] ?? SweepCounts() }
+        set { counts[AppKind(kind, of: app)] = newValue }
+    }
+
+    // MARK: - The default app's wake pushes' counts, by their old names
 
     /// Registrations present after expiry (their wake targets).
     public var active: Int {
@@ -66,8 +74,8 @@ public struct SweepSummary: Equatable, Sendable {
         set { self[.wake].removalReasons = newValue }
     }
 
-    /// Pushes of every kind left for the next run.
-    public var deferredAllKinds: Int { byKind.values.map(\.deferred).reduce(0, +) }
+    /// Pushes of every kind and app left for the next run.
+    public var deferredAllKinds: Int { counts.values.map(\.deferred).reduce(0, +) }
 
     /// Whether the run exits non-zero: a fault other than an unreachable host.
     public var failsTheRun: Bool { faults.contains(where: \.failsTheRun) }
@@ -80,22 +88,31 @@ public struct SweepSummary: Equatable, Sendable {
             .joined(separator: "; ")
     }
 
-    /// The kinds besides wakes that the line shows: those with targets or pushes this run, in
-    /// the order kinds are listed.
-    public var otherKindsShown: [PushKind] {
-        PushKind.all.filter { $0 != .wake && self[$0] != SweepCounts() }
+    /// The default app's kinds besides wakes that the line shows: those with targets or pushes
+    /// this run, in the order kinds are listed.
+    public var otherKindsShown: [PushKind] { otherKindsShown(of: .defaultApp) }
+
+    /// `app`'s kinds besides wakes with targets or pushes this run, in the order kinds are listed.
+    public func otherKindsShown(of app: AppName) -> [PushKind] {
+        PushKind.all.filter { $0 != .wake && self[$0, of: app] != SweepCounts() }
+    }
+
+    /// The apps besides the default one that had targets or pushes this run, by name: the line
+    /// shows each apart.
+    public var furtherAppsShown: [AppName] {
+        Set(counts.filter { !$0.key.app.isDefault && $0.value != SweepCounts() }.map(\.key.app)).sorted()
     }
 
     public var line: String {
         var text =
             "sweep: active=\(active) sent=\(sent) skipped=\(skipped) expired=\(expired) removed=\(removed) failed=\(failed) duration=\(Self.seconds(durationMilliseconds))s"
         text += self[.wake].extras(prefix: "")
-        for kind in otherKindsShown {
-            let counts = self[kind]
-            let prefix = kind.name + "_"
-            text +=
-                " \(prefix)active=\(counts.active) \(prefix)sent=\(counts.sent) \(prefix)skipped=\(counts.skipped)"
-                + " \(prefix)removed=\(counts.removed) \(prefix)failed=\(counts.failed)" + counts.extras(prefix: prefix)
+        for kind in otherKindsShown { text += self[kind].fields(prefix: kind.name + "_") }
+        // Each further app's counts apart, after its name: `other-app/sent=3 other-app/widgets_sent=1`.
+        for app in furtherAppsShown {
+            let prefix = app.prefix("/")
+            text += self[.wake, of: app].fields(prefix: prefix)
+            for kind in otherKindsShown(of: app) { text += self[kind, of: app].fields(prefix: prefix + kind.name + "_") }
         }
         if !faults.isEmpty { text += " faults=" + faults.map(\.summary).joined(separator: ",") }
         return text
@@ -127,6 +144,13 @@ public struct SweepCounts: Equatable, Sendable {
     public var removalReasons: [String: Int] = [:]
 
     public init() {}
+
+    /// ` widgets_active=2 widgets_sent=1 ...`: the counts of a kind or app besides the plain ones,
+    /// each name after `prefix`, then its extras.
+    func fields(prefix: String) -> String {
+        " \(prefix)active=\(active) \(prefix)sent=\(sent) \(prefix)skipped=\(skipped)"
+            + " \(prefix)removed=\(removed) \(prefix)failed=\(failed)" + extras(prefix: prefix)
+    }
 
     /// ` held=3 deferred=2 failures=...`: what the line shows only where there is some.
     func extras(prefix: String) -> String {

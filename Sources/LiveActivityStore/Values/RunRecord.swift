@@ -48,16 +48,20 @@ public struct RunRecord: Sendable, Equatable {
         durationMilliseconds = summary.durationMilliseconds
         expired = Int64(summary.expired)
         outcome = summary.outcome
-        kinds = PushKind.all.filter { $0 == .wake || summary.byKind[$0] != nil }.map { kind in
-            let counts = summary[kind]
+        // Every app's counts of a kind together (the history keeps no app yet).
+        let present = Set(summary.counts.keys.map(\.kind))
+        kinds = PushKind.all.filter { $0 == .wake || present.contains($0) }.map { kind in
+            let all = summary.counts.filter { $0.key.kind == kind }.values
+            func sum(_ count: KeyPath<SweepCounts, Int>) -> Int64 { Int64(all.map { $0[keyPath: count] }.reduce(0, +)) }
             return KindCounts(
-                kind: kind, active: Int64(counts.active), sent: Int64(counts.sent), skipped: Int64(counts.skipped),
-                failed: Int64(counts.failed), removed: Int64(counts.removed), held: Int64(counts.held))
+                kind: kind, active: sum(\.active), sent: sum(\.sent), skipped: sum(\.skipped), failed: sum(\.failed),
+                removed: sum(\.removed), held: sum(\.held))
         }
         reasons = kinds.flatMap { entry -> [Reason] in
-            let counts = summary[entry.kind]
-            return [(RunReason.Category.failed, counts.failureReasons), (.removed, counts.removalReasons)].flatMap {
-                category, list in
+            let all = summary.counts.filter { $0.key.kind == entry.kind }.values
+            let failures = all.reduce(into: [String: Int]()) { $0.merge($1.failureReasons, uniquingKeysWith: +) }
+            let removals = all.reduce(into: [String: Int]()) { $0.merge($1.removalReasons, uniquingKeysWith: +) }
+            return [(RunReason.Category.failed, failures), (.removed, removals)].flatMap { category, list in
                 list.sorted { $0.key < $1.key }.map {
                     Reason(category: category, kind: entry.kind, reason: $0.key, count: Int64($0.value))
                 }

@@ -17,8 +17,8 @@ public struct OutcomeBatch: Sendable {
 
     public var isEmpty: Bool { writes.isEmpty && answered.isEmpty }
 
-    /// Applies the batch in one transaction; how many targets of each kind it deleted.
-    public func apply(to statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws -> [PushKind: Int] {
+    /// Applies the batch in one transaction; how many targets of each app and kind it deleted.
+    public func apply(to statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws -> [AppKind: Int] {
         guard !isEmpty else { return [:] }
         var rows = Self.rows(writes, answered: answered)
         return try statements.transaction {
@@ -37,8 +37,10 @@ public struct OutcomeBatch: Sendable {
             // another host's now) still holds it, for the write that does reach it.
             let counted = zip(rows, results).compactMap { row, result in result == .skipped ? nil : acks[row.key] }
             if !counted.isEmpty { try statements.count(counted) }
-            var deleted: [PushKind: Int] = [:]
-            for (row, result) in zip(rows, results) where result == .deleted { deleted[row.key.kind, default: 0] += 1 }
+            var deleted: [AppKind: Int] = [:]
+            for (row, result) in zip(rows, results) where result == .deleted {
+                deleted[AppKind(row.key.kind, of: row.key.app), default: 0] += 1
+            }
             return deleted
         }
     }

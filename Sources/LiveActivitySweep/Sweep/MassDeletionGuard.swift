@@ -86,8 +86,8 @@ public struct MassDeletionGuard: Sendable {
     public struct Ruling: Equatable, Sendable {
         /// Deletions let through, or holds written instead of them.
         public var writes: [OutcomeWrite] = []
-        /// Per kind: what the deletions let through and the holds counted.
-        public var tallies: [PushKind: SweepTally] = [:]
+        /// Per app and kind: what the deletions let through and the holds counted.
+        public var tallies: [AppKind: SweepTally] = [:]
         /// The guard's own faults, one per scope where it tripped.
         public var faults: [SweepFault] = []
         /// Held deletions of scopes that already had a fault: pushes it touched, by that fault's scope.
@@ -122,7 +122,7 @@ public struct MassDeletionGuard: Sendable {
             } else {
                 for (_, write, reason) in deletions {
                     ruling.writes.append(write)
-                    ruling.tallies[scope.kind, default: SweepTally()] += .removed(reason)
+                    ruling.tallies[AppKind(scope.kind, of: scope.app), default: SweepTally()] += .removed(reason)
                 }
                 continue
             }
@@ -130,7 +130,7 @@ public struct MassDeletionGuard: Sendable {
                 let (write, tally) =
                     backsOff ? rules.heldBackingOff(row, reason: reason, now: now) : rules.touched(row, by: fault, now: now)
                 ruling.writes.append(write)
-                ruling.tallies[scope.kind, default: SweepTally()] += tally
+                ruling.tallies[AppKind(scope.kind, of: scope.app), default: SweepTally()] += tally
             }
         }
         return ruling

@@ -22,7 +22,7 @@ final class OutcomeWriter: @unchecked Sendable {
     private var queue: [OutcomeBatch] = []
     private var closing = false
     private var done = false
-    private var deleted: [PushKind: Int] = [:]
+    private var deleted: [AppKind: Int] = [:]
     private var failure: (any Error)?
 
     /// Starts the thread, which is the only user of `statements` (the engine's outcome writer's
@@ -46,8 +46,8 @@ final class OutcomeWriter: @unchecked Sendable {
     }
 
     /// Waits until every queued batch is written and the thread has ended; returns the targets
-    /// deleted per kind, or throws the first error.
-    func finish() throws -> [PushKind: Int] {
+    /// deleted per app and kind, or throws the first error.
+    func finish() throws -> [AppKind: Int] {
         condition.lock()
         defer { condition.unlock() }
         closing = true

@@ -76,19 +76,24 @@ public final class Sweep {
         let mark = ClockMark.now(clock: start)
         try refuseExpiryAfterAClockStep(to: mark, now: start)
         summary.expired = try store.expire(registeredAtOrBefore: start - configuration.expiryMilliseconds)
-        // Targets present per kind, from the counters (a planted group row saturates: a figure, never a trap).
+        // Targets present per app and kind, from the counters (a planted group row saturates: a
+        // figure, never a trap).
         for group in try store.groups() {
             guard let kind = PushKind(name: group.kind) else { continue }
-            summary[kind].active = summary[kind].active.addingSaturated(Int(clamping: max(0, group.count)))
+            let app = AppName(trusted: group.app)
+            summary[kind, of: app].active = summary[kind, of: app].active.addingSaturated(Int(clamping: max(0, group.count)))
         }
         let cutoff = start + SweepTiming.dueSlackMilliseconds
         let dueCounts = try store.dueCounts(atOrBefore: cutoff, environments: configuration.servedEnvironments)
         let dueCount = dueCounts.values.saturatedSum()
-        for kind in PushKind.all {
-            let due = dueCounts.filter { $0.key.kind == kind }.values.saturatedSum()
-            if summary.byKind[kind] != nil || due > 0 {
-                summary[kind].skipped = max(0, summary[kind].active.subtractingSaturated(due))
-            }
+        var dueByAppKind: [AppKind: Int] = [:]
+        for (scope, count) in dueCounts {
+            let key = AppKind(scope.kind, of: scope.app)
+            dueByAppKind[key] = (dueByAppKind[key] ?? 0).addingSaturated(count)
+        }
+        for key in Set(summary.counts.keys).union(dueByAppKind.keys) {
+            summary[key.kind, of: key.app].skipped = max(
+                0, summary[key.kind, of: key.app].active.subtractingSaturated(dueByAppKind[key] ?? 0))
         }
 
         if dueCount > 0 {
@@ -109,11 +114,11 @@ public final class Sweep {
             defer { if !finished { _ = try? writer.finish() } }
             try send(&run, reading: cursor, dueCounts: dueCounts, writer: writer)
             finished = true
-            for (kind, removed) in try writer.finish() { summary[kind].removed += removed }
+            for (key, removed) in try writer.finish() { summary[key.kind, of: key.app].removed += removed }
             // Rows this run claimed and wrote nothing for are any host's again at once.
             try store.release(lease)
-            for (kind, tally) in run.tallies.byKind { summary.add(tally, of: kind) }
-            for (kind, count) in run.leftForNextRun { summary[kind].deferred = count }
+            for (key, tally) in run.tallies.byAppKind { summary.add(tally, of: key) }
+            for (key, count) in run.leftForNextRun { summary[key.kind, of: key.app].deferred = count }
             var faults = run.faults
             try holdUnreached(&faults, into: &summary, cutoff: cutoff, start: start)
             summary.faults = faults.reported
@@ -184,7 +189,7 @@ public final class Sweep {
                 let count = try store.holdUnreached(
                     in: fault.scope, group: group, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
                     nextPushAt: now + group.intervalMilliseconds(policy), lease: lease)
-                summary[group.kind].held += count
+                summary[group.kind, of: fault.scope.app].held += count
                 held += count
             }
             faults.touch(fault.scope, pushes: held)

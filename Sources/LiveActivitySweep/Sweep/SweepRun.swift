@@ -2,7 +2,7 @@ import APNsHTTP2
 import LiveActivityDomain
 
 /// One sweep's sending as a value (SPEC 5 steps 4-6): the pushes pending, the faults by scope,
-/// the tallies per kind, the mass-deletion guard and the deadline, changed only by `step`,
+/// the tallies per app and kind, the mass-deletion guard and the deadline, changed only by `step`,
 /// which takes what happened and appends what is to be done. No I/O: the sweep's loop
 /// (`Sweep+Sending`) reads rows, drives the sender, renews the token and writes, and feeds back
 /// what it saw; so every decision of the sweep can be tested without a database or a network.
@@ -61,11 +61,11 @@ struct SweepRun {
     private(set) var deadline: Deadline
     private(set) var stopWasRequested = false
     private(set) var stoppedSending = false
-    /// What the decisions counted, per kind (the summary adds them).
+    /// What the decisions counted, per app and kind (the summary adds them).
     private(set) var tallies = SweepTallies()
     private(set) var faults = SweepFaults()
-    /// Due targets not sent, and not held by a fault, per kind: due again at the next run.
-    private(set) var leftForNextRun: [PushKind: Int] = [:]
+    /// Due targets not sent, and not held by a fault, per app and kind: due again at the next run.
+    private(set) var leftForNextRun: [AppKind: Int] = [:]
     private var pending = PendingPushes()
     private var deletionGuard: MassDeletionGuard
     /// Pushes set aside unsent (the deadline passed, or a retry after it); settled at `.finish`.
@@ -137,7 +137,7 @@ struct SweepRun {
             if let id { pending.remove(id) }
             touch(row, by: fault, now: now, effects: &effects)
         } else if stoppedSending {
-            if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
+            if let id { setAside.append(id) } else { leftForNextRun[row.appKind, default: 0] += 1 }
         } else if let route = routes[row.app] {
             let id = id ?? pending.add(row, sentAt: now)
             // `apns-expiration` (for a kind that sends one) is when the next push replaces this one.
@@ -148,7 +148,7 @@ struct SweepRun {
                     to: row.environment, as: route.identity))
         } else {
             // An app this sweep does not serve (gone from LIVEACTIVITY_APPS): left as it is.
-            if let id { setAside.append(id) } else { leftForNextRun[row.kind, default: 0] += 1 }
+            if let id { setAside.append(id) } else { leftForNextRun[row.appKind, default: 0] += 1 }
         }
     }
 
@@ -168,7 +168,7 @@ struct SweepRun {
         case .write(let write):
             guard case .failed(_, _, let reason, _) = write else {
                 effects.append(.write(write))
-                tallies.add(decision.tally, of: row.kind)
+                tallies.add(decision.tally, of: row.appKind)
                 break
             }
             // A failure in a scope a fault stopped (its answer came before the cancel took the
@@ -177,7 +177,7 @@ struct SweepRun {
                 touch(row, by: fault, now: now, effects: &effects)
             } else {
                 effects.append(.write(write))
-                tallies.add(decision.tally, of: row.kind)
+                tallies.add(decision.tally, of: row.appKind)
                 if faults[row] == nil { failedBeforeFault.append((row, reason)) }
             }
         case .deleteUnlessGuarded(let write, let reason):
@@ -210,7 +210,7 @@ struct SweepRun {
         guard row.registeredAt <= startedAt else { return }
         let (write, tally) = rules.touched(row, by: fault, now: now)
         effects.append(.write(write))
-        tallies.add(tally, of: row.kind)
+        tallies.add(tally, of: row.appKind)
     }
 
     // MARK: - The end
@@ -222,7 +222,7 @@ struct SweepRun {
         // so the hold is what stays; each push counted once, as held.
         for (row, reason) in failedBeforeFault {
             guard let fault = faults[row], fault.kind != .unreachable else { continue }
-            tallies[row.kind] -= .failed(reason)
+            tallies[row.appKind] -= .failed(reason)
             touch(row, by: fault, now: now, effects: &effects)
         }
         failedBeforeFault.removeAll()
@@ -231,12 +231,12 @@ struct SweepRun {
             if let fault = faults[row] {
                 touch(row, by: fault, now: now, effects: &effects)
             } else {
-                leftForNextRun[row.kind, default: 0] += 1
+                leftForNextRun[row.appKind, default: 0] += 1
             }
         }
         setAside.removeAll()
         let ruling = deletionGuard.rule(faults: faults.byScope, rules: rules, now: now)
-        for (kind, tally) in ruling.tallies { tallies.add(tally, of: kind) }
+        for (key, tally) in ruling.tallies { tallies.add(tally, of: key) }
         for (scope, count) in ruling.touched { faults.touch(scope, pushes: count) }
         faults.addGuarded(ruling.faults)
         for write in ruling.writes { effects.append(.write(write)) }

@@ -1,8 +1,8 @@
 import LiveActivityDomain
 
-/// What answers add to a sweep's counts of one push kind: pushes delivered, failed and held by a
-/// fault, and why pushes failed or targets were removed. One value, added to the summary under
-/// its kind as each decision is made (the decision's target says which).
+/// What answers add to a sweep's counts of one app's push kind: pushes delivered, failed and held
+/// by a fault, and why pushes failed or targets were removed. One value, added to the summary
+/// under its app and kind as each decision is made (the decision's target says which).
 public struct SweepTally: Equatable, Sendable {
     public var sent = 0
     public var failed = 0
@@ -55,28 +55,36 @@ public struct SweepTally: Equatable, Sendable {
 }
 
 extension SweepSummary {
-    /// Adds what some answers to pushes of `kind` counted.
-    mutating func add(_ tally: SweepTally, of kind: PushKind) {
-        self[kind].sent += tally.sent
-        self[kind].failed += tally.failed
-        self[kind].held += tally.held
-        self[kind].failureReasons.merge(tally.failureReasons, uniquingKeysWith: +)
-        self[kind].removalReasons.merge(tally.removalReasons, uniquingKeysWith: +)
+    /// Adds what some answers to pushes of an app's kind counted.
+    mutating func add(_ tally: SweepTally, of key: AppKind) {
+        var counts = self[key.kind, of: key.app]
+        counts.sent += tally.sent
+        counts.failed += tally.failed
+        counts.held += tally.held
+        counts.failureReasons.merge(tally.failureReasons, uniquingKeysWith: +)
+        counts.removalReasons.merge(tally.removalReasons, uniquingKeysWith: +)
+        self[key.kind, of: key.app] = counts
     }
 }
 
-/// A sweep's tallies, one per push kind.
+/// A sweep's tallies, one per app and push kind.
 struct SweepTallies: Equatable, Sendable {
-    private(set) var byKind: [PushKind: SweepTally] = [:]
+    private(set) var byAppKind: [AppKind: SweepTally] = [:]
 
-    subscript(_ kind: PushKind) -> SweepTally {
-        get { byKind[kind] ?? SweepTally() }
-        set { byKind[kind] = newValue }
+    subscript(_ key: AppKind) -> SweepTally {
+        get { byAppKind[key] ?? SweepTally() }
+        set { byAppKind[key] = newValue }
     }
 
-    mutating func add(_ tally: SweepTally, of kind: PushKind) { self[kind] += tally }
+    /// The default app's tally of `kind`.
+    subscript(_ kind: PushKind) -> SweepTally {
+        get { self[AppKind(kind)] }
+        set { self[AppKind(kind)] = newValue }
+    }
+
+    mutating func add(_ tally: SweepTally, of key: AppKind) { self[key] += tally }
 
     static func += (tallies: inout SweepTallies, other: SweepTallies) {
-        for (kind, tally) in other.byKind { tallies[kind] += tally }
+        for (key, tally) in other.byAppKind { tallies[key] += tally }
     }
 }
