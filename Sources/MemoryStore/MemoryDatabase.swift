@@ -60,7 +60,7 @@ struct MemoryState {
         var record: RunRecord
     }
 
-    /// One hour's delivery figures of one kind, type and environment.
+    /// One hour's delivery figures of one app, kind, type and environment.
     struct Hour {
         var registrations: Int64 = 0
         var delivered: Int64 = 0
@@ -74,6 +74,19 @@ struct MemoryState {
         var kind: PushKind
         var activityType: ActivityType
         var environment: APNsEnvironment
+        var app: AppName
+    }
+
+    /// Acks of one outcome and app (in one hour, or over the database's life).
+    struct AckKey: Hashable {
+        var outcome: String
+        var app: AppName
+    }
+
+    /// Matched acks of one delay bucket and app.
+    struct DelayKey: Hashable {
+        var bucket: Int
+        var app: AppName
     }
 
     struct FaultKey: Hashable {
@@ -97,13 +110,13 @@ struct MemoryState {
     var nextRunID: Int64 = 1
     var lifetimeRuns: Int64 = 0
     var lifetimeExpired: Int64 = 0
-    var kindTotals: [String: (sent: Int64, failed: Int64, removed: Int64)] = [:]
+    var kindTotals: [AppKind: (sent: Int64, failed: Int64, removed: Int64)] = [:]
     var reasonTotals: [ReasonKey: Int64] = [:]
     var faultTotals: [FaultKey: (runs: Int64, pushes: Int64, lastAt: Int64)] = [:]
     var hours: [HourKey: Hour] = [:]
-    var ackHours: [Int64: [String: Int64]] = [:]
-    var ackTotals: [String: (count: Int64, delaySum: Int64)] = [:]
-    var ackDelays: [Int: Int64] = [:]
+    var ackHours: [Int64: [AckKey: Int64]] = [:]
+    var ackTotals: [AckKey: (count: Int64, delaySum: Int64)] = [:]
+    var ackDelays: [DelayKey: Int64] = [:]
     var fingerprint: String?
     var providerTokens: [String: ProviderToken] = [:]
 

@@ -120,7 +120,13 @@ extension MemoryStoreConnection: FigureQueries {
             } else {
                 totals.runs = state.lifetimeRuns
                 totals.expired = state.lifetimeExpired
-                kinds = state.kindTotals
+                for (key, total) in state.kindTotals {
+                    var sums = kinds[key.kind.name] ?? (0, 0, 0)
+                    sums.sent += total.sent
+                    sums.failed += total.failed
+                    sums.removed += total.removed
+                    kinds[key.kind.name] = sums
+                }
             }
             return StatsReport.RunTotals.assembled(
                 totals,
@@ -286,10 +292,13 @@ extension MemoryStoreConnection: FigureQueries {
 
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         state { state in
-            guard let sinceHour else { return state.ackTotals.map { AckOutcomeCount(outcome: $0.key, count: $0.value.count) } }
             var sums: [String: Int64] = [:]
+            guard let sinceHour else {
+                for (key, total) in state.ackTotals { sums[key.outcome, default: 0] += total.count }
+                return sums.map { AckOutcomeCount(outcome: $0.key, count: $0.value) }
+            }
             for (hour, outcomes) in state.ackHours where hour >= sinceHour {
-                for (outcome, count) in outcomes { sums[outcome, default: 0] += count }
+                for (key, count) in outcomes { sums[key.outcome, default: 0] += count }
             }
             return sums.map { AckOutcomeCount(outcome: $0.key, count: $0.value) }
         }
@@ -297,9 +306,11 @@ extension MemoryStoreConnection: FigureQueries {
 
     func ackDelayTotals() throws -> AckDelayTotals {
         state { state in
-            AckDelayTotals(
-                buckets: (0..<AckDelayBuckets.count).map { state.ackDelays[$0] ?? 0 },
-                sumMilliseconds: state.ackTotals["matched"]?.delaySum ?? 0)
+            var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+            for (key, count) in state.ackDelays where buckets.indices.contains(key.bucket) { buckets[key.bucket] += count }
+            return AckDelayTotals(
+                buckets: buckets,
+                sumMilliseconds: state.ackTotals.filter { $0.key.outcome == "matched" }.map(\.value.delaySum).reduce(0, +))
         }
     }
 

@@ -198,7 +198,8 @@ extension MemoryStoreConnection: SweepStatements {
         state { state in
             for count in deliveries {
                 let key = MemoryState.HourKey(
-                    hour: count.hour, kind: count.kind, activityType: count.activityType, environment: count.environment)
+                    hour: count.hour, kind: count.kind, activityType: count.activityType, environment: count.environment,
+                    app: count.app)
                 state.hours[key, default: MemoryState.Hour()].registrations += count.registrations
                 state.hours[key, default: MemoryState.Hour()].delivered += count.delivered
             }
@@ -214,11 +215,12 @@ extension MemoryStoreConnection: SweepStatements {
                 state.lifetimeRuns += 1
                 state.lifetimeExpired += record.expired
                 for kind in record.kinds {
-                    var total = state.kindTotals[kind.kind.name] ?? (0, 0, 0)
+                    let key = AppKind(kind.kind, of: kind.app)
+                    var total = state.kindTotals[key] ?? (0, 0, 0)
                     total.sent += kind.sent
                     total.failed += kind.failed
                     total.removed += kind.removed
-                    state.kindTotals[kind.kind.name] = total
+                    state.kindTotals[key] = total
                 }
                 for reason in record.reasons {
                     state.reasonTotals[

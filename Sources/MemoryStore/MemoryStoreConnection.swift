@@ -148,20 +148,21 @@ extension MemoryStoreConnection: RegistrationStatements {
     func count(_ acks: [AckCount]) throws {
         state { state in
             for ack in acks {
-                state.ackHours[DeliveryHour.of(ack.at), default: [:]][ack.outcome.rawValue, default: 0] += 1
-                var total = state.ackTotals[ack.outcome.rawValue] ?? (0, 0)
+                let outcome = MemoryState.AckKey(outcome: ack.outcome.rawValue, app: ack.app)
+                state.ackHours[DeliveryHour.of(ack.at), default: [:]][outcome, default: 0] += 1
+                var total = state.ackTotals[outcome] ?? (0, 0)
                 total.count += 1
                 total.delaySum += ack.match?.delayMilliseconds ?? 0
-                state.ackTotals[ack.outcome.rawValue] = total
+                state.ackTotals[outcome] = total
                 guard let match = ack.match else { continue }
                 let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
                 let key = MemoryState.HourKey(
                     hour: DeliveryHour.of(match.answeredAt), kind: .wake, activityType: match.activityType,
-                    environment: match.environment)
+                    environment: match.environment, app: ack.app)
                 state.hours[key, default: MemoryState.Hour()].acked += 1
                 state.hours[key, default: MemoryState.Hour()].delaySum += match.delayMilliseconds
                 state.hours[key, default: MemoryState.Hour()].buckets[bucket] += 1
-                state.ackDelays[bucket, default: 0] += 1
+                state.ackDelays[MemoryState.DelayKey(bucket: bucket, app: ack.app), default: 0] += 1
             }
         }
     }

@@ -103,8 +103,9 @@ extension SweepAppsTests {
 extension SweepAppsTests {
     /// SPEC 7: the summary line counts a further app's pushes apart, after its name, as the
     /// faults name it; the plain names are the default app's, as a deployment of one app has them.
+    /// The run history keeps each app's counts apart too.
     @Test(arguments: TestEngine.every)
-    func theLineCountsEachAppsPushesApart(engine: TestEngine) throws {
+    func theLineCountsEachAppsPushesApartAndTheHistoryKeepsThem(engine: TestEngine) throws {
         let fixture = try SweepFixture(engine, label: "appline")
         try fixture.register(1...2, at: t0)
         try fixture.register(3...5, at: t0, app: two)
@@ -123,5 +124,10 @@ extension SweepAppsTests {
             "\(summary.line)")
         #expect(summary.line.hasPrefix("sweep: active=2 sent=2 skipped=0 expired=0 removed=0 failed=0 "), "\(summary.line)")
         #expect(!summary.line.contains(" widgets_"), "the default app has no widgets target: \(summary.line)")
+        guard engine != .memory else { return }  // its figures: AppFiguresTests, on every engine
+        let kept = try fixture.database.rows(
+            "SELECT app, push_kind, active, sent, removed FROM sweep_run_kinds ORDER BY app, push_kind"
+        ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+        #expect(kept == ["default wake 2 2 0", "two wake 4 3 1", "two widgets 1 1 0"], "\(kept)")
     }
 }

@@ -33,8 +33,8 @@ public enum AckWrite: Sendable, Equatable {
     case wait(RegistrationKey, at: Int64)
 }
 
-/// One ack as the figures count it (SPEC 4, 7): by outcome in the hour it came and in the
-/// lifetime totals; a match also in the hour, type and environment of the push it matched,
+/// One ack as the figures count it (SPEC 4, 7): by its app and outcome in the hour it came and in
+/// the lifetime totals; a match also in the hour, type and environment of the push it matched,
 /// with its delay.
 public struct AckCount: Sendable, Equatable {
     public var outcome: AckOutcome
@@ -42,6 +42,8 @@ public struct AckCount: Sendable, Equatable {
     public var at: Int64
     /// A match: the push's hour, type and environment, and the delay from APNs's 200.
     public var match: Match?
+    /// The app the ack came for (its location's, SPEC 6), whether or not it matched.
+    public var app: AppName
 
     public struct Match: Sendable, Equatable {
         public var answeredAt: Int64
@@ -57,9 +59,10 @@ public struct AckCount: Sendable, Equatable {
         }
     }
 
-    public init(outcome: AckOutcome, at: Int64, match: Match? = nil) {
+    public init(outcome: AckOutcome, at: Int64, match: Match? = nil, app: AppName = .defaultApp) {
         self.outcome = outcome
         self.at = at
         self.match = match
+        self.app = app
     }
 }

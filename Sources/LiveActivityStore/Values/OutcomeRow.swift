@@ -116,24 +116,27 @@ public struct WaitingAck: Sendable, Equatable {
     }
 }
 
-/// Pushes of one kind answered 200 in one hour, of one type and environment, and the targets they
-/// were the first of that hour for (registration-hours): what a batch adds to the delivery figures.
+/// Pushes of one app and kind answered 200 in one hour, of one type and environment, and the
+/// targets they were the first of that hour for (registration-hours): what a batch adds to the
+/// delivery figures.
 public struct DeliveryCount: Sendable, Equatable, Hashable {
     public var hour: Int64
     public var activityType: ActivityType
     public var environment: APNsEnvironment
     public var kind: PushKind
+    public var app: AppName
     public var delivered: Int64
     public var registrations: Int64
 
     public init(
-        hour: Int64, activityType: ActivityType, environment: APNsEnvironment, kind: PushKind = .wake, delivered: Int64,
-        registrations: Int64
+        hour: Int64, activityType: ActivityType, environment: APNsEnvironment, kind: PushKind = .wake,
+        app: AppName = .defaultApp, delivered: Int64, registrations: Int64
     ) {
         self.hour = hour
         self.activityType = activityType
         self.environment = environment
         self.kind = kind
+        self.app = app
         self.delivered = delivered
         self.registrations = registrations
     }

@@ -1,7 +1,7 @@
 import LiveActivityDomain
 
 /// What a run adds to the run history and to the lifetime totals (SPEC 7: totals that never go
-/// down, whatever the history's pruning): the run, its counts per kind, its reasons and faults,
+/// down, whatever the history's pruning): the run, its counts per app and kind, its reasons and faults,
 /// from its summary, once for every engine. An engine inserts these rows and adds the same
 /// numbers to its totals in one transaction; no trigger of its own does it.
 public struct RunRecord: Sendable, Equatable {
@@ -10,9 +10,11 @@ public struct RunRecord: Sendable, Equatable {
     public var expired: Int64
     public var outcome: String
 
-    /// One kind's counts: the wake kind always, another kind where the run had its targets.
+    /// One app's counts of one kind: the default app's wakes always, another app and kind where
+    /// the run had its targets.
     public struct KindCounts: Sendable, Equatable {
         public var kind: PushKind
+        public var app: AppName
         public var active: Int64
         public var sent: Int64
         public var skipped: Int64
@@ -21,6 +23,7 @@ public struct RunRecord: Sendable, Equatable {
         public var held: Int64
     }
 
+    /// A reason of one kind, summed over the apps.
     public struct Reason: Sendable, Equatable {
         public var category: RunReason.Category
         public var kind: PushKind
@@ -48,23 +51,24 @@ public struct RunRecord: Sendable, Equatable {
         durationMilliseconds = summary.durationMilliseconds
         expired = Int64(summary.expired)
         outcome = summary.outcome
-        // Every app's counts of a kind together (the history keeps no app yet).
-        let present = Set(summary.counts.keys.map(\.kind))
-        kinds = PushKind.all.filter { $0 == .wake || present.contains($0) }.map { kind in
-            let all = summary.counts.filter { $0.key.kind == kind }.values
-            func sum(_ count: KeyPath<SweepCounts, Int>) -> Int64 { Int64(all.map { $0[keyPath: count] }.reduce(0, +)) }
+        let keys = Set(summary.counts.keys).union([AppKind(.wake)]).sorted(by: AppKind.ordered)
+        kinds = keys.map { key in
+            let counts = summary[key.kind, of: key.app]
             return KindCounts(
-                kind: kind, active: sum(\.active), sent: sum(\.sent), skipped: sum(\.skipped), failed: sum(\.failed),
-                removed: sum(\.removed), held: sum(\.held))
+                kind: key.kind, app: key.app, active: Int64(counts.active), sent: Int64(counts.sent),
+                skipped: Int64(counts.skipped), failed: Int64(counts.failed), removed: Int64(counts.removed),
+                held: Int64(counts.held))
         }
-        reasons = kinds.flatMap { entry -> [Reason] in
-            let all = summary.counts.filter { $0.key.kind == entry.kind }.values
-            let failures = all.reduce(into: [String: Int]()) { $0.merge($1.failureReasons, uniquingKeysWith: +) }
-            let removals = all.reduce(into: [String: Int]()) { $0.merge($1.removalReasons, uniquingKeysWith: +) }
-            return [(RunReason.Category.failed, failures), (.removed, removals)].flatMap { category, list in
-                list.sorted { $0.key < $1.key }.map {
-                    Reason(category: category, kind: entry.kind, reason: $0.key, count: Int64($0.value))
-                }
+        // The reasons are kept per kind, every app's together.
+        reasons = PushKind.all.flatMap { kind -> [Reason] in
+            let counts = keys.filter { $0.kind == kind }.map { summary[$0.kind, of: $0.app] }
+            return [
+                (RunReason.Category.failed, counts.map(\.failureReasons)), (.removed, counts.map(\.removalReasons)),
+            ].flatMap { category, lists in
+                lists.reduce(into: [String: Int]()) { sums, list in sums.merge(list, uniquingKeysWith: +) }
+                    .sorted { $0.key < $1.key }.map {
+                        Reason(category: category, kind: kind, reason: $0.key, count: Int64($0.value))
+                    }
             }
         }
         var faults: [Fault] = []

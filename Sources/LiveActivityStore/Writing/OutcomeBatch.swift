@@ -121,28 +121,30 @@ public struct OutcomeBatch: Sendable {
             let verdict = AckRule.judge(ackAt: ack.at, attempts: attempts, intervalMilliseconds: interval)
             rows[index].clearsWaitingAck = true
             guard case .matched(let matched, let delay) = verdict else {
-                counts[rows[index].key] = AckCount(outcome: verdict.outcome, at: ack.at)
+                counts[rows[index].key] = AckCount(outcome: verdict.outcome, at: ack.at, app: ack.key.app)
                 continue
             }
             rows[index].attempts = .replace(AckRule.marking(attempts, index: matched, delayMilliseconds: delay))
             let match = AckCount.Match(
                 answeredAt: attempts[matched].answeredAt, activityType: ack.activityType, environment: ack.environment,
                 delayMilliseconds: delay)
-            counts[rows[index].key] = AckCount(outcome: .matched, at: ack.at, match: match)
+            counts[rows[index].key] = AckCount(outcome: .matched, at: ack.at, match: match, app: ack.key.app)
         }
         return counts
     }
 
     // MARK: - Figures
 
-    /// The 200s per hour, type, environment and kind, and the targets each was the first of its
-    /// hour for (registration-hours: the target's previous 200 fell in an earlier hour).
+    /// The 200s per hour, type, environment, kind and app, and the targets each was the first of
+    /// its hour for (registration-hours: the target's previous 200 fell in an earlier hour).
     static func deliveries(_ answered: [AnsweredPush]) -> [DeliveryCount] {
         var counts: [DeliveryCount] = []
         var index: [DeliveryKey: Int] = [:]
         for push in answered where push.attempt.status == 200 {
             let hour = DeliveryHour.of(push.attempt.answeredAt)
-            let key = DeliveryKey(hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind)
+            let key = DeliveryKey(
+                hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind,
+                app: push.key.app)
             let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
             let at =
                 index[key]
@@ -151,7 +153,7 @@ public struct OutcomeBatch: Sendable {
                     counts.append(
                         DeliveryCount(
                             hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind,
-                            delivered: 0, registrations: 0))
+                            app: push.key.app, delivered: 0, registrations: 0))
                     return counts.count - 1
                 }()
             counts[at].delivered += 1
@@ -189,5 +191,6 @@ public struct OutcomeBatch: Sendable {
         var activityType: ActivityType
         var environment: APNsEnvironment
         var kind: PushKind
+        var app: AppName
     }
 }

@@ -132,22 +132,24 @@ extension StoreWrite {
     static func judge(_ token: RegistrationKey, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy)
         -> (AckOutcome?, AckWrite?, AckCount?)
     {
-        guard let subject else { return (.unmatched, nil, AckCount(outcome: .unmatched, at: now)) }
+        guard let subject else { return (.unmatched, nil, AckCount(outcome: .unmatched, at: now, app: token.app)) }
         if AckRule.waits(nextPushAt: subject.nextPushAt, now: now) {
             // One ack waits for a push; another for the same push is a duplicate.
-            if subject.waitingAckAt != nil { return (.duplicate, nil, AckCount(outcome: .duplicate, at: now)) }
+            if subject.waitingAckAt != nil {
+                return (.duplicate, nil, AckCount(outcome: .duplicate, at: now, app: token.app))
+            }
             return (nil, .wait(token, at: now), nil)
         }
         let interval = policy.effectiveMilliseconds(.wake, subject.activityType, requested: subject.requestedInterval)
         let verdict = AckRule.judge(ackAt: now, attempts: subject.attempts, intervalMilliseconds: interval)
         guard case .matched(let index, let delay) = verdict else {
-            return (verdict.outcome, nil, AckCount(outcome: verdict.outcome, at: now))
+            return (verdict.outcome, nil, AckCount(outcome: verdict.outcome, at: now, app: token.app))
         }
         let marked = AckRule.marking(subject.attempts, index: index, delayMilliseconds: delay)
         let match = AckCount.Match(
             answeredAt: subject.attempts[index].answeredAt, activityType: subject.activityType,
             environment: subject.environment, delayMilliseconds: delay)
-        return (.matched, .mark(token, attempts: marked), AckCount(outcome: .matched, at: now, match: match))
+        return (.matched, .mark(token, attempts: marked), AckCount(outcome: .matched, at: now, match: match, app: token.app))
     }
 
     /// `writes` cut where a token comes again, so no run holds a token twice; the runs are

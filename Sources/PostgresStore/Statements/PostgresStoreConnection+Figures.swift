@@ -108,7 +108,12 @@ extension PostgresStoreConnection: FigureQueries {
                 try statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
                     (totals.runs, totals.expired) = (row.int(0), row.int(1))
                 }
-                kinds = try statement("SELECT push_kind, sent, failed, removed FROM sweep_kind_totals").rows([], read)
+                kinds = try statement(
+                    """
+                    SELECT push_kind, sum(sent)::bigint, sum(failed)::bigint, sum(removed)::bigint FROM sweep_kind_totals
+                    GROUP BY push_kind
+                    """
+                ).rows([], read)
             }
             return StatsReport.RunTotals.assembled(totals, kinds: kinds)
         }
@@ -267,11 +272,15 @@ extension PostgresStoreConnection: FigureQueries {
     func ackDelayTotals() throws -> AckDelayTotals {
         try storeFaults {
             var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-            let rows = try statement("SELECT bucket, count FROM ack_delay_totals").rows { ($0.int(0), $0.int(1)) }
+            let rows = try statement("SELECT bucket, sum(count)::bigint FROM ack_delay_totals GROUP BY bucket").rows {
+                ($0.int(0), $0.int(1))
+            }
             for (bucket, count) in rows where bucket >= 0 && bucket < Int64(buckets.count) {
                 buckets[Int(bucket)] = count
             }
-            let sum = try statement("SELECT delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").scalarInt() ?? 0
+            let sum =
+                try statement("SELECT coalesce(sum(delay_sum_ms), 0)::bigint FROM ack_totals WHERE outcome = 'matched'")
+                .scalarInt() ?? 0
             return AckDelayTotals(buckets: buckets, sumMilliseconds: sum)
         }
     }

@@ -190,15 +190,16 @@ extension PostgresStoreConnection {
         try storeFaults {
             try statement(
                 """
-                INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, registrations, delivered)
-                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
-                ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
+                INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, registrations, delivered, app)
+                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])
+                ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
                     registrations = h.registrations + excluded.registrations, delivered = h.delivered + excluded.delivered
                 """
             ).run([
                 PostgresArray.integers(deliveries.map(\.hour)), PostgresArray.text(deliveries.map(\.activityType.rawValue)),
                 PostgresArray.text(deliveries.map(\.environment.rawValue)), PostgresArray.text(deliveries.map(\.kind.name)),
                 PostgresArray.integers(deliveries.map(\.registrations)), PostgresArray.integers(deliveries.map(\.delivered)),
+                PostgresArray.text(deliveries.map(\.app.rawValue)),
             ])
         }
     }

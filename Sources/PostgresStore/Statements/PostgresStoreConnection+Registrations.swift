@@ -249,16 +249,19 @@ extension PostgresStoreConnection: RegistrationStatements {
             // One round trip for every counter of every ack.
             let hours = try statement(
                 """
-                INSERT INTO ack_hours AS a (hour, outcome, count) VALUES ($1, $2, 1)
-                ON CONFLICT (hour, outcome) DO UPDATE SET count = a.count + 1
+                INSERT INTO ack_hours AS a (hour, outcome, app, count) VALUES ($1, $2, $3, 1)
+                ON CONFLICT (hour, outcome, app) DO UPDATE SET count = a.count + 1
                 """)
             let totals = try statement(
                 """
-                INSERT INTO ack_totals AS a (outcome, count, delay_sum_ms) VALUES ($1, 1, $2)
-                ON CONFLICT (outcome) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
+                INSERT INTO ack_totals AS a (outcome, app, count, delay_sum_ms) VALUES ($1, $3, 1, $2)
+                ON CONFLICT (outcome, app) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
                 """)
             let delays = try statement(
-                "INSERT INTO ack_delay_totals AS a (bucket, count) VALUES ($1, 1) ON CONFLICT (bucket) DO UPDATE SET count = a.count + 1"
+                """
+                INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES ($1, $2, 1)
+                ON CONFLICT (bucket, app) DO UPDATE SET count = a.count + 1
+                """
             )
             var delivered: [Int: PostgresStatement] = [:]
             for ack in acks {
@@ -269,17 +272,18 @@ extension PostgresStoreConnection: RegistrationStatements {
                     // prepared once. Acks are the wakes' only.
                     delivered[bucket] = try statement(
                         """
-                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket))
-                        VALUES ($1, $2, $3, 'wake', 1, $4, 1)
-                        ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
+                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket), app)
+                        VALUES ($1, $2, $3, 'wake', 1, $4, 1, $5)
+                        ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
                             acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = h.d\(bucket) + 1
                         """)
                 }
             }
             _ = try connection.pipeline { pipeline in
                 for ack in acks {
-                    pipeline.run(hours, [.integer(DeliveryHour.of(ack.at)), .text(ack.outcome.rawValue)])
-                    pipeline.run(totals, [.text(ack.outcome.rawValue), .integer(ack.match?.delayMilliseconds ?? 0)])
+                    let app = PostgresValue.text(ack.app.rawValue)
+                    pipeline.run(hours, [.integer(DeliveryHour.of(ack.at)), .text(ack.outcome.rawValue), app])
+                    pipeline.run(totals, [.text(ack.outcome.rawValue), .integer(ack.match?.delayMilliseconds ?? 0), app])
                     guard let match = ack.match else { continue }
                     let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
                     if let statement = delivered[bucket] {
@@ -287,10 +291,10 @@ extension PostgresStoreConnection: RegistrationStatements {
                             statement,
                             [
                                 .integer(DeliveryHour.of(match.answeredAt)), .text(match.activityType.rawValue),
-                                .text(match.environment.rawValue), .integer(match.delayMilliseconds),
+                                .text(match.environment.rawValue), .integer(match.delayMilliseconds), app,
                             ])
                     }
-                    pipeline.run(delays, [.integer(Int64(bucket))])
+                    pipeline.run(delays, [.integer(Int64(bucket)), app])
                 }
             }
         }

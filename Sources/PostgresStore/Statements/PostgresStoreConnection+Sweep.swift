@@ -286,21 +286,26 @@ extension PostgresStoreConnection: SweepStatements {
         let column = { (count: KeyPath<RunRecord.KindCounts, Int64>) in PostgresArray.integers(kinds.map { $0[keyPath: count] }) }
         try statement(
             """
-            INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
-            SELECT $9::bigint, $1::bigint, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
+            INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held, app)
+            SELECT $10::bigint, $1::bigint, *
+            FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[])
             """
         ).run([
             .integer(run), PostgresArray.text(kinds.map(\.kind.name)), column(\.active), column(\.sent), column(\.skipped),
-            column(\.failed), column(\.removed), column(\.held), .integer(startedAt),
+            column(\.failed), column(\.removed), column(\.held), PostgresArray.text(kinds.map(\.app.rawValue)),
+            .integer(startedAt),
         ])
         try statement(
             """
-            INSERT INTO sweep_kind_totals AS t (push_kind, sent, failed, removed)
-            SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
-            ON CONFLICT (push_kind) DO UPDATE SET sent = t.sent + excluded.sent, failed = t.failed + excluded.failed,
+            INSERT INTO sweep_kind_totals AS t (push_kind, sent, failed, removed, app)
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[])
+            ON CONFLICT (push_kind, app) DO UPDATE SET sent = t.sent + excluded.sent, failed = t.failed + excluded.failed,
                 removed = t.removed + excluded.removed
             """
-        ).run([PostgresArray.text(kinds.map(\.kind.name)), column(\.sent), column(\.failed), column(\.removed)])
+        ).run([
+            PostgresArray.text(kinds.map(\.kind.name)), column(\.sent), column(\.failed), column(\.removed),
+            PostgresArray.text(kinds.map(\.app.rawValue)),
+        ])
     }
 
     private func recordReasons(_ reasons: [RunRecord.Reason], run: Int64) throws(PostgresError) {

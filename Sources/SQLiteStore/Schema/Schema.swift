@@ -111,6 +111,7 @@ enum Schema {
         toVersion11,
         toVersion12,
         toVersion13,
+        toVersion14,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake

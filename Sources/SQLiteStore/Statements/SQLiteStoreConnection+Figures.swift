@@ -117,7 +117,9 @@ extension SQLiteStoreConnection: FigureQueries {
                     totals.runs = row.int(0)
                     totals.expired = row.int(1)
                 }
-                kinds = try connection.statement("SELECT push_kind, sent, failed, removed FROM sweep_kind_totals").rows {
+                kinds = try connection.statement(
+                    "SELECT push_kind, sum(sent), sum(failed), sum(removed) FROM sweep_kind_totals GROUP BY push_kind"
+                ).rows {
                     StatsReport.PushTotals(kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3))
                 }
             }
@@ -277,11 +279,15 @@ extension SQLiteStoreConnection: FigureQueries {
     func ackDelayTotals() throws -> AckDelayTotals {
         try storeFaults {
             var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-            let rows = try connection.statement("SELECT bucket, count FROM ack_delay_totals").rows([]) { ($0.int(0), $0.int(1)) }
+            let rows = try connection.statement("SELECT bucket, sum(count) FROM ack_delay_totals GROUP BY bucket").rows([]) {
+                ($0.int(0), $0.int(1))
+            }
             for (bucket, count) in rows where bucket >= 0 && bucket < Int64(buckets.count) {
                 buckets[Int(bucket)] = count
             }
-            let sum = try connection.statement("SELECT delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").scalarInt() ?? 0
+            let sum =
+                try connection.statement("SELECT coalesce(sum(delay_sum_ms), 0) FROM ack_totals WHERE outcome = 'matched'")
+                .scalarInt() ?? 0
             return AckDelayTotals(buckets: buckets, sumMilliseconds: sum)
         }
     }

@@ -49,15 +49,15 @@ extension SQLiteStoreConnection: RegistrationStatements {
     private static let waitAckSQL: StaticString =
         "UPDATE push_targets SET waiting_ack_at = ?2 WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?3"
     private static let countAckHourSQL: StaticString = """
-        INSERT INTO ack_hours (hour, outcome, count) VALUES (?, ?, 1)
-        ON CONFLICT (hour, outcome) DO UPDATE SET count = count + 1
+        INSERT INTO ack_hours (hour, outcome, app, count) VALUES (?, ?, ?, 1)
+        ON CONFLICT (hour, outcome, app) DO UPDATE SET count = count + 1
         """
     private static let countAckTotalSQL: StaticString = """
-        INSERT INTO ack_totals (outcome, count, delay_sum_ms) VALUES (?, 1, ?)
-        ON CONFLICT (outcome) DO UPDATE SET count = count + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms
+        INSERT INTO ack_totals (outcome, app, count, delay_sum_ms) VALUES (?, ?, 1, ?)
+        ON CONFLICT (outcome, app) DO UPDATE SET count = count + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms
         """
     private static let countAckDelaySQL: StaticString =
-        "INSERT INTO ack_delay_totals (bucket, count) VALUES (?, 1) ON CONFLICT (bucket) DO UPDATE SET count = count + 1"
+        "INSERT INTO ack_delay_totals (bucket, app, count) VALUES (?, ?, 1) ON CONFLICT (bucket, app) DO UPDATE SET count = count + 1"
 
     func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?] {
         try storeFaults {
@@ -175,27 +175,28 @@ extension SQLiteStoreConnection: RegistrationStatements {
     func count(_ acks: [AckCount]) throws {
         try storeFaults {
             for ack in acks {
+                let app = PreparedStatement.Value.text(ack.app.rawValue)
                 try connection.statement(Self.countAckHourSQL).run([
-                    .integer(DeliveryHour.of(ack.at)), .text(ack.outcome.rawValue),
+                    .integer(DeliveryHour.of(ack.at)), .text(ack.outcome.rawValue), app,
                 ])
                 try connection.statement(Self.countAckTotalSQL).run([
-                    .text(ack.outcome.rawValue), .integer(ack.match?.delayMilliseconds ?? 0),
+                    .text(ack.outcome.rawValue), app, .integer(ack.match?.delayMilliseconds ?? 0),
                 ])
                 guard let match = ack.match else { continue }
                 let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
                 // The column of the delay's bucket (d0 ... d10, schema step 7 → 8): a statement per bucket, each prepared once.
                 try connection.statement(
                     """
-                    INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket))
-                    VALUES (?, ?, ?, 'wake', 1, ?, 1)
-                    ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
+                    INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket), app)
+                    VALUES (?, ?, ?, 'wake', 1, ?, 1, ?)
+                    ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
                         acked = acked + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = d\(bucket) + 1
                     """
                 ).run([
                     .integer(DeliveryHour.of(match.answeredAt)), .text(match.activityType.rawValue),
-                    .text(match.environment.rawValue), .integer(match.delayMilliseconds),
+                    .text(match.environment.rawValue), .integer(match.delayMilliseconds), app,
                 ])
-                try connection.statement(Self.countAckDelaySQL).run([.integer(Int64(bucket))])
+                try connection.statement(Self.countAckDelaySQL).run([.integer(Int64(bucket)), app])
             }
         }
     }

@@ -292,21 +292,21 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             let add = try connection.statement(
                 """
-                INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, registrations, delivered)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (hour, push_kind, activity_type, environment) DO UPDATE SET
+                INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, registrations, delivered, app)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
                     registrations = registrations + excluded.registrations, delivered = delivered + excluded.delivered
                 """)
             for count in deliveries {
                 try add.run([
                     .integer(count.hour), .text(count.activityType.rawValue), .text(count.environment.rawValue),
-                    .text(count.kind.name), .integer(count.registrations), .integer(count.delivered),
+                    .text(count.kind.name), .integer(count.registrations), .integer(count.delivered), .text(count.app.rawValue),
                 ])
             }
         }
     }
 
-    /// Keeps the run, its counts per kind, reasons and faults for `stats` and `/wakeup/metrics`,
+    /// Keeps the run, its counts per app and kind, reasons and faults for `stats` and `/wakeup/metrics`,
     /// and prunes what `retention` says has aged out.
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws {
         try transaction {
@@ -325,21 +325,24 @@ extension SQLiteStoreConnection: SweepStatements {
             for kind in record.kinds {
                 try connection.statement(
                     """
-                    INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, app, active, sent, skipped, failed, removed, held)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
                 ).run([
-                    .integer(record.startedAt), .integer(runID), .text(kind.kind.name), .integer(kind.active),
-                    .integer(kind.sent), .integer(kind.skipped),
+                    .integer(record.startedAt), .integer(runID), .text(kind.kind.name), .text(kind.app.rawValue),
+                    .integer(kind.active), .integer(kind.sent), .integer(kind.skipped),
                     .integer(kind.failed), .integer(kind.removed), .integer(kind.held),
                 ])
                 try connection.statement(
                     """
-                    INSERT INTO sweep_kind_totals (push_kind, sent, failed, removed) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (push_kind) DO UPDATE SET sent = sent + excluded.sent, failed = failed + excluded.failed,
+                    INSERT INTO sweep_kind_totals (push_kind, app, sent, failed, removed) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (push_kind, app) DO UPDATE SET sent = sent + excluded.sent, failed = failed + excluded.failed,
                         removed = removed + excluded.removed
                     """
-                ).run([.text(kind.kind.name), .integer(kind.sent), .integer(kind.failed), .integer(kind.removed)])
+                ).run([
+                    .text(kind.kind.name), .text(kind.app.rawValue), .integer(kind.sent), .integer(kind.failed),
+                    .integer(kind.removed),
+                ])
             }
             for reason in record.reasons {
                 try connection.statement(
