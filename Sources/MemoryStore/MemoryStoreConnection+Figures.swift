@@ -105,33 +105,30 @@ extension MemoryStoreConnection: FigureQueries {
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         state { state in
             var totals = StatsReport.RunTotals()
-            var kinds: [String: (sent: Int64, failed: Int64, removed: Int64)] = [:]
+            var kinds: [AppKind: (sent: Int64, failed: Int64, removed: Int64)] = [:]
             if let since {
                 let runs = runs(state, since: since)
                 totals.runs = Int64(runs.count)
                 totals.expired = runs.map(\.record.expired).reduce(0, +)
                 for kind in runs.flatMap(\.record.kinds) {
-                    var sums = kinds[kind.kind.name] ?? (0, 0, 0)
+                    let key = AppKind(kind.kind, of: kind.app)
+                    var sums = kinds[key] ?? (0, 0, 0)
                     sums.sent += kind.sent
                     sums.failed += kind.failed
                     sums.removed += kind.removed
-                    kinds[kind.kind.name] = sums
+                    kinds[key] = sums
                 }
             } else {
                 totals.runs = state.lifetimeRuns
                 totals.expired = state.lifetimeExpired
-                for (key, total) in state.kindTotals {
-                    var sums = kinds[key.kind.name] ?? (0, 0, 0)
-                    sums.sent += total.sent
-                    sums.failed += total.failed
-                    sums.removed += total.removed
-                    kinds[key.kind.name] = sums
-                }
+                kinds = state.kindTotals
             }
             return StatsReport.RunTotals.assembled(
                 totals,
                 kinds: kinds.map {
-                    StatsReport.PushTotals(kind: $0.key, sent: $0.value.sent, failed: $0.value.failed, removed: $0.value.removed)
+                    StatsReport.PushTotals(
+                        kind: $0.key.kind.name, sent: $0.value.sent, failed: $0.value.failed, removed: $0.value.removed,
+                        app: $0.key.app.rawValue)
                 })
         }
     }
@@ -230,15 +227,17 @@ extension MemoryStoreConnection: FigureQueries {
             struct Key: Hashable {
                 var bucket: Int64
                 var kind: String
+                var app: String
             }
             var buckets: [Key: StatsReport.SweepBucket] = [:]
             for run in runs(state, since: since) {
                 let start = run.record.startedAt / width * width
                 for kind in run.record.kinds {
-                    let key = Key(bucket: start, kind: kind.kind.name)
+                    let key = Key(bucket: start, kind: kind.kind.name, app: kind.app.rawValue)
                     var bucket =
                         buckets[key]
-                        ?? StatsReport.SweepBucket(start: start, runs: 0, active: 0, sent: 0, failed: 0, kind: key.kind)
+                        ?? StatsReport.SweepBucket(
+                            start: start, runs: 0, active: 0, sent: 0, failed: 0, kind: key.kind, app: key.app)
                     bucket.runs += 1
                     bucket.active = max(bucket.active, kind.active)
                     bucket.sent += kind.sent
@@ -246,7 +245,7 @@ extension MemoryStoreConnection: FigureQueries {
                     buckets[key] = bucket
                 }
             }
-            return buckets.values.sorted { ($0.start, $0.kind) < ($1.start, $1.kind) }
+            return buckets.values.sorted { ($0.start, $0.kind, $0.app) < ($1.start, $1.kind, $1.app) }
         }
     }
 
@@ -255,13 +254,15 @@ extension MemoryStoreConnection: FigureQueries {
     func deliveryWindows(sinceHour: Int64) throws -> [DeliveryReport.Window] {
         state { state in
             struct Key: Hashable {
+                var app: String
                 var kind: String
                 var activityType: String
             }
             var windows: [Key: DeliveryReport.Window] = [:]
             for (key, hour) in state.hours where key.hour >= sinceHour {
-                let group = Key(kind: key.kind.name, activityType: key.activityType.rawValue)
-                var window = windows[group] ?? DeliveryReport.Window(activityType: group.activityType, kind: group.kind)
+                let group = Key(app: key.app.rawValue, kind: key.kind.name, activityType: key.activityType.rawValue)
+                var window =
+                    windows[group] ?? DeliveryReport.Window(activityType: group.activityType, kind: group.kind, app: group.app)
                 window.delivered += hour.delivered
                 window.acked += hour.acked
                 window.registrationHours += hour.registrations
@@ -269,48 +270,62 @@ extension MemoryStoreConnection: FigureQueries {
                 window.delayBuckets = zip(window.delayBuckets, hour.buckets).map { $0 + $1 }
                 windows[group] = window
             }
-            return windows.values.sorted { ($0.kind, $0.activityType) < ($1.kind, $1.activityType) }
+            return windows.values.sorted { ($0.app, $0.kind, $0.activityType) < ($1.app, $1.kind, $1.activityType) }
         }
     }
 
     func deliveryHours(sinceHour: Int64) throws -> [DeliveryHourFigures] {
         state { state in
-            var hours: [Int64: DeliveryHourFigures] = [:]
+            struct Key: Hashable {
+                var hour: Int64
+                var app: String
+            }
+            var hours: [Key: DeliveryHourFigures] = [:]
             for (key, hour) in state.hours where key.hour >= sinceHour && key.kind == .wake {
+                let at = Key(hour: key.hour, app: key.app.rawValue)
                 var figures =
-                    hours[key.hour]
+                    hours[at]
                     ?? DeliveryHourFigures(
-                        hour: key.hour, delivered: 0, acked: 0, delays: [Int64](repeating: 0, count: AckDelayBuckets.count))
+                        hour: key.hour, delivered: 0, acked: 0, delays: [Int64](repeating: 0, count: AckDelayBuckets.count),
+                        app: at.app)
                 figures.delivered += hour.delivered
                 figures.acked += hour.acked
                 figures.delays = zip(figures.delays, hour.buckets).map { $0 + $1 }
-                hours[key.hour] = figures
+                hours[at] = figures
             }
-            return hours.values.sorted { $0.hour < $1.hour }
+            return hours.values.sorted { ($0.hour, $0.app) < ($1.hour, $1.app) }
         }
     }
 
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         state { state in
-            var sums: [String: Int64] = [:]
             guard let sinceHour else {
-                for (key, total) in state.ackTotals { sums[key.outcome, default: 0] += total.count }
-                return sums.map { AckOutcomeCount(outcome: $0.key, count: $0.value) }
+                return state.ackTotals.map {
+                    AckOutcomeCount(outcome: $0.key.outcome, count: $0.value.count, app: $0.key.app.rawValue)
+                }
             }
+            var sums: [MemoryState.AckKey: Int64] = [:]
             for (hour, outcomes) in state.ackHours where hour >= sinceHour {
-                for (key, count) in outcomes { sums[key.outcome, default: 0] += count }
+                for (key, count) in outcomes { sums[key, default: 0] += count }
             }
-            return sums.map { AckOutcomeCount(outcome: $0.key, count: $0.value) }
+            return sums.map { AckOutcomeCount(outcome: $0.key.outcome, count: $0.value, app: $0.key.app.rawValue) }
         }
     }
 
-    func ackDelayTotals() throws -> AckDelayTotals {
+    func ackDelayTotals() throws -> [AckDelayTotals] {
         state { state in
-            var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-            for (key, count) in state.ackDelays where buckets.indices.contains(key.bucket) { buckets[key.bucket] += count }
-            return AckDelayTotals(
-                buckets: buckets,
-                sumMilliseconds: state.ackTotals.filter { $0.key.outcome == "matched" }.map(\.value.delaySum).reduce(0, +))
+            var totals: [AppName: AckDelayTotals] = [:]
+            func empty(_ app: AppName) -> AckDelayTotals {
+                AckDelayTotals(
+                    buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app.rawValue)
+            }
+            for (key, count) in state.ackDelays where (0..<AckDelayBuckets.count).contains(key.bucket) {
+                totals[key.app, default: empty(key.app)].buckets[key.bucket] += count
+            }
+            for (key, total) in state.ackTotals where key.outcome == "matched" {
+                totals[key.app, default: empty(key.app)].sumMilliseconds += total.delaySum
+            }
+            return totals.values.sorted { $0.app < $1.app }
         }
     }
 

@@ -271,8 +271,10 @@ public final class TestDatabase: @unchecked Sendable {
 
     /// The ack's outcome; nil while it waits for a push on its way.
     @discardableResult
-    public func acknowledge(_ token: PushToken, now: Int64, policy: IntervalPolicy = IntervalPolicy()) throws -> AckOutcome? {
-        guard case .acknowledged(let outcome) = try writer.perform(.acknowledge(token, now: now, policy: policy)) else {
+    public func acknowledge(
+        _ token: PushToken, now: Int64, policy: IntervalPolicy = IntervalPolicy(), app: AppName = .defaultApp
+    ) throws -> AckOutcome? {
+        guard case .acknowledged(let outcome) = try writer.perform(.acknowledge(token, app: app, now: now, policy: policy)) else {
             throw UnexpectedAnswer()
         }
         return outcome

@@ -2,19 +2,31 @@ import LiveActivityDomain
 
 /// The delivery figures in `stats` (text lines) and `stats --json` (SPEC 7).
 extension DeliveryReport {
-    /// One line per window and type, and one of acks by outcome per window.
+    /// One line per window and type, and one of acks by outcome per window; then each further
+    /// app's, its name before the type (`Delivery over 24 h, two charging`) or after the window
+    /// (`Acks over 24 h, two`), as its registrations' lines name it (SPEC 7).
     public var lines: [String] {
+        apps.keys.sorted().reduce(lines(of: AppName.defaultApp.rawValue)) { lines, app in
+            lines + (apps[app]?.lines(of: app) ?? [])
+        }
+    }
+
+    /// The lines of these figures, as `app`'s (nothing added for the default app's).
+    func lines(of app: String) -> [String] {
+        // The app's name and the type as the database holds them (SPEC 7: escaped and cut).
+        let before = OutsideText.line(StatsReport.appPrefix(app))
+        let after = AppName.isDefault(named: app) ? "" : ", " + OutsideText.line(app)
         var lines: [String] = []
         for (label, windows, acks) in [("24 h", lastDay, acksLastDay), ("7 d", lastWeek, acksLastWeek)] {
             for window in windows {
-                // The type as the database holds it (SPEC 7: escaped and cut).
-                lines.append("Delivery over \(label), \(OutsideText.line(window.activityType)): " + Self.describe(window))
+                lines.append(
+                    "Delivery over \(label), \(before)\(OutsideText.line(window.activityType)): " + Self.describe(window))
             }
-            lines.append("Acks over \(label): " + Self.describe(acks))
+            lines.append("Acks over \(label)\(after): " + Self.describe(acks))
         }
         for (label, windows) in [("24 h", otherKindsLastDay), ("7 d", otherKindsLastWeek)] {
             for window in windows {
-                lines.append("\(StatsReport.title(window.kind)) pushes over \(label): " + Self.describeOther(window))
+                lines.append("\(StatsReport.title(window.kind)) pushes over \(label)\(after): " + Self.describeOther(window))
             }
         }
         return lines
@@ -68,10 +80,21 @@ extension DeliveryReport {
             "{\"kind\":\(JSONText.outside(window.kind)),\"delivered\":\(window.delivered),\"targetHours\":\(window.registrationHours),"
                 + "\"pushesPerTargetHour\":\(optional(window.pushesPerRegistrationHour))}"
         }
-        return "{\"24h\":\(period(lastDay, acksLastDay)),\"7d\":\(period(lastWeek, acksLastWeek)),"
-            + "\"otherKinds\":{\"24h\":[\(otherKindsLastDay.map(otherJSON).joined(separator: ","))],"
-            + "\"7d\":[\(otherKindsLastWeek.map(otherJSON).joined(separator: ","))]},"
-            + "\"acksLifetime\":\(acksJSON(acksLifetime)),"
-            + "\"advisedPerHour\":[\(Int(Self.advisedPerHour.lowerBound)),\(Int(Self.advisedPerHour.upperBound))]}"
+        func members(_ report: DeliveryReport) -> String {
+            "\"24h\":\(period(report.lastDay, report.acksLastDay)),\"7d\":\(period(report.lastWeek, report.acksLastWeek)),"
+                + "\"otherKinds\":{\"24h\":[\(report.otherKindsLastDay.map(otherJSON).joined(separator: ","))],"
+                + "\"7d\":[\(report.otherKindsLastWeek.map(otherJSON).joined(separator: ","))]},"
+                + "\"acksLifetime\":\(acksJSON(report.acksLifetime))"
+        }
+        // Each further app's figures apart, by name, in the same shape (SPEC 7); none with one app.
+        let apps =
+            self.apps.isEmpty
+            ? ""
+            : ",\"apps\":{"
+                + self.apps.keys.sorted().map { app in
+                    "\(JSONText.outside(app)):{" + members(self.apps[app] ?? DeliveryReport()) + "}"
+                }.joined(separator: ",") + "}"
+        return "{" + members(self) + apps
+            + ",\"advisedPerHour\":[\(Int(Self.advisedPerHour.lowerBound)),\(Int(Self.advisedPerHour.upperBound))]}"
     }
 }

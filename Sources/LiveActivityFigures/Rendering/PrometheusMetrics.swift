@@ -69,14 +69,20 @@ public enum PrometheusMetrics {
         for kind in PushKind.all where !kinds.contains(where: { $0.kind == kind.name }) {
             kinds.append(StatsReport.PushTotals(kind: kind.name))
         }
+        // Each further app's after the default app's, with its `app` label (SPEC 7).
+        kinds += totals.apps
         family("liveactivity_sweep_runs_total", "counter", "Recorded sweep runs.")
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
         family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), by kind.")
-        for entry in kinds { out += "liveactivity_pushes_sent_total{kind=\"\(label(entry.kind))\"} \(entry.sent)\n" }
+        for entry in kinds {
+            out += "liveactivity_pushes_sent_total{kind=\"\(label(entry.kind))\"\(appLabel(entry.app))} \(entry.sent)\n"
+        }
         family(
             "liveactivity_pushes_failed_total", "counter",
             "Pushes that failed and were kept for a later sweep, by kind and reason.")
-        for entry in kinds { out += "liveactivity_pushes_failed_total{kind=\"\(label(entry.kind))\"} \(entry.failed)\n" }
+        for entry in kinds {
+            out += "liveactivity_pushes_failed_total{kind=\"\(label(entry.kind))\"\(appLabel(entry.app))} \(entry.failed)\n"
+        }
         for entry in snapshot.failureReasons {
             out +=
                 "liveactivity_pushes_failed_by_reason_total{kind=\"\(label(entry.kind))\",reason=\"\(label(entry.reason))\"} \(entry.count)\n"
@@ -85,7 +91,10 @@ public enum PrometheusMetrics {
             "liveactivity_registrations_removed_total", "counter",
             "Push targets removed on APNs's answer (410, BadDeviceToken), by kind: a wake target's registration with it."
         )
-        for entry in kinds { out += "liveactivity_registrations_removed_total{kind=\"\(label(entry.kind))\"} \(entry.removed)\n" }
+        for entry in kinds {
+            out +=
+                "liveactivity_registrations_removed_total{kind=\"\(label(entry.kind))\"\(appLabel(entry.app))} \(entry.removed)\n"
+        }
         family("liveactivity_registrations_expired_total", "counter", "Registrations removed by the expiry.")
         out += "liveactivity_registrations_expired_total \(totals.expired)\n"
 

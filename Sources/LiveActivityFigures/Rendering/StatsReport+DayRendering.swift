@@ -58,14 +58,35 @@ extension StatsReport {
                 "\(JSONText.outside(kind)):{\"buckets\":\(bucketsJSON(today.otherBuckets[kind] ?? [])),"
                     + "\"failureReasons\":\(reasons(today.failureReasons, kind: kind)),\"removalReasons\":\(reasons(today.removalReasons, kind: kind))}"
             }.joined(separator: ",") + "}"
-        let hours = day.hours.map {
-            "{\"start\":\($0.start),\"answered\":\($0.answered),\"acknowledged\":\(optional($0.acknowledged)),"
-                + "\"delayMedianMs\":\(optional($0.delayMedianMilliseconds)),\"delayP90Ms\":\(optional($0.delayP90Milliseconds))}"
+        func hoursJSON(_ list: [WakeHour]) -> String {
+            "["
+                + list.map {
+                    "{\"start\":\($0.start),\"answered\":\($0.answered),\"acknowledged\":\(optional($0.acknowledged)),"
+                        + "\"delayMedianMs\":\(optional($0.delayMedianMilliseconds)),\"delayP90Ms\":\(optional($0.delayP90Milliseconds))}"
+                }.joined(separator: ",") + "]"
         }
+        // Each further app's 24 hours apart (SPEC 7), by app then kind: `{"two":{"wake":{"buckets":
+        // [...],"hours":[...]}}}`; none with one app.
+        let order = PushKind.all.map(\.name)
+        let apps =
+            today.apps.isEmpty
+            ? ""
+            : ",\"apps\":{"
+                + today.apps.keys.sorted().map { app in
+                    let kinds = today.apps[app] ?? [:]
+                    return "\(JSONText.outside(app)):{"
+                        + kinds.keys.sorted {
+                            (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1)
+                        }.map { kind in
+                            let figures = kinds[kind] ?? KindDay()
+                            return "\(JSONText.outside(kind)):{\"buckets\":\(bucketsJSON(figures.buckets))"
+                                + (kind == wake ? ",\"hours\":\(hoursJSON(figures.hours))" : "") + "}"
+                        }.joined(separator: ",") + "}"
+                }.joined(separator: ",") + "}"
         let day =
             "{\"start\":\(day.start),\"bucketMinutes\":\(Day.bucketMilliseconds / 60_000),\"buckets\":\(bucketsJSON(day.buckets)),"
-            + "\"hours\":[\(hours.joined(separator: ","))],\"failureReasons\":\(reasons(day.failureReasons)),"
-            + "\"removalReasons\":\(reasons(day.removalReasons)),\"otherKinds\":\(others)}"
+            + "\"hours\":\(hoursJSON(day.hours)),\"failureReasons\":\(reasons(day.failureReasons)),"
+            + "\"removalReasons\":\(reasons(day.removalReasons)),\"otherKinds\":\(others)\(apps)}"
         let health = SweepHealth(self)
         return [
             "\"day\":" + day,

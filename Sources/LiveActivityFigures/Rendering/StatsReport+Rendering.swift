@@ -31,6 +31,12 @@ extension StatsReport {
         for totals in lifetimeOthers {
             lines.append("\(Self.title(totals.kind)) pushes delivered in all runs: \(totals.sent)")
         }
+        // A further app's pushes apart, after its name (SPEC 7), as its registrations' lines.
+        for totals in lifetimeApps {
+            lines.append(
+                "\(OutsideText.line(Self.appPrefix(totals.app)))\(OutsideText.line(totals.kind)) pushes delivered in all runs: \(totals.sent)"
+            )
+        }
         if !topWakeups.isEmpty {
             lines.append(
                 "Top wakeup counts: " + topWakeups.map { "\(OutsideText.line($0.token)) \($0.count)" }.joined(separator: ", "))
@@ -40,9 +46,9 @@ extension StatsReport {
             lines.append(
                 "Sweeps over \(label): \(totals.runs) runs, sent \(totals.sent), failed \(totals.failed), removed \(totals.removed), expired \(totals.expired), error rate \(rate)%"
             )
-            for other in totals.others {
+            for other in totals.others + totals.apps {
                 lines.append(
-                    "  \(OutsideText.line(other.kind)): sent \(other.sent), failed \(other.failed), removed \(other.removed), error rate \(String(format1: other.errorRate * 100))%"
+                    "  \(OutsideText.line(Self.appPrefix(other.app)))\(OutsideText.line(other.kind)): sent \(other.sent), failed \(other.failed), removed \(other.removed), error rate \(String(format1: other.errorRate * 100))%"
                 )
             }
         }
@@ -87,8 +93,16 @@ extension StatsReport {
         func othersJSON(_ others: [PushTotals]) -> String {
             "{" + others.map { "\(JSONText.outside($0.kind)):" + pushJSON($0) }.joined(separator: ",") + "}"
         }
+        // Each further app's kinds, by app name: `{"two":{"wake":{...},"widgets":{...}}}`.
+        func appsJSON(_ apps: [PushTotals]) -> String {
+            "{"
+                + RunTotals.names(apps.map(\.app)).map { app in
+                    "\(JSONText.outside(app)):" + othersJSON(apps.filter { $0.app == app })
+                }.joined(separator: ",") + "}"
+        }
         func totalsJSON(_ totals: RunTotals) -> String {
-            "{\"runs\":\(totals.runs),\"sent\":\(totals.sent),\"failed\":\(totals.failed),\"removed\":\(totals.removed),\"expired\":\(totals.expired),\"errorRate\":\(String(format4: totals.errorRate)),\"others\":\(othersJSON(totals.others))}"
+            "{\"runs\":\(totals.runs),\"sent\":\(totals.sent),\"failed\":\(totals.failed),\"removed\":\(totals.removed),\"expired\":\(totals.expired),\"errorRate\":\(String(format4: totals.errorRate)),\"others\":\(othersJSON(totals.others))"
+                + (totals.apps.isEmpty ? "" : ",\"apps\":" + appsJSON(totals.apps)) + "}"
         }
         var parts: [String] = []
         parts.append("\"generatedAt\":\(generatedAt)")
@@ -107,6 +121,7 @@ extension StatsReport {
         parts.append("\"activeWakeups\":\(activeWakeups)")
         parts.append("\"lifetimeSent\":\(lifetimeSent)")
         parts.append("\"lifetimeOthers\":" + othersJSON(lifetimeOthers))
+        if !lifetimeApps.isEmpty { parts.append("\"lifetimeApps\":" + appsJSON(lifetimeApps)) }
         parts.append(
             "\"topWakeups\":["
                 + topWakeups.map { "{\"token\":\(JSONText.outside($0.token)),\"count\":\($0.count)}" }.joined(separator: ",")

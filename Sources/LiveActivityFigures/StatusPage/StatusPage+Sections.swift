@@ -47,7 +47,7 @@ extension StatusPage {
                 chart, caption: "Pushes \(label), per 10 minutes.",
                 table: bucketTable(buckets, [("Pushes \(label)", value)], footer: footer))
         }
-        return out + otherKindsDay(report) + "</div></section>"
+        return out + otherKindsDay(report) + appsDay(report) + "</div></section>"
     }
 
     // MARK: - Wakes the app acknowledged
@@ -59,24 +59,12 @@ extension StatusPage {
         var out = "<section aria-labelledby=\"wakes-heading\"><h2 id=\"wakes-heading\">Wakes acknowledged, per hour</h2>"
         out += "<p class=\"small\">APNs answers 200 when it accepts a push, not when the phone wakes; the app says it woke "
         out += "with <code>POST /wakeup/ack</code>. The share is of the pushes answered 200 in that hour.</p>"
-        var table =
-            "<table>"
-            + tableHead(["Hour (UTC)"], numbers: ["Answered 200", "Acknowledged", "Share", "Delay median", "Delay p90"])
-            + "<tbody>"
-        for hour in hours {
-            table += "<tr data-hour=\"\(hour.start)\"><th scope=\"row\">\(UTCTime(milliseconds: hour.start).clock)</th>"
-            table += numberCell(hour.answered)
-            table += hour.acknowledged.map { numberCell($0) } ?? "<td class=\"n\">–</td>"
-            table += "<td class=\"n\">\(hour.share.map(HTMLText.percent) ?? "–")</td>"
-            table += "<td class=\"n\">\(hour.delayMedianMilliseconds.map(HTMLText.duration) ?? "–")</td>"
-            table += "<td class=\"n\">\(hour.delayP90Milliseconds.map(HTMLText.duration) ?? "–")</td></tr>"
-        }
-        table += emptyRow(hours.isEmpty, columns: 6) + "</tbody></table>"
+        let table = hourTable(hours)
         guard acknowledged > 0 else {
             out += "<p class=\"empty\" data-figure=\"acks\" data-value=\"none\"><strong>No acks yet.</strong> "
             out += "No push of the last 24 hours was acknowledged by the app; the chart appears once one is.</p>"
             if !hours.isEmpty { out += "<details><summary>The 200s per hour</summary>" + table + "</details>" }
-            return out + "</section>"
+            return out + appsWakes(report) + "</section>"
         }
         // The 24 hours on the hour, the current one last (the hours' own grid, not the buckets').
         let firstHour = Day.firstHour(now: report.generatedAt)
@@ -109,7 +97,24 @@ extension StatusPage {
         out += figure(
             delay, caption: "Ack delay: median (solid line) and 90th percentile (dashed line).",
             table: table.replacing("<tr data-hour=", with: "<tr data-delay-hour="))
-        return out + "</div></section>"
+        return out + "</div>" + appsWakes(report) + "</section>"
+    }
+
+    /// The wakes' hours: answered 200, acknowledged, the share and the delay, a row per hour.
+    static func hourTable(_ hours: [StatsReport.WakeHour], caption: String? = nil) -> String {
+        var table =
+            "<table>" + (caption.map { "<caption>\($0)</caption>" } ?? "")
+            + tableHead(["Hour (UTC)"], numbers: ["Answered 200", "Acknowledged", "Share", "Delay median", "Delay p90"])
+            + "<tbody>"
+        for hour in hours {
+            table += "<tr data-hour=\"\(hour.start)\"><th scope=\"row\">\(UTCTime(milliseconds: hour.start).clock)</th>"
+            table += numberCell(hour.answered)
+            table += hour.acknowledged.map { numberCell($0) } ?? "<td class=\"n\">–</td>"
+            table += "<td class=\"n\">\(hour.share.map(HTMLText.percent) ?? "–")</td>"
+            table += "<td class=\"n\">\(hour.delayMedianMilliseconds.map(HTMLText.duration) ?? "–")</td>"
+            table += "<td class=\"n\">\(hour.delayP90Milliseconds.map(HTMLText.duration) ?? "–")</td></tr>"
+        }
+        return table + emptyRow(hours.isEmpty, columns: 6) + "</tbody></table>"
     }
 
     // MARK: - Failure reasons, faults, totals
@@ -205,6 +210,8 @@ extension StatusPage {
                 out += "</tr>"
             }
         }
+        // Each further app's pushes over the same runs, under its name.
+        out += appsSweeps(report)
         return out + "</tbody></table></div></section>"
     }
 

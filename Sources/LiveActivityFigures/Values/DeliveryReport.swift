@@ -4,6 +4,8 @@ import LiveActivityDomain
 /// APNs answered 200, the wakes the app acknowledged, their share and delay, and how often a
 /// registration was woken per hour it was pushed, beside Apple's advice of two or three. Read
 /// from the hourly figures (`delivery_hours`, `ack_hours`) by `DeliveryReport.gather` in Storage/.
+/// The default app's figures are the report's own; each further app's are a report of their own
+/// in `apps` (SPEC 7: per app where there are several).
 public struct DeliveryReport: Sendable, Equatable {
     /// Apple's advice for background pushes per device and hour (SPEC 1): "two or three".
     public static let advisedPerHour = 2.0...3.0
@@ -12,6 +14,8 @@ public struct DeliveryReport: Sendable, Equatable {
         public var activityType: String
         /// The push kind's name: `wake` for the per-type windows, another kind's for `otherKinds*`.
         public var kind: String = "wake"
+        /// The app's name (`default` for the default app).
+        public var app: String = "default"
         /// Pushes APNs answered 200.
         public var delivered: Int64 = 0
         /// Of those, the ones the app acknowledged.
@@ -22,9 +26,10 @@ public struct DeliveryReport: Sendable, Equatable {
         /// Acks by delay (`AckDelayBuckets`).
         public var delayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
 
-        public init(activityType: String, kind: String = "wake") {
+        public init(activityType: String, kind: String = "wake", app: String = "default") {
             self.activityType = activityType
             self.kind = kind
+            self.app = app
         }
 
         /// acked / delivered; nil when nothing was delivered.
@@ -53,6 +58,9 @@ public struct DeliveryReport: Sendable, Equatable {
     public var acksLastDay: [AckOutcome: Int64] = [:]
     public var acksLastWeek: [AckOutcome: Int64] = [:]
     public var acksLifetime: [AckOutcome: Int64] = [:]
+    /// Each further app's figures, by name: the same windows and acks, its own (SPEC 7); a
+    /// further app without any is left out.
+    public var apps: [String: DeliveryReport] = [:]
 
     public init() {}
 }

@@ -20,11 +20,23 @@ public struct MetricsSnapshot: Sendable {
     public var backingOff: [StatsReport.BackingOff] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
     public var faults: [StatsReport.FaultTotals] = []
-    /// Acks by outcome, lifetime totals.
+    /// Acks by outcome, lifetime totals (the default app's).
     public var acks: [AckOutcome: Int64] = [:]
-    /// Matched acks by delay (`AckDelayBuckets`, not cumulative), lifetime, and their sum in ms.
+    /// Matched acks by delay (`AckDelayBuckets`, not cumulative), lifetime, and their sum in ms
+    /// (the default app's).
     public var ackDelayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
     public var ackDelaySumMilliseconds: Int64 = 0
+    /// Each further app's acks, the same figures, by app name (SPEC 7: an `app` label).
+    public var appAcks: [String: AppAcks] = [:]
+
+    /// One further app's lifetime acks: by outcome, and the matched ones by delay with their sum.
+    public struct AppAcks: Sendable, Equatable {
+        public var acks: [AckOutcome: Int64] = [:]
+        public var delayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
+        public var delaySumMilliseconds: Int64 = 0
+
+        public init() {}
+    }
     /// Log lines the serving process could not write (a full disk), since it started; nil where
     /// no process serves the figures (`stats`).
     public var logLinesDropped: Int?

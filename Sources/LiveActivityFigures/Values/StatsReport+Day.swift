@@ -12,14 +12,17 @@ extension StatsReport {
         /// report's time.
         public var start: Int64 = 0
         /// The buckets in which a sweep started, oldest first (an empty one means no sweep ran):
-        /// the wake pushes'.
+        /// the default app's wake pushes'.
         public var buckets: [SweepBucket] = []
-        /// The same buckets' pushes of every other kind (`widgets`), where such pushes were
-        /// sent or failed in the 24 hours, by kind.
+        /// The same buckets' pushes of the default app's every other kind (`widgets`), where such
+        /// pushes were sent or failed in the 24 hours, by kind.
         public var otherBuckets: [String: [SweepBucket]] = [:]
         /// The 24 hours up to the report's, oldest first, those with delivery figures only (a push
-        /// APNs answered 200 in that hour).
+        /// APNs answered 200 in that hour): the default app's wakes.
         public var hours: [WakeHour] = []
+        /// Each further app's 24 hours (SPEC 7: apart), by app name then kind: its pushes per
+        /// 10 minutes where it had targets or pushes, and of its wakes the hours answered 200.
+        public var apps: [String: [String: KindDay]] = [:]
         /// Why pushes failed in the runs of the 24 hours, most frequent first, each with its kind.
         public var failureReasons: [ReasonCount] = []
         /// Why targets were removed (410, BadDeviceToken) in those runs, most frequent first.
@@ -48,7 +51,21 @@ extension StatsReport {
         }
     }
 
-    /// The sweep runs that started in one 10-minute bucket, and what one kind of push came to in them.
+    /// One further app's pushes of one kind over the last 24 hours (`Day.apps`).
+    public struct KindDay: Sendable, Equatable {
+        /// The buckets in which its pushes were sent or failed, or its targets present, oldest first.
+        public var buckets: [SweepBucket] = []
+        /// Its hours with a push answered 200, oldest first (wakes only: the app acknowledges those).
+        public var hours: [WakeHour] = []
+
+        public init(buckets: [SweepBucket] = [], hours: [WakeHour] = []) {
+            self.buckets = buckets
+            self.hours = hours
+        }
+    }
+
+    /// The sweep runs that started in one 10-minute bucket, and what one app's kind of push came
+    /// to in them.
     public struct SweepBucket: Sendable, Equatable {
         /// Unix ms, on a 10-minute boundary.
         public var start: Int64
@@ -61,14 +78,19 @@ extension StatsReport {
         public var failed: Int64
         /// The push kind's name.
         public var kind: String
+        /// The app's name (`default` for the default app).
+        public var app: String
 
-        public init(start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64, kind: String = "wake") {
+        public init(
+            start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64, kind: String = "wake", app: String = "default"
+        ) {
             self.start = start
             self.runs = runs
             self.active = active
             self.sent = sent
             self.failed = failed
             self.kind = kind
+            self.app = app
         }
     }
 

@@ -47,19 +47,23 @@ public struct StatsReport: Sendable {
         }
     }
 
-    /// What one kind of push came to over some runs: sent (answered 200), failed and kept,
-    /// removed. The wake pushes' are `RunTotals`' own fields; other kinds' are in `others`.
+    /// What one app's pushes of one kind came to over some runs: sent (answered 200), failed and
+    /// kept, removed. The default app's wake pushes' are `RunTotals`' own fields; its other
+    /// kinds' are in `others`, every further app's in `apps`.
     public struct PushTotals: Sendable, Equatable {
         public var kind: String
         public var sent: Int64
         public var failed: Int64
         public var removed: Int64
+        /// The app's name (`default` for the default app: SPEC 6 "Several apps").
+        public var app: String
 
-        public init(kind: String, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0) {
+        public init(kind: String, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, app: String = "default") {
             self.kind = kind
             self.sent = sent
             self.failed = failed
             self.removed = removed
+            self.app = app
         }
 
         /// failed / (sent + failed); 0 when nothing was attempted.
@@ -73,12 +77,17 @@ public struct StatsReport: Sendable {
         public var removed: Int64 = 0
         public var expired: Int64 = 0
 
-        /// Every other kind's pushes over the same runs (`widgets`), in the order kinds are listed;
-        /// a kind none of the runs pushed is left out.
+        /// The default app's other kinds' pushes over the same runs (`widgets`), in the order kinds
+        /// are listed; a kind none of the runs pushed is left out.
         public var others: [PushTotals] = []
+        /// Every further app's pushes over the same runs, each kind apart (SPEC 7), by app name
+        /// then in the kinds' order; an app none of the runs counted is left out.
+        public var apps: [PushTotals] = []
 
         public init(
-            runs: Int64 = 0, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, expired: Int64 = 0, others: [PushTotals] = []
+            runs: Int64 = 0, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, expired: Int64 = 0,
+            others: [PushTotals] = [],
+            apps: [PushTotals] = []
         ) {
             self.runs = runs
             self.sent = sent
@@ -86,9 +95,19 @@ public struct StatsReport: Sendable {
             self.removed = removed
             self.expired = expired
             self.others = others
+            self.apps = apps
         }
 
-        /// failed / (sent + failed) of the wake pushes; 0 when nothing was attempted.
+        /// The further apps `apps` holds, by name.
+        public var appNames: [String] { Self.names(apps.map(\.app)) }
+
+        /// Names once each, in their first order.
+        static func names(_ list: [String]) -> [String] {
+            var seen = Set<String>()
+            return list.filter { seen.insert($0).inserted }
+        }
+
+        /// failed / (sent + failed) of the default app's wake pushes; 0 when nothing was attempted.
         public var errorRate: Double { Self.rate(failed: failed, sent: sent) }
 
         static func rate(failed: Int64, sent: Int64) -> Double {
@@ -113,10 +132,12 @@ public struct StatsReport: Sendable {
     public var oldestRegisteredAt: Int64?
     public var lastDay = RunTotals()
     public var lastWeek = RunTotals()
-    /// Pushes delivered over the whole recorded run history (wakes).
+    /// Pushes delivered over the whole recorded run history (the default app's wakes).
     public var lifetimeSent: Int64 = 0
-    /// Every other kind's pushes over the whole recorded run history.
+    /// The default app's other kinds' pushes over the whole recorded run history.
     public var lifetimeOthers: [PushTotals] = []
+    /// Every further app's pushes over the whole recorded run history, each kind apart.
+    public var lifetimeApps: [PushTotals] = []
     /// Targets waiting after failures in a row (back-off, SPEC 5), by environment and kind.
     public var backingOff: [BackingOff] = []
     /// Faults of the last 24 hours, by environment, kind and reason.

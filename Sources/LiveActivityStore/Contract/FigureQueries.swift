@@ -4,7 +4,8 @@ import LiveActivityFigures
 /// The reads behind the figures (`stats`, `/wakeup/metrics`, the status page) and one device's
 /// story (`history`), each one query an engine answers from its counters, indexes and the run
 /// history, never a scan of the targets. How they add up to a report is decided above, once
-/// (`StatsReport.gather` and its siblings). Every figure that counts pushes counts them per kind.
+/// (`StatsReport.gather` and its siblings). Every figure that counts pushes counts them per kind
+/// and per app (SPEC 7): each row it reads names both.
 public protocol FigureQueries: AnyObject {
     // MARK: Registrations and their targets
 
@@ -26,8 +27,8 @@ public protocol FigureQueries: AnyObject {
 
     // MARK: Runs
 
-    /// Sums over the runs started at or after `since`, per kind; nil: every run ever (totals
-    /// that never go down).
+    /// Sums over the runs started at or after `since`, per app and kind (assembled by
+    /// `RunTotals.assembled`); nil: every run ever (totals that never go down).
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals
     /// The last run recorded (by the order runs were recorded, not by their clocks).
     func lastRun() throws -> RecordedRun?
@@ -43,21 +44,21 @@ public protocol FigureQueries: AnyObject {
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount]
     /// The reasons of the runs started at or after `since`, per kind.
     func reasons(since: Int64) throws -> [RunReason]
-    /// The runs started at or after `since`, per `width` ms and kind: start, runs, most active,
-    /// sent, failed.
+    /// The runs started at or after `since`, per `width` ms, app and kind: start, runs, most
+    /// active, sent, failed.
     func runBuckets(since: Int64, width: Int64) throws -> [StatsReport.SweepBucket]
 
     // MARK: Delivery
 
-    /// Sums of the hourly delivery figures from `sinceHour`, per kind and activity type.
+    /// Sums of the hourly delivery figures from `sinceHour`, per app, kind and activity type.
     func deliveryWindows(sinceHour: Int64) throws -> [DeliveryReport.Window]
-    /// The wakes' hourly delivery figures from `sinceHour`, per hour: pushes answered 200, acks
-    /// matched (by the hour of the push they matched) and their delay buckets.
+    /// The wakes' hourly delivery figures from `sinceHour`, per hour and app: pushes answered
+    /// 200, acks matched (by the hour of the push they matched) and their delay buckets.
     func deliveryHours(sinceHour: Int64) throws -> [DeliveryHourFigures]
-    /// Acks by outcome from `sinceHour`; nil: lifetime totals.
+    /// Acks by app and outcome from `sinceHour`; nil: lifetime totals.
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount]
-    /// The lifetime ack delay histogram and the matched delays' sum (ms).
-    func ackDelayTotals() throws -> AckDelayTotals
+    /// The lifetime ack delay histogram and the matched delays' sum (ms), per app that has any.
+    func ackDelayTotals() throws -> [AckDelayTotals]
 
     // MARK: One device
 
@@ -99,40 +100,50 @@ public struct RunReason: Sendable, Equatable {
     }
 }
 
-/// One hour of the wakes' delivery figures.
+/// One hour of one app's wakes' delivery figures.
 public struct DeliveryHourFigures: Sendable, Equatable {
     public var hour: Int64
     public var delivered: Int64
     public var acked: Int64
     /// Acks by delay (`AckDelayBuckets`).
     public var delays: [Int64]
+    /// The app's name (`default` for the default app).
+    public var app: String
 
-    public init(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64]) {
+    public init(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64], app: String = "default") {
         self.hour = hour
         self.delivered = delivered
         self.acked = acked
         self.delays = delays
+        self.app = app
     }
 }
 
-/// Acks of one outcome, by its stored name.
+/// Acks of one app and outcome, by the outcome's stored name.
 public struct AckOutcomeCount: Sendable, Equatable {
     public var outcome: String
     public var count: Int64
+    /// The app's name (`default` for the default app).
+    public var app: String
 
-    public init(outcome: String, count: Int64) {
+    public init(outcome: String, count: Int64, app: String = "default") {
         self.outcome = outcome
         self.count = count
+        self.app = app
     }
 }
 
-/// The lifetime ack delay histogram (`AckDelayBuckets`, not cumulative) and the matched delays' sum.
+/// One app's lifetime ack delay histogram (`AckDelayBuckets`, not cumulative) and the matched
+/// delays' sum.
 public struct AckDelayTotals: Sendable, Equatable {
     public var buckets: [Int64]
     public var sumMilliseconds: Int64
+    /// The app's name (`default` for the default app).
+    public var app: String
 
-    public init(buckets: [Int64], sumMilliseconds: Int64) {
+    public init(buckets: [Int64], sumMilliseconds: Int64, app: String = "default") {
         self.buckets = buckets
         self.sumMilliseconds = sumMilliseconds
+        self.app = app
     }
 }

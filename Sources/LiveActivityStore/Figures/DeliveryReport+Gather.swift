@@ -2,27 +2,40 @@ import LiveActivityDomain
 import LiveActivityFigures
 
 /// The delivery figures of `stats` (SPEC 7): sums over the hourly figures (at most 7 x 24 hours x
-/// kinds x types x environments rows) and the lifetime ack totals; never the targets or attempts.
+/// apps x kinds x types x environments rows) and the lifetime ack totals; never the targets or
+/// attempts. The default app's are the report's own, each further app's a report in `apps`.
 extension DeliveryReport {
     /// The figures as of `now` (ms).
     static func gather(_ queries: any FigureQueries, now: Int64) throws -> DeliveryReport {
         let hour = DeliveryHour.of(now)
-        var report = DeliveryReport()
-        (report.lastDay, report.otherKindsLastDay) = try windows(queries, sinceHour: hour - 23)
-        (report.lastWeek, report.otherKindsLastWeek) = try windows(queries, sinceHour: hour - (DeliveryHour.kept - 1))
-        report.acksLastDay = outcomes(try queries.acks(sinceHour: hour - 23))
-        report.acksLastWeek = outcomes(try queries.acks(sinceHour: hour - (DeliveryHour.kept - 1)))
-        report.acksLifetime = outcomes(try queries.acks(sinceHour: nil))
+        let day = try queries.deliveryWindows(sinceHour: hour - 23)
+        let week = try queries.deliveryWindows(sinceHour: hour - (DeliveryHour.kept - 1))
+        let acksDay = try queries.acks(sinceHour: hour - 23)
+        let acksWeek = try queries.acks(sinceHour: hour - (DeliveryHour.kept - 1))
+        let acksLifetime = try queries.acks(sinceHour: nil)
+        func figures(of app: String) -> DeliveryReport {
+            var report = DeliveryReport()
+            (report.lastDay, report.otherKindsLastDay) = windows(day.filter { $0.app == app })
+            (report.lastWeek, report.otherKindsLastWeek) = windows(week.filter { $0.app == app })
+            report.acksLastDay = outcomes(acksDay.filter { $0.app == app })
+            report.acksLastWeek = outcomes(acksWeek.filter { $0.app == app })
+            report.acksLifetime = outcomes(acksLifetime.filter { $0.app == app })
+            return report
+        }
+        var report = figures(of: AppName.defaultApp.rawValue)
+        let apps = Set((day + week).map(\.app) + (acksDay + acksWeek + acksLifetime).map(\.app))
+        for app in apps where !AppName.isDefault(named: app) { report.apps[app] = figures(of: app) }
         return report
     }
 
-    /// The wakes' windows, one per type (every type listed, also without figures, then any type
-    /// this build does not know), and one window per other kind with figures, its types summed.
-    static func windows(_ queries: any FigureQueries, sinceHour: Int64) throws -> (wakes: [Window], others: [Window]) {
-        let found = try queries.deliveryWindows(sinceHour: sinceHour)
+    /// One app's windows (`found`): the wakes' one per type (every type listed, also without
+    /// figures, then any type this build does not know), and one window per other kind with
+    /// figures, its types summed.
+    static func windows(_ found: [Window]) -> (wakes: [Window], others: [Window]) {
         let wakes = found.filter { $0.kind == PushKind.wake.name }
+        let app = found.first?.app ?? AppName.defaultApp.rawValue
         let known = ActivityType.allCases.map { type in
-            wakes.first { $0.activityType == type.rawValue } ?? Window(activityType: type.rawValue)
+            wakes.first { $0.activityType == type.rawValue } ?? Window(activityType: type.rawValue, app: app)
         }
         let unknown = wakes.filter { window in !ActivityType.allCases.contains { $0.rawValue == window.activityType } }
         var others: [Window] = []

@@ -30,6 +30,7 @@ extension StatsReport {
         let lifetime = try queries.runTotals(since: nil)
         report.lifetimeSent = lifetime.sent
         report.lifetimeOthers = lifetime.others
+        report.lifetimeApps = lifetime.apps
         report.backingOff = try backingOff(queries)
         report.recentFaults = try queries.faults(since: now - 86_400_000)
         let last = try queries.lastRun()
@@ -68,25 +69,44 @@ extension MetricsSnapshot {
             backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil))
         snapshot.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
         snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds)
-        snapshot.acks = DeliveryReport.outcomes(try queries.acks(sinceHour: nil))
+        // Acks by app: the default app's as they always were, each further app's apart.
+        let acks = try queries.acks(sinceHour: nil)
         let delays = try queries.ackDelayTotals()
-        var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-        for (bucket, count) in delays.buckets.enumerated() where bucket < buckets.count { buckets[bucket] = count }
-        snapshot.ackDelayBuckets = buckets
-        snapshot.ackDelaySumMilliseconds = delays.sumMilliseconds
+        let named = Set(acks.map(\.app) + delays.map(\.app))
+        for app in named.union([AppName.defaultApp.rawValue]) {
+            var figures = MetricsSnapshot.AppAcks()
+            figures.acks = DeliveryReport.outcomes(acks.filter { $0.app == app })
+            for totals in delays where totals.app == app {
+                for (bucket, count) in totals.buckets.enumerated() where bucket < figures.delayBuckets.count {
+                    figures.delayBuckets[bucket] = figures.delayBuckets[bucket].addingSaturated(count)
+                }
+                figures.delaySumMilliseconds = figures.delaySumMilliseconds.addingSaturated(totals.sumMilliseconds)
+            }
+            if AppName.isDefault(named: app) {
+                snapshot.acks = figures.acks
+                snapshot.ackDelayBuckets = figures.delayBuckets
+                snapshot.ackDelaySumMilliseconds = figures.delaySumMilliseconds
+            } else {
+                snapshot.appAcks[app] = figures
+            }
+        }
         return snapshot
     }
 }
 
 extension StatsReport.RunTotals {
-    /// The totals of `run` (its runs and expired) with each kind's sums: the wakes' on the
-    /// totals themselves, every other kind's in `others`, in the kinds' order. Every engine
+    /// The totals of `run` (its runs and expired) with each app's and kind's sums: the default
+    /// app's wakes' on the totals themselves, its every other kind's in `others`, in the kinds'
+    /// order, and every further app's in `apps`, by name then in the kinds' order. Every engine
     /// assembles its rows through this.
     public static func assembled(_ run: StatsReport.RunTotals, kinds: [StatsReport.PushTotals]) -> StatsReport.RunTotals {
         var totals = run
         totals.others = []
+        totals.apps = []
         for entry in kinds {
-            if entry.kind == PushKind.wake.name {
+            if !AppName.isDefault(named: entry.app) {
+                totals.apps.append(entry)
+            } else if entry.kind == PushKind.wake.name {
                 (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
             } else {
                 totals.others.append(
@@ -96,6 +116,9 @@ extension StatsReport.RunTotals {
         let order = PushKind.all.map(\.name)
         totals.others.sort {
             (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
+        }
+        totals.apps.sort {
+            ($0.app, order.firstIndex(of: $0.kind) ?? .max, $0.kind) < ($1.app, order.firstIndex(of: $1.kind) ?? .max, $1.kind)
         }
         return totals
     }

@@ -86,13 +86,14 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
-    /// The lifetime totals are kept by triggers as runs are recorded, so pruning the history
+    /// The lifetime totals are kept per app and kind as runs are recorded, so pruning the history
     /// never lowers them (SPEC 7).
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         try storeFaults {
             var totals = StatsReport.RunTotals()
             let read = { (row: PostgresRow) in
-                StatsReport.PushTotals(kind: row.text(0) ?? "", sent: row.int(1), failed: row.int(2), removed: row.int(3))
+                StatsReport.PushTotals(
+                    kind: row.text(0) ?? "", sent: row.int(1), failed: row.int(2), removed: row.int(3), app: row.text(4) ?? "")
             }
             let kinds: [StatsReport.PushTotals]
             if let since {
@@ -100,20 +101,15 @@ extension PostgresStoreConnection: FigureQueries {
                     .firstRow([.integer(since)]) { row in (totals.runs, totals.expired) = (row.int(0), row.int(1)) }
                 kinds = try statement(
                     """
-                    SELECT push_kind, sum(sent)::bigint, sum(failed)::bigint, sum(removed)::bigint
-                    FROM sweep_run_kinds WHERE started_at >= $1 GROUP BY 1
+                    SELECT push_kind, sum(sent)::bigint, sum(failed)::bigint, sum(removed)::bigint, app
+                    FROM sweep_run_kinds WHERE started_at >= $1 GROUP BY 1, 5
                     """
                 ).rows([.integer(since)], read)
             } else {
                 try statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
                     (totals.runs, totals.expired) = (row.int(0), row.int(1))
                 }
-                kinds = try statement(
-                    """
-                    SELECT push_kind, sum(sent)::bigint, sum(failed)::bigint, sum(removed)::bigint FROM sweep_kind_totals
-                    GROUP BY push_kind
-                    """
-                ).rows([], read)
+                kinds = try statement("SELECT push_kind, sent, failed, removed, app FROM sweep_kind_totals").rows([], read)
             }
             return StatsReport.RunTotals.assembled(totals, kinds: kinds)
         }
@@ -212,13 +208,13 @@ extension PostgresStoreConnection: FigureQueries {
             // Integer division that floors, as SQLite's does for the non-negative times stored.
             try statement(
                 """
-                SELECT started_at / $1, push_kind, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint
-                FROM sweep_run_kinds WHERE started_at >= $2 GROUP BY 1, 2 ORDER BY 1, 2
+                SELECT started_at / $1, push_kind, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint, app
+                FROM sweep_run_kinds WHERE started_at >= $2 GROUP BY 1, 2, 7 ORDER BY 1, 2, 7
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(
                     start: row.int(0) * width, runs: row.int(2), active: row.int(3), sent: row.int(4), failed: row.int(5),
-                    kind: row.text(1) ?? "")
+                    kind: row.text(1) ?? "", app: row.text(6) ?? "")
             }
         }
     }
@@ -230,11 +226,13 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT activity_type, push_kind, sum(delivered)::bigint, sum(acked)::bigint, sum(registrations)::bigint,
-                       sum(delay_sum_ms)::bigint, \(Self.bucketSums)
-                FROM delivery_hours WHERE hour >= $1 GROUP BY push_kind, activity_type ORDER BY push_kind, activity_type
+                       sum(delay_sum_ms)::bigint, \(Self.bucketSums), app
+                FROM delivery_hours WHERE hour >= $1 GROUP BY app, push_kind, activity_type ORDER BY app, push_kind, activity_type
                 """
             ).rows([.integer(sinceHour)]) { row in
-                var window = DeliveryReport.Window(activityType: row.text(0) ?? "", kind: row.text(1) ?? "")
+                var window = DeliveryReport.Window(
+                    activityType: row.text(0) ?? "", kind: row.text(1) ?? "",
+                    app: row.text(Int32(AckDelayBuckets.count + 6)) ?? "")
                 window.delivered = row.int(2)
                 window.acked = row.int(3)
                 window.registrationHours = row.int(4)
@@ -249,39 +247,46 @@ extension PostgresStoreConnection: FigureQueries {
         try storeFaults {
             try statement(
                 """
-                SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(Self.bucketSums)
-                FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour ORDER BY hour
+                SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(Self.bucketSums), app
+                FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour, app ORDER BY hour, app
                 """
             ).rows([.integer(sinceHour)]) { row in
                 DeliveryHourFigures(
                     hour: row.int(0), delivered: row.int(1), acked: row.int(2),
-                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) })
+                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) },
+                    app: row.text(Int32(AckDelayBuckets.count + 3)) ?? "")
             }
         }
     }
 
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         try storeFaults {
-            let read = { (row: PostgresRow) in AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1)) }
-            guard let sinceHour else { return try statement("SELECT outcome, count FROM ack_totals").rows([], read) }
-            return try statement("SELECT outcome, sum(count)::bigint FROM ack_hours WHERE hour >= $1 GROUP BY outcome")
+            let read = { (row: PostgresRow) in
+                AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1), app: row.text(2) ?? "")
+            }
+            guard let sinceHour else { return try statement("SELECT outcome, count, app FROM ack_totals").rows([], read) }
+            return try statement("SELECT outcome, sum(count)::bigint, app FROM ack_hours WHERE hour >= $1 GROUP BY app, outcome")
                 .rows([.integer(sinceHour)], read)
         }
     }
 
-    func ackDelayTotals() throws -> AckDelayTotals {
+    func ackDelayTotals() throws -> [AckDelayTotals] {
         try storeFaults {
-            var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-            let rows = try statement("SELECT bucket, sum(count)::bigint FROM ack_delay_totals GROUP BY bucket").rows {
-                ($0.int(0), $0.int(1))
+            var totals: [String: AckDelayTotals] = [:]
+            func empty(_ app: String) -> AckDelayTotals {
+                AckDelayTotals(buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app)
             }
-            for (bucket, count) in rows where bucket >= 0 && bucket < Int64(buckets.count) {
-                buckets[Int(bucket)] = count
+            let rows = try statement("SELECT bucket, count, app FROM ack_delay_totals").rows {
+                ($0.int(0), $0.int(1), $0.text(2) ?? "")
             }
-            let sum =
-                try statement("SELECT coalesce(sum(delay_sum_ms), 0)::bigint FROM ack_totals WHERE outcome = 'matched'")
-                .scalarInt() ?? 0
-            return AckDelayTotals(buckets: buckets, sumMilliseconds: sum)
+            for (bucket, count, app) in rows where bucket >= 0 && bucket < Int64(AckDelayBuckets.count) {
+                totals[app, default: empty(app)].buckets[Int(bucket)] = count
+            }
+            let sums = try statement("SELECT app, delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").rows {
+                ($0.text(0) ?? "", $0.int(1))
+            }
+            for (app, sum) in sums { totals[app, default: empty(app)].sumMilliseconds = sum }
+            return totals.values.sorted { $0.app < $1.app }
         }
     }
 

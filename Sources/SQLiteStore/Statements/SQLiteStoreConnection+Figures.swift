@@ -86,24 +86,25 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
-    /// The lifetime totals are kept by triggers as runs are recorded, so pruning the history
+    /// The lifetime totals are kept per app and kind as runs are recorded, so pruning the history
     /// never lowers them (SPEC 7).
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         try storeFaults {
             var totals = StatsReport.RunTotals()
-            let kinds: [StatsReport.PushTotals]
+            var kinds: [StatsReport.PushTotals]
             if let since {
                 try connection.statement("SELECT count(*), coalesce(sum(expired), 0) FROM sweep_runs WHERE started_at >= ?")
                     .firstRow([.integer(since)]) { row in
                         totals.runs = row.int(0)
                         totals.expired = row.int(1)
                     }
-                // A range of the table ordered by the runs' start, no join, read once per kind: a
-                // week of rows costs less scanned twice than sorted by kind for a GROUP BY.
+                // The default app's: a range of the table ordered by the runs' start, no join, read
+                // once per kind: a week of rows costs less scanned twice than sorted by kind for a
+                // GROUP BY.
                 let kindSums = try connection.statement(
                     """
                     SELECT count(*), coalesce(sum(sent), 0), coalesce(sum(failed), 0), coalesce(sum(removed), 0)
-                    FROM sweep_run_kinds WHERE started_at >= ? AND push_kind = ?
+                    FROM sweep_run_kinds WHERE started_at >= ? AND push_kind = ? AND app = 'default'
                     """)
                 kinds = try PushKind.all.compactMap { kind in
                     try kindSums.firstRow([.integer(since), .text(kind.name)]) { row in
@@ -112,15 +113,25 @@ extension SQLiteStoreConnection: FigureQueries {
                             : StatsReport.PushTotals(kind: kind.name, sent: row.int(1), failed: row.int(2), removed: row.int(3))
                     } ?? nil
                 }
+                // Every further app's, from their own partial index: nothing to read with one app.
+                kinds += try connection.statement(
+                    """
+                    SELECT push_kind, sum(sent), sum(failed), sum(removed), app FROM sweep_run_kinds
+                    WHERE app <> 'default' AND started_at >= ? GROUP BY app, push_kind
+                    """
+                ).rows([.integer(since)]) { row in
+                    StatsReport.PushTotals(
+                        kind: row.text(0) ?? "", sent: row.int(1), failed: row.int(2), removed: row.int(3), app: row.text(4) ?? ""
+                    )
+                }
             } else {
                 try connection.statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
                     totals.runs = row.int(0)
                     totals.expired = row.int(1)
                 }
-                kinds = try connection.statement(
-                    "SELECT push_kind, sum(sent), sum(failed), sum(removed) FROM sweep_kind_totals GROUP BY push_kind"
-                ).rows {
-                    StatsReport.PushTotals(kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3))
+                kinds = try connection.statement("SELECT push_kind, sent, failed, removed, app FROM sweep_kind_totals").rows {
+                    StatsReport.PushTotals(
+                        kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3), app: $0.text(4) ?? "")
                 }
             }
             return StatsReport.RunTotals.assembled(totals, kinds: kinds)
@@ -220,13 +231,13 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             try connection.statement(
                 """
-                SELECT started_at / ?1, push_kind, count(*), max(active), sum(sent), sum(failed)
-                FROM sweep_run_kinds WHERE started_at >= ?2 GROUP BY 1, 2 ORDER BY 1, 2
+                SELECT started_at / ?1, push_kind, count(*), max(active), sum(sent), sum(failed), app
+                FROM sweep_run_kinds WHERE started_at >= ?2 GROUP BY 1, 2, 7 ORDER BY 1, 2, 7
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(
                     start: row.int(0) * width, runs: row.int(2), active: row.int(3), sent: row.int(4), failed: row.int(5),
-                    kind: row.text(1) ?? "")
+                    kind: row.text(1) ?? "", app: row.text(6) ?? "")
             }
         }
     }
@@ -236,11 +247,13 @@ extension SQLiteStoreConnection: FigureQueries {
             let buckets = (0..<AckDelayBuckets.count).map { "sum(d\($0))" }.joined(separator: ", ")
             return try connection.statement(
                 """
-                SELECT activity_type, push_kind, sum(delivered), sum(acked), sum(registrations), sum(delay_sum_ms), \(buckets)
-                FROM delivery_hours WHERE hour >= ? GROUP BY push_kind, activity_type ORDER BY push_kind, activity_type
+                SELECT activity_type, push_kind, sum(delivered), sum(acked), sum(registrations), sum(delay_sum_ms), \(buckets), app
+                FROM delivery_hours WHERE hour >= ? GROUP BY app, push_kind, activity_type ORDER BY app, push_kind, activity_type
                 """
             ).rows([.integer(sinceHour)]) { row in
-                var window = DeliveryReport.Window(activityType: row.text(0) ?? "", kind: row.text(1) ?? "")
+                var window = DeliveryReport.Window(
+                    activityType: row.text(0) ?? "", kind: row.text(1) ?? "",
+                    app: row.text(Int32(AckDelayBuckets.count + 6)) ?? "")
                 window.delivered = row.int(2)
                 window.acked = row.int(3)
                 window.registrationHours = row.int(4)
@@ -256,39 +269,47 @@ extension SQLiteStoreConnection: FigureQueries {
             let buckets = (0..<AckDelayBuckets.count).map { "sum(d\($0))" }.joined(separator: ", ")
             return try connection.statement(
                 """
-                SELECT hour, sum(delivered), sum(acked), \(buckets) FROM delivery_hours
-                WHERE hour >= ? AND push_kind = 'wake' GROUP BY hour ORDER BY hour
+                SELECT hour, sum(delivered), sum(acked), \(buckets), app FROM delivery_hours
+                WHERE hour >= ? AND push_kind = 'wake' GROUP BY hour, app ORDER BY hour, app
                 """
             ).rows([.integer(sinceHour)]) { row in
                 DeliveryHourFigures(
                     hour: row.int(0), delivered: row.int(1), acked: row.int(2),
-                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) })
+                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) },
+                    app: row.text(Int32(AckDelayBuckets.count + 3)) ?? "")
             }
         }
     }
 
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         try storeFaults {
-            let read = { (row: Row) in AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1)) }
-            guard let sinceHour else { return try connection.statement("SELECT outcome, count FROM ack_totals").rows([], read) }
-            return try connection.statement("SELECT outcome, sum(count) FROM ack_hours WHERE hour >= ? GROUP BY outcome")
-                .rows([.integer(sinceHour)], read)
+            let read = { (row: Row) in AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1), app: row.text(2) ?? "") }
+            guard let sinceHour else {
+                return try connection.statement("SELECT outcome, count, app FROM ack_totals").rows([], read)
+            }
+            return try connection.statement(
+                "SELECT outcome, sum(count), app FROM ack_hours WHERE hour >= ? GROUP BY app, outcome"
+            ).rows([.integer(sinceHour)], read)
         }
     }
 
-    func ackDelayTotals() throws -> AckDelayTotals {
+    func ackDelayTotals() throws -> [AckDelayTotals] {
         try storeFaults {
-            var buckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
-            let rows = try connection.statement("SELECT bucket, sum(count) FROM ack_delay_totals GROUP BY bucket").rows([]) {
-                ($0.int(0), $0.int(1))
+            var totals: [String: AckDelayTotals] = [:]
+            func empty(_ app: String) -> AckDelayTotals {
+                AckDelayTotals(buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app)
             }
-            for (bucket, count) in rows where bucket >= 0 && bucket < Int64(buckets.count) {
-                buckets[Int(bucket)] = count
+            let rows = try connection.statement("SELECT bucket, count, app FROM ack_delay_totals").rows([]) {
+                ($0.int(0), $0.int(1), $0.text(2) ?? "")
             }
-            let sum =
-                try connection.statement("SELECT coalesce(sum(delay_sum_ms), 0) FROM ack_totals WHERE outcome = 'matched'")
-                .scalarInt() ?? 0
-            return AckDelayTotals(buckets: buckets, sumMilliseconds: sum)
+            for (bucket, count, app) in rows where bucket >= 0 && bucket < Int64(AckDelayBuckets.count) {
+                totals[app, default: empty(app)].buckets[Int(bucket)] = count
+            }
+            let sums = try connection.statement("SELECT app, delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").rows([]) {
+                ($0.text(0) ?? "", $0.int(1))
+            }
+            for (app, sum) in sums { totals[app, default: empty(app)].sumMilliseconds = sum }
+            return totals.values.sorted { $0.app < $1.app }
         }
     }
 

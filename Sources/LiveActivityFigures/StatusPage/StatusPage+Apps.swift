@@ -1,0 +1,83 @@
+import LiveActivityDomain
+
+/// The page's figures of each further app's pushes (SPEC 6, 7: every figure that counts pushes
+/// counts them per app where there are several): its pushes per 10 minutes, its wakes answered
+/// and acknowledged per hour, and its sweep totals, each under the app's name. A deployment of
+/// one app shows none of it: the page is the default app's as it always was.
+extension StatusPage {
+    /// `App two`, escaped: what a further app's figures are titled by.
+    static func appTitle(_ app: String) -> String { "App " + HTMLText.escape(app) }
+
+    /// The kinds' names in the kinds' order, any name this build does not know last.
+    static func inKindOrder(_ kinds: some Sequence<String>) -> [String] {
+        let order = PushKind.all.map(\.name)
+        return Set(kinds).sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
+    }
+
+    /// A chart per further app and kind of its pushes answered 200 per 10 minutes, its numbers
+    /// (and the failed ones) beneath.
+    static func appsDay(_ report: StatsReport) -> String {
+        typealias Day = StatsReport.Day
+        let day = report.day
+        let end = day.start + Day.bucketCount * Day.bucketMilliseconds
+        var out = ""
+        for app in day.apps.keys.sorted() {
+            let kinds = day.apps[app] ?? [:]
+            for kind in inKindOrder(kinds.keys) {
+                let buckets = kinds[kind]?.buckets ?? []
+                guard !buckets.isEmpty else { continue }
+                let sent = buckets.map(\.sent).saturatedSum()
+                let failed = buckets.map(\.failed).saturatedSum()
+                let most = buckets.map(\.sent).max() ?? 0
+                let name = "\(appTitle(app)): \(HTMLText.escape(kind)) pushes"
+                var chart = SVGChart(
+                    id: "app-\(HTMLText.escape(app))-\(HTMLText.escape(kind))-sent-chart",
+                    title:
+                        "\(name) answered 200 over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) in all, at most \(HTMLText.count(most)) in 10 minutes",
+                    xStart: day.start, xEnd: end, largest: most)
+                chart.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: Day.bucketMilliseconds, className: "s-sent")
+                let figure = "day.apps.\(app).\(kind)"
+                let footer =
+                    "<tr><th scope=\"row\">24 h</th>" + numberCell(sent, figure: "\(figure).sent")
+                    + numberCell(failed, figure: "\(figure).failed") + "</tr>"
+                out += self.figure(
+                    chart, caption: "App \(app): \(kind) pushes answered 200, per 10 minutes.",
+                    table: bucketTable(buckets, [("Answered 200", \.sent), ("Failed", \.failed)], footer: footer))
+            }
+        }
+        return out
+    }
+
+    /// Each further app's wakes per hour: answered 200, acknowledged, the share and the delay.
+    static func appsWakes(_ report: StatsReport) -> String {
+        var out = ""
+        for app in report.day.apps.keys.sorted() {
+            guard let hours = report.day.apps[app]?[PushKind.wake.name]?.hours, !hours.isEmpty else { continue }
+            out += hourTable(hours, caption: "\(appTitle(app)): wakes acknowledged, per hour")
+        }
+        return out.isEmpty ? "" : "<div class=\"tables\">" + out + "</div>"
+    }
+
+    /// The sweep totals' rows of each further app's kinds, under the app's name.
+    static func appsSweeps(_ report: StatsReport) -> String {
+        let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]
+        let all = report.lastDay.apps + report.lastWeek.apps
+        var out = ""
+        for app in Set(all.map(\.app)).sorted() {
+            for kind in inKindOrder(all.filter { $0.app == app }.map(\.kind)) {
+                let rows: [(String, String, KeyPath<StatsReport.PushTotals, Int64>)] = [
+                    ("sent (200)", "sent", \.sent), ("failed", "failed", \.failed), ("removed", "removed", \.removed),
+                ]
+                for (label, key, path) in rows {
+                    out += "<tr><th scope=\"row\">\(appTitle(app)): \(HTMLText.escape(kind)) \(label)</th>"
+                    for (name, totals) in periods {
+                        let value: Int64 = totals.apps.first(where: { $0.app == app && $0.kind == kind })?[keyPath: path] ?? 0
+                        out += numberCell(value, figure: "\(name).apps.\(app).\(kind).\(key)")
+                    }
+                    out += "</tr>"
+                }
+            }
+        }
+        return out
+    }
+}
