@@ -152,11 +152,13 @@ let package = Package(
                 "LiveActivityStore", "SQLiteStore", "SQLiteClient", "StoreEngines", "LiveActivityDomain", "LiveActivityFigures",
                 "TestSupport",
             ]),
-        .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
-        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "TestSupport"]),
+        .testTarget(
+            name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "SystemSupport", "TestSupport"]),
+        .testTarget(
+            name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "SystemSupport", "TestSupport"]),
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "LiveActivityStore", "LiveActivityDomain", "TestSupport"]),
-        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "SystemSupport", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
             dependencies: [
