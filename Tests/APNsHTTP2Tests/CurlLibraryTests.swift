@@ -1,3 +1,4 @@
+import Glibc
 import SystemSupport
 import Testing
 
@@ -22,11 +23,18 @@ import Testing
         }
     }
 
+    /// A function is looked up in the process's global scope first, as a linked program's is
+    /// (a preloaded library interposes). This test bundle links Foundation's networking, which
+    /// links libcurl into that scope once it is loaded: then libc "has" libcurl's functions, and
+    /// the missing function shows only where the global scope lacks them, as in the programs
+    /// (`LibraryLoadingTests` checks the sweep's line).
     @Test func aLibraryWithoutLibcurlsFunctionsNamesTheFirstMissing() {
+        let inTheGlobalScope = dlsym(nil, "curl_easy_cleanup") != nil
         do throws(SharedLibraryError) {
             try CurlLibrary.load("libc.so.6")
-            Issue.record("libc passed for libcurl")
+            #expect(inTheGlobalScope, "libc passed for libcurl")
         } catch {
+            #expect(!inTheGlobalScope)
             #expect(error == .missingSymbol(library: "libc.so.6", symbol: "curl_easy_cleanup"))
             #expect(error.description.hasPrefix("libc.so.6 could not be loaded: it has no function curl_easy_cleanup"))
         }

@@ -106,10 +106,14 @@ import Testing
             #expect(library == "libliveactivity-missing.so.3")
             #expect(error.description.hasPrefix("libliveactivity-missing.so.3 could not be loaded: "))
         }
+        // Looked up in the global scope first (as `CurlLibraryTests` says): the test bundle's
+        // Foundation networking may have put libcrypto there.
+        let inTheGlobalScope = dlsym(nil, "BIO_ctrl_pending") != nil
         do throws(SharedLibraryError) {
             try OpenSSLLibrary.load("libc.so.6")
-            Issue.record("libc passed for libcrypto")
+            #expect(inTheGlobalScope, "libc passed for libcrypto")
         } catch {
+            #expect(!inTheGlobalScope)
             #expect(error == .missingSymbol(library: "libc.so.6", symbol: "BIO_ctrl_pending"))
         }
         #expect(OpenSSLLibrary.soname == "libcrypto.so.3")

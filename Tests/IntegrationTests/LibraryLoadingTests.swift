@@ -53,10 +53,10 @@ struct LibraryLoadingTests {
         #expect(try fixture.received(1).count == 1)
     }
 
-    /// A due sweep whose libcurl cannot be loaded claims nothing and sends nothing: one line
-    /// naming the library, exit 1, and the row still due at the next run. An idle run needs no
-    /// libcurl and goes on. (A file of that name first on the loader's path stands in for a
-    /// missing or broken library.)
+    /// A due sweep whose libcurl cannot be loaded, or lacks a function, claims nothing and sends
+    /// nothing: one line naming the library, exit 1, and the row still due at the next run. An
+    /// idle run needs no libcurl and goes on. (A file of that name first on the loader's path
+    /// stands in for a missing or broken library: an empty one, then SQLite's.)
     @Test func aSweepWithoutLibcurlSaysSoInOneLineAndSendsNothing() throws {
         let fixture = try SweepFixture()
         let broken = TemporaryDirectory("nolibcurl")
@@ -73,6 +73,23 @@ struct LibraryLoadingTests {
         #expect(lines.first?.contains("libcurl.so.4 could not be loaded: ") == true, "\(due.stderr)")
         #expect(lines.first?.contains("nothing was sent") == true, "\(due.stderr)")
         #expect(isCrashFree(due.stderr))
+        #expect(try fixture.received(2).isEmpty)
+
+        // A library of that name without libcurl's functions (SQLite's, copied): the first one missing is named.
+        let sqlite = try #require(
+            ["/usr/lib/x86_64-linux-gnu/libsqlite3.so.0", "/lib/x86_64-linux-gnu/libsqlite3.so.0", "/usr/lib/libsqlite3.so.0"]
+                .first { FileManager.default.fileExists(atPath: $0) }, "where libsqlite3 is")
+        let other = TemporaryDirectory("wronglibcurl")
+        // The file itself: a copied symbolic link would point nowhere, and the loader would go on to the real libcurl.
+        let sqliteFile = URL(fileURLWithPath: sqlite).resolvingSymlinksInPath().path
+        try FileManager.default.copyItem(atPath: sqliteFile, toPath: other.file("libcurl.so.4"))
+        let wrong = try fixture.sweep(["LD_LIBRARY_PATH": other.path])
+        #expect(wrong.status == 1, "\(wrong.stdout) \(wrong.stderr)")
+        let wrongLines = Self.ownLines(wrong.stderr)
+        #expect(wrongLines.count == 1, "\(wrong.stderr)")
+        #expect(
+            wrongLines.first?.contains("libcurl.so.4 could not be loaded: it has no function curl_easy_cleanup") == true,
+            "\(wrong.stderr)")
         #expect(try fixture.received(2).isEmpty)
 
         let fixed = try fixture.sweep()
