@@ -35,9 +35,13 @@ let package = Package(
         // MARK: - C libraries from Debian
         .systemLibrary(name: "CFastCGI", pkgConfig: "fcgi", providers: [.apt(["libfcgi-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Opened at run time, not linked (no pkg-config, whose flags would link them): each
+        // shim.h is a table of the functions used, filled by its wrapper target's loader when a
+        // run needs the library (APNsHTTP2, APNsJWT, PostgresClient), so an idle sweep and a
+        // responder on SQLite map none of them and the ~35 libraries libcurl brings.
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", providers: [.apt(["libpq-dev"])]),
 
         // MARK: - The domain, over no C library
         // Tokens, environments, activity types, the provider token, the clock, registrations, the
@@ -64,13 +68,13 @@ let package = Package(
         // PostgreSQL's client over libpq, knowing nothing of the domain (as the wire knows no
         // registration): connections whose every wait is bounded, prepared statements, pipelines,
         // and libpq's failures classified. Only the PostgreSQL engine (and its tests) links libpq.
-        .target(name: "PostgresClient", dependencies: ["CPostgreSQL"]),
+        .target(name: "PostgresClient", dependencies: ["CPostgreSQL", "SystemSupport"]),
         // ES256 provider tokens over libcrypto: the sweep signs with it, the stand-in verifies with it;
         // libcrypto's handles stay inside.
-        .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain"]),
+        .target(name: "APNsJWT", dependencies: ["COpenSSL", "LiveActivityDomain", "SystemSupport"]),
         // The APNs client over libcurl's HTTP/2; only the sweep (and its tests) link libcurl. It sends
         // the provider token it is given and never signs one, so it needs no libcrypto of its own.
-        .target(name: "APNsHTTP2", dependencies: ["CCurl", "LiveActivityDomain"]),
+        .target(name: "APNsHTTP2", dependencies: ["CCurl", "LiveActivityDomain", "SystemSupport"]),
 
         // MARK: - The store: one contract, an engine per database
         // The contract every engine speaks (repository protocols over domain and figure values, a
@@ -120,7 +124,10 @@ let package = Package(
             dependencies: ["FastCGIWire", "RegistrationService", "LiveActivityDomain", "LiveActivityStore", "StoreEngines"]),
         .executableTarget(
             name: "liveactivity-sweep",
-            dependencies: ["LiveActivitySweep", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "StoreEngines"]),
+            dependencies: [
+                "LiveActivitySweep", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "StoreEngines",
+                "SystemSupport",
+            ]),
         .executableTarget(
             name: "liveactivity-apns-standin", dependencies: ["APNsStandIn", "FastCGIWire", "LiveActivityDomain"]),
 
@@ -145,11 +152,13 @@ let package = Package(
                 "LiveActivityStore", "SQLiteStore", "SQLiteClient", "StoreEngines", "LiveActivityDomain", "LiveActivityFigures",
                 "TestSupport",
             ]),
-        .testTarget(name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "TestSupport"]),
-        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "TestSupport"]),
+        .testTarget(
+            name: "APNsJWTTests", dependencies: ["APNsJWT", "APNsStandIn", "LiveActivityDomain", "SystemSupport", "TestSupport"]),
+        .testTarget(
+            name: "PostgresClientTests", dependencies: ["PostgresClient", "CPostgreSQL", "SystemSupport", "TestSupport"]),
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "LiveActivityStore", "LiveActivityDomain", "TestSupport"]),
-        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "TestSupport"]),
+        .testTarget(name: "APNsHTTP2Tests", dependencies: ["APNsHTTP2", "LiveActivityDomain", "SystemSupport", "TestSupport"]),
         .testTarget(
             name: "RegistrationServiceTests",
             dependencies: [

@@ -17,6 +17,8 @@ package struct PostgresConninfo: Sendable, CustomStringConvertible {
     }
 
     package init(_ text: String) throws(PostgresError) {
+        // libpq parses the string: this is the first call of a program on PostgreSQL.
+        do { try PostgresLibrary.load() } catch { throw PostgresError(kind: .other, message: error.description) }
         if let scheme = text.firstRange(of: "://"), !text.hasPrefix("postgresql://"), !text.hasPrefix("postgres://") {
             let given = text[..<scheme.lowerBound].prefix(20)
             throw Self.invalid("a URI must begin postgresql:// or postgres://, not \(given)://")

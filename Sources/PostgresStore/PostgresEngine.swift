@@ -16,6 +16,10 @@ public struct PostgresEngine: StoreEngine {
 
     /// Checks `uri` (one line naming `LIVEACTIVITY_DB`, never its password, when libpq cannot read it).
     public init(uri: String) throws(ConfigurationError) {
+        // Loaded here, at the first sign of PostgreSQL, not linked: a program on SQLite never maps it.
+        do { try PostgresLibrary.load() } catch {
+            throw .unloadableLibrary(needed: "LIVEACTIVITY_DB names a PostgreSQL database", error: error)
+        }
         do {
             conninfo = try PostgresConninfo(uri)
         } catch {

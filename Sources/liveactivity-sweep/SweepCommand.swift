@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import LiveActivitySweep
+import SystemSupport
 
 /// One cron run (SPEC section 5): the APNs settings, the lock, the database, the sweep, its
 /// summary line on stdout and one line per fault on stderr.
@@ -84,6 +85,12 @@ enum SweepCommand {
             summary = try sweep.run()
         } catch let refusal as ClockStepRefusal {
             throw .fault(refusal.description)
+        } catch let unloadable as SharedLibraryError {
+            // Something was due but libcurl or libcrypto is missing: nothing was claimed or sent.
+            throw .fault("\(unloadable); nothing was sent (install Debian's libcurl4 and libssl3)")
+        } catch let key as ConfigurationError {
+            // libcrypto refused the key when it first signed with it.
+            throw .configuration(key.description)
         } catch {
             throw CommandFailure.database(error, doing: "sweep", engine)
         }

@@ -3,8 +3,9 @@
 //
 // Exit codes: 0 a normal run (also when some pushes failed, APNs was unreachable, the time budget
 // ran out, SIGTERM stopped it, or another sweep held the lock); 1 a configuration or provider
-// fault of an environment, the mass-deletion guard held deletions, or the sweep's folder or lock
-// is not its own (another user made or holds it); 2 a setting is missing or malformed (or
+// fault of an environment, the mass-deletion guard held deletions, the sweep's folder or lock
+// is not its own (another user made or holds it), or something was due and libcurl or libcrypto
+// could not be loaded; 2 a setting is missing or malformed (or
 // `history`'s TOKEN is not 8+ hex digits); 3 the database is unusable. `history` exits 1 when no
 // registration, or more than one, matches its TOKEN.
 import Glibc

@@ -12,6 +12,7 @@ final class EVPKey {
 
     /// Parses `pem` and checks that it is a P-256 EC key.
     init(pem: String, kind: Kind) throws(ES256KeyError) {
+        do { try OpenSSLLibrary.load() } catch { throw .library(error) }
         OpenSSLError.drainQueue()
         let bio: MemoryBIO
         do { bio = try MemoryBIO(reading: pem) } catch { throw .openSSL(error) }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Why an APNs signing or verifying key could not be loaded; each case reads as one line for operators.
 public enum ES256KeyError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The key file could not be read.
@@ -8,6 +10,8 @@ public enum ES256KeyError: Error, CustomStringConvertible, Sendable, Equatable {
     case notP256Key(found: String)
     /// libcrypto failed while handling an otherwise acceptable key.
     case openSSL(OpenSSLError)
+    /// libcrypto could not be loaded, so no key can be.
+    case library(SharedLibraryError)
 
     public var description: String {
         switch self {
@@ -18,6 +22,8 @@ public enum ES256KeyError: Error, CustomStringConvertible, Sendable, Equatable {
         case .notP256Key(let found):
             "the APNs key must be a P-256 (prime256v1) EC key for ES256, but it is \(found)"
         case .openSSL(let error):
+            error.description
+        case .library(let error):
             error.description
         }
     }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// A setting that is missing or malformed: one line for the operator, naming it.
 public enum ConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
     case missing(name: String)
@@ -6,6 +8,9 @@ public enum ConfigurationError: Error, Equatable, CustomStringConvertible, Senda
     case badLine(path: String, line: Int)
     case unreadableKey(path: String, reason: String)
     case badKey(reason: String)
+    /// What the settings ask for needs a C library that could not be loaded (`needed` says what
+    /// asked for it: "LIVEACTIVITY_DB names a PostgreSQL database").
+    case unloadableLibrary(needed: String, error: SharedLibraryError)
 
     public var description: String {
         switch self {
@@ -21,6 +26,8 @@ public enum ConfigurationError: Error, Equatable, CustomStringConvertible, Senda
             "configuration: cannot read APNS_KEY_PATH \(path): \(reason)"
         case .badKey(let reason):
             "configuration: APNS_KEY_PATH/APNS_KEY: \(reason)"
+        case .unloadableLibrary(let needed, let error):
+            "configuration: \(needed), but \(error)"
         }
     }
 }

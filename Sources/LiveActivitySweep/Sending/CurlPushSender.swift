@@ -22,6 +22,12 @@ public final class CurlPushSender: PushSender {
         self.settings = settings
     }
 
+    /// Loads libcurl: only a sweep with pushes to send maps it (one line, `SharedLibraryError`,
+    /// where it cannot be loaded).
+    public func prepare() throws {
+        try CurlLibrary.load()
+    }
+
     public func setProviderToken(_ token: ProviderToken, for identity: SigningIdentity) {
         tokens[identity] = token
         for entry in clients where entry.pool.identity == identity { entry.client.providerToken = token }

@@ -5,6 +5,9 @@ import LiveActivityDomain
 /// answer with the client's own `APNsCompletion`, which the sweep decides on as it is. Each push
 /// says who signs it (`SigningIdentity`): APNs binds a connection to one team and key.
 public protocol PushSender: AnyObject {
+    /// Makes ready what sending needs (the libcurl sender loads libcurl), called once the sweep
+    /// knows something is due and before it claims anything: a sender that cannot send fails here.
+    func prepare() throws
     /// The JWT of `identity` sent with every push of it that starts from now on (renewed after
     /// ExpiredProviderToken). Set before the first push of that identity.
     func setProviderToken(_ token: ProviderToken, for identity: SigningIdentity)
@@ -32,4 +35,9 @@ public protocol PushSender: AnyObject {
     /// Takes back every push not yet sent, to any environment, and returns their ids; pushes in
     /// flight go on (the time budget ran out).
     func withdrawQueued() -> [Int]
+}
+
+extension PushSender {
+    /// A sender that needs nothing loaded (a test's).
+    public func prepare() throws {}
 }

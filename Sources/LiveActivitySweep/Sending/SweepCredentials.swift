@@ -9,7 +9,9 @@ public struct SweepCredentials {
     public let teamID: String
     public let bundleID: String
     public let keyPEM: String
-    public let signer: ES256Signer
+    /// The key loaded into libcrypto, at the first token it signs: a run that signs none (nothing
+    /// due, or the kept token still good) never loads libcrypto.
+    private let signing: KeySigning
 
     /// Checks and loads them; each failure is one line naming the setting.
     public init(settings: Settings) throws(ConfigurationError) {
@@ -29,11 +31,13 @@ public struct SweepCredentials {
         } else {
             throw .missing(name: "APNS_KEY_PATH or APNS_KEY")
         }
+        // The key's structure, read without libcrypto; libcrypto reads it again when it first signs.
         do {
-            signer = try ES256Signer(pem: keyPEM)
+            try ES256KeyCheck.privateKey(pem: keyPEM)
         } catch {
             throw .badKey(reason: error.description)
         }
+        signing = KeySigning(pem: keyPEM)
     }
 
     /// Each app's credentials (SPEC 6 "Several apps"): the default app's from the plain settings,
@@ -86,8 +90,30 @@ public struct SweepCredentials {
         ProviderToken.cacheKey(keyID: keyID, teamID: teamID, keyPEM: keyPEM + "\n" + bundleID + "\n" + (host ?? "apple"))
     }
 
-    /// Signs a provider token issued at `seconds`.
+    /// Signs a provider token issued at `seconds`. Throws `SharedLibraryError` when libcrypto
+    /// cannot be loaded, `ConfigurationError.badKey` when it refuses the key.
     public func issueToken(at seconds: Int64) throws -> ProviderToken {
-        try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signer)
+        try ProviderToken(keyID: keyID, teamID: teamID, issuedAt: seconds, signer: signing.signer())
+    }
+}
+
+/// An app's key, loaded into libcrypto at its first use and kept for the run.
+private final class KeySigning {
+    private let pem: String
+    private var loaded: ES256Signer?
+
+    init(pem: String) { self.pem = pem }
+
+    func signer() throws -> ES256Signer {
+        if let loaded { return loaded }
+        do {
+            let signer = try ES256Signer(pem: pem)
+            loaded = signer
+            return signer
+        } catch .library(let error) {
+            throw error
+        } catch {
+            throw ConfigurationError.badKey(reason: error.description)
+        }
     }
 }

@@ -97,6 +97,8 @@ public final class Sweep {
         }
 
         if dueCount > 0 {
+            // Only now what sending needs is loaded (libcurl): an idle run maps none of it.
+            try sender.prepare()
             let cursor = DueCursor(
                 store: store, cutoff: cutoff, environments: configuration.servedEnvironments, lease: lease,
                 pageSize: duePageSize, expected: dueCount,

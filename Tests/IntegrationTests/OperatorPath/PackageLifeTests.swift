@@ -190,6 +190,21 @@ struct PackageLifeTests {
                 $0.contains("swift") || $0.contains("not found") || $0.contains("libFoundation") || $0.contains("libdispatch")
             }
             #expect(ldd?.status == 0 && swift?.isEmpty == true, "\(program) loads \(swift ?? []) (ldd exit \(ldd?.status ?? -1))")
+            // Opened at run time when a run needs them (docs/ARCHITECTURE.md), never linked.
+            let opened = ldd?.output.split(separator: "\n").filter { line in
+                ["libcurl", "libcrypto", "libssl", "libpq"].contains { line.contains($0 + ".so") }
+            }
+            #expect(opened?.isEmpty == true, "\(program) links \(opened ?? [])")
+        }
+        // dpkg-shlibdeps cannot see a library opened at run time: debian/control names each.
+        let depends = try? HostCommand.run(
+            ["/usr/bin/dpkg-query", "-W", "-f=${Depends}", HostClaim.packageName], scratch: host.staging.path)
+        let named = Set(
+            (depends?.output ?? "").split(separator: ",").compactMap {
+                $0.split(separator: " ").first.map { String($0.split(separator: ":").first ?? $0) }
+            })
+        for library in ["libcurl4", "libssl3", "libpq5", "libfcgi0ldbl", "libsqlite3-0"] {
+            #expect(named.contains(library), "Depends: \(depends?.output ?? "") names no \(library)")
         }
         let verified = InstalledUnits.verify(scratch: host.staging.path)
         #expect(verified.isEmpty, "systemd-analyze verify of the installed units: \(verified)")

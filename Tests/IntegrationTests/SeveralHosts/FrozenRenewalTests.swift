@@ -10,7 +10,8 @@ import Testing
 @Suite("A host frozen inside the token's renewal", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
 struct FrozenRenewalTests {
     /// Stops its process (SIGSTOP) at the first signature, which a sweep makes only inside the
-    /// renewal, between the row's lock and the token's write.
+    /// renewal, between the row's lock and the token's write. The sweep looks libcrypto's functions
+    /// up in the global scope first, as a linked program's are, so a preloaded one interposes.
     static let shimSource = """
         #define _GNU_SOURCE
         #include <dlfcn.h>
@@ -25,7 +26,8 @@ struct FrozenRenewalTests {
                 stopped = 1;
                 raise(SIGSTOP);
             }
-            digest_sign real = (digest_sign)dlsym(RTLD_NEXT, "EVP_DigestSign");
+            // libcrypto is opened at run time, out of the global scope RTLD_NEXT searches: by its handle.
+            digest_sign real = (digest_sign)dlsym(dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD), "EVP_DigestSign");
             return real(context, signature, length, data, count);
         }
         """
