@@ -33,10 +33,19 @@ struct HeadlessChromium {
     }
 
     /// Saves what a window of `width` x `height` CSS pixels shows of `url` as a PNG at `path`.
+    /// On a machine whose cores are both busy, chromium has exited 0 without writing the file
+    /// (once in a suite run with two busy loops): that is tried again, three times at most, and
+    /// what it said each time goes in the error.
     func screenshot(_ url: String, to path: String, width: Int, height: Int) throws {
-        try? FileManager.default.removeItem(atPath: path)
-        _ = try run(["--screenshot=\(path)", "--window-size=\(width),\(height)", url])
-        guard FileManager.default.fileExists(atPath: path) else { throw SocketError("chromium made no screenshot of \(url)") }
+        var said: [String] = []
+        while said.count < 3 {
+            try? FileManager.default.removeItem(atPath: path)
+            let result = try run(["--screenshot=\(path)", "--window-size=\(width),\(height)", url])
+            if FileManager.default.fileExists(atPath: path) { return }
+            said.append(String(result.stderr.suffix(400)))
+            sleep(2)
+        }
+        throw SocketError("chromium made no screenshot of \(url) in \(said.count) runs: \(said.joined(separator: " | "))")
     }
 
     /// The browser is the test's eye, not what it tests: a death by a signal is tried again
