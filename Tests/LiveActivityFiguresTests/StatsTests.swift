@@ -42,6 +42,20 @@ import Testing
             ])
     }
 
+    /// SQLite counts each bound from whichever side looks smaller (the older one against the
+    /// counters' total): every bound, on either side of every registration, counts as stepping
+    /// through the newer side would.
+    @Test(arguments: TestEngine.real)
+    func registrationsNewerThanABoundAreCountedFromEitherSide(engine: TestEngine) throws {
+        let store = try populatedStore(on: engine)
+        let ages: [Int64] = [1, 10, 45, 180]
+        let registeredAt = ages.map { now - $0 * minute }
+        let steps: [Int64] = (0...402).map { now - 200 * minute + Int64($0) * minute / 2 }
+        let bounds: [Int64] = steps + [Int64.min, Int64.max]
+        let counts = try store.reading { try $0.registeredAfter(bounds) }
+        #expect(counts == bounds.map { bound in Int64(registeredAt.filter { $0 > bound }.count) })
+    }
+
     @Test(arguments: TestEngine.real)
     func faultsAndBackOffShowInTextAndJSON(engine: TestEngine) throws {
         let report = try populatedStore(on: engine).statsReport(now: now)
