@@ -104,7 +104,7 @@ struct MemoryState {
     }
 
     var targets: [TargetKey: Target] = [:]
-    var groups: [TargetGroup: (targets: Int64, unproven: Int64)] = [:]
+    var groups: [TargetGroup: (targets: Int64, unproven: Int64, wakeups: Int64)] = [:]
     var delivered: [PushScope: Int64] = [:]
     var runs: [Run] = []
     var nextRunID: Int64 = 1
@@ -132,6 +132,6 @@ struct MemoryState {
     static func counted(_ key: TargetKey, _ target: Target) -> CountedTarget {
         CountedTarget(
             kind: key.kind, activityType: target.facts.activityType, environment: target.facts.environment,
-            proven: target.lastPushAt != nil, app: key.app)
+            proven: target.lastPushAt != nil, app: key.app, wakeups: target.pushCount)
     }
 }

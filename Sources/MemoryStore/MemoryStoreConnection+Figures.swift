@@ -62,7 +62,10 @@ extension MemoryStoreConnection: FigureQueries {
         state.targets.filter { $0.key.kind == .wake }.map { ($0.key, $0.value) }
     }
 
-    func wakeupTotal() throws -> Int64 { state { state in wakes(state).map(\.target.pushCount).reduce(0, +) } }
+    /// From the counters, as the real engines: what `TargetCounting` kept up.
+    func wakeupTotal() throws -> Int64 {
+        state { state in state.groups.filter { $0.key.kind == .wake }.map(\.value.wakeups).reduce(0, +) }
+    }
 
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
         state { state in

@@ -12,12 +12,12 @@ extension MemoryStoreConnection: SweepStatements {
 
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> [CountedTarget: Int] {
         state { state in
-            var gone: [CountedTarget: Int] = [:]
+            var gone: [CountedTarget] = []
             for (key, target) in state.targets where target.facts.registeredAt <= cutoff {
-                gone[MemoryState.counted(key, target), default: 0] += 1
+                gone.append(MemoryState.counted(key, target))
                 state.targets[key] = nil
             }
-            return gone
+            return CountedTarget.tally(gone)
         }
     }
 

@@ -57,7 +57,8 @@ extension MemoryStoreConnection: RegistrationStatements {
                     environment: first.facts.environment, activityType: first.facts.activityType,
                     targets: Dictionary(
                         uniqueKeysWithValues: stored.map {
-                            ($0.key.kind, StoredTargets.Stored(token: $0.target.token, proven: $0.target.lastPushAt != nil))
+                            ($0.key.kind, StoredTargets.Stored(
+                                    token: $0.target.token, proven: $0.target.lastPushAt != nil, wakeups: $0.target.pushCount))
                         }), app: key.app)
             }
         }
@@ -113,9 +114,10 @@ extension MemoryStoreConnection: RegistrationStatements {
     func adjust(_ deltas: [GroupDelta]) throws {
         state { state in
             for delta in deltas {
-                var counts = state.groups[delta.group] ?? (0, 0)
+                var counts = state.groups[delta.group] ?? (0, 0, 0)
                 counts.targets += delta.targets
                 counts.unproven += delta.unproven
+                counts.wakeups += delta.wakeups
                 state.groups[delta.group] = counts
             }
         }

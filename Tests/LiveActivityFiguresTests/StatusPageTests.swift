@@ -109,6 +109,7 @@ import Testing
                 expiresAt: now + 3_600_000, cap: 100)
         }
         try store.execute("UPDATE push_targets SET push_count = 3, consecutive_failures = 1")
+        try store.recountWakeups()
         var run = SweepSummary()
         run.startedAt = now - 30_000
         run.sent = 4

@@ -37,6 +37,7 @@ import Testing
         }
         try database.execute("UPDATE push_targets SET push_count = 7 WHERE push_token = '\(sampleToken(3))'")
         try database.execute("UPDATE push_targets SET push_count = 2 WHERE push_token = '\(sampleToken(4))'")
+        try database.recountWakeups()
         try database.execute("UPDATE push_targets SET consecutive_failures = 2 WHERE push_token = '\(sampleToken(3))'")
         var older = SweepSummary()
         older.startedAt = now - 3 * 86_400_000
@@ -78,6 +79,7 @@ import Testing
                     activityType: .charging, environment: .production, previousDeliveryAt: nil)
             })
         try database.execute("UPDATE push_targets SET push_count = 5 WHERE push_kind = 'widgets'")
+        try database.recountWakeups()
         try database.execute(
             "UPDATE push_targets SET consecutive_failures = 1 WHERE push_kind = 'widgets' AND registration_token = '\(sampleToken(2))'"
         )

@@ -6,21 +6,26 @@ import Testing
 @testable import SQLiteClient
 @testable import SQLiteStore
 
-/// The per-group counters `stats` and the caps read (schema steps 2 → 3 and 9 → 10) agree with
-/// the table itself after every kind of write the responder and the sweep make: how many rows,
-/// and how many of them were never answered 200 (`LIVEACTIVITY_MAX_UNPROVEN`, without a scan).
+/// The per-group counters `stats` and the caps read (schema steps 2 → 3, 9 → 10 and 14 → 15) agree
+/// with the table itself after every kind of write the responder and the sweep make: how many
+/// rows, how many of them were never answered 200 (`LIVEACTIVITY_MAX_UNPROVEN`, without a scan)
+/// and their wake-ups (the status page's, without a sum over the targets).
 /// Each test takes its engine as its argument; the migration is SQLite's own.
 @Suite struct RegistrationGroupsTests {
-    /// `type/environment:count:unproven` from the counters and from a scan, sorted (SQL).
+    /// `type/environment:count:unproven:wakeups` from the counters and from a scan, sorted (SQL).
     func both(in database: TestDatabase) throws -> (counters: [String], scan: [String]) {
         func rows(_ sql: String) throws -> [String] {
-            try database.rows(sql).map { row in "\(row[0] ?? "")/\(row[1] ?? ""):\(row[2] ?? ""):\(row[3] ?? "")" }
+            try database.rows(sql).map { row in
+                "\(row[0] ?? "")/\(row[1] ?? ""):\(row[2] ?? ""):\(row[3] ?? ""):\(row[4] ?? "")"
+            }
         }
         return (
-            try rows("SELECT activity_type, environment, n, unproven FROM target_groups WHERE n > 0 ORDER BY 1, 2"),
+            try rows(
+                "SELECT activity_type, environment, n, unproven, wakeups FROM target_groups WHERE n > 0 ORDER BY 1, 2"),
             try rows(
                 """
-                SELECT activity_type, environment, count(*), sum(CASE WHEN last_push_at IS NULL THEN 1 ELSE 0 END)
+                SELECT activity_type, environment, count(*), sum(CASE WHEN last_push_at IS NULL THEN 1 ELSE 0 END),
+                    sum(push_count)
                 FROM push_targets GROUP BY 1, 2 ORDER BY 1, 2
                 """)
         )
@@ -50,7 +55,10 @@ import Testing
             try database.register(token(9), now: 16, unprovenCap: 4)
         }
         #expect(try database.register(token(1), now: 16, unprovenCap: 4) == .refreshed, "a stored one refreshes")
+        // Three wake-ups each, planted in the targets and their counters alike.
         try database.execute("UPDATE push_targets SET push_count = push_count + 3")
+        try database.execute("UPDATE target_groups SET wakeups = wakeups + 3 * n")
+        #expect(try database.reading { try $0.wakeupTotal() } == 3 * 5 + 1)
         // A refresh that changes type and environment moves the row to its new group.
         try database.register(token(2), type: .debug, environment: .sandbox, now: 11, expiresAt: 21, cap: 100)
         try database.register(token(3), type: .charging, environment: .production, now: 11, expiresAt: 21, cap: 100)
@@ -61,10 +69,25 @@ import Testing
         try database.apply([.delete(.wake(token(4)), registeredAtOrBefore: 10)])
         let (counters, scan) = try both(in: database)
         #expect(counters == scan)
-        #expect(counters == ["charging/production:1:1", "charging/sandbox:1:1", "debug/sandbox:1:1"])
+        // A refresh keeps the wake-ups (5's, now in sandbox); the deleted ones took theirs.
+        #expect(counters == ["charging/production:1:1:3", "charging/sandbox:1:1:4", "debug/sandbox:1:1:3"])
         #expect(try database.reading { try $0.registrationCount() } == 3)
-        try database.unregister(token(2))
-        try database.unregister(token(3))
+        #expect(try database.reading { try $0.wakeupTotal() } == 10)
+        // One more 200 for 3 (its first: proven), then expiry takes 2 and 3 with their wake-ups.
+        try database.apply(
+            [.delivered(.wake(token(3)), selectedRegisteredAt: 11, at: 16, nextPushAt: 100)],
+            answered: [
+                AnsweredPush(
+                    key: .wake(token(3)),
+                    attempt: PushAttempt(token: token(3), sentAt: 15, answeredAt: 16, status: 200, reason: nil, apnsID: nil),
+                    activityType: .charging, environment: .production, previousDeliveryAt: nil)
+            ])
+        #expect(try both(in: database).counters == ["charging/production:1:0:4", "charging/sandbox:1:1:4", "debug/sandbox:1:1:3"])
+        #expect(try database.reading { try $0.expire(registeredAtOrBefore: 11) } == 2)
+        let afterExpiry = try both(in: database)
+        #expect(afterExpiry.counters == afterExpiry.scan)
+        #expect(afterExpiry.counters == ["charging/sandbox:1:1:4"])
+        #expect(try database.reading { try $0.wakeupTotal() } == 4)
         try database.unregister(token(5))
         #expect(try both(in: database).counters.isEmpty, "empty groups are not listed")
     }
@@ -107,7 +130,8 @@ import Testing
         }
         let migrated = TestDatabase(sqliteFile: path)
         try migrated.reading { _ in }
-        let counters = try migrated.rows("SELECT activity_type, environment, n, unproven FROM target_groups ORDER BY 1, 2")
-        #expect(counters == [["charging", "production", "3", "1"], ["debug", "production", "2", "0"]])
+        let counters = try migrated.rows(
+            "SELECT activity_type, environment, n, unproven, wakeups FROM target_groups ORDER BY 1, 2")
+        #expect(counters == [["charging", "production", "3", "1", "6"], ["debug", "production", "2", "0", "4"]])
     }
 }

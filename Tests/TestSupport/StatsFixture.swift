@@ -18,6 +18,7 @@ public func populateStatsFigures(_ database: TestDatabase, now: Int64) throws ->
     }
     try database.execute("UPDATE push_targets SET push_count = 7 WHERE push_token = '\(sampleToken(3))'")
     try database.execute("UPDATE push_targets SET push_count = 2 WHERE push_token = '\(sampleToken(4))'")
+    try database.recountWakeups()
     try database.execute("UPDATE push_targets SET consecutive_failures = 2 WHERE push_token = '\(sampleToken(3))'")
     var older = SweepSummary()
     older.startedAt = now - 3 * 86_400_000

@@ -119,6 +119,18 @@ public final class TestDatabase: @unchecked Sendable {
     /// Runs `sql` (statements both engines read alike: plain UPDATE, DELETE, INSERT) as the test's own.
     public func execute(_ sql: String) throws { try raw.execute(sql) }
 
+    /// Sets each group's wake-ups from its targets' stored counts, as schema step 15 does: for a
+    /// test that plants `push_count`s with SQL (the writes of the programs keep them up).
+    public func recountWakeups() throws {
+        try execute(
+            """
+            UPDATE target_groups SET wakeups = coalesce((
+                SELECT sum(p.push_count) FROM push_targets p
+                WHERE p.push_kind = target_groups.push_kind AND p.environment = target_groups.environment
+                    AND p.activity_type = target_groups.activity_type AND p.app = target_groups.app), 0)
+            """)
+    }
+
     /// The first column of the first row of `sql`, as an integer.
     public func scalar(_ sql: String) throws -> Int64? { try raw.rows(sql).first?.first.flatMap { $0.flatMap { Int64($0) } } }
 

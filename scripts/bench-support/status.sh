@@ -10,7 +10,8 @@
 # registrations pushed up to 60 times, one in 100 backing off. With `widgets`, every registration
 # also has a widgets target (pushed up to 16 times, one in 100 backing off) and every run its
 # widgets counts (a 30-minute interval: a thirtieth of them sent a minute), reasons and a widgets
-# topic fault a day. The lifetime totals are then those of the runs stored.
+# topic fault a day. The lifetime totals are then those of the runs stored, and the counters
+# (their wake-ups with them, schema 15) those of the targets.
 status_fill() {
   local db=$1 widgets=${2:-} now first widget_runs=""
   fill "$db" 100000 0 "$widgets"
@@ -56,6 +57,7 @@ UPDATE push_targets SET push_count = abs(random()) % 60, consecutive_failures = 
   WHERE push_kind = 'wake';
 $widget_runs
 $status_totals_sql
+$recount_sql
 COMMIT;
 SQL
 }

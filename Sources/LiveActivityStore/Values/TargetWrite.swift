@@ -57,14 +57,16 @@ public struct StoredTargets: Sendable, Equatable {
     /// The app the registration belongs to.
     public var app: AppName
 
-    /// One stored target: its token and whether it was ever answered 200.
+    /// One stored target: its token, whether it was ever answered 200 and how many times.
     public struct Stored: Sendable, Equatable {
         public var token: PushToken
         public var proven: Bool
+        public var wakeups: Int64
 
-        public init(token: PushToken, proven: Bool) {
+        public init(token: PushToken, proven: Bool, wakeups: Int64 = 0) {
             self.token = token
             self.proven = proven
+            self.wakeups = wakeups
         }
     }
 
@@ -83,7 +85,9 @@ public struct StoredTargets: Sendable, Equatable {
     /// Each target as the counters count it.
     public var counted: [CountedTarget] {
         targets.map {
-            CountedTarget(kind: $0.key, activityType: activityType, environment: environment, proven: $0.value.proven, app: app)
+            CountedTarget(
+                kind: $0.key, activityType: activityType, environment: environment, proven: $0.value.proven, app: app,
+                wakeups: $0.value.wakeups)
         }
     }
 }

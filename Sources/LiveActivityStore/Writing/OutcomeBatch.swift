@@ -31,7 +31,9 @@ public struct OutcomeBatch: Sendable {
             let firsts = Self.firstDeliveries(answered)
             if !firsts.isEmpty { try statements.markEverDelivered(firsts) }
             // The counters follow in the same transaction: the targets deleted, and those proved.
-            let deltas = TargetCounting.deltas(removing: written.deleted, proving: Self.proven(rows, results, answered))
+            let deltas = TargetCounting.deltas(
+                removing: written.deleted, proving: Self.proven(rows, results, answered),
+                delivering: Self.delivered(rows, results, answered))
             if !deltas.isEmpty { try statements.adjust(deltas) }
             // An ack is counted where its row took the batch: a row skipped (registered again,
             // another host's now) still holds it, for the write that does reach it.
@@ -165,15 +167,33 @@ public struct OutcomeBatch: Sendable {
     /// The targets the batch's written 200s proved for the first time (their previous 200:
     /// none), as the counters count them before their 200.
     static func proven(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [CountedTarget] {
-        let written = Set(
-            zip(rows, results).compactMap { row, result -> TargetKey? in
-                guard result == .written, case .delivered = row.change else { return nil }
-                return row.key
-            })
+        let written = writtenDeliveries(rows, results)
         return answered.filter { $0.attempt.status == 200 && $0.previousDeliveryAt == nil && written.contains($0.key) }.map {
             CountedTarget(
                 kind: $0.kind, activityType: $0.activityType, environment: $0.environment, proven: false, app: $0.key.app)
         }
+    }
+
+    /// The targets whose 200 the batch wrote, as the counters count them: each row written
+    /// `.delivered` is one more wake-up (its `push_count + 1`), in the group its answer names.
+    static func delivered(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [CountedTarget] {
+        let written = writtenDeliveries(rows, results)
+        var groups: [TargetKey: CountedTarget] = [:]
+        for push in answered where push.attempt.status == 200 && written.contains(push.key) && groups[push.key] == nil {
+            groups[push.key] = CountedTarget(
+                kind: push.kind, activityType: push.activityType, environment: push.environment, proven: true,
+                app: push.key.app)
+        }
+        return rows.compactMap { written.contains($0.key) ? groups[$0.key] : nil }
+    }
+
+    /// The targets whose `.delivered` change the batch wrote.
+    private static func writtenDeliveries(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result]) -> Set<TargetKey> {
+        Set(
+            zip(rows, results).compactMap { row, result -> TargetKey? in
+                guard result == .written, case .delivered = row.change else { return nil }
+                return row.key
+            })
     }
 
     /// The first 200 of each app, environment and kind in the batch (SPEC 5's guard: scopes that ever delivered).

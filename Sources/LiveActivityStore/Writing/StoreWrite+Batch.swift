@@ -110,7 +110,8 @@ extension StoreWrite {
     }
 
     /// The targets `writes` leave stored, as the counters count them: a refreshed one proven
-    /// where it was and kept its 200s, an inserted one unproven.
+    /// where it was and kept its 200s, with its wake-ups (a refresh keeps them), an inserted one
+    /// unproven.
     static func counted(_ writes: [TargetWrite], stored: StoredTargets?) -> [CountedTarget] {
         writes.compactMap { write in
             switch write {
@@ -121,7 +122,8 @@ extension StoreWrite {
             case .refresh(let key, let facts, _, let keepsProof):
                 CountedTarget(
                     kind: key.kind, activityType: facts.activityType, environment: facts.environment,
-                    proven: keepsProof && (stored?.targets[key.kind]?.proven ?? false), app: key.app)
+                    proven: keepsProof && (stored?.targets[key.kind]?.proven ?? false), app: key.app,
+                    wakeups: stored?.targets[key.kind]?.wakeups ?? 0)
             case .delete: nil
             }
         }

@@ -37,12 +37,11 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
-    /// From the partial index of pushed targets.
+    /// From the counters, not a sum over the targets.
     func wakeupTotal() throws -> Int64 {
         try storeFaults {
-            try statement(
-                "SELECT coalesce(sum(push_count), 0)::bigint FROM push_targets WHERE push_kind = 'wake' AND push_count > 0"
-            ).scalarInt() ?? 0
+            try statement("SELECT coalesce(sum(wakeups), 0)::bigint FROM target_groups WHERE push_kind = 'wake'")
+                .scalarInt() ?? 0
         }
     }
 

@@ -157,7 +157,8 @@ extension PostgresStoreConnection {
             DELETE FROM push_targets t USING owned
             WHERE t.registration_token = owned.registration_token AND t.app = owned.app
                 AND (t.push_kind = owned.push_kind OR owned.whole) AND t.registered_at <= owned.cutoff
-            RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app
+            RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app,
+                t.push_count
             """
         ).rows([
             Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), PostgresArray.integers(rows.map(\.1)),

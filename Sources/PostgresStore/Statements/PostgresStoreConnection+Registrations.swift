@@ -13,7 +13,7 @@ extension PostgresStoreConnection: RegistrationStatements {
             let rows = try statement(
                 """
                 SELECT t.registration_token, t.push_kind, t.push_token, t.environment, t.activity_type,
-                    t.last_push_at IS NOT NULL, t.app
+                    t.last_push_at IS NOT NULL, t.app, t.push_count
                 FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
                     ON t.registration_token = u.token AND t.app = u.app
                 ORDER BY t.registration_token, t.push_kind, t.app FOR UPDATE OF t
@@ -26,7 +26,8 @@ extension PostgresStoreConnection: RegistrationStatements {
                             app: AppName(trusted: row.text(6) ?? ""), token: PushToken(trusted: row.text(0) ?? "")),
                         environment: try StoredValue.environment(row.text(3)),
                         type: try StoredValue.activityType(row.text(4)), kind: try StoredValue.kind(row.text(1)),
-                        target: StoredTargets.Stored(token: try StoredValue.token(row.text(2)), proven: row.bool(5))
+                        target: StoredTargets.Stored(
+                            token: try StoredValue.token(row.text(2)), proven: row.bool(5), wakeups: row.int(7))
                     )
                 })
             var stored: [RegistrationKey: StoredTargets] = [:]
@@ -143,7 +144,8 @@ extension PostgresStoreConnection: RegistrationStatements {
                 """
                 DELETE FROM push_targets t USING unnest($1::text[], $2::text[]) AS u(token, app)
                 WHERE t.registration_token = u.token AND t.app = u.app
-                RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app
+                RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app,
+                    t.push_count
                 """
             ).rows(Self.columns(keys)) { row in
                 (
@@ -158,7 +160,8 @@ extension PostgresStoreConnection: RegistrationStatements {
     }
 
     /// A deleted target as the counters count it (`push_kind, activity_type, environment, proven,
-    /// app` from column `first`); nil for values this build does not know (their group's counters stay).
+    /// app, push_count` from column `first`); nil for values this build does not know (their
+    /// group's counters stay).
     static func counted(_ row: PostgresRow, from first: Int32) -> CountedTarget? {
         guard let kind = row.text(first).flatMap(PushKind.init(name:)),
             let type = row.text(first + 1).flatMap(ActivityType.init(rawValue:)),
@@ -166,7 +169,8 @@ extension PostgresStoreConnection: RegistrationStatements {
             let app = row.text(first + 4).flatMap(AppName.init)
         else { return nil }
         return CountedTarget(
-            kind: kind, activityType: type, environment: environment, proven: row.bool(first + 3), app: app)
+            kind: kind, activityType: type, environment: environment, proven: row.bool(first + 3), app: app,
+            wakeups: row.int(first + 5))
     }
 
     /// One statement for every group of the batch, in the deltas' order (`TargetCounting` sorts
@@ -176,15 +180,16 @@ extension PostgresStoreConnection: RegistrationStatements {
         try storeFaults {
             try statement(
                 """
-                INSERT INTO target_groups AS g (push_kind, environment, activity_type, n, unproven, app)
-                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[])
+                INSERT INTO target_groups AS g (push_kind, environment, activity_type, n, unproven, app, wakeups)
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[])
                 ON CONFLICT (push_kind, environment, activity_type, app) DO UPDATE SET
-                    n = g.n + excluded.n, unproven = g.unproven + excluded.unproven
+                    n = g.n + excluded.n, unproven = g.unproven + excluded.unproven, wakeups = g.wakeups + excluded.wakeups
                 """
             ).run([
                 PostgresArray.text(deltas.map(\.group.kind.name)), PostgresArray.text(deltas.map(\.group.environment.rawValue)),
                 PostgresArray.text(deltas.map(\.group.activityType.rawValue)), PostgresArray.integers(deltas.map(\.targets)),
                 PostgresArray.integers(deltas.map(\.unproven)), PostgresArray.text(deltas.map(\.group.app.rawValue)),
+                PostgresArray.integers(deltas.map(\.wakeups)),
             ])
         }
     }

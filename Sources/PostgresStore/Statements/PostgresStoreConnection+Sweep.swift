@@ -62,11 +62,12 @@ extension PostgresStoreConnection: SweepStatements {
                 """
                 WITH gone AS (
                     DELETE FROM push_targets WHERE registered_at <= $1
-                    RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL AS proven, app
+                    RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL AS proven, app, push_count
                 )
-                SELECT push_kind, activity_type, environment, proven, app, count(*) FROM gone GROUP BY 1, 2, 3, 4, 5
+                SELECT push_kind, activity_type, environment, proven, app, sum(push_count)::bigint, count(*) FROM gone
+                GROUP BY 1, 2, 3, 4, 5
                 """
-            ).rows([.integer(cutoff)]) { row in (Self.counted(row, from: 0), Int(row.int(5))) }
+            ).rows([.integer(cutoff)]) { row in (Self.counted(row, from: 0), Int(row.int(6))) }
             var counts: [CountedTarget: Int] = [:]
             for case (let target?, let count) in groups { counts[target, default: 0] += count }
             return counts

@@ -112,6 +112,7 @@ enum Schema {
         toVersion12,
         toVersion13,
         toVersion14,
+        toVersion15,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake

@@ -9,7 +9,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
     /// The registration's targets (its primary key's prefix); SQLite's write lock, taken at
     /// BEGIN IMMEDIATE, already holds the sweep's writes back.
     private static let storedSQL: StaticString = """
-        SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL FROM push_targets
+        SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL, push_count FROM push_targets
         WHERE registration_token = ? AND app = ?
         """
     private static let insertSQL: StaticString = """
@@ -33,12 +33,13 @@ extension SQLiteStoreConnection: RegistrationStatements {
         """
     private static let deleteSQL: StaticString = """
         DELETE FROM push_targets WHERE registration_token = ? AND app = ?
-        RETURNING push_kind, activity_type, environment, last_push_at, app
+        RETURNING push_kind, activity_type, environment, last_push_at, app, push_count
         """
     private static let adjustSQL: StaticString = """
-        INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven, app) VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven, app, wakeups)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (push_kind, environment, activity_type, app) DO UPDATE SET
-            n = n + excluded.n, unproven = unproven + excluded.unproven
+            n = n + excluded.n, unproven = unproven + excluded.unproven, wakeups = wakeups + excluded.wakeups
         """
     private static let ackSubjectSQL: StaticString = """
         SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at
@@ -67,7 +68,8 @@ extension SQLiteStoreConnection: RegistrationStatements {
                     (
                         environment: try StoredValue.environment(row.text(2)), type: try StoredValue.activityType(row.text(3)),
                         kind: try StoredValue.kind(row.text(0)),
-                        target: StoredTargets.Stored(token: try StoredValue.token(row.text(1)), proven: row.int(4) != 0)
+                        target: StoredTargets.Stored(
+                            token: try StoredValue.token(row.text(1)), proven: row.int(4) != 0, wakeups: row.int(5))
                     )
                 }
                 guard let first = rows.first else { return nil }
@@ -122,7 +124,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
     }
 
     /// A deleted target as the counters count it (`push_kind, activity_type, environment,
-    /// last_push_at, app`: proven when it has one); nil for values this build does not know (their
+    /// last_push_at, app, push_count`: proven when it has one); nil for values this build does not know (their
     /// group's counters stay as they are). The column itself, not `last_push_at IS NOT NULL`:
     /// SQLite 3.40 returns that expression wrong from a DELETE on a WITHOUT ROWID table.
     static func counted(_ row: Row) -> CountedTarget? {
@@ -130,7 +132,8 @@ extension SQLiteStoreConnection: RegistrationStatements {
             let type = row.text(1).flatMap(ActivityType.init(rawValue:)),
             let environment = row.text(2).flatMap(APNsEnvironment.init(name:)), let app = row.text(4).flatMap(AppName.init)
         else { return nil }
-        return CountedTarget(kind: kind, activityType: type, environment: environment, proven: !row.isNull(3), app: app)
+        return CountedTarget(
+            kind: kind, activityType: type, environment: environment, proven: !row.isNull(3), app: app, wakeups: row.int(5))
     }
 
     func adjust(_ deltas: [GroupDelta]) throws {
@@ -141,6 +144,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
                     .text(delta.group.kind.name), .text(delta.group.environment.rawValue),
                     .text(delta.group.activityType.rawValue),
                     .integer(delta.targets), .integer(delta.unproven), .text(delta.group.app.rawValue),
+                    .integer(delta.wakeups),
                 ])
             }
         }

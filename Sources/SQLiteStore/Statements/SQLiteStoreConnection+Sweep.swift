@@ -26,12 +26,10 @@ extension SQLiteStoreConnection: SweepStatements {
             let gone = try connection.statement(
                 """
                 DELETE FROM push_targets WHERE (push_kind = 'wake' AND registered_at <= ?1) OR (push_kind <> 'wake' AND registered_at <= ?1)
-                RETURNING push_kind, activity_type, environment, last_push_at, app
+                RETURNING push_kind, activity_type, environment, last_push_at, app, push_count
                 """
             ).rows([.integer(cutoff)]) { Self.counted($0) }
-            var counts: [CountedTarget: Int] = [:]
-            for case let target? in gone { counts[target, default: 0] += 1 }
-            return counts
+            return CountedTarget.tally(gone.compactMap { $0 })
         }
     }
 
@@ -245,7 +243,7 @@ extension SQLiteStoreConnection: SweepStatements {
     private func delete(_ row: OutcomeRow, registeredAtOrBefore cutoff: Int64, into deleted: inout [CountedTarget]) throws
         -> Bool
     {
-        let returning = " RETURNING push_kind, activity_type, environment, last_push_at, app"
+        let returning = " RETURNING push_kind, activity_type, environment, last_push_at, app, push_count"
         let app = PreparedStatement.Value.text(row.key.app.rawValue)
         let gone =
             row.deletesRegistration
