@@ -57,8 +57,11 @@ extension MemoryStoreConnection: RegistrationStatements {
                     environment: first.facts.environment, activityType: first.facts.activityType,
                     targets: Dictionary(
                         uniqueKeysWithValues: stored.map {
-                            ($0.key.kind, StoredTargets.Stored(
-                                    token: $0.target.token, proven: $0.target.lastPushAt != nil, wakeups: $0.target.pushCount))
+                            (
+                                $0.key.kind,
+                                StoredTargets.Stored(
+                                    token: $0.target.token, proven: $0.target.lastPushAt != nil, wakeups: $0.target.pushCount)
+                            )
                         }), app: key.app)
             }
         }

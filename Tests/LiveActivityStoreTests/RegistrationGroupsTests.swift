@@ -82,7 +82,8 @@ import Testing
                     attempt: PushAttempt(token: token(3), sentAt: 15, answeredAt: 16, status: 200, reason: nil, apnsID: nil),
                     activityType: .charging, environment: .production, previousDeliveryAt: nil)
             ])
-        #expect(try both(in: database).counters == ["charging/production:1:0:4", "charging/sandbox:1:1:4", "debug/sandbox:1:1:3"])
+        #expect(
+            try both(in: database).counters == ["charging/production:1:0:4", "charging/sandbox:1:1:4", "debug/sandbox:1:1:3"])
         #expect(try database.reading { try $0.expire(registeredAtOrBefore: 11) } == 2)
         let afterExpiry = try both(in: database)
         #expect(afterExpiry.counters == afterExpiry.scan)
