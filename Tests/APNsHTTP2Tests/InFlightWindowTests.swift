@@ -90,11 +90,24 @@ import Testing
         // second from the first request, waited for most of the time.
         sample(&window, from: 0, over: 100, roundTrip: 0.1, waited: 180)
         #expect(window.grantedDepth == 2000)
-        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 1200, "it grows as before")
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 2000, "filled at once: no server limit seen")
         #expect(window.depth(inFlight: 2000, waiting: 0, finished: 2000) == 2000)
         // At the depth granted the rate is covered: that is no reason to go back.
         sample(&window, from: 100, over: 20, roundTrip: 0.1, waited: 18)
         #expect(window.grantedDepth == 2000 && window.depth(inFlight: 2000, waiting: 0, finished: 400) == 2000)
+    }
+
+    /// Once transfers wait for a stream, the server's limit binds below the ceiling: from then
+    /// on the depth grows by what finishes (the reserve waits, not a flood).
+    @Test func afterAServerLimitShowsTheDepthGrowsByWhatFinishes() {
+        var window = window()
+        _ = window.plan(backlog: 100_000)
+        window.isWarm = true
+        sample(&window, from: 0, over: 100, roundTrip: 0.1, waited: 180)
+        #expect(window.depth(inFlight: 400, waiting: 100, finished: 0) == 300 + InFlightWindow.waitingAllowed)
+        #expect(window.serverLimitSeen)
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 1200, "grows by what finished, and as much again")
+        #expect(window.depth(inFlight: 1900, waiting: 0, finished: 400) == 2000)
     }
 
     @Test func nextDoorTheClientsOwnPassIsNoDistance() {

@@ -18,6 +18,9 @@
 ///
 /// And it goes past that least depth only once the answers show it pays (`grantedDepth`): a
 /// sample of answers that came slower than `rateToCover` while the client mostly waited for them.
+/// The first time they do, it fills the depth granted at once, unless a server limit has shown
+/// (transfers waiting for a stream): growing by what finished would take a round trip per
+/// doubling, three or four of them at 100 ms, which a sweep of a few thousand pushes pays in full.
 /// Next door the round trip is the client's own pass (libcurl notes an answer when it is next
 /// called), which grows with the depth: twice the rate at that round trip always asked for more,
 /// so the depth was set by how slow the first answers happened to be (400 to 770 transfers at
@@ -53,6 +56,9 @@ struct InFlightWindow: Equatable {
     /// The deepest the answers have justified so far (`coveringDepth` at a sample that showed a
     /// distance); never lowered, so a window that reached the rate keeps it.
     private(set) var grantedDepth = 0
+    /// Set once transfers waited for a stream after the first answer: the server's limit binds
+    /// somewhere below the ceiling, so the depth grows by what finishes rather than at once.
+    private(set) var serverLimitSeen = false
 
     static let streamsBeforeSettings = 100
     /// Pushes per second the depth is sized for: more than one sweep process sends on one core,
@@ -124,10 +130,14 @@ struct InFlightWindow: Equatable {
     /// How many pushes to keep handed to libcurl after a pass that left `inFlight` with it, of
     /// which `waiting` have not started (no stream yet, or their connection is still being set
     /// up), and finished `finished`.
-    func depth(inFlight: Int, waiting: Int, finished: Int) -> Int {
+    mutating func depth(inFlight: Int, waiting: Int, finished: Int) -> Int {
         guard isWarm else { return min(ceiling, connections * Self.streamsBeforeSettings) }
         let cap = min(coveringDepth, max(leastDepth, grantedDepth))
-        if waiting > 0 { return min(cap, inFlight - waiting + Self.waitingAllowed) }
+        if waiting > 0 {
+            serverLimitSeen = true
+            return min(cap, inFlight - waiting + Self.waitingAllowed)
+        }
+        if grantedDepth > 0 && !serverLimitSeen { return cap }
         return min(cap, inFlight + finished + max(Self.waitingAllowed, finished))
     }
 }
