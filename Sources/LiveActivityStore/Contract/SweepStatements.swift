@@ -3,7 +3,7 @@ import LiveActivityDomain
 /// A sweep's statements (SPEC 5): expiry, the due rows, the outcome batches and their figures,
 /// the run history. Run by one sweep at a time per host; on PostgreSQL by several hosts at once,
 /// each with its own lease.
-public protocol SweepStatements: StoreConnection, FigureQueries {
+public protocol SweepStatements: CountingStatements, FigureQueries {
     /// Takes the database's lock on the host name `host` for as long as this connection is open
     /// (SPEC 5, "Several hosts": a host name is one host's, and a sweep treats the leases stamped
     /// with it as its own); or who holds it: a live sweep of this role (a second host under the
@@ -67,13 +67,6 @@ public protocol SweepStatements: StoreConnection, FigureQueries {
 
     /// Adds pushes answered 200 to the hourly delivery figures.
     func add(_ deliveries: [DeliveryCount]) throws
-
-    /// Adds `deltas` to the counters of their groups (`TargetCounting` decides them: the targets
-    /// a batch's deletions removed, those its 200s proved for the first time).
-    func adjust(_ deltas: [GroupDelta]) throws
-
-    /// Adds acks (judged with a batch) to the figures.
-    func count(_ acks: [AckCount]) throws
 
     /// Keeps the run for `stats` and the figures, and prunes what `retention` says has aged out.
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws
