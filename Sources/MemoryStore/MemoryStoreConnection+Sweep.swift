@@ -1,11 +1,9 @@
 import LiveActivityDomain
 import LiveActivityStore
 
-/// A sweep's statements (SPEC 5) in memory: one host, as on SQLite, so a due target is read, not
-/// claimed, and an outcome is written only where its registration is still as it was read.
+/// A sweep's statements (SPEC 5) in memory: one host, as on SQLite (no `SharedDatabase`), so a
+/// due target is read, not claimed, and an outcome is written only where its registration is still as it was read.
 extension MemoryStoreConnection: SweepStatements {
-    func holdHostName(_ host: String) throws -> HostNameClaim { .held }
-
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         state { state in state.targets.filter { $0.key.kind == .wake && $0.value.facts.registeredAt <= cutoff }.count }
     }
@@ -33,8 +31,7 @@ extension MemoryStoreConnection: SweepStatements {
     }
 
     func claimDue(
-        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
-        lease: SweepLease
+        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int
     ) throws -> [DueRead] {
         state { state in
             var due: [(place: DuePosition, target: MemoryState.Target)] = []
@@ -59,8 +56,6 @@ extension MemoryStoreConnection: SweepStatements {
             guardHolds: Int(target.guardHolds))
     }
 
-    func release(_ lease: SweepLease) throws {}
-
     /// The targets a fault of `scope` stopped before the sweep reached them: still due, there
     /// before the sweep began, not answered 200 since.
     private static func unreached(
@@ -77,7 +72,7 @@ extension MemoryStoreConnection: SweepStatements {
     }
 
     func unreachedGroups(
-        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64
     ) throws -> [IntervalGroup] {
         state { state in
             Array(
@@ -91,7 +86,7 @@ extension MemoryStoreConnection: SweepStatements {
 
     func holdUnreached(
         in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        reason: String, nextPushAt: Int64, lease: SweepLease
+        reason: String, nextPushAt: Int64
     ) throws -> Int {
         state { state in
             var held = 0
@@ -126,7 +121,7 @@ extension MemoryStoreConnection: SweepStatements {
         }
     }
 
-    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> OutcomeRow.Written {
+    func write(_ rows: [OutcomeRow]) throws -> OutcomeRow.Written {
         state { state in
             var deleted: [CountedTarget] = []
             let results = rows.map { row in Self.write(row, into: &state, deleted: &deleted) }

@@ -41,10 +41,6 @@ final class MemoryStoreConnection: StoreConnection {
     var staleness: Staleness? { nil }
 
     func close() {}
-
-    var clockOffsetMilliseconds: Int64 { 0 }
-
-    func databaseNow() throws -> Int64? { nil }
 }
 
 extension MemoryStoreConnection: RegistrationStatements {

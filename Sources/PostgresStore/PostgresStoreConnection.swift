@@ -19,6 +19,9 @@ final class PostgresStoreConnection: StoreConnection {
     let location: String
     /// The database's clock ahead of this host's, measured when the session opened.
     let clockOffsetMilliseconds: Int64
+    /// The sweep's lease, which its claims and outcome writes on this session go under (set
+    /// once per sweep; `SharedDatabase.lease`).
+    var lease: SweepLease?
 
     init(_ conninfo: PostgresConninfo, program: String, migrating: Bool) throws {
         location = conninfo.redacted
@@ -68,7 +71,7 @@ final class PostgresStoreConnection: StoreConnection {
         return server
     }
 
-    func databaseNow() throws -> Int64? {
+    func databaseNow() throws -> Int64 {
         try storeFaults { try Self.serverNow(connection) }
     }
 

@@ -67,11 +67,6 @@ final class SQLiteStoreConnection: StoreConnection {
         connection.close()
     }
 
-    /// This host's clock is the database's.
-    var clockOffsetMilliseconds: Int64 { 0 }
-
-    func databaseNow() throws -> Int64? { nil }
-
     /// The number of stored registrations: the sum of the trigger-kept group counters (at most
     /// one row per type and environment), so the caps and health never scan the table.
     func registrationCount() throws -> Int {

@@ -32,7 +32,7 @@ enum HistoryCommand {
                 json
                     ? history.json(policy: policy, expiry: expiry)
                     : history.text(
-                        now: configuration.clock.now() + store.clockOffsetMilliseconds, policy: policy, expiry: expiry))
+                        now: configuration.clock.movedToDatabase(of: store).now(), policy: policy, expiry: expiry))
         }
     }
 }

@@ -12,8 +12,7 @@ enum StatsCommand {
         defer { store.close() }
         let report: StatsReport
         do {
-            let clock = Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds)
-            report = try StatsReport.gather(store, now: clock.now())
+            report = try StatsReport.gather(store, now: configuration.clock.movedToDatabase(of: store).now())
         } catch {
             throw CommandFailure.database(error, doing: "read the statistics from", engine)
         }

@@ -47,8 +47,7 @@ import Testing
                     OutcomeRow(
                         key: .wake(PushToken(trusted: sampleToken(1))), selectedRegisteredAt: 1,
                         change: .delivered(at: 5, nextPushAt: 6))
-                ],
-                lease: TestDatabase.lease)
+                ])
         }
     }
 }

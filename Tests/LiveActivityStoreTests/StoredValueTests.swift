@@ -22,8 +22,7 @@ import Testing
 
     func due(in database: TestDatabase) throws -> [DueRead] {
         try database.reading {
-            try $0.claimDue(
-                atOrBefore: 5000, environments: APNsEnvironment.allCases, after: nil, limit: 10, lease: TestDatabase.lease)
+            try $0.claimDue(atOrBefore: 5000, environments: APNsEnvironment.allCases, after: nil, limit: 10)
         }
     }
 

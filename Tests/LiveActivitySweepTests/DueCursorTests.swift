@@ -15,7 +15,7 @@ import Testing
     )
         -> DueCursor
     {
-        DueCursor(store: store, cutoff: cutoff, environments: environments, lease: TestDatabase.lease, pageSize: pageSize)
+        DueCursor(store: store, cutoff: cutoff, environments: environments, pageSize: pageSize)
     }
 
     @Test(arguments: TestEngine.real)
@@ -65,12 +65,11 @@ import Testing
         try fixture.database.apply([
             .failed(.wake(token(3)), selectedRegisteredAt: t0, reason: "ServiceUnavailable", nextPushAt: t0 + 60_100)
         ])
-        let groups = try store.unreachedGroups(
-            in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50, lease: TestDatabase.lease)
+        let groups = try store.unreachedGroups(in: .production, dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50)
         #expect(groups == [IntervalGroup(kind: .wake, activityType: .charging, requestedInterval: nil)], "one group to hold")
         let held = try store.holdUnreached(
             in: .production, group: try #require(groups.first), dueAtOrBefore: t0 + 30_000, registeredAtOrBefore: t0 + 50,
-            reason: "BadPriority", nextPushAt: t0 + 300_000, lease: TestDatabase.lease)
+            reason: "BadPriority", nextPushAt: t0 + 300_000)
         #expect(held == 3, "4, 5 and 6, never reached")
         func row(_ seed: Int) throws -> Registration { try #require(try fixture.database.registration(token(seed))) }
         #expect(try row(4).nextPushAt == t0 + 300_000 && row(4).lastError == "BadPriority" && row(4).consecutiveFailures == 0)

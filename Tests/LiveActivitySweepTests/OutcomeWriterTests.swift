@@ -27,7 +27,7 @@ import Testing
     /// lock for as long as a test holds it.
     func writer(on database: TestDatabase, patient: Bool = false) throws -> OutcomeWriter {
         let engine = patient ? database.patientEngine : database.engine
-        return try OutcomeWriter(statements: try engine.openOutcomeWriter(), lease: TestDatabase.lease, policy: IntervalPolicy())
+        return try OutcomeWriter(statements: TestDatabase.leasing(try engine.openOutcomeWriter()), policy: IntervalPolicy())
     }
 
     func delivered(_ seed: Int) -> OutcomeWrite {

@@ -27,7 +27,7 @@ extension StandInStack {
         let sender = CurlPushSender(settings: try APNsClientSettings(settings: settings))
         return try Sweep(
             configuration: configuration, engine: database.engine, store: store, sender: sender, apps: apps,
-            clock: Clock(offsetMilliseconds: configuration.clock.offsetMilliseconds + store.clockOffsetMilliseconds),
+            clock: configuration.clock.movedToDatabase(of: store),
             duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()
     }

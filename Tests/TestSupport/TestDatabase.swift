@@ -255,8 +255,20 @@ public final class TestDatabase: @unchecked Sendable {
 
     // MARK: - As the programs reach it
 
-    /// A connection as the sweep opens one (migrated).
-    public func sweep() throws -> any SweepStatements { try engine.openSweep(migrating: true) }
+    /// A connection as the sweep opens one (migrated), under `lease` where the database is shared
+    /// (PostgreSQL), as a sweep sets its own.
+    public func sweep(under lease: SweepLease = TestDatabase.lease) throws -> any SweepStatements {
+        Self.leasing(try engine.openSweep(migrating: true), under: lease)
+    }
+
+    /// `connection` under `lease` where the database is shared (PostgreSQL), as a sweep sets its
+    /// lease on each connection it uses; as it is otherwise.
+    public static func leasing(
+        _ connection: any SweepStatements, under lease: SweepLease = TestDatabase.lease
+    ) -> any SweepStatements {
+        (connection as? any SharedDatabase)?.lease = lease
+        return connection
+    }
 
     /// Stores or refreshes a registration through the responder's group commit.
     @discardableResult
@@ -308,8 +320,8 @@ public final class TestDatabase: @unchecked Sendable {
         policy: IntervalPolicy = IntervalPolicy()
     ) throws -> Int {
         try claim(writes.map(\.key.registration), lease: lease)
-        return try reading {
-            try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, lease: lease, policy: policy).values.reduce(0, +)
+        return try reading(under: lease) {
+            try OutcomeBatch(writes: writes, answered: answered).apply(to: $0, policy: policy).values.reduce(0, +)
         }
     }
 
@@ -355,9 +367,10 @@ public final class TestDatabase: @unchecked Sendable {
         try reading { try DeviceHistory.lookup(prefix, in: $0) }
     }
 
-    /// `body` on a sweep's connection of its own, closed after.
-    public func reading<T>(_ body: (any SweepStatements) throws -> T) throws -> T {
-        let connection = try sweep()
+    /// `body` on a sweep's connection of its own (under `lease` where the database is shared),
+    /// closed after.
+    public func reading<T>(under lease: SweepLease = TestDatabase.lease, _ body: (any SweepStatements) throws -> T) throws -> T {
+        let connection = try sweep(under: lease)
         defer { connection.close() }
         return try body(connection)
     }

@@ -4,7 +4,7 @@ import LiveActivityDomain
 /// round trips, run inside the writer's transaction. What a registration does to its targets, the
 /// caps, and which push an ack matches are decided above (`StoreWrite`, `AckRule`): an engine
 /// only reads and writes.
-public protocol RegistrationStatements: StoreConnection, FigureQueries {
+public protocol RegistrationStatements: CountingStatements, FigureQueries {
     /// What each registration write needs of the stored registration of each token (nil: none
     /// stored), held against the sweep's writes until the transaction ends.
     func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?]
@@ -19,16 +19,10 @@ public protocol RegistrationStatements: StoreConnection, FigureQueries {
     /// was not stored), as the counters count them.
     func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]]
 
-    /// Adds `deltas` to the counters of their groups (`TargetCounting` decides them).
-    func adjust(_ deltas: [GroupDelta]) throws
-
     /// What acks for `tokens` need of their registrations' wake targets (nil: not registered),
     /// held against the sweep's writes until the transaction ends.
     func ackSubjects(_ keys: [RegistrationKey]) throws -> [AckSubject?]
 
     /// Writes what acks did to their wake targets.
     func write(_ acks: [AckWrite]) throws
-
-    /// Adds acks to the figures.
-    func count(_ acks: [AckCount]) throws
 }

@@ -48,17 +48,6 @@ public protocol StoreConnection: AnyObject {
 
     /// Closes the connection now (its statements finalized, its file or socket released).
     func close()
-
-    /// How far the clock due times, leases and expiry go by is ahead of this host's (ms): 0 on
-    /// SQLite; on PostgreSQL the server's clock, measured when the connection opened, so hosts
-    /// whose clocks differ agree (SPEC 4).
-    var clockOffsetMilliseconds: Int64 { get }
-
-    /// The database's clock now (Unix ms), read anew; nil where this host's clock is the
-    /// database's (SQLite). A long-lived program (the responder) anchors it to the monotonic
-    /// clock and reads it again now and then, so a step of the host's clock moves no time it
-    /// stores (SPEC 4).
-    func databaseNow() throws -> Int64?
 }
 
 /// Why a connection can no longer be used as it is, for the one line its owner logs.

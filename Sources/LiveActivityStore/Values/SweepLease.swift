@@ -2,8 +2,9 @@ import LiveActivityDomain
 
 /// A sweep's hold on the rows it reads (SPEC 5, "Several hosts"): on PostgreSQL each claimed row
 /// carries this host's name, this id and an end `seconds` after the database's now, and an
-/// outcome is written only where the row still carries the id. SQLite, one host behind the
-/// sweep's lock, needs none and ignores it.
+/// outcome is written only where the row still carries the id. It is the state of a shared
+/// database's connection (`SharedDatabase.lease`), set once per sweep; SQLite, one host behind
+/// the sweep's lock, takes none.
 public struct SweepLease: Sendable, Equatable {
     /// `LIVEACTIVITY_HOST_NAME`.
     public var host: String

@@ -18,13 +18,13 @@ public struct OutcomeBatch: Sendable {
     public var isEmpty: Bool { writes.isEmpty && answered.isEmpty }
 
     /// Applies the batch in one transaction; how many targets of each app and kind it deleted.
-    public func apply(to statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws -> [AppKind: Int] {
+    public func apply(to statements: any SweepStatements, policy: IntervalPolicy) throws -> [AppKind: Int] {
         guard !isEmpty else { return [:] }
         var rows = Self.rows(writes, answered: answered)
         return try statements.transaction {
             let waiting = try statements.waitingAcks(among: rows.filter { $0.key.kind.acknowledged }.map(\.key.registrationKey))
             let acks = Self.judge(waiting, in: &rows, policy: policy)
-            let written = try statements.write(rows, lease: lease)
+            let written = try statements.write(rows)
             let results = written.results
             let deliveries = Self.deliveries(answered)
             if !deliveries.isEmpty { try statements.add(deliveries) }

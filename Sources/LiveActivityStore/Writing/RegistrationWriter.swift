@@ -106,7 +106,8 @@ public final class RegistrationWriter: @unchecked Sendable {
         if !force, let last = databaseClock.withLock({ $0 }), now - last.monotonicMilliseconds < Self.clockReadInterval {
             return
         }
-        guard let databaseNow = try? connection.databaseNow() else { return }
+        // One host's database (SQLite) has this host's clock: nothing to read.
+        guard let shared = connection as? any SharedDatabase, let databaseNow = try? shared.databaseNow() else { return }
         let after = monotonic.now()
         databaseClock.withLock {
             $0 = DatabaseClockReading(databaseMilliseconds: databaseNow, monotonicMilliseconds: (now + after) / 2)

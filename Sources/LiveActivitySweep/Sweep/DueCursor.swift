@@ -7,11 +7,11 @@ import LiveActivityStore
 /// Pages follow the due order (oldest first) and each starts after the last row read, with no
 /// transaction held between them: the outcome writer commits while the sweep reads, and on SQLite
 /// a long-lived snapshot would keep the WAL from checkpointing for the whole run. On PostgreSQL
-/// each page is claimed under the sweep's lease as it is read. So a row written this run can come
-/// round again further on (a very short interval puts it back within the due slack): the cursor
-/// remembers a 64-bit hash of every target it returned and skips them, so each target is pushed
-/// at most once per sweep. A registration made during the sweep is pushed in it when its place is
-/// still ahead, as if it had been there at the start.
+/// each page is claimed as it is read, under the sweep's lease, which its connection holds. So a
+/// row written this run can come round again further on (a very short interval puts it back
+/// within the due slack): the cursor remembers a 64-bit hash of every target it returned and
+/// skips them, so each target is pushed at most once per sweep. A registration made during the
+/// sweep is pushed in it when its place is still ahead, as if it had been there at the start.
 ///
 /// A scope a fault stopped is skipped from then on (`skip`): an environment stopped for every app
 /// is no longer read, and the targets of one app's environment, or of one kind there, are passed
@@ -25,7 +25,6 @@ final class DueCursor {
     /// The apps the sweep serves, each with the environments it enables (SPEC 6: an app's own
     /// `APNS_ENVIRONMENTS`, else the default app's).
     private let apps: [AppName: Set<APNsEnvironment>]
-    private let lease: SweepLease
     private let pageSize: Int
 
     private var page: [DueRead] = []
@@ -44,14 +43,13 @@ final class DueCursor {
     /// one doubling at a time instead, the set's last doubling came at the run's end, when memory
     /// peaks: 1 MB of old storage beside 2 MB of new at 100,000.
     init(
-        store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment], lease: SweepLease, pageSize: Int = 1000,
+        store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment], pageSize: Int = 1000,
         expected: Int = 0, apps: [AppName: Set<APNsEnvironment>]? = nil
     ) {
         self.apps = apps ?? [.defaultApp: Set(environments)]
         self.store = store
         self.cutoff = cutoff
         self.environments = environments
-        self.lease = lease
         self.pageSize = max(1, pageSize)
         returned.reserveCapacity(max(0, expected))
     }
@@ -81,8 +79,7 @@ final class DueCursor {
         while true {
             if index == page.count {
                 guard !exhausted, !environments.isEmpty else { return nil }
-                page = try store.claimDue(
-                    atOrBefore: cutoff, environments: environments, after: position, limit: pageSize, lease: lease)
+                page = try store.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
                 index = 0
                 exhausted = page.count < pageSize
                 position = page.last?.position ?? position

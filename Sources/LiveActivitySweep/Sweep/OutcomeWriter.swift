@@ -26,10 +26,11 @@ final class OutcomeWriter: @unchecked Sendable {
     private var failure: (any Error)?
 
     /// Starts the thread, which is the only user of `statements` (the engine's outcome writer's
-    /// connection, to a database the sweep already migrated) from then on.
-    init(statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) throws {
+    /// connection, to a database the sweep already migrated, under the sweep's lease where the
+    /// database is shared) from then on.
+    init(statements: any SweepStatements, policy: IntervalPolicy) throws {
         let owned = ThreadOwned(statements)
-        guard SystemThread.start(name: "sweep-outcome-writer", { [self] in run(owned.value, lease: lease, policy: policy) })
+        guard SystemThread.start(name: "sweep-outcome-writer", { [self] in run(owned.value, policy: policy) })
         else { throw OutcomeWriterStartError() }
     }
 
@@ -57,7 +58,7 @@ final class OutcomeWriter: @unchecked Sendable {
         return deleted
     }
 
-    private func run(_ statements: any SweepStatements, lease: SweepLease, policy: IntervalPolicy) {
+    private func run(_ statements: any SweepStatements, policy: IntervalPolicy) {
         while true {
             condition.lock()
             while queue.isEmpty && !closing { condition.wait() }
@@ -73,7 +74,7 @@ final class OutcomeWriter: @unchecked Sendable {
             condition.broadcast()  // a submit waiting for room
             condition.unlock()
 
-            let result = Result { try batch.apply(to: statements, lease: lease, policy: policy) }
+            let result = Result { try batch.apply(to: statements, policy: policy) }
             condition.lock()
             switch result {
             case .success(let counts): deleted.merge(counts, uniquingKeysWith: +)

@@ -23,8 +23,10 @@ public final class Sweep {
     /// The apps it sends for: each one's topic and signing identity, a token cache per identity.
     let apps: SweepApps
     let budget: SweepBudget
+    /// What its claims and outcome writes go under on a database several hosts share, set on
+    /// each connection of the run (`SharedDatabase.lease`); one host's database takes none.
     let lease: SweepLease
-    /// The clock due times go by: the database server's on PostgreSQL (`StoreEngine.clock`).
+    /// The clock due times go by: the database server's on PostgreSQL (`Clock.movedToDatabase`).
     let clock: Clock
     /// The APNs settings' fingerprint: when it changes, held registrations are due at once.
     let settingsFingerprint: String?
@@ -71,6 +73,7 @@ public final class Sweep {
         var summary = SweepSummary()
         let start = clock.now()
         summary.startedAt = start
+        leasing(store)
 
         try releaseHeldAfterASettingsChange(now: start)
         let mark = ClockMark.now(clock: start)
@@ -100,8 +103,8 @@ public final class Sweep {
             // Only now what sending needs is loaded (libcurl): an idle run maps none of it.
             try sender.prepare()
             let cursor = DueCursor(
-                store: store, cutoff: cutoff, environments: configuration.servedEnvironments, lease: lease,
-                pageSize: duePageSize, expected: dueCount,
+                store: store, cutoff: cutoff, environments: configuration.servedEnvironments, pageSize: duePageSize,
+                expected: dueCount,
                 apps: apps.routes.keys.reduce(into: [:]) { served, app in
                     served[app] = Set(configuration.apps[app]?.enabled ?? configuration.enabledEnvironments)
                 })
@@ -110,7 +113,7 @@ public final class Sweep {
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
                 deadline: budget.deadline(startingAt: started))
             let writer = try OutcomeWriter(
-                statements: try engine.openOutcomeWriter(), lease: lease, policy: configuration.intervalPolicy)
+                statements: leasing(try engine.openOutcomeWriter()), policy: configuration.intervalPolicy)
             // On every way out, the thread ends and the batches already queued are written.
             var finished = false
             defer { if !finished { _ = try? writer.finish() } }
@@ -118,7 +121,7 @@ public final class Sweep {
             finished = true
             for (key, removed) in try writer.finish() { summary[key.kind, of: key.app].removed += removed }
             // Rows this run claimed and wrote nothing for are any host's again at once.
-            try store.release(lease)
+            try (store as? any SharedDatabase)?.releaseClaims()
             for (key, tally) in run.tallies.byAppKind { summary.add(tally, of: key) }
             for (key, count) in run.leftForNextRun { summary[key.kind, of: key.app].deferred = count }
             var faults = run.faults
@@ -185,17 +188,23 @@ public final class Sweep {
         for fault in faults.stoppedScopes {
             let now = clock.now()
             var held = 0
-            for group in try store.unreachedGroups(
-                in: fault.scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start, lease: lease)
-            {
+            for group in try store.unreachedGroups(in: fault.scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start) {
                 let count = try store.holdUnreached(
                     in: fault.scope, group: group, dueAtOrBefore: cutoff, registeredAtOrBefore: start, reason: fault.reason,
-                    nextPushAt: now + group.intervalMilliseconds(policy), lease: lease)
+                    nextPushAt: now + group.intervalMilliseconds(policy))
                 summary[group.kind, of: fault.scope.app].held += count
                 held += count
             }
             faults.touch(fault.scope, pushes: held)
         }
+    }
+
+    /// `connection` with this run's lease where the database is shared (PostgreSQL), so its
+    /// claims and outcome writes go under it (SPEC 5, "Several hosts"); as it is otherwise.
+    @discardableResult
+    private func leasing(_ connection: any SweepStatements) -> any SweepStatements {
+        (connection as? any SharedDatabase)?.lease = lease
+        return connection
     }
 
     /// When the APNs settings changed since the last sweep (key, key id, team, bundle id, host),

@@ -9,8 +9,9 @@ import PostgresClient
 extension PostgresStoreConnection {
     /// Each write ends the lease but keeps its id, so a later write of the same run (a failure,
     /// then its scope's hold) still reaches the row.
-    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> OutcomeRow.Written {
-        try storeFaults {
+    func write(_ rows: [OutcomeRow]) throws -> OutcomeRow.Written {
+        let lease = try leaseInForce()
+        return try storeFaults {
             var results = [OutcomeRow.Result](repeating: .skipped, count: rows.count)
             var delivered: [Int] = []
             var kept: [(Int, OutcomeRow.Change.Kept)] = []

@@ -4,9 +4,10 @@ import PostgresClient
 
 /// A sweep's statements (SPEC 5) on PostgreSQL, where several hosts sweep the same database at the
 /// same minute with no leader (SPEC 5, "Several hosts"): a sweep claims the targets it pushes
-/// under a lease (this host, a random id, an end by the database's clock) in one statement that
-/// commits before any push, writes each outcome only where the row still carries its lease id
-/// (`+Outcomes`), and gives back what it claimed and never wrote. A lease stamped with this
+/// under the session's lease (this host, a random id, an end by the database's clock; set once
+/// per sweep, `+SharedDatabase`) in one statement that commits before any push, writes each
+/// outcome only where the row still carries its lease id (`+Outcomes`), and gives back what it
+/// claimed and never wrote (`releaseClaims`). A lease stamped with this
 /// host's name is this host's to take again: the sweep's lock says no earlier sweep of the host
 /// still runs.
 extension PostgresStoreConnection: SweepStatements {
@@ -18,30 +19,6 @@ extension PostgresStoreConnection: SweepStatements {
 
     /// The SQL that keeps the kinds this build pushes: a kind a newer build stored is left as it is.
     static let knownKinds = "push_kind IN (" + PushKind.all.map { "'\($0.name)'" }.joined(separator: ", ") + ")"
-
-    /// A session-level advisory lock, released when the session ends however it ends (a killed
-    /// sweep's with its connection), keyed by a 64-bit hash of the name: another name's lock
-    /// colliding with it is a chance of one in 2^64.
-    /// The advisory lock on the name. Advisory locks need no grant, so any role that may connect
-    /// could hold it (docs/POSTGRESQL.md's roles let no other role connect): when it is taken, who holds it
-    /// tells a second sweep under the same name from someone else.
-    func holdHostName(_ host: String) throws -> HostNameClaim {
-        try storeFaults {
-            let key = "hashtextextended('liveactivity sweep host ' || $1, 0)"
-            let held = try statement("SELECT pg_try_advisory_lock(\(key))").firstRow([.text(host)]) { $0.bool(0) } ?? false
-            if held { return .held }
-            let holders = try statement(
-                """
-                SELECT a.usename::text, a.usename = current_user FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-                    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    AND l.classid::bigint = ((\(key)) >> 32) & 4294967295 AND l.objid::bigint = (\(key)) & 4294967295
-                """
-            ).rows([.text(host)]) { (role: $0.text(0) ?? "?", ours: $0.bool(1)) }
-            if let stranger = holders.first(where: { !$0.ours }) { return .heldByAnotherRole(stranger.role) }
-            return .inUseBySweep
-        }
-    }
 
     /// Registrations are their wake targets; every target carries its registration's time.
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
@@ -103,10 +80,10 @@ extension PostgresStoreConnection: SweepStatements {
     /// more rows than its limit). A target this sweep already claimed keeps its lease id and is
     /// not claimed twice, so the page goes on without `position`.
     func claimDue(
-        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
-        lease: SweepLease
+        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int
     ) throws -> [DueRead] {
-        try storeFaults {
+        let lease = try leaseInForce()
+        return try storeFaults {
             let reads = try statement(
                 """
                 WITH due AS (
@@ -140,13 +117,6 @@ extension PostgresStoreConnection: SweepStatements {
         Set(environments) == Set(APNsEnvironment.allCases) ? .null : PostgresArray.text(environments.map(\.rawValue))
     }
 
-    func release(_ lease: SweepLease) throws {
-        try storeFaults {
-            try statement("UPDATE push_targets SET lease_until = NULL WHERE lease_id = $1 AND lease_until IS NOT NULL")
-                .run([.text(lease.id)])
-        }
-    }
-
     /// The targets of a scope (`$1` its environment, `$4` its kind or NULL for every kind) due at
     /// `$2`, registered at or before `$3` and not answered 200 since, and no other live sweep's
     /// (`$5` this host): what a fault stopped before the sweep reached them.
@@ -165,9 +135,10 @@ extension PostgresStoreConnection: SweepStatements {
     }
 
     func unreachedGroups(
-        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64
     ) throws -> [IntervalGroup] {
-        try storeFaults {
+        let lease = try leaseInForce()
+        return try storeFaults {
             try statement(
                 "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(Self.unreached)"
             ).rows(Self.scopeValues(scope, cutoff: cutoff, start: start, lease: lease)) { row in
@@ -179,9 +150,10 @@ extension PostgresStoreConnection: SweepStatements {
     /// The reason is cut once, as SQLite stores it (`StoredValue.reason`).
     func holdUnreached(
         in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        reason: String, nextPushAt: Int64, lease: SweepLease
+        reason: String, nextPushAt: Int64
     ) throws -> Int {
-        try storeFaults {
+        let lease = try leaseInForce()
+        return try storeFaults {
             try statement(
                 """
                 UPDATE push_targets SET last_error = $7, next_push_at = $8

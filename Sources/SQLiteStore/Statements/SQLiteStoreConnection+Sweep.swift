@@ -3,11 +3,10 @@ import LiveActivityStore
 import SQLiteClient
 
 /// A sweep's statements (SPEC 5) on SQLite. One host runs one sweep at a time (the sweep's
-/// lock), so a lease is not needed: a due target is read, not claimed, and an outcome is written
-/// only where its registration is still registered as it was read.
+/// lock), so it is no `SharedDatabase` (no lease, no host name to lock): a due target is read,
+/// not claimed, and an outcome is written only where its registration is still registered as it
+/// was read.
 extension SQLiteStoreConnection: SweepStatements {
-    func holdHostName(_ host: String) throws -> HostNameClaim { .held }
-
     /// Registrations are their wake targets; every target carries its registration's time.
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try storeFaults {
@@ -58,8 +57,7 @@ extension SQLiteStoreConnection: SweepStatements {
     /// Rows in the due index's order; no read transaction is held between pages (the outcome
     /// writer commits meanwhile, and a long snapshot would keep the WAL from checkpointing).
     func claimDue(
-        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int,
-        lease: SweepLease
+        atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int
     ) throws -> [DueRead] {
         let after = position == nil ? "" : " AND (next_push_at, registration_token, push_kind, app) > (?3, ?4, ?5, ?6)"
         let values: [PreparedStatement.Value] =
@@ -82,8 +80,6 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    func release(_ lease: SweepLease) throws {}
-
     /// The targets of `scope` due at `cutoff`, registered at or before `start` and not answered
     /// 200 since: what a fault stopped before the sweep reached them (`?1` to `?5`, `scopeValues`).
     private static let unreached = """
@@ -92,7 +88,7 @@ extension SQLiteStoreConnection: SweepStatements {
         """
 
     func unreachedGroups(
-        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64, lease: SweepLease
+        in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64
     ) throws -> [IntervalGroup] {
         try storeFaults {
             try connection.statement(
@@ -105,7 +101,7 @@ extension SQLiteStoreConnection: SweepStatements {
 
     func holdUnreached(
         in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
-        reason: String, nextPushAt: Int64, lease: SweepLease
+        reason: String, nextPushAt: Int64
     ) throws -> Int {
         try transaction {
             try connection.statement(
@@ -186,7 +182,7 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    func write(_ rows: [OutcomeRow], lease: SweepLease) throws -> OutcomeRow.Written {
+    func write(_ rows: [OutcomeRow]) throws -> OutcomeRow.Written {
         try storeFaults {
             var results = [OutcomeRow.Result](repeating: .skipped, count: rows.count)
             var deleted: [CountedTarget] = []
