@@ -46,12 +46,16 @@ final class PostgresStoreConnection: StoreConnection {
         }
     }
 
-    /// The server's clock minus this host's, from one round trip (the host's clock read at its middle).
+    /// The server's clock minus this host's, from the quickest of a few round trips (the host's clock
+    /// read at its middle: `ClockReading`).
     private static func measureClock(_ connection: PostgresConnection) throws -> Int64 {
-        let before = Clock().now()
-        let server = try serverNow(connection)
-        let after = Clock().now()
-        return server - (before + after) / 2
+        var readings: [ClockReading] = []
+        for _ in 0..<ClockReading.readingsPerMeasure {
+            let before = Clock().now()
+            let server = try serverNow(connection)
+            readings.append(ClockReading(before: before, remote: server, after: Clock().now()))
+        }
+        return ClockReading.closest(readings)?.offset ?? 0
     }
 
     /// What a server's clock may say: from 2001 to 2286 (Unix ms below 10^13). A value beyond

@@ -26,7 +26,7 @@ struct PostgresSchemaTests {
             }
         }
         #expect(failures.get().isEmpty, "\(failures.get())")
-        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|5")
+        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|6")
         #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'push_targets'") == "1")
         #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'registrations'") == "0")
     }

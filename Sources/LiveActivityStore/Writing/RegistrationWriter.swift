@@ -107,10 +107,16 @@ public final class RegistrationWriter: @unchecked Sendable {
             return
         }
         // One host's database (SQLite) has this host's clock: nothing to read.
-        guard let shared = connection as? any SharedDatabase, let databaseNow = try? shared.databaseNow() else { return }
-        let after = monotonic.now()
+        guard let shared = connection as? any SharedDatabase else { return }
+        var readings: [ClockReading] = []
+        for _ in 0..<ClockReading.readingsPerMeasure {
+            let before = monotonic.now()
+            guard let databaseNow = try? shared.databaseNow() else { break }
+            readings.append(ClockReading(before: before, remote: databaseNow, after: monotonic.now()))
+        }
+        guard let closest = ClockReading.closest(readings) else { return }
         databaseClock.withLock {
-            $0 = DatabaseClockReading(databaseMilliseconds: databaseNow, monotonicMilliseconds: (now + after) / 2)
+            $0 = DatabaseClockReading(databaseMilliseconds: closest.remote, monotonicMilliseconds: closest.local)
         }
     }
 
