@@ -317,18 +317,11 @@ extension MemoryStoreConnection: FigureQueries {
 
     func ackDelayTotals() throws -> [AckDelayTotals] {
         state { state in
-            var totals: [AppName: AckDelayTotals] = [:]
-            func empty(_ app: AppName) -> AckDelayTotals {
-                AckDelayTotals(
-                    buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app.rawValue)
-            }
-            for (key, count) in state.ackDelays where (0..<AckDelayBuckets.count).contains(key.bucket) {
-                totals[key.app, default: empty(key.app)].buckets[key.bucket] += count
-            }
-            for (key, total) in state.ackTotals where key.outcome == "matched" {
-                totals[key.app, default: empty(key.app)].sumMilliseconds += total.delaySum
-            }
-            return totals.values.sorted { $0.app < $1.app }
+            AckDelayTotals.assembled(
+                buckets: state.ackDelays.map { (bucket: Int64($0.key.bucket), count: $0.value, app: $0.key.app.rawValue) },
+                sums: state.ackTotals.filter { $0.key.outcome == "matched" }.map {
+                    (app: $0.key.app.rawValue, sumMilliseconds: $0.value.delaySum)
+                })
         }
     }
 

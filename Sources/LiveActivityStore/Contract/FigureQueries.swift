@@ -146,4 +146,25 @@ public struct AckDelayTotals: Sendable, Equatable {
         self.sumMilliseconds = sumMilliseconds
         self.app = app
     }
+
+    /// Each app's totals from what an engine stored: its count per delay bucket (a bucket this
+    /// build does not know is left out) and its matched acks' delays summed, in the apps' order.
+    /// Every engine assembles its rows through this.
+    public static func assembled(
+        buckets: [(bucket: Int64, count: Int64, app: String)], sums: [(app: String, sumMilliseconds: Int64)]
+    ) -> [AckDelayTotals] {
+        var totals: [String: AckDelayTotals] = [:]
+        func empty(_ app: String) -> AckDelayTotals {
+            AckDelayTotals(buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app)
+        }
+        for (bucket, count, app) in buckets where (0..<Int64(AckDelayBuckets.count)).contains(bucket) {
+            totals[app, default: empty(app)].buckets[Int(bucket)] = totals[app, default: empty(app)].buckets[Int(bucket)]
+                .addingSaturated(count)
+        }
+        for (app, sum) in sums {
+            totals[app, default: empty(app)].sumMilliseconds = totals[app, default: empty(app)].sumMilliseconds.addingSaturated(
+                sum)
+        }
+        return totals.values.sorted { $0.app < $1.app }
+    }
 }

@@ -271,21 +271,13 @@ extension PostgresStoreConnection: FigureQueries {
 
     func ackDelayTotals() throws -> [AckDelayTotals] {
         try storeFaults {
-            var totals: [String: AckDelayTotals] = [:]
-            func empty(_ app: String) -> AckDelayTotals {
-                AckDelayTotals(buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app)
-            }
-            let rows = try statement("SELECT bucket, count, app FROM ack_delay_totals").rows {
-                ($0.int(0), $0.int(1), $0.text(2) ?? "")
-            }
-            for (bucket, count, app) in rows where bucket >= 0 && bucket < Int64(AckDelayBuckets.count) {
-                totals[app, default: empty(app)].buckets[Int(bucket)] = count
+            let buckets = try statement("SELECT bucket, count, app FROM ack_delay_totals").rows {
+                (bucket: $0.int(0), count: $0.int(1), app: $0.text(2) ?? "")
             }
             let sums = try statement("SELECT app, delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").rows {
-                ($0.text(0) ?? "", $0.int(1))
+                (app: $0.text(0) ?? "", sumMilliseconds: $0.int(1))
             }
-            for (app, sum) in sums { totals[app, default: empty(app)].sumMilliseconds = sum }
-            return totals.values.sorted { $0.app < $1.app }
+            return AckDelayTotals.assembled(buckets: buckets, sums: sums)
         }
     }
 
