@@ -17,32 +17,17 @@ extension StatusPage {
     /// A chart per further app and kind of its pushes answered 200 per 10 minutes, its numbers
     /// (and the failed ones) beneath.
     static func appsDay(_ report: StatsReport) -> String {
-        typealias Day = StatsReport.Day
         let day = report.day
-        let end = day.start + Day.bucketCount * Day.bucketMilliseconds
         var out = ""
         for app in day.apps.keys.sorted() {
             let kinds = day.apps[app] ?? [:]
             for kind in inKindOrder(kinds.keys) {
                 let buckets = kinds[kind]?.buckets ?? []
                 guard !buckets.isEmpty else { continue }
-                let sent = buckets.map(\.sent).saturatedSum()
-                let failed = buckets.map(\.failed).saturatedSum()
-                let most = buckets.map(\.sent).max() ?? 0
-                let name = "\(appTitle(app)): \(HTMLText.escape(kind)) pushes"
-                var chart = SVGChart(
-                    id: "app-\(HTMLText.escape(app))-\(HTMLText.escape(kind))-sent-chart",
-                    title:
-                        "\(name) answered 200 over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) in all, at most \(HTMLText.count(most)) in 10 minutes",
-                    xStart: day.start, xEnd: end, largest: most)
-                chart.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: Day.bucketMilliseconds, className: "s-sent")
-                let figure = "day.apps.\(app).\(kind)"
-                let footer =
-                    "<tr><th scope=\"row\">24 h</th>" + numberCell(sent, figure: "\(figure).sent")
-                    + numberCell(failed, figure: "\(figure).failed") + "</tr>"
-                out += self.figure(
-                    chart, caption: "App \(app): \(kind) pushes answered 200, per 10 minutes.",
-                    table: bucketTable(buckets, [("Answered 200", \.sent), ("Failed", \.failed)], footer: footer))
+                out += sentDay(
+                    buckets, of: day, id: "app-\(HTMLText.escape(app))-\(HTMLText.escape(kind))-sent-chart",
+                    subject: "\(appTitle(app)): \(HTMLText.escape(kind)) pushes", className: "s-sent",
+                    figure: "day.apps.\(app).\(kind)", caption: "App \(app): \(kind) pushes answered 200, per 10 minutes.")
             }
         }
         return out

@@ -46,30 +46,38 @@ extension StatusPage {
     /// A chart per other kind of its pushes answered 200 per 10 minutes, its numbers (and the
     /// failed ones) beneath.
     static func otherKindsDay(_ report: StatsReport) -> String {
+        otherKinds(report).map { kind in
+            sentDay(
+                report.day.otherBuckets[kind] ?? [], of: report.day, id: "\(HTMLText.escape(kind))-sent-chart",
+                subject: "\(title(kind)) pushes", className: "s-other", figure: "day.otherKinds.\(kind)",
+                caption: "\(kind.prefix(1).uppercased() + kind.dropFirst()) pushes answered 200, per 10 minutes.",
+                emptyNote: "No \(kind) push in these 24 hours")
+        }.joined()
+    }
+
+    /// One chart of `buckets`' pushes answered 200 per 10 minutes over `day`, titled by
+    /// `subject` (escaped), with its numbers (and the failed ones) beneath, their totals marked
+    /// `figure`.sent and .failed: another kind's, or a further app's kind's.
+    static func sentDay(
+        _ buckets: [StatsReport.SweepBucket], of day: StatsReport.Day, id: String, subject: String, className: String,
+        figure figureName: String, caption: String, emptyNote: String? = nil
+    ) -> String {
         typealias Day = StatsReport.Day
-        let day = report.day
-        let end = day.start + Day.bucketCount * Day.bucketMilliseconds
-        var out = ""
-        for kind in otherKinds(report) {
-            let buckets = day.otherBuckets[kind] ?? []
-            let sent = buckets.map(\.sent).saturatedSum()
-            let failed = buckets.map(\.failed).saturatedSum()
-            let most = buckets.map(\.sent).max() ?? 0
-            let name = title(kind)
-            var chart = SVGChart(
-                id: "\(HTMLText.escape(kind))-sent-chart",
-                title:
-                    "\(name) pushes answered 200 over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) in all, at most \(HTMLText.count(most)) in 10 minutes",
-                xStart: day.start, xEnd: end, largest: most)
-            chart.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: Day.bucketMilliseconds, className: "s-other")
-            if buckets.isEmpty { chart.addNote("No \(kind) push in these 24 hours") }
-            let footer =
-                "<tr><th scope=\"row\">24 h</th>" + numberCell(sent, figure: "day.otherKinds.\(kind).sent")
-                + numberCell(failed, figure: "day.otherKinds.\(kind).failed") + "</tr>"
-            out += figure(
-                chart, caption: "\(kind.prefix(1).uppercased() + kind.dropFirst()) pushes answered 200, per 10 minutes.",
-                table: bucketTable(buckets, [("Answered 200", \.sent), ("Failed", \.failed)], footer: footer))
-        }
-        return out
+        let sent = buckets.map(\.sent).saturatedSum()
+        let failed = buckets.map(\.failed).saturatedSum()
+        let most = buckets.map(\.sent).max() ?? 0
+        var chart = SVGChart(
+            id: id,
+            title:
+                "\(subject) answered 200 over the last 24 hours, per 10 minutes: \(HTMLText.count(sent)) in all, at most \(HTMLText.count(most)) in 10 minutes",
+            xStart: day.start, xEnd: day.start + Day.bucketCount * Day.bucketMilliseconds, largest: most)
+        chart.addBars(buckets.map { ($0.start, 0, $0.sent) }, width: Day.bucketMilliseconds, className: className)
+        if buckets.isEmpty, let emptyNote { chart.addNote(emptyNote) }
+        let footer =
+            "<tr><th scope=\"row\">24 h</th>" + numberCell(sent, figure: "\(figureName).sent")
+            + numberCell(failed, figure: "\(figureName).failed") + "</tr>"
+        return figure(
+            chart, caption: caption,
+            table: bucketTable(buckets, [("Answered 200", \.sent), ("Failed", \.failed)], footer: footer))
     }
 }
