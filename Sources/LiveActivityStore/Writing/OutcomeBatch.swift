@@ -30,10 +30,12 @@ public struct OutcomeBatch: Sendable {
             if !deliveries.isEmpty { try statements.add(deliveries) }
             let firsts = Self.firstDeliveries(answered)
             if !firsts.isEmpty { try statements.markEverDelivered(firsts) }
-            // The counters follow in the same transaction: the targets deleted, and those proved.
+            // The counters follow in the same transaction: the targets deleted, those proved, and
+            // the wake-ups of the 200s written.
+            let delivered = Self.writtenDeliveries(rows, results)
             let deltas = TargetCounting.deltas(
-                removing: written.deleted, proving: Self.proven(rows, results, answered),
-                delivering: Self.delivered(rows, results, answered))
+                removing: written.deleted, proving: Self.proven(delivered, answered),
+                delivering: Self.delivered(rows, delivered, answered))
             if !deltas.isEmpty { try statements.adjust(deltas) }
             // An ack is counted where its row took the batch: a row skipped (registered again,
             // another host's now) still holds it, for the write that does reach it.
@@ -166,9 +168,8 @@ public struct OutcomeBatch: Sendable {
 
     /// The targets the batch's written 200s proved for the first time (their previous 200:
     /// none), as the counters count them before their 200.
-    static func proven(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [CountedTarget] {
-        let written = writtenDeliveries(rows, results)
-        return answered.filter { $0.attempt.status == 200 && $0.previousDeliveryAt == nil && written.contains($0.key) }.map {
+    static func proven(_ written: Set<TargetKey>, _ answered: [AnsweredPush]) -> [CountedTarget] {
+        answered.filter { $0.attempt.status == 200 && $0.previousDeliveryAt == nil && written.contains($0.key) }.map {
             CountedTarget(
                 kind: $0.kind, activityType: $0.activityType, environment: $0.environment, proven: false, app: $0.key.app)
         }
@@ -176,8 +177,7 @@ public struct OutcomeBatch: Sendable {
 
     /// The targets whose 200 the batch wrote, as the counters count them: each row written
     /// `.delivered` is one more wake-up (its `push_count + 1`), in the group its answer names.
-    static func delivered(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result], _ answered: [AnsweredPush]) -> [CountedTarget] {
-        let written = writtenDeliveries(rows, results)
+    static func delivered(_ rows: [OutcomeRow], _ written: Set<TargetKey>, _ answered: [AnsweredPush]) -> [CountedTarget] {
         var groups: [TargetKey: CountedTarget] = [:]
         for push in answered where push.attempt.status == 200 && written.contains(push.key) && groups[push.key] == nil {
             groups[push.key] = CountedTarget(
@@ -187,8 +187,9 @@ public struct OutcomeBatch: Sendable {
         return rows.compactMap { written.contains($0.key) ? groups[$0.key] : nil }
     }
 
-    /// The targets whose `.delivered` change the batch wrote.
-    private static func writtenDeliveries(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result]) -> Set<TargetKey> {
+    /// The targets whose `.delivered` change the batch wrote (the rows `proven` and `delivered`
+    /// count from).
+    static func writtenDeliveries(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result]) -> Set<TargetKey> {
         Set(
             zip(rows, results).compactMap { row, result -> TargetKey? in
                 guard result == .written, case .delivered = row.change else { return nil }
