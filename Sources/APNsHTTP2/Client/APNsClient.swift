@@ -49,6 +49,8 @@ public final class APNsClient {
     /// Transfers handed to libcurl that had not started at the last look (waiting for a stream
     /// or a connection); checked after every pass, so at most the few allowed plus the new ones.
     private var waiting: [APNsTransfer] = []
+    /// Transfers started since their upload buffer was last looked at (`releaseUploadBuffers`).
+    private var uploading: [APNsTransfer] = []
     /// Pushes finished since the window was last planned.
     private var finishedSinceLook = 0
 
@@ -104,6 +106,9 @@ public final class APNsClient {
     public var inFlightCount: Int { running }
     /// Connections the client allows libcurl to the host now.
     public var connectionLimit: Int { window.connections }
+    /// Pushes in flight whose request may still hold libcurl's upload buffer (not yet sent, or
+    /// sent since the last pass): the rest hold none (`APNsTransfer.releaseUploadBuffer`).
+    var uploadBuffersHeld: Int { transfers.count { $0.push != nil && $0.holdsUploadBuffer } }
     /// The most pushes it keeps in flight at the distance seen so far (`InFlightWindow`).
     public var coveringDepth: Int { window.coveringDepth }
     /// True when nothing is in flight or finished but not yet returned, and nothing queued can
@@ -169,13 +174,21 @@ public final class APNsClient {
     private func step(waitMilliseconds: Int) throws(CurlError) {
         try startQueued()
         try multi.perform()
+        releaseUploadBuffers()
         collectFinished()
         guard finished.isEmpty else { return }
         let waitStarted = ContinuousClock.now
         try multi.poll(milliseconds: waitMilliseconds)
         if running > 0 { window.observeWait(ContinuousClock.now - waitStarted) }
         try multi.perform()
+        releaseUploadBuffers()
         collectFinished()
+    }
+
+    /// Frees the upload buffers of the requests sent since the last look (`APNsTransfer`): what
+    /// a push in flight holds is then its easy handle and its 1 kB receive buffer.
+    private func releaseUploadBuffers() {
+        uploading.removeAll { $0.releaseUploadBuffer() }
     }
 
     /// Forgets the waiting transfers that have started or finished since the last look.
@@ -183,7 +196,13 @@ public final class APNsClient {
         waiting.removeAll { $0.push == nil || $0.easy.hasStarted }
     }
 
-    /// Moves queued pushes onto idle (or new) transfers until the window is full.
+    /// The most pushes handed to libcurl between two of its passes. libcurl allocates a transfer's
+    /// upload buffer (16 kB) as its request goes out, and the client frees it after the pass that
+    /// sent it: a window filled in one pass (2,000 at 100 ms) would hold them all at once.
+    static let startsPerPass = 100
+
+    /// Moves queued pushes onto idle (or new) transfers until the window is full, letting libcurl
+    /// send every `startsPerPass` of them.
     private func startQueued() throws(CurlError) {
         if let connections = window.plan(backlog: queue.count + running + expectedPushes) {
             try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, connections, "CURLMOPT_MAX_HOST_CONNECTIONS")
@@ -192,7 +211,13 @@ public final class APNsClient {
         lookAtWaiting()
         let depth = window.depth(inFlight: running, waiting: waiting.count, finished: finishedSinceLook)
         finishedSinceLook = 0
+        var startedSincePass = 0
         while running < depth, !queue.isEmpty {
+            if startedSincePass == Self.startsPerPass {
+                try multi.perform()
+                releaseUploadBuffers()
+                startedSincePass = 0
+            }
             var timeoutMilliseconds = timeout
             if let deadline {
                 let leftMilliseconds = deadline.millisecondsLeft(at: ContinuousClock.now)
@@ -219,7 +244,9 @@ public final class APNsClient {
                 throw error
             }
             running += 1
+            startedSincePass += 1
             waiting.append(transfer)
+            uploading.append(transfer)
         }
     }
 

@@ -14,6 +14,8 @@ final class APNsTransfer {
     var push: APNsPush?
     /// Whether `push` is already its second try.
     private(set) var isResend = false
+    /// Whether libcurl may still hold an upload buffer for `push`'s request (`releaseUploadBuffer`).
+    private(set) var holdsUploadBuffer = false
     private(set) var body: [UInt8] = []
     private(set) var bodyBytes = 0
     private(set) var contentLength: Int?
@@ -48,7 +50,26 @@ final class APNsTransfer {
         if let headers { try easy.set(CURLOPT_HTTPHEADER, list: headers, "CURLOPT_HTTPHEADER") }
         self.push = push
         self.isResend = isResend
+        holdsUploadBuffer = true
         clearResponse()
+    }
+
+    /// Frees libcurl's upload buffer once the request's body has left; true when the transfer
+    /// holds none any more (freed now or before, or no push on it).
+    ///
+    /// libcurl 7.88 gives a transfer its upload buffer (16 kB, the least it takes) when the
+    /// request goes out and frees it only at a reset or a cleanup, so each push in flight holds
+    /// one for its whole round trip: 32 MB of a window of 2,000 at 100 ms. Once CURLINFO_SIZE_UPLOAD_T
+    /// counts the whole body, libcurl has marked the upload done and reads the buffer no more for
+    /// this request (a resent request gets a new one). Setting CURLOPT_UPLOAD_BUFFERSIZE frees it
+    /// up to 8.6 ("force a realloc next opportunity", lib/setopt.c); from 8.7 the option only sets
+    /// the size, and libcurl keeps no such buffer per transfer.
+    func releaseUploadBuffer() -> Bool {
+        guard holdsUploadBuffer, let push else { return true }
+        guard easy.uploadedBytes >= push.kind.payload.utf8.count else { return false }
+        _ = try? easy.set(CURLOPT_UPLOAD_BUFFERSIZE, TransferSetup.uploadBufferSize, "CURLOPT_UPLOAD_BUFFERSIZE")
+        holdsUploadBuffer = false
+        return true
     }
 
     private func clearResponse() {

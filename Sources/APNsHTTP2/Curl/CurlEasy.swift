@@ -56,18 +56,21 @@ final class CurlEasy {
     /// Bytes of the request sent (CURLINFO_REQUEST_SIZE): 0 when it never left.
     var requestSize: Int { longInfo(CURLINFO_REQUEST_SIZE) }
 
+    /// Bytes of the request body sent so far (CURLINFO_SIZE_UPLOAD_T).
+    var uploadedBytes: Int { offsetInfo(CURLINFO_SIZE_UPLOAD_T) }
+
     /// Whether the transfer has sent its request or is about to (CURLINFO_PRETRANSFER_TIME_T is
     /// set): false while it waits in the multi handle for a stream or for its connection.
-    var hasStarted: Bool { microsecondsInfo(CURLINFO_PRETRANSFER_TIME_T) > 0 }
+    var hasStarted: Bool { offsetInfo(CURLINFO_PRETRANSFER_TIME_T) > 0 }
 
     /// Seconds from the request's start to the transfer's end (CURLINFO_TOTAL_TIME_T less
     /// CURLINFO_PRETRANSFER_TIME_T): one round trip plus the server's time, without the connection
     /// setup or the wait for a stream.
     var requestSeconds: Double {
-        Double(microsecondsInfo(CURLINFO_TOTAL_TIME_T) - microsecondsInfo(CURLINFO_PRETRANSFER_TIME_T)) / 1e6
+        Double(offsetInfo(CURLINFO_TOTAL_TIME_T) - offsetInfo(CURLINFO_PRETRANSFER_TIME_T)) / 1e6
     }
 
-    private func microsecondsInfo(_ info: CURLINFO) -> Int {
+    private func offsetInfo(_ info: CURLINFO) -> Int {
         var value: curl_off_t = 0
         _ = liveactivity_easy_getinfo_off_t(pointer, info, &value)
         return Int(value)
