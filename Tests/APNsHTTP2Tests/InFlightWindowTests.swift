@@ -38,8 +38,9 @@ import Testing
         // Nothing waiting: replace what finished, and as much again.
         #expect(window.depth(inFlight: 400, waiting: 0, finished: 100) == 600)
         #expect(window.depth(inFlight: 400, waiting: 0, finished: 1) == 401 + InFlightWindow.waitingAllowed)
-        // Never past the ceiling (LIVEACTIVITY_APNS_CONCURRENCY, or connections x 500).
-        #expect(window.depth(inFlight: 1990, waiting: 0, finished: 500) == 2000)
+        // Never past what the distance needs (1,500 at 100 ms), nor the ceiling
+        // (LIVEACTIVITY_APNS_CONCURRENCY, or connections x 500).
+        #expect(window.depth(inFlight: 1490, waiting: 0, finished: 500) == 1500)
         var capped = self.window(maxInFlight: 700)
         _ = capped.plan(backlog: 100_000)
         capped.isWarm = true
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (0.000_3, 1, 100), (0.000_3, 4, 400), (0.010, 1, 200), (0.010, 4, 400), (0.050, 4, 1000), (0.100, 4, 2000),
+        (0.000_3, 1, 100), (0.000_3, 4, 400), (0.010, 1, 150), (0.010, 4, 400), (0.050, 4, 750), (0.100, 4, 1500),
         (0.300, 4, 2000), (0.100, 1, 500),
     ])
     func theDepthCoversTheDistanceAndNoMore(roundTrip: Double, connections: Int, depth: Int) {
@@ -89,12 +90,12 @@ import Testing
         // 400 answers 100 ms after their requests, over the 100 ms after the first: 2,000 a
         // second from the first request, waited for most of the time.
         sample(&window, from: 0, over: 100, roundTrip: 0.1, waited: 180)
-        #expect(window.grantedDepth == 2000)
-        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 2000, "filled at once: no server limit seen")
-        #expect(window.depth(inFlight: 2000, waiting: 0, finished: 2000) == 2000)
+        #expect(window.grantedDepth == 1500)
+        #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 1500, "filled at once: no server limit seen")
+        #expect(window.depth(inFlight: 1500, waiting: 0, finished: 1500) == 1500)
         // At the depth granted the rate is covered: that is no reason to go back.
         sample(&window, from: 100, over: 20, roundTrip: 0.1, waited: 18)
-        #expect(window.grantedDepth == 2000 && window.depth(inFlight: 2000, waiting: 0, finished: 400) == 2000)
+        #expect(window.grantedDepth == 1500 && window.depth(inFlight: 1500, waiting: 0, finished: 400) == 1500)
     }
 
     /// Once transfers wait for a stream, the server's limit binds below the ceiling: from then
@@ -107,7 +108,7 @@ import Testing
         #expect(window.depth(inFlight: 400, waiting: 100, finished: 0) == 300 + InFlightWindow.waitingAllowed)
         #expect(window.serverLimitSeen)
         #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 1200, "grows by what finished, and as much again")
-        #expect(window.depth(inFlight: 1900, waiting: 0, finished: 400) == 2000)
+        #expect(window.depth(inFlight: 1400, waiting: 0, finished: 400) == 1500)
     }
 
     @Test func nextDoorTheClientsOwnPassIsNoDistance() {
@@ -116,9 +117,9 @@ import Testing
         window.isWarm = true
         // Answers 38 ms after their requests (a pass of the client's own loop at 400 in flight),
         // 400 of them every 30 ms: more than the rate to cover, so the least depth is enough,
-        // however deep twice the rate at 38 ms would be, and however long the client waited.
+        // however deep the covering depth at 38 ms would be, and however long the client waited.
         for round in 0..<10 { sample(&window, from: 30 * round, over: 30, roundTrip: 0.038, waited: 30) }
-        #expect(window.coveringDepth == 760)
+        #expect(window.coveringDepth == 570)
         #expect(window.grantedDepth == 0)
         #expect(window.depth(inFlight: 400, waiting: 0, finished: 400) == 400)
     }
@@ -132,7 +133,7 @@ import Testing
         #expect(window.grantedDepth == 0 && window.depth(inFlight: 400, waiting: 0, finished: 400) == 400)
         // A later sample that waited for a distance does.
         sample(&window, from: 100, over: 100, roundTrip: 0.1, waited: 80)
-        #expect(window.grantedDepth == 2000)
+        #expect(window.grantedDepth == 1500)
     }
 
     @Test func nonsenseTimesAreIgnored() {
