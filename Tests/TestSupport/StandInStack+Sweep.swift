@@ -4,7 +4,7 @@ import LiveActivitySweep
 
 /// A sweep run in the test's own process against the stand-in, over the real libcurl sender:
 /// what `liveactivity-sweep` does with `sweepEnvironment(database:)` plus `extra`, but with the due
-/// page and the sender's lookahead made small (the command reads 1,000 and keeps 4,000 queued), so
+/// page and the sender's lookahead made small (the command reads 1,000 and keeps 1,000 queued), so
 /// that a fault can stop an environment before most of its rows were read.
 extension StandInStack {
     public func sweepInProcess(
