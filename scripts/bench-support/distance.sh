@@ -196,9 +196,9 @@ distance_table() {
   if [ "$rtt_n" -ge 100000 ]; then
     echo "  target: peak memory < 64 MB at $rtt_n: $(verdict "$peak < 64") ($(fmt "$peak") MB, the most of any RTT); no failed push: $(verdict "$clean == 1")"
     if awk "BEGIN { exit !($peak >= 64) }"; then
-      echo "  why: the sweep keeps what the distance needs in flight (about 2,000 at 100 ms), and libcurl 7.88 holds"
-      echo "  about 21 kB per push in flight (easy handle 5.4 kB, its least upload buffer 16 kB, receive buffer 1 kB);"
-      echo "  libcurl >= 8.6 shares those buffers, or LIVEACTIVITY_APNS_CONCURRENCY=1000 trades rate for memory (NOTES.md)"
+      echo "  why: the sweep keeps what the distance needs in flight (1,500 at 100 ms), each push about 12 kB"
+      echo "  (libcurl 7.88's easy handle 5.4 kB, its receive buffer 1 kB and request state; the 16 kB upload"
+      echo "  buffer is freed once the request is sent); LIVEACTIVITY_APNS_CONCURRENCY=1000 trades rate for memory (NOTES.md)"
     fi
   else
     echo "  target: peak memory < 64 MB applies at 100000 (this run: N = $rtt_n, $(fmt "$peak") MB); no failed push: $(verdict "$clean == 1")"
