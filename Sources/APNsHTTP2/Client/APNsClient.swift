@@ -198,7 +198,7 @@ public final class APNsClient {
 
     /// The most pushes handed to libcurl between two of its passes. libcurl allocates a transfer's
     /// upload buffer (16 kB) as its request goes out, and the client frees it after the pass that
-    /// sent it: a window filled in one pass (2,000 at 100 ms) would hold them all at once.
+    /// sent it: a window filled in one pass (1,500 at 100 ms) would hold them all at once.
     static let startsPerPass = 100
 
     /// Moves queued pushes onto idle (or new) transfers until the window is full, letting libcurl

@@ -59,7 +59,7 @@ final class APNsTransfer {
     ///
     /// libcurl 7.88 gives a transfer its upload buffer (16 kB, the least it takes) when the
     /// request goes out and frees it only at a reset or a cleanup, so each push in flight holds
-    /// one for its whole round trip: 32 MB of a window of 2,000 at 100 ms. Once CURLINFO_SIZE_UPLOAD_T
+    /// one for its whole round trip (32 MB of the 2,000 held at 100 ms). Once CURLINFO_SIZE_UPLOAD_T
     /// counts the whole body, libcurl has marked the upload done and reads the buffer no more for
     /// this request (a resent request gets a new one). Setting CURLOPT_UPLOAD_BUFFERSIZE frees it
     /// up to 8.6 ("force a realloc next opportunity", lib/setopt.c); from 8.7 the option only sets
