@@ -49,7 +49,7 @@ public final class APNsClient {
     /// Transfers handed to libcurl that had not started at the last look (waiting for a stream
     /// or a connection); checked after every pass, so at most the few allowed plus the new ones.
     private var waiting: [APNsTransfer] = []
-    /// Transfers started since their upload buffer was last looked at (`releaseUploadBuffers`).
+    /// Transfers started since their upload buffer was last looked at (`pass`).
     private var uploading: [APNsTransfer] = []
     /// Pushes finished since the window was last planned.
     private var finishedSinceLook = 0
@@ -173,21 +173,21 @@ public final class APNsClient {
     /// Fills the window, lets libcurl work, waits up to `waitMilliseconds` if nothing finished.
     private func step(waitMilliseconds: Int) throws(CurlError) {
         try startQueued()
-        try multi.perform()
-        releaseUploadBuffers()
+        try pass()
         collectFinished()
         guard finished.isEmpty else { return }
         let waitStarted = ContinuousClock.now
         try multi.poll(milliseconds: waitMilliseconds)
         if running > 0 { window.observeWait(ContinuousClock.now - waitStarted) }
-        try multi.perform()
-        releaseUploadBuffers()
+        try pass()
         collectFinished()
     }
 
-    /// Frees the upload buffers of the requests sent since the last look (`APNsTransfer`): what
-    /// a push in flight holds is then its easy handle and its 1 kB receive buffer.
-    private func releaseUploadBuffers() {
+    /// Lets libcurl do what is ready, then frees the upload buffers of the requests it sent
+    /// (`APNsTransfer.releaseUploadBuffer`): what a push in flight holds is then its easy handle
+    /// and its 1 kB receive buffer.
+    private func pass() throws(CurlError) {
+        try multi.perform()
         uploading.removeAll { $0.releaseUploadBuffer() }
     }
 
@@ -214,8 +214,7 @@ public final class APNsClient {
         var startedSincePass = 0
         while running < depth, !queue.isEmpty {
             if startedSincePass == Self.startsPerPass {
-                try multi.perform()
-                releaseUploadBuffers()
+                try pass()
                 startedSincePass = 0
             }
             var timeoutMilliseconds = timeout

@@ -40,8 +40,9 @@ final class TransferSetup {
         return lines
     }
 
-    /// Per-transfer buffer sizes, the smallest libcurl takes: an answer is a few dozen bytes and
-    /// each transfer in flight holds both (with libcurl 7.88 about 21 kB per push in flight).
+    /// Per-transfer buffer sizes, the smallest libcurl takes: an answer is a few dozen bytes. A
+    /// transfer in flight holds the receive buffer until its answer, the upload buffer only until
+    /// its request has left (`APNsTransfer.releaseUploadBuffer`).
     static let receiveBufferSize = 1024
     static let uploadBufferSize = 16384
 
