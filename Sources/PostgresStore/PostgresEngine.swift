@@ -77,7 +77,7 @@ public struct PostgresEngine: StoreEngine {
     }
 
     public func openOutcomeWriter() throws -> any SweepStatements {
-        try PostgresStoreConnection(conninfo, program: "liveactivity-sweep outcomes", migrating: false)
+        try PostgresStoreConnection(conninfo, program: "liveactivity-sweep outcomes", migrating: false, genericPlans: true)
     }
 
     public func openExisting() throws -> any SweepStatements {

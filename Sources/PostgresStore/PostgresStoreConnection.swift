@@ -23,7 +23,13 @@ final class PostgresStoreConnection: StoreConnection {
     /// once per sweep; `SharedDatabase.lease`).
     var lease: SweepLease?
 
-    init(_ conninfo: PostgresConninfo, program: String, migrating: Bool) throws {
+    /// `genericPlans`: the session plans each prepared statement once for any values
+    /// (`plan_cache_mode = force_generic_plan`), for a session whose statements are all keyed by
+    /// arrays of targets. Left to choose, the server plans the first five runs for their values:
+    /// an outcome write's new lease id is a value its statistics have never seen, judged to match
+    /// one row, and the write became a scan of the whole table joined to every key (1 to 3 s a
+    /// batch of 1,000 at 100,000 rows, growing with the table) where the key's index takes 30 ms.
+    init(_ conninfo: PostgresConninfo, program: String, migrating: Bool, genericPlans: Bool = false) throws {
         location = conninfo.redacted
         do {
             connection = try PostgresConnection(
@@ -34,7 +40,7 @@ final class PostgresStoreConnection: StoreConnection {
             // them back at once when it returns (ignored on a unix socket, which cannot be cut).
             try connection.execute(
                 "SET tcp_keepalives_idle = 15; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3; "
-                    + "SET tcp_user_timeout = 30000")
+                    + "SET tcp_user_timeout = 30000" + (genericPlans ? "; SET plan_cache_mode = force_generic_plan" : ""))
             if migrating {
                 try PostgresSchema.migrate(connection)
             } else if let version = try PostgresSchema.installedVersion(connection), version > PostgresSchema.currentVersion {
