@@ -61,6 +61,26 @@ import Testing
         #expect(try database.count() == 1)
     }
 
+    /// A batch's reasons go to PostgreSQL as one array literal: what it must escape (quotes,
+    /// backslashes) or could mistake (commas, braces, the word NULL), and characters beyond
+    /// ASCII, are stored as given, each on its own target.
+    @Test(arguments: TestEngine.real)
+    func failureReasonsAreStoredAsGivenWhateverTheirCharacters(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "store")
+        let reasons = [#"Bad"Quote"#, #"back\slash\"#, "a,b{c}", "NULL", "é ✓ 🚗", ""]
+        let tokens = try reasons.indices.map { try PushToken(validating: sampleToken(40 + $0)) }
+        for token in tokens { try database.register(token, now: 1000) }
+        try database.apply(
+            zip(tokens, reasons).map { token, reason in
+                .failed(.wake(token), selectedRegisteredAt: 1000, reason: reason, nextPushAt: 2000)
+            })
+        for (token, reason) in zip(tokens, reasons) {
+            let row = try #require(try database.registration(token))
+            #expect(row.lastError == reason)
+            #expect(row.consecutiveFailures == 1)
+        }
+    }
+
     @Test(arguments: TestEngine.every)
     func unregisterRemovesAndIsIdempotent(engine: TestEngine) throws {
         let database = try TestDatabase(engine, label: "store")
