@@ -11,15 +11,19 @@ import Testing
 /// skipped, and what it left unread is held by one statement. On every engine (the test's argument).
 @Suite struct DueCursorTests: SweepTimes {
     func makeCursor(
-        _ store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases, pageSize: Int
+        _ store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment] = APNsEnvironment.allCases, pageSize: Int,
+        readingAhead: Bool = false
     )
         -> DueCursor
     {
-        DueCursor(store: store, cutoff: cutoff, environments: environments, pageSize: pageSize)
+        DueCursor(store: store, cutoff: cutoff, environments: environments, pageSize: pageSize, readingAhead: readingAhead)
     }
 
-    @Test(arguments: TestEngine.real)
-    func everyDueRowComesOnceInTheDueOrderAcrossPages(engine: TestEngine) throws {
+    /// Without and with the next page read on a thread while this one is taken (the sweep's way).
+    static let readingAhead = [false, true]
+
+    @Test(arguments: TestEngine.real, readingAhead)
+    func everyDueRowComesOnceInTheDueOrderAcrossPages(engine: TestEngine, readingAhead: Bool) throws {
         let fixture = try SweepFixture(engine, label: "due-cursor")
         // Three share a due time: the token orders them, and a page boundary falls among them.
         try fixture.register(1...10, at: t0)
@@ -27,7 +31,7 @@ import Testing
         for seed in 1...7 { try fixture.setNextPush(seed, t0 - Int64(seed) * 1000) }
         try fixture.setNextPush(11, t0)  // not registered: no row
         try fixture.register(20...21, at: t0 + 60_000)  // due after the cutoff
-        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 3)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 3, readingAhead: readingAhead)
         var seen: [String] = []
         while let row = try cursor.next() { seen.append(row.token.hex) }
         let expected = (1...7).reversed().map { sampleToken($0) } + (8...10).map { sampleToken($0) }.sorted()
@@ -35,18 +39,18 @@ import Testing
         #expect(try cursor.next() == nil, "stays at the end")
     }
 
-    @Test(arguments: TestEngine.every)
-    func aSkippedEnvironmentIsNotReadAnyMoreInThisPageOrLaterOnes(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.every, readingAhead)
+    func aSkippedEnvironmentIsNotReadAnyMoreInThisPageOrLaterOnes(engine: TestEngine, readingAhead: Bool) throws {
         let fixture = try SweepFixture(engine, label: "due-cursor")
         for seed in 1...20 { try fixture.register([seed], seed.isMultiple(of: 2) ? .sandbox : .production, at: t0 + Int64(seed)) }
         let store = try fixture.database.sweep()
-        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 4)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 4, readingAhead: readingAhead)
         #expect(try cursor.next()?.token.hex == sampleToken(1))
         cursor.skip(.production)
         var rest: [String] = []
         while let row = try cursor.next() { rest.append(row.token.hex) }
         #expect(rest == stride(from: 2, through: 20, by: 2).map { sampleToken($0) })
-        let none = makeCursor(store, cutoff: t0 + 30_000, environments: [.sandbox], pageSize: 4)
+        let none = makeCursor(store, cutoff: t0 + 30_000, environments: [.sandbox], pageSize: 4, readingAhead: readingAhead)
         none.skip(.sandbox)
         #expect(try none.next() == nil)
     }
@@ -79,13 +83,13 @@ import Testing
         #expect(try row(7).nextPushAt == t0 && row(7).lastError == nil, "sandbox is not production's")
     }
 
-    @Test(arguments: TestEngine.real)
-    func aRowMovedAheadOfTheCursorIsNotReturnedAgain(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.real, readingAhead)
+    func aRowMovedAheadOfTheCursorIsNotReturnedAgain(engine: TestEngine, readingAhead: Bool) throws {
         let fixture = try SweepFixture(engine, label: "due-cursor")
         try fixture.register(1...6, at: t0)
         let store = try fixture.database.sweep()
         for seed in 1...6 { try fixture.setNextPush(seed, t0 - Int64(10 - seed) * 1000) }
-        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2, readingAhead: readingAhead)
         let first = try #require(try cursor.next())
         #expect(first.token.hex == sampleToken(1))
         // Pushed with a 1 s interval: due again within the slack, after the rows still to come.
@@ -95,17 +99,32 @@ import Testing
         #expect(rest == (2...6).map { sampleToken($0) })
     }
 
-    @Test(arguments: TestEngine.every)
-    func aRegistrationMadeAheadOfTheCursorIsReturned(engine: TestEngine) throws {
+    @Test(arguments: TestEngine.every, readingAhead)
+    func aRegistrationMadeAheadOfTheCursorIsReturned(engine: TestEngine, readingAhead: Bool) throws {
         let fixture = try SweepFixture(engine, label: "due-cursor")
         try fixture.register(1...4, at: t0 - 10_000)
         let store = try fixture.database.sweep()
-        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2)
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 2, readingAhead: readingAhead)
         _ = try cursor.next()
         try fixture.register([9], at: t0)
         var count = 1
         while try cursor.next() != nil { count += 1 }
         #expect(count == 5)
+    }
+
+    /// On PostgreSQL a page read ahead is claimed as it is read: one the sweep never took (it
+    /// stopped first) goes back with the other claims it never wrote, any host's again.
+    @Test func aPageReadAheadAndNeverTakenIsGivenBackWithTheOtherClaims() throws {
+        let fixture = try SweepFixture(.postgres, label: "due-cursor")
+        try fixture.register(1...6, at: t0)
+        let store = try fixture.database.sweep()
+        let cursor = makeCursor(store, cutoff: t0 + 30_000, pageSize: 3, readingAhead: true)
+        #expect(try cursor.next()?.token.hex == sampleToken(1))
+        cursor.finish()
+        let claimed = "SELECT count(*) FROM push_targets WHERE lease_until IS NOT NULL"
+        #expect(try fixture.database.scalar(claimed) == 6, "the page taken and the page read ahead")
+        try #require(store as? any SharedDatabase).releaseClaims()
+        #expect(try fixture.database.scalar(claimed) == 0)
     }
 
     @Test(arguments: TestEngine.every)

@@ -18,6 +18,12 @@ import LiveActivityStore
 /// over; they are not held one by one, one
 /// statement per group holds them at the end (`SweepStatements.holdUnreached`). A row holding a
 /// value this build cannot use is skipped and counted (`refused`), never pushed.
+///
+/// With `readingAhead`, the next page is read on a thread of its own as soon as a full page is
+/// taken (`PageAhead`), while the sweep pushes this one. That read is then the store's only user:
+/// the owner leaves the store alone until `finish()`. A page read ahead before a scope was
+/// skipped may hold that scope's targets: they are passed over as any skipped target is (on
+/// PostgreSQL claimed and given back with the rest of the claims the sweep never wrote).
 final class DueCursor {
     private let store: any SweepStatements
     let cutoff: Int64
@@ -26,6 +32,9 @@ final class DueCursor {
     /// `APNS_ENVIRONMENTS`, else the default app's).
     private let apps: [AppName: Set<APNsEnvironment>]
     private let pageSize: Int
+    private let readingAhead: Bool
+    /// The next page, being read while this one is taken.
+    private var ahead: PageAhead?
 
     private var page: [DueRead] = []
     private var index = 0
@@ -44,8 +53,9 @@ final class DueCursor {
     /// peaks: 1 MB of old storage beside 2 MB of new at 100,000.
     init(
         store: any SweepStatements, cutoff: Int64, environments: [APNsEnvironment], pageSize: Int = 1000,
-        expected: Int = 0, apps: [AppName: Set<APNsEnvironment>]? = nil
+        expected: Int = 0, apps: [AppName: Set<APNsEnvironment>]? = nil, readingAhead: Bool = false
     ) {
+        self.readingAhead = readingAhead
         self.apps = apps ?? [.defaultApp: Set(environments)]
         self.store = store
         self.cutoff = cutoff
@@ -68,6 +78,27 @@ final class DueCursor {
         }
     }
 
+    /// Waits for a page being read ahead, whose targets are not taken: the store is its owner's
+    /// again. Call it before the store is used once the sweep is done with the cursor.
+    func finish() {
+        _ = try? ahead?.take()
+        ahead = nil
+    }
+
+    private func readPage() throws -> [DueRead] {
+        try store.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
+    }
+
+    /// The page after this one, read on a thread with what the cursor knows now; nil when no
+    /// thread started (it is read when needed, as without reading ahead).
+    private func startReadingAhead() -> PageAhead? {
+        let store = ThreadOwned(self.store)
+        let (cutoff, environments, position, limit) = (self.cutoff, self.environments, self.position, pageSize)
+        return PageAhead.start {
+            try store.value.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: limit)
+        }
+    }
+
     /// Whether a fault stopped `row`'s scope.
     private func isSkipped(_ row: DueTarget) -> Bool {
         !skipped.isEmpty
@@ -79,11 +110,13 @@ final class DueCursor {
         while true {
             if index == page.count {
                 guard !exhausted, !environments.isEmpty else { return nil }
-                page = try store.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
+                page = try ahead?.take() ?? readPage()
+                ahead = nil
                 index = 0
                 exhausted = page.count < pageSize
                 position = page.last?.position ?? position
                 if page.isEmpty { return nil }
+                if readingAhead && !exhausted { ahead = startReadingAhead() }
             }
             let read = page[index]
             index += 1

@@ -89,9 +89,3 @@ final class OutcomeWriter: @unchecked Sendable {
 struct OutcomeWriterStartError: Error, CustomStringConvertible {
     var description: String { "the system started no thread for the outcome writer" }
 }
-
-/// A value handed to one thread that is its only user from then on.
-private final class ThreadOwned<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

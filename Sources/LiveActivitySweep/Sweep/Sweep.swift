@@ -110,7 +110,7 @@ public final class Sweep {
                 expected: dueCount,
                 apps: apps.routes.keys.reduce(into: [:]) { served, app in
                     served[app] = Set(configuration.apps[app]?.enabled ?? configuration.enabledEnvironments)
-                })
+                }, readingAhead: true)
             var run = SweepRun(
                 rules: OutcomeRules(configuration: configuration), routes: apps.routes,
                 deletionGuard: MassDeletionGuard(everDelivered: try store.scopesEverDelivered()), startedAt: start,
@@ -120,7 +120,10 @@ public final class Sweep {
             // On every way out, the thread ends and the batches already queued are written.
             var finished = false
             defer { if !finished { _ = try? writer.finish() } }
+            // The store is the cursor's until then (a page may be being read ahead).
+            defer { cursor.finish() }
             try send(&run, reading: cursor, dueCounts: dueCounts, writer: writer)
+            cursor.finish()
             finished = true
             for (key, removed) in try writer.finish() { summary[key.kind, of: key.app].removed += removed }
             // Rows this run claimed and wrote nothing for are any host's again at once.
