@@ -1,6 +1,7 @@
 # Part 7 of scripts/bench (issue 23), sourced by it: the same work on PostgreSQL beside SQLite,
 # in the same rounds. A throwaway server (scripts/postgres-cluster: its unix socket, fsync off as
-# for the tests, so the figure is the engine's path and not this machine's disk) serves:
+# for the tests, so the figure is the engine's path and not this machine's disk; its memory and
+# WAL as Debian sets them up) serves:
 #   - registration through the shipped nginx locations (wrk, 64 connections, new token each
 #     request) into liveactivity-fcgi on PostgreSQL, against the same on a SQLite file;
 #   - a sweep of BENCH_PG_SWEEP_N (100000) due registrations to the HTTP/2 endpoint of part 2,
@@ -19,6 +20,11 @@ pg_start() {
   # The server runs as nobody under root: it must pass through the bench's own folder.
   chmod 711 "$work"
   "$root/scripts/postgres-cluster" init "$pg_folder" >/dev/null
+  # The server's memory and WAL as Debian's postgresql package sets them up (PostgreSQL's
+  # defaults), not the tests' small ones (16 MB of shared buffers for dozens of test databases,
+  # a checkpoint every 128 MB of WAL: a sweep of 100,000 writes about 200 MB). Later lines of
+  # postgresql.conf win.
+  printf '%s\n' "shared_buffers = 128MB" "max_wal_size = 1GB" >>"$pg_folder/data/postgresql.conf"
   "$root/scripts/postgres-cluster" run "$pg_folder" >"$pg_folder/server.log" 2>&1 &
   pg_pid=$!
   pids+=("$pg_pid")
