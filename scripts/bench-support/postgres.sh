@@ -127,4 +127,8 @@ postgres_table() {
     "$(pg_total pg.sweep.errors)" "$(fmt "$(value pg.sqlite_sweep.rate)")" \
     "$(ratio "$(value pg.sweep.rate)" "$(value pg.sqlite_sweep.rate)")"
   echo "  errors: register $(verdict "$errors == 0"), SQLite register $(verdict "$(pg_total pg.sqlite_register.errors) == 0"), sweeps $(verdict "$(pg_total pg.sweep.errors) + $(pg_total pg.sqlite_sweep.errors) == 0")"
+  local register sweep
+  register=$(value pg.register.rps) sweep=$(value pg.sweep.rate)
+  echo "  goal (issue 35): PostgreSQL >= 0.8x SQLite: register $(verdict "$register >= 0.8 * $(value pg.sqlite_register.rps)")," \
+    "sweep $(verdict "$sweep >= 0.8 * $(value pg.sqlite_sweep.rate)")"
 }
