@@ -28,8 +28,7 @@ import Testing
         #expect(summary.line.hasSuffix("faults=sandbox:BadEnvironmentKeyInToken:30"))
         #expect(lines.isEmpty, "no line per push; the command prints the fault once")
         #expect(sender.cancelled == [.sandbox])
-        #expect(
-            try (101...130).allSatisfy { abs(try #require(try fixture.row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try fixture.allDue(101...130, at: t0 + 1000 + 5 * minute))
     }
 
     @Test(arguments: TestEngine.every)
@@ -46,7 +45,7 @@ import Testing
         #expect(
             try (1...20).allSatisfy {
                 let backedOff = try #require(try fixture.row($0))
-                return backedOff.consecutiveFailures == 1 && abs(backedOff.nextPushAt - (t0 + 1000 + minute)) < 1000
+                return backedOff.consecutiveFailures == 1 && fixture.wroteAbout(backedOff.nextPushAt, t0 + 1000 + minute)
             })
     }
 
@@ -153,7 +152,7 @@ import Testing
         #expect(sender.sent.count == 10)
         #expect(summary.faults.map(\.pushes) == [20] && summary.held == 20, "the ten answered and the ten left")
         #expect(summary.deferred == 20 && summary.sent == 0, "production, unfaulted, is due next run")
-        #expect(try (1...20).allSatisfy { abs(try #require(try fixture.row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try fixture.allDue(1...20, at: t0 + 1000 + 5 * minute))
         #expect(try (101...120).allSatisfy { abs(try #require(try fixture.row($0)).nextPushAt - (t0 + 1)) < 1000 })
     }
 
@@ -170,7 +169,7 @@ import Testing
         let summary = try fixture.sweep(at: t0 + 1000, sender, duePageSize: 25, lookahead: 10)
         #expect(sender.sent.count == 7, "one batch was sent, the rest cancelled or never read")
         #expect(summary.faults.map(\.pushes) == [200] && summary.held == 200 && summary.deferred == 0)
-        #expect(try (1...200).allSatisfy { abs(try #require(try fixture.row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try fixture.allDue(1...200, at: t0 + 1000 + 5 * minute))
         #expect(
             try (1...200).allSatisfy { try fixture.row($0)?.lastError == reason && fixture.row($0)?.consecutiveFailures == 0 })
         let minuteLater = ScriptedSender()
@@ -196,7 +195,7 @@ import Testing
             let registration = try #require(try fixture.row(seed))
             #expect(registration.nextPushAt == t0 + 1500 && registration.lastError == nil, "still due, as it registered")
         }
-        #expect(try (1...149).allSatisfy { abs(try #require(try fixture.row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try fixture.allDue(1...149, at: t0 + 1000 + 5 * minute))
         let minuteLater = ScriptedSender()
         #expect(try fixture.sweep(at: t0 + 61_000, minuteLater).sent == 2)
         #expect(Set(minuteLater.sent.map(\.push.token.hex)) == [sampleToken(150), sampleToken(151)])
@@ -219,7 +218,7 @@ import Testing
             }, duePageSize: 25, lookahead: 20)
         #expect(summary.faults.map(\.environment) == [.production] && summary.faults.first?.pushes == 100)
         #expect(summary.held == 100)
-        #expect(try (1...100).allSatisfy { abs(try #require(try fixture.row($0)).nextPushAt - (t0 + 1000 + 5 * minute)) < 1000 })
+        #expect(try fixture.allDue(1...100, at: t0 + 1000 + 5 * minute))
         let sandbox = try (101...200).compactMap { try fixture.row($0) }
         let pushed = sandbox.filter { $0.wakeupCount == 1 }
         let untouched = sandbox.filter { $0.wakeupCount == 0 }

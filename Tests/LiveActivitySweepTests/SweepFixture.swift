@@ -21,8 +21,23 @@ struct SweepFixture: SweepTimes {
     static let route = AppRoute(
         bundleID: "com.example.app", identity: SigningIdentity(teamID: "TEAM123456", keyID: "KEY1234567"))
     let database: TestDatabase
+    /// How long the last `sweep` call took, in ms of the clock it ran on.
+    private let lastSweepMilliseconds = LockedBox<Int64>(0)
 
     init(_ engine: TestEngine, label: String) throws { database = try TestDatabase(engine, label: label) }
+
+    /// Whether `time`, written by the last sweep as its clock's now plus a wait, is `expected`
+    /// (that wait from the sweep's `at`): the sweep's clock starts at `at` and runs as the real
+    /// one does, so it wrote `expected` plus at most the sweep's own duration, however slow the
+    /// machine (two busy cores and the other test pass made a sweep of 200 rows take seconds).
+    func wroteAbout(_ time: Int64, _ expected: Int64) -> Bool {
+        time >= expected && time <= expected + lastSweepMilliseconds.get() + 1
+    }
+
+    /// Whether every row of `seeds` is next due at `expected`, as the last sweep wrote it (`wroteAbout`).
+    func allDue(_ seeds: some Sequence<Int>, at expected: Int64) throws -> Bool {
+        try seeds.allSatisfy { seed in try row(seed).map { wroteAbout($0.nextPushAt, expected) } ?? false }
+    }
 
     /// The default configuration, over this fixture's database.
     var configuration: Configuration {
@@ -73,7 +88,9 @@ struct SweepFixture: SweepTimes {
         log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
         var configuration = configuration ?? self.configuration
-        configuration.clock = Clock(offsetMilliseconds: time - Clock().now())
+        let started = Clock().now()
+        defer { lastSweepMilliseconds.set(Clock().now() - started) }
+        configuration.clock = Clock(offsetMilliseconds: time - started)
         let store = try database.sweep()
         defer { store.close() }
         let folder = try SweepFolder(path: database.sweepFolder)
