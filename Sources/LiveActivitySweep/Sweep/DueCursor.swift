@@ -85,18 +85,12 @@ final class DueCursor {
         ahead = nil
     }
 
-    private func readPage() throws -> [DueRead] {
-        try store.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: pageSize)
-    }
-
-    /// The page after this one, read on a thread with what the cursor knows now; nil when no
-    /// thread started (it is read when needed, as without reading ahead).
-    private func startReadingAhead() -> PageAhead? {
+    /// The read of the page after the last one taken, with what the cursor knows now: run at once,
+    /// or on a thread (`PageAhead`, nil when no thread started: it is read when needed).
+    private func nextPageRead() -> @Sendable () throws -> [DueRead] {
         let store = ThreadOwned(self.store)
         let (cutoff, environments, position, limit) = (self.cutoff, self.environments, self.position, pageSize)
-        return PageAhead.start {
-            try store.value.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: limit)
-        }
+        return { try store.value.claimDue(atOrBefore: cutoff, environments: environments, after: position, limit: limit) }
     }
 
     /// Whether a fault stopped `row`'s scope.
@@ -110,13 +104,13 @@ final class DueCursor {
         while true {
             if index == page.count {
                 guard !exhausted, !environments.isEmpty else { return nil }
-                page = try ahead?.take() ?? readPage()
+                page = try ahead?.take() ?? nextPageRead()()
                 ahead = nil
                 index = 0
                 exhausted = page.count < pageSize
                 position = page.last?.position ?? position
                 if page.isEmpty { return nil }
-                if readingAhead && !exhausted { ahead = startReadingAhead() }
+                if readingAhead && !exhausted { ahead = PageAhead.start(nextPageRead()) }
             }
             let read = page[index]
             index += 1
