@@ -1,4 +1,3 @@
-import Foundation
 import LiveActivityDomain
 import LiveActivityStore
 import TestSupport
@@ -56,15 +55,11 @@ struct PostgresPlanTests {
     /// A session reports its counts to the server's statistics as it ends, before it leaves
     /// `pg_stat_activity`: until the outcome writer's has gone, bounded.
     private func waitForSessionsToEnd(of database: TestDatabase) throws {
-        let deadline = Date().addingTimeInterval(20)
         let sessions = """
             SELECT count(*) FROM pg_stat_activity
             WHERE application_name = 'liveactivity-sweep outcomes' AND datname = current_database()
             """
-        while try database.scalar(sessions) != 0 {
-            guard Date() < deadline else { throw WaitTimedOut() }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        guard waitUntil(timeout: 20, { (try? database.scalar(sessions)) == 0 }) else { throw WaitTimedOut() }
     }
 
     private struct WaitTimedOut: Error {}
