@@ -258,6 +258,26 @@ import Testing
         #expect(!links(try linkedLibraries("liveactivity-sweep"), "libfcgi"))
     }
 
+    /// The package's Depends name the libraries opened at run time as dpkg-shlibdeps finds them
+    /// (SPEC section 7), though no program names them: debian/rules has it read
+    /// debian/dlopen-probe, which links them and references every function the shims bind. Each
+    /// at the version the programs need: their newest function's (libpq 14's pipeline mode,
+    /// OpenSSL 3's EVP_PKEY_get_base_id) or Build-Depends' where higher (libcurl 7.85, whose
+    /// CURLOPT_PROTOCOLS_STR no function shows).
+    @Test func dpkgShlibdepsFindsTheLibrariesOpenedAtRunTime() throws {
+        let scratch = TemporaryDirectory("dlopen-probe")
+        // From the source folder: dpkg-shlibdeps reads debian/control's Build-Depends.
+        let script = #"cd "$1" && sh debian/dlopen-probe "$2" && dpkg-shlibdeps -O -e"$2/usr/bin/dlopen-probe""#
+        let result = try runCommand("/bin/sh", ["-c", script, "sh", packageRoot, scratch.path], timeout: 120)
+        try #require(result.status == 0, "dlopen-probe or dpkg-shlibdeps: \(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("shlibs:Depends=") })
+        let depends = Set(
+            line.dropFirst("shlibs:Depends=".count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        for expected in ["libcurl4 (>= 7.85.0)", "libpq5 (>= 14)", "libssl3 (>= 3.0.0)"] {
+            #expect(depends.contains(expected), "\(expected) not in \(depends.sorted())")
+        }
+    }
+
     /// The programs carry no Foundation at all, and so no ICU and its data (some 30 MB each when
     /// linked statically, as the package links them; FoundationEssentials alone some 7 MB): their
     /// threads, locks, files and text come from the system and the standard library. The
