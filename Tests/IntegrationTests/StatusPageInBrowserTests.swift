@@ -120,6 +120,83 @@ struct StatusPageInBrowserTests {
         }
     }
 
+    /// Several apps (SPEC 6, 7): each further app's pushes apart on the page - its chart of pushes
+    /// answered 200, its wakes per hour, its sweep totals under its name - every figure equal to
+    /// `stats --json`; the default app's as with one app; app two's gone token counted as its own.
+    @Test func eachFurtherAppShowsApartWithTheFiguresOfStatsJSON() throws {
+        guard var browser = HeadlessChromium() else {
+            Issue.record(Comment(rawValue: HeadlessChromium.missing))
+            return
+        }
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        browser.deathLog = Self.screenshots + "/chromium-deaths.log"
+        let keys = try SeveralAppsEndToEndTests.Keys()
+        let (standIn, live) = try SeveralAppsEndToEndTests.deployment(keys)
+        let url = "http://127.0.0.1:\(live.port)/wakeup/status"
+
+        // The default app three devices, app two two (one of them gone), app three one.
+        let tokens = (1...6).map { testToken(1820 + $0) }
+        for (path, token) in [
+            ("/wakeup", tokens[0]), ("/wakeup", tokens[1]), ("/wakeup", tokens[2]), ("/two/wakeup", tokens[3]),
+            ("/two/wakeup", tokens[4]), ("/three/wakeup", tokens[5]),
+        ] {
+            #expect(try live.request("POST", path, body: registerBody(token)).status == 200, "\(path)")
+        }
+        try standIn.state().script(token: tokens[4], status: 410, reason: "Unregistered")
+        let swept = try runCommand(
+            product("liveactivity-sweep"), environment: SeveralAppsEndToEndTests.sweepEnvironment(standIn, live, keys))
+        let counted = [" sent=3 ", " two/sent=1 ", " two/removed=1 ", " three/sent=1 "].allSatisfy(swept.stdout.contains)
+        #expect(swept.status == 0 && counted, "\(swept.stdout)\(swept.stderr)")
+
+        let dom = try check(
+            browser, url, live, alarms: [], label: "apps", otherKinds: [], appCharts: ["app-three-wake", "app-two-wake"])
+        let expected = [
+            ("day.sent", "3"), ("day.apps.two.wake.sent", "1"), ("day.apps.three.wake.sent", "1"),
+            ("sweeps24h.apps.two.wake.sent", "1"), ("sweeps24h.apps.two.wake.removed", "1"),
+            ("sweeps24h.apps.three.wake.sent", "1"), ("sweeps24h.sent", "3"),
+        ]
+        let onPage = Dictionary(figures(dom).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for (name, value) in expected {
+            #expect(onPage[name] == value, "\(name) is \(onPage[name] ?? "absent") on the page, \(value) swept")
+        }
+        for title in [
+            "App two: wakes acknowledged, per hour", "App three: wakes acknowledged, per hour", "App two: wake removed",
+        ] {
+            #expect(dom.contains(title), "the page shows \(title)")
+        }
+        // Each app's registrations on a row of their own, named as `stats` names them.
+        for (row, figure, count) in [
+            ("charging", "charging/production", 3), ("App three: charging", "three/charging/production", 1),
+            ("App two: charging", "two/charging/production", 1),
+        ] {
+            let shown = dom.contains(
+                "<tr><td>\(row)</td><td>production</td><td class=\"n\" data-figure=\"byTypeAndEnvironment.\(figure)\" data-value=\"\(count)\""
+            )
+            #expect(shown, "the row \(row): \(count)")
+        }
+        try browser.screenshot(url, to: Self.screenshots + "/apps-wide.png", width: 1280, height: 2600)
+        try browser.screenshot(url, to: Self.screenshots + "/apps-phone.png", width: 390, height: 4200)
+
+        // App two's bundle id wrong (TopicDisallowed): its fault on the page, naming the app.
+        for (path, token) in [("/two/wakeup", tokens[3]), ("/wakeup", tokens[0])] {
+            #expect(try live.request("POST", path, body: registerBody(token)).status == 200, "\(path)")
+        }
+        var environment = SeveralAppsEndToEndTests.sweepEnvironment(standIn, live, keys)
+        environment["APNS_BUNDLE_ID_TWO"] = "org.two.wrong"
+        let faulted = try runCommand(product("liveactivity-sweep"), environment: environment)
+        #expect(faulted.status == 1, "\(faulted.stdout)\(faulted.stderr)")
+        let alarmed = try check(
+            browser, url, live, alarms: ["lastSweepFailed"], label: "apps-fault", otherKinds: [],
+            appCharts: ["app-three-wake", "app-two-wake"])
+        let named =
+            alarmed.contains("the pushes of app <strong data-figure=\"failingApps\" data-value=\"two\">two</strong>")
+            && alarmed.contains("app <strong>two</strong>, configuration <code>TopicDisallowed</code>")
+        #expect(named, "the alarm and the fault name app two")
+        #expect(
+            alarmed.contains("data-figure=\"faults24h.two/production/configuration/TopicDisallowed.pushes\" data-value=\"1\""))
+        try browser.screenshot(url, to: Self.screenshots + "/apps-fault-wide.png", width: 1280, height: 2600)
+    }
+
     // MARK: - Helpers
 
     /// One cron run against the stack's database, with the stand-in's settings, as `host` (the
@@ -135,7 +212,7 @@ struct StatusPageInBrowserTests {
     /// of the same database; returns the DOM.
     func check(
         _ browser: HeadlessChromium, _ url: String, _ live: LiveStack, alarms: [String], label: String,
-        otherKinds: [String] = ["widgets"]
+        otherKinds: [String] = ["widgets"], appCharts: [String] = []
     ) throws -> String {
         let kept = "the screenshots of this run are in \(Self.screenshots)"
         let served = try live.request("GET", "/wakeup/status")
@@ -156,13 +233,14 @@ struct StatusPageInBrowserTests {
         // (Booleans first, so that a failure says what is missing, not the whole DOM.)
         let heading = dom.contains("<h1>Live Activity wake-ups</h1>")
         #expect(heading, "\(label): no heading; \(kept)")
-        for chart in ["active-chart", "sent-chart", "failed-chart"] + otherKinds.map({ "\($0)-sent-chart" }) {
+        let charts = otherKinds.map { "\($0)-sent-chart" } + appCharts.map { "\($0)-sent-chart" }
+        for chart in ["active-chart", "sent-chart", "failed-chart"] + charts {
             let drawn = dom.contains("<svg role=\"img\" aria-labelledby=\"\(chart)-title\"")
             let titled = dom.contains("<title id=\"\(chart)-title\">")
             #expect(drawn && titled, "\(label): \(chart) drawn \(drawn), titled \(titled); \(kept)")
         }
         let tables = dom.components(separatedBy: "<details><summary>The numbers</summary><table>").count - 1
-        #expect(tables == 3 + otherKinds.count, "\(label): \(tables) tables of numbers under the charts")
+        #expect(tables == 3 + charts.count, "\(label): \(tables) tables of numbers under the charts")
 
         // The alarm exactly when due, and the same in the JSON.
         let alarmShown = dom.contains("data-alarm=\"\(!alarms.isEmpty)\"")
@@ -205,6 +283,8 @@ struct StatusPageInBrowserTests {
         func sum(_ list: Any?, _ key: String) -> String? {
             (list as? [[String: Any]]).map { String($0.reduce(Int64(0)) { $0 + (($1[key] as? NSNumber)?.int64Value ?? 0) }) }
         }
+        // A further app's name and a slash before what is its own (`two/charging/production`).
+        func app(_ object: [String: Any]) -> String { (object["app"] as? String).map { $0 + "/" } ?? "" }
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         let day = stats["day"] as? [String: Any]
         switch (parts[0], parts.count > 1 ? parts[1] : nil) {
@@ -221,10 +301,17 @@ struct StatusPageInBrowserTests {
         case ("otherTargets", let group?):
             let groups = stats["otherTargets"] as? [[String: Any]] ?? []
             return number(
-                groups.first { "\($0["kind"] ?? "")/\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
+                groups.first { "\($0["kind"] ?? "")/\(app($0))\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?[
+                    "count"])
         case ("otherBackingOff", let group?):
             let entries = stats["otherBackingOff"] as? [[String: Any]] ?? []
             return number(entries.first { "\($0["kind"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
+        case ("day", let rest?) where rest.hasPrefix("apps."):
+            // `apps.two.wake.sent` sums that app's kind's buckets.
+            let steps = rest.split(separator: ".").map(String.init)
+            guard steps.count == 4 else { return nil }
+            let kind = ((day?["apps"] as? [String: Any])?[steps[1]] as? [String: Any])?[steps[2]] as? [String: Any]
+            return sum(kind?["buckets"], steps[3])
         case ("day", let rest?) where rest.hasPrefix("otherKinds."):
             // `otherKinds.widgets.sent` sums the kind's buckets; `otherKinds.widgets.failureReasons.X` a reason.
             let steps = rest.split(separator: ".", maxSplits: 3).map(String.init)
@@ -233,7 +320,7 @@ struct StatusPageInBrowserTests {
             return steps.count == 4 ? number((kind?[steps[2]] as? [String: Any])?[steps[3]]) : nil
         case ("byTypeAndEnvironment", let group?):
             let groups = stats["byTypeAndEnvironment"] as? [[String: Any]] ?? []
-            return number(groups.first { "\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
+            return number(groups.first { "\(app($0))\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == group }?["count"])
         case ("day", "sent"), ("day", "failed"): return sum(day?["buckets"], parts[1])
         case ("day", let rest?) where rest.hasPrefix("failureReasons.") || rest.hasPrefix("removalReasons."):
             let (list, reason) = (String(rest.prefix { $0 != "." }), String(rest.drop { $0 != "." }.dropFirst()))
@@ -244,11 +331,18 @@ struct StatusPageInBrowserTests {
             let faults = stats["faults24h"] as? [[String: Any]] ?? []
             let fault = faults.first { fault in
                 let scope = (fault["pushKind"] as? String).map { $0.isEmpty ? "" : $0 + "/" } ?? ""
-                return "\(fault["environment"] ?? "")/\(scope)\(fault["kind"] ?? "")/\(fault["reason"] ?? "")" == which
+                return "\(app(fault))\(fault["environment"] ?? "")/\(scope)\(fault["kind"] ?? "")/\(fault["reason"] ?? "")"
+                    == which
             }
             return number(fault?[key])
         case ("alarms", nil): return nil
         case ("stoppedHosts", nil): return (stats["stoppedHosts"] as? [String])?.joined(separator: ",")
+        case ("failingApps", nil):
+            // The further apps with a fault in the last sweep (one here).
+            let last = number(stats["lastRunAt"])
+            let faults = stats["faults24h"] as? [[String: Any]] ?? []
+            let apps = Set(faults.filter { number($0["lastAt"]) == last }.compactMap { $0["app"] as? String })
+            return apps.sorted().joined(separator: ",")
         case ("hosts", let rest?):
             let key = rest.split(separator: ".").last.map(String.init) ?? ""
             let host = String(rest.dropLast(key.count + 1))

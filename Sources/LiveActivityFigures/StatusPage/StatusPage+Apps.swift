@@ -8,6 +8,10 @@ extension StatusPage {
     /// `App two`, escaped: what a further app's figures are titled by.
     static func appTitle(_ app: String) -> String { "App " + HTMLText.escape(app) }
 
+    /// `App two: ` before a further app's row of a table the apps share (registrations by type
+    /// and environment), nothing before the default app's, as `stats` puts the app's name first.
+    static func whose(_ app: String) -> String { AppName.isDefault(named: app) ? "" : appTitle(app) + ": " }
+
     /// The kinds' names in the kinds' order, any name this build does not know last.
     static func inKindOrder(_ kinds: some Sequence<String>) -> [String] {
         let order = PushKind.all.map(\.name)

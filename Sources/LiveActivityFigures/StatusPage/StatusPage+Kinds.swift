@@ -28,8 +28,10 @@ extension StatusPage {
             out += "<table><caption>\(name) targets, by type and environment</caption>"
             out += tableHead(["Type", "Environment"], numbers: ["Targets"]) + "<tbody>"
             for group in groups {
-                let figure = "otherTargets.\(kind)/\(group.activityType)/\(group.environment)"
-                out += "<tr><td>\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
+                let figure =
+                    "otherTargets.\(kind)/\(AppName(trusted: group.app).prefix("/"))\(group.activityType)/\(group.environment)"
+                out +=
+                    "<tr><td>\(whose(group.app))\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
                 out += numberCell(group.count, figure: figure) + "</tr>"
             }
             if groups.isEmpty { out += "<tr><td colspan=\"3\">None now.</td></tr>" }

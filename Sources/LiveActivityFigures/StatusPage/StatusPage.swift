@@ -139,8 +139,9 @@ public enum StatusPage {
             out += "<tr><td colspan=\"3\">None registered.</td></tr>"
         }
         for group in report.byTypeAndEnvironment {
-            let name = "byTypeAndEnvironment.\(group.activityType)/\(group.environment)"
-            out += "<tr><td>\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
+            let name = "byTypeAndEnvironment.\(AppName(trusted: group.app).prefix("/"))\(group.activityType)/\(group.environment)"
+            out +=
+                "<tr><td>\(whose(group.app))\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
             out += numberCell(group.count, figure: name) + "</tr>"
         }
         out += "</tbody></table>"
