@@ -56,7 +56,8 @@ enum PackageBuild {
         let files = FileManager.default
         let clone = folder.file("clone")
         try files.createDirectory(atPath: clone, withIntermediateDirectories: true)
-        for item in ["debian", "cron", "nginx", "systemd", "scripts", "docs", "README.md"] {
+        // Sources too: debian/dlopen-probe reads the shims' function lists for the Depends.
+        for item in ["debian", "cron", "nginx", "systemd", "scripts", "docs", "README.md", "Sources"] {
             try files.copyItem(atPath: packageRoot + "/" + item, toPath: clone + "/" + item)
         }
         let next = nextVersion(after: first.version)
