@@ -33,6 +33,7 @@ hosts_run() {
   # The server's user (nobody, under root) must reach its folder: one of its own under /tmp.
   hosts_pg=$(mktemp -d "${TMPDIR:-/tmp}/liveactivity-bench-postgres-XXXXXX")
   "$root/scripts/postgres-cluster" init "$hosts_pg" >/dev/null
+  pg_debian_settings "$hosts_pg"
   echo "shared_preload_libraries = 'pg_stat_statements'" >>"$hosts_pg/data/postgresql.conf"
   "$root/scripts/postgres-cluster" run "$hosts_pg" >"$work/postgres.log" 2>&1 &
   hosts_pid=$!
@@ -110,6 +111,10 @@ hosts_fill() {
            $now - (i * 7919 % 25200000), $now - (i * 7919 % 25200000) + 28800000, $now - (i % 60000)
     FROM generate_series(1, $2) AS i" "$1"
   hosts_psql -c "$recount_sql" "$1"
+  # Statistics, as autovacuum gathers them within a minute of a real table's growth: without
+  # them the planner reads the whole table for each batch's keys (part 7's slow first rounds).
+  # Each round's database is a copy of this one, statistics included.
+  hosts_psql -c "VACUUM ANALYZE push_targets" "$1"
 }
 
 # hosts_statements DATABASE PATTERN: calls of the statements whose text is like PATTERN.

@@ -12,6 +12,14 @@ pg_folder=""
 pg_pid=""
 pg_bin=""
 
+# pg_debian_settings FOLDER: a cluster made by scripts/postgres-cluster init gets the server's
+# memory and WAL as Debian's postgresql package sets them up (PostgreSQL's defaults), not the
+# tests' small ones (16 MB of shared buffers for dozens of test databases, a checkpoint every
+# 128 MB of WAL: a sweep of 100,000 writes about 200 MB). Later lines of postgresql.conf win.
+pg_debian_settings() {
+  printf '%s\n' "shared_buffers = 128MB" "max_wal_size = 1GB" >>"$1/data/postgresql.conf"
+}
+
 # Starts the throwaway server once; pg_uri DB names a database on it.
 pg_start() {
   [ -n "$pg_pid" ] && return 0
@@ -20,11 +28,7 @@ pg_start() {
   # The server runs as nobody under root: it must pass through the bench's own folder.
   chmod 711 "$work"
   "$root/scripts/postgres-cluster" init "$pg_folder" >/dev/null
-  # The server's memory and WAL as Debian's postgresql package sets them up (PostgreSQL's
-  # defaults), not the tests' small ones (16 MB of shared buffers for dozens of test databases,
-  # a checkpoint every 128 MB of WAL: a sweep of 100,000 writes about 200 MB). Later lines of
-  # postgresql.conf win.
-  printf '%s\n' "shared_buffers = 128MB" "max_wal_size = 1GB" >>"$pg_folder/data/postgresql.conf"
+  pg_debian_settings "$pg_folder"
   "$root/scripts/postgres-cluster" run "$pg_folder" >"$pg_folder/server.log" 2>&1 &
   pg_pid=$!
   pids+=("$pg_pid")
