@@ -72,6 +72,9 @@ struct StatusPageInBrowserTests {
         ] {
             #expect(healthy.contains("data-figure=\"\(figure)\""), "the page shows \(figure)")
         }
+        // One app: the plain labels, as the page always had them.
+        let plain = healthy.contains("<span class=\"label\">Sent, 24 h</span>") && !healthy.contains("Default app")
+        #expect(plain, "one app's page names no default app")
         let noAcks = healthy.contains("<strong>No acks yet.</strong>")
         #expect(noAcks, "the acks chart should say there are none yet")
         try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2050)
@@ -159,8 +162,11 @@ struct StatusPageInBrowserTests {
         for (name, value) in expected {
             #expect(onPage[name] == value, "\(name) is \(onPage[name] ?? "absent") on the page, \(value) swept")
         }
+        // The plain push figures are the default app's (as in `stats`): labelled so beside other apps'.
         for title in [
             "App two: wakes acknowledged, per hour", "App three: wakes acknowledged, per hour", "App two: wake removed",
+            "<span class=\"label\">Default app: sent, 24 h</span>", "<th scope=\"row\">Default app: sent (200)</th>",
+            "<th scope=\"row\">Runs</th>", "Default app: pushes answered 200, per 10 minutes.",
         ] {
             #expect(dom.contains(title), "the page shows \(title)")
         }

@@ -8,6 +8,16 @@ extension StatusPage {
     /// `App two`, escaped: what a further app's figures are titled by.
     static func appTitle(_ app: String) -> String { "App " + HTMLText.escape(app) }
 
+    /// `label` of a figure of the default app's alone (its wakes sent, failed and removed, as
+    /// `stats` counts them), as `Default app: label` where the page shows further apps too, so
+    /// that it is not read as every app's; `label` itself on a deployment of one app.
+    static func defaultApps(_ label: String, in report: StatsReport) -> String {
+        let further =
+            (report.byTypeAndEnvironment + report.otherTargets).contains { !AppName.isDefault(named: $0.app) }
+            || !report.day.apps.isEmpty || !report.lastDay.apps.isEmpty || !report.lastWeek.apps.isEmpty
+        return further ? "Default app: " + label.prefix(1).lowercased() + label.dropFirst() : label
+    }
+
     /// `App two: ` before a further app's row of a table the apps share (registrations by type
     /// and environment), nothing before the default app's, as `stats` puts the app's name first.
     static func whose(_ app: String) -> String { AppName.isDefault(named: app) ? "" : appTitle(app) + ": " }

@@ -28,7 +28,7 @@ extension StatusPage {
             table: bucketTable(buckets, [("Sweeps", \.runs), ("Active", \.active)]))
 
         // Sent and failed on charts of their own: a few failures under thousands of 200s would
-        // not show on one scale.
+        // not show on one scale. The default app's, where further apps have charts of their own.
         for (id, name, label, className, value) in [
             ("sent-chart", "sent", "answered 200", "s-sent", \StatsReport.SweepBucket.sent),
             ("failed-chart", "failed", "failed", "s-failed", \StatsReport.SweepBucket.failed),
@@ -38,13 +38,13 @@ extension StatusPage {
             var chart = SVGChart(
                 id: id,
                 title:
-                    "Pushes \(label) over the last 24 hours, per 10 minutes: \(HTMLText.count(total)) in all, at most \(HTMLText.count(most)) in 10 minutes",
+                    "\(defaultApps("Pushes \(label)", in: report)) over the last 24 hours, per 10 minutes: \(HTMLText.count(total)) in all, at most \(HTMLText.count(most)) in 10 minutes",
                 xStart: day.start, xEnd: end, largest: most)
             chart.addBars(buckets.map { ($0.start, 0, $0[keyPath: value]) }, width: width, className: className)
             if buckets.isEmpty { chart.addNote("No sweep ran in these 24 hours") }
             let footer = "<tr><th scope=\"row\">24 h</th>" + numberCell(total, figure: "day.\(name)") + "</tr>"
             out += figure(
-                chart, caption: "Pushes \(label), per 10 minutes.",
+                chart, caption: "\(defaultApps("Pushes \(label)", in: report)), per 10 minutes.",
                 table: bucketTable(buckets, [("Pushes \(label)", value)], footer: footer))
         }
         return out + otherKindsDay(report) + appsDay(report) + "</div></section>"
@@ -185,15 +185,18 @@ extension StatusPage {
             "<section aria-labelledby=\"sweeps-heading\"><h2 id=\"sweeps-heading\">Sweeps</h2><div class=\"scroll\"><table class=\"narrow\">"
         out += tableHead([""], numbers: ["24 h", "7 d"]) + "<tbody>"
         let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]
+        // Runs and expiry are every app's; sent, failed, removed and the rate the default app's wakes.
+        func only(_ label: String) -> String { defaultApps(label, in: report) }
         for (label, key, value) in [
-            ("Runs", "runs", \StatsReport.RunTotals.runs), ("Sent (200)", "sent", \.sent), ("Failed", "failed", \.failed),
-            ("Removed", "removed", \.removed), ("Expired", "expired", \.expired),
+            ("Runs", "runs", \StatsReport.RunTotals.runs), (only("Sent (200)"), "sent", \.sent),
+            (only("Failed"), "failed", \.failed),
+            (only("Removed"), "removed", \.removed), ("Expired", "expired", \.expired),
         ] {
             out += "<tr><th scope=\"row\">\(label)</th>"
             for (name, totals) in periods { out += numberCell(totals[keyPath: value], figure: "\(name).\(key)") }
             out += "</tr>"
         }
-        out += "<tr><th scope=\"row\">Error rate</th>"
+        out += "<tr><th scope=\"row\">\(only("Error rate"))</th>"
         for (_, totals) in periods { out += "<td class=\"n\">\(HTMLText.percent(totals.errorRate))</td>" }
         out += "</tr>"
         // Every other kind's pushes over the same runs, under its name.

@@ -129,8 +129,10 @@ public enum StatusPage {
         var out = "<section aria-labelledby=\"now-heading\"><h2 id=\"now-heading\">Registrations now</h2><div class=\"cards\">"
         out += card("Active", report.active, figure: "active")
         out += card("Backing off", backingOff, figure: "backingOffTotal")
-        out += card("Sent, 24 h", report.lastDay.sent, figure: "sweeps24h.sent")
-        out += card("Failed, 24 h", report.lastDay.failed, figure: "sweeps24h.failed", warn: report.lastDay.failed > 0)
+        out += card(defaultApps("Sent, 24 h", in: report), report.lastDay.sent, figure: "sweeps24h.sent")
+        out += card(
+            defaultApps("Failed, 24 h", in: report), report.lastDay.failed, figure: "sweeps24h.failed",
+            warn: report.lastDay.failed > 0)
         out += "</div>"
 
         out += "<div class=\"tables\"><table><caption>By type and environment</caption>"
