@@ -15,12 +15,7 @@ struct StatusPageInBrowserTests {
     static let screenshots = packageRoot + "/.build/status-page"
 
     @Test func thePageShowsTheFiguresOfStatsJSONAndTheAlarmExactlyWhenDue() throws {
-        guard var browser = HeadlessChromium() else {
-            Issue.record(Comment(rawValue: HeadlessChromium.missing))
-            return
-        }
-        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
-        browser.deathLog = Self.screenshots + "/chromium-deaths.log"
+        guard let browser = try openBrowser() else { return }
         let standIn = try StandInStack()
         let live = try LiveStack()
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
@@ -127,12 +122,7 @@ struct StatusPageInBrowserTests {
     /// answered 200, its wakes per hour, its sweep totals under its name - every figure equal to
     /// `stats --json`; the default app's as with one app; app two's gone token counted as its own.
     @Test func eachFurtherAppShowsApartWithTheFiguresOfStatsJSON() throws {
-        guard var browser = HeadlessChromium() else {
-            Issue.record(Comment(rawValue: HeadlessChromium.missing))
-            return
-        }
-        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
-        browser.deathLog = Self.screenshots + "/chromium-deaths.log"
+        guard let browser = try openBrowser() else { return }
         let keys = try SeveralAppsEndToEndTests.Keys()
         let (standIn, live) = try SeveralAppsEndToEndTests.deployment(keys)
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
@@ -204,6 +194,18 @@ struct StatusPageInBrowserTests {
     }
 
     // MARK: - Helpers
+
+    /// Headless Chromium, its deaths logged beside the screenshots; nil, with the test's issue
+    /// recorded, where it is not installed.
+    func openBrowser() throws -> HeadlessChromium? {
+        guard var browser = HeadlessChromium() else {
+            Issue.record(Comment(rawValue: HeadlessChromium.missing))
+            return nil
+        }
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        browser.deathLog = Self.screenshots + "/chromium-deaths.log"
+        return browser
+    }
 
     /// One cron run against the stack's database, with the stand-in's settings, as `host` (the
     /// name the day's history was recorded under, unless another host is meant).
