@@ -126,6 +126,14 @@ static inline CURLcode liveactivity_easy_setopt_write(CURL *h, CURLoption o,
     size_t (*f)(char *, size_t, size_t, void *)) {
     return liveactivity_curl()->curl_easy_setopt(h, o, f);
 }
+// CURLOPT_SOCKOPTFUNCTION and CURLOPT_CLOSESOCKETFUNCTION: told of each connection's socket as
+// libcurl opens it, and closing it for libcurl.
+static inline CURLcode liveactivity_easy_setopt_sockopt(CURL *h, CURLoption o, curl_sockopt_callback f) {
+    return liveactivity_curl()->curl_easy_setopt(h, o, f);
+}
+static inline CURLcode liveactivity_easy_setopt_closesocket(CURL *h, CURLoption o, curl_closesocket_callback f) {
+    return liveactivity_curl()->curl_easy_setopt(h, o, f);
+}
 static inline CURLcode liveactivity_easy_getinfo_long(CURL *h, CURLINFO i, long *v) {
     return liveactivity_curl()->curl_easy_getinfo(h, i, v);
 }

@@ -109,6 +109,8 @@ public final class APNsClient {
     /// Pushes in flight whose request may still hold libcurl's upload buffer (not yet sent, or
     /// sent since the last pass): the rest hold none (`APNsTransfer.releaseUploadBuffer`).
     var uploadBuffersHeld: Int { transfers.count { $0.push != nil && $0.holdsUploadBuffer } }
+    /// The sockets of the connections open now (`ConnectionSockets`).
+    var connectionSockets: [Int32] { multi.sockets.descriptors }
     /// The most pushes it keeps in flight at the distance seen so far (`InFlightWindow`).
     public var coveringDepth: Int { window.coveringDepth }
     /// True when nothing is in flight or finished but not yet returned, and nothing queued can
@@ -187,7 +189,7 @@ public final class APNsClient {
     /// (`APNsTransfer.releaseUploadBuffer`): what a push in flight holds is then its easy handle
     /// and its 1 kB receive buffer.
     private func pass() throws(CurlError) {
-        try multi.perform()
+        _ = try multi.sockets.corked { () throws(CurlError) in try multi.perform() }
         uploading.removeAll { $0.releaseUploadBuffer() }
     }
 
@@ -233,7 +235,7 @@ public final class APNsClient {
             }
             do {
                 try transfer.prepare(
-                    push, isResend: isResend, setup: setup, authorization: authorization,
+                    push, isResend: isResend, setup: setup, sockets: multi.sockets, authorization: authorization,
                     timeoutMilliseconds: timeoutMilliseconds)
                 try multi.add(transfer.easy)
             } catch {

@@ -39,6 +39,14 @@ final class CurlEasy {
         try check(name, liveactivity_easy_setopt_write(pointer, option, callback))
     }
 
+    func set(_ option: CURLoption, sockopt callback: curl_sockopt_callback, _ name: String) throws(CurlError) {
+        try check(name, liveactivity_easy_setopt_sockopt(pointer, option, callback))
+    }
+
+    func set(_ option: CURLoption, closeSocket callback: curl_closesocket_callback, _ name: String) throws(CurlError) {
+        try check(name, liveactivity_easy_setopt_closesocket(pointer, option, callback))
+    }
+
     /// Points a list option (CURLOPT_HTTPHEADER, CURLOPT_CONNECT_TO) at `list`, which the caller
     /// keeps alive while the handle may use it.
     func set(_ option: CURLoption, list: CurlStringList, _ name: String) throws(CurlError) {

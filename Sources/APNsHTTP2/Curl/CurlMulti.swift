@@ -4,6 +4,8 @@ import CCurl
 /// Cleaned up in `deinit`; its owner removes every easy handle first.
 final class CurlMulti {
     let pointer: UnsafeMutableRawPointer
+    /// The sockets of this handle's connections, for easy handles to report to (`ConnectionSockets.observe`).
+    let sockets = ConnectionSockets()
 
     init() throws(CurlError) {
         try CurlGlobal.ensureInitialized()
