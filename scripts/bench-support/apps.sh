@@ -21,8 +21,8 @@ apps_sweep() {
   summary=$(sweep "$work/apps-$key.sqlite" env "$@" /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep" \
     2>"$work/apps-$key.err") || status=$?
   elapsed=$(($(now_ns) - start))
-  sent=$(field sent <<<"$summary" | head -1)
-  sent=${sent:-0}
+  # Every app's pushes: the default app's "sent=", each further app's "two/sent=" (since 0c37d8b).
+  sent=$(grep -o '\(^\| \)\([^ ]*/\)\?sent=[0-9]*' <<<"$summary" | awk -F= '{ s += $2 } END { print s + 0 }')
   errors=$((apps_n - sent))
   [ "$errors" -ge 0 ] || errors=$((-errors))
   [ "$status" = 0 ] || errors=$((errors + 1))
