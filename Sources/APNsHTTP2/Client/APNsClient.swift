@@ -68,7 +68,7 @@ public final class APNsClient {
         try multi.set(CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX, "CURLMOPT_PIPELINING")
         try multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, window.connections, "CURLMOPT_MAX_HOST_CONNECTIONS")
         try multi.set(CURLMOPT_MAX_CONCURRENT_STREAMS, options.streamsPerConnection, "CURLMOPT_MAX_CONCURRENT_STREAMS")
-        setup = try TransferSetup(options: options)
+        setup = try TransferSetup(options: options, sockets: multi.sockets)
     }
 
     deinit {
@@ -235,7 +235,7 @@ public final class APNsClient {
             }
             do {
                 try transfer.prepare(
-                    push, isResend: isResend, setup: setup, sockets: multi.sockets, authorization: authorization,
+                    push, isResend: isResend, setup: setup, authorization: authorization,
                     timeoutMilliseconds: timeoutMilliseconds)
                 try multi.add(transfer.easy)
             } catch {

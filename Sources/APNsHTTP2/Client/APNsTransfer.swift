@@ -32,13 +32,11 @@ final class APNsTransfer {
 
     /// Resets the handle and points it at `push`, clearing what the previous push left.
     func prepare(
-        _ push: APNsPush, isResend: Bool, setup: TransferSetup, sockets: ConnectionSockets, authorization: String,
-        timeoutMilliseconds: Int
+        _ push: APNsPush, isResend: Bool, setup: TransferSetup, authorization: String, timeoutMilliseconds: Int
     ) throws(CurlError) {
         easy.reset()
         try setup.apply(
             to: easy, owner: Unmanaged.passUnretained(self).toOpaque(), kind: push.kind, timeoutMilliseconds: timeoutMilliseconds)
-        try sockets.observe(easy)
         try easy.set(CURLOPT_URL, string: setup.deviceURLPrefix + push.token.hex, "CURLOPT_URL")
         if let built = headersBuiltFor, headers != nil, built.authorization == authorization, built.kind == push.kind,
             built.bundleID == push.bundleID, !push.kind.expires || built.expiration == push.expiration

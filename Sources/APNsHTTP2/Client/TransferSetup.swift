@@ -12,14 +12,17 @@ final class TransferSetup {
     private var constantHeaders: [HeadersKey: [String]] = [:]
     let deviceURLPrefix: String
     private let connectTo: CurlStringList?
+    /// The multi handle's sockets, which each handle reports its connections to.
+    private let sockets: ConnectionSockets
 
     private struct HeadersKey: Hashable {
         let kind: PushKind
         let bundleID: String
     }
 
-    init(options: APNsClientOptions) throws(CurlError) {
+    init(options: APNsClientOptions, sockets: ConnectionSockets) throws(CurlError) {
         self.options = options
+        self.sockets = sockets
         deviceURLPrefix = options.baseURL + "/3/device/"
         connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
     }
@@ -56,6 +59,7 @@ final class TransferSetup {
         try easy.set(CURLOPT_WRITEFUNCTION, callback: APNsTransfer.onBody, "CURLOPT_WRITEFUNCTION")
         try easy.set(CURLOPT_HEADERDATA, pointer: owner, "CURLOPT_HEADERDATA")
         try easy.set(CURLOPT_HEADERFUNCTION, callback: APNsTransfer.onHeader, "CURLOPT_HEADERFUNCTION")
+        try sockets.observe(easy)
         try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS, "CURLOPT_HTTP_VERSION")
         // Wait for the shared connection to say it multiplexes rather than open another one.
         try easy.set(CURLOPT_PIPEWAIT, 1, "CURLOPT_PIPEWAIT")
