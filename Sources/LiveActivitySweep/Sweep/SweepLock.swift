@@ -32,15 +32,22 @@ public final class SweepLock {
             throw Fault(
                 description: "the sweep lock \(path) is not a file of this sweep's user (uid \(geteuid())); remove it")
         }
-        // A holder that was just finishing gets one more try before it is asked who it is.
-        for attempt in 0..<2 {
+        // A holder that was just finishing gets one more try before it is asked who it is; one
+        // gone by the time it is looked up (none in /proc/locks, or its process ended) was letting
+        // go, not a fault, so the lock is tried again (a sweep started beside another one, which
+        // ended between the two, was refused as held by "a process it cannot identify").
+        var holders: [LockHolders.Holder] = []
+        for attempt in 0..<Self.attempts {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 {
                 descriptor = fd
                 return
             }
-            if attempt == 0 { usleep(50_000) }
+            if attempt > 0 {
+                holders = LockHolders.of(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+                if !holders.isEmpty, holders.allSatisfy({ $0.uid != nil }) { break }
+            }
+            if attempt < Self.attempts - 1 { usleep(50_000) }
         }
-        let holders = LockHolders.of(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         close(fd)
         if !holders.isEmpty, holders.allSatisfy({ $0.uid == geteuid() }) { return nil }
         let who =
@@ -52,6 +59,9 @@ public final class SweepLock {
                 "the sweep lock \(path) is held by \(who), not a sweep of this user (uid \(geteuid())): no push goes out until it lets go"
         )
     }
+
+    /// Tries of the lock, 50 ms apart, before a holder found in none of them is a fault.
+    private static let attempts = 4
 
     deinit {
         flock(descriptor, LOCK_UN)
