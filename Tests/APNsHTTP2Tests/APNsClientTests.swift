@@ -365,6 +365,26 @@ import Testing
         #expect(connections.count == 4, "every allowed connection carried pushes: \(connections.count)")
     }
 
+    /// The connections a backlog is allowed open together, not one after the other: waiting for
+    /// the first to say it multiplexes (CURLOPT_PIPEWAIT) put the others a round trip later, a
+    /// tenth of a sweep of 20,000 at 100 ms. Counted at a server that never finishes a handshake,
+    /// where every connection opened waits in its accept queue.
+    @Test func aLargeBacklogOpensItsConnectionsAtOnce() throws {
+        let silent = try SilentListener()
+        var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(silent.port)")
+        options.pushesPerConnection = 100
+        options.streamsPerConnection = 50
+        let client = try APNsClient(options: options, providerToken: ProviderToken(jwt: "never.sent.anywhere", issuedAt: 0))
+        client.submit(contentsOf: pushes(0..<400))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try silent.queuedConnections() < 4 && ContinuousClock.now < deadline {
+            #expect(try client.poll(timeoutMilliseconds: 50).isEmpty, "no answer from a server that never speaks")
+        }
+        #expect(client.connectionLimit == 4)
+        #expect(try silent.queuedConnections() == 4, "all four opened before any handshake ended")
+        #expect(client.cancelAll().count == 400)
+    }
+
     @Test func anAnnouncedBacklogGetsItsConnectionsThoughItIsSubmittedAFewAtATime() throws {
         let standIn = try StandInStack(workers: 8)
         var options = standIn.clientOptions()

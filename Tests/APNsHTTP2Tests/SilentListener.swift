@@ -26,5 +26,16 @@ final class SilentListener {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Connections the kernel completed and holds for an accept that never comes: for a listening
+    /// socket, Linux gives its accept queue's length as TCP_INFO's `tcpi_unacked`.
+    func queuedConnections() throws -> Int {
+        var info = tcp_info()
+        var length = socklen_t(MemoryLayout<tcp_info>.size)
+        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL)
+        }
+        return Int(info.tcpi_unacked)
+    }
+
     deinit { close(fd) }
 }
