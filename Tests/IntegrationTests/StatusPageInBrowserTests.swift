@@ -146,7 +146,8 @@ struct StatusPageInBrowserTests {
         let expected = [
             ("day.sent", "3"), ("day.apps.two.wake.sent", "1"), ("day.apps.three.wake.sent", "1"),
             ("sweeps24h.apps.two.wake.sent", "1"), ("sweeps24h.apps.two.wake.removed", "1"),
-            ("sweeps24h.apps.three.wake.sent", "1"), ("sweeps24h.sent", "3"),
+            ("sweeps24h.apps.three.wake.sent", "1"), ("sweeps24h.sent", "3"), ("lifetimeSent", "3"),
+            ("lifetimeApps.two.wake.sent", "1"), ("lifetimeApps.three.wake.sent", "1"),
         ]
         let onPage = Dictionary(figures(dom).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         for (name, value) in expected {
@@ -157,6 +158,7 @@ struct StatusPageInBrowserTests {
             "App two: wakes acknowledged, per hour", "App three: wakes acknowledged, per hour", "App two: wake removed",
             "<span class=\"label\">Default app: sent, 24 h</span>", "<th scope=\"row\">Default app: sent (200)</th>",
             "<th scope=\"row\">Runs</th>", "Default app: pushes answered 200, per 10 minutes.",
+            "Default app: delivered over all recorded runs: ", "Wake-ups of the active registrations, every app's: ",
         ] {
             #expect(dom.contains(title), "the page shows \(title)")
         }
@@ -301,8 +303,8 @@ struct StatusPageInBrowserTests {
         case ("backingOffTotal", nil):
             return (stats["backingOff"] as? [String: NSNumber]).map { String($0.values.reduce(Int64(0)) { $0 + $1.int64Value }) }
         case ("backingOff", let environment?): return number((stats["backingOff"] as? [String: Any])?[environment])
-        case ("sweeps24h", let key?), ("sweeps7d", let key?):
-            // `others.widgets.sent`: a path into the period's object.
+        case ("sweeps24h", let key?), ("sweeps7d", let key?), ("lifetimeOthers", let key?), ("lifetimeApps", let key?):
+            // `others.widgets.sent`, `two.wake.sent`: a path into the period's object.
             var value: Any? = stats[parts[0]]
             for step in key.split(separator: ".") { value = (value as? [String: Any])?[String(step)] }
             return number(value)

@@ -80,6 +80,15 @@ extension AppFiguresTests {
         #expect(hours.map(\.answered) == [2] && hours.map(\.acknowledged) == [1], "\(report.day.apps)")
         let page = StatusPage.render(report)
         #expect(page.contains("<caption>App two: wakes acknowledged, per hour</caption>"), "\(page)")
+        // The default app's acks beside app two's: titled as the default app's.
+        for title in [
+            "Default app: share of pushes answered 200 that the app acknowledged, per hour",
+            "Default app: delay from the 200 to the app&#39;s ack, per hour",
+            "<figcaption>Default app: acknowledged wakes, percent of the 200s of each hour.</figcaption>",
+            "<figcaption>Default app: ack delay: median (solid line) and 90th percentile (dashed line).</figcaption>",
+        ] {
+            #expect(page.contains(title), "\(title)")
+        }
 
         let metrics = PrometheusMetrics.render(try database.metricsSnapshot())
         for series in [
@@ -141,7 +150,8 @@ extension AppFiguresTests {
         for line in [
             "Sweeps over 24 h: 1 runs, sent 3, failed 0, removed 0, expired 0, error rate 0.0%",
             "  two wake: sent 2, failed 1, removed 1, error rate 33.3%", "  two widgets: sent 1, failed 0, removed 0",
-            "Wakeups of active registrations: 0; delivered in all runs: 3", "two wake pushes delivered in all runs: 2",
+            "Wakeups of active registrations (every app): 0; delivered in all runs: 3",
+            "two wake pushes delivered in all runs: 2",
             "two widgets pushes delivered in all runs: 1",
         ] {
             #expect(text.contains("\n" + line), "\(line): \(text)")
@@ -177,6 +187,12 @@ extension AppFiguresTests {
             "data-figure=\"day.apps.two.wake.sent\" data-value=\"2\"",
             "data-figure=\"day.apps.two.wake.failed\" data-value=\"1\"",
             "<svg role=\"img\" aria-labelledby=\"app-two-wake-sent-chart-title\"",
+            // The lifetime figures: the default app's wakes labelled so, each of app two's kinds
+            // under its name; the wake-ups above them are every app's.
+            "Wake-ups of the active registrations, every app's: <span data-figure=\"activeWakeups\" data-value=\"0\">",
+            "Default app: delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"3\">3</span>.",
+            "App two: wake pushes delivered over all recorded runs: <span data-figure=\"lifetimeApps.two.wake.sent\" data-value=\"2\">",
+            "App two: widgets pushes delivered over all recorded runs: <span data-figure=\"lifetimeApps.two.widgets.sent\" data-value=\"1\">",
         ] {
             #expect(page.contains(figure), "\(figure)")
         }

@@ -357,6 +357,14 @@ import Testing
         #expect(Self.holds(json, try object(Self.jsonBefore).filter { $0.key != "faults24h" }))
         #expect((json["faults24h"] as? [[String: Any]])?.last?["pushKind"] as? String == "widgets")
         #expect((json["faults24h"] as? [[String: Any]])?.first?["pushKind"] as? String == "")
+        // The page: the widgets' lifetime figure beside the wakes', neither labelled by app.
+        let page = StatusPage.render(report)
+        #expect(
+            page.contains(
+                ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"190\">190</span>. Widgets pushes"
+                    + " delivered over all recorded runs: <span data-figure=\"lifetimeOthers.widgets.sent\" data-value=\"12\">12</span>."
+            ))
+        #expect(!page.contains("Default app") && page.contains("Wake-ups of the active registrations: "))
     }
 
     /// Whether `new` holds every member of `old` with the same value (arrays: the same length,

@@ -27,7 +27,11 @@ extension StatsReport {
         if let oldestRegisteredAt {
             lines.append("Oldest registration: \(Self.age(generatedAt - oldestRegisteredAt)) ago")
         }
-        lines.append("Wakeups of active registrations: \(activeWakeups); delivered in all runs: \(lifetimeSent)")
+        // The wake-ups are every app's (the counters of all wake targets); the lifetime figure
+        // is the default app's wakes, as every line without an app's name is.
+        lines.append(
+            "Wakeups of active registrations\(hasFurtherApps ? " (every app)" : ""): \(activeWakeups); delivered in all runs: \(lifetimeSent)"
+        )
         for totals in lifetimeOthers {
             lines.append("\(Self.title(totals.kind)) pushes delivered in all runs: \(totals.sent)")
         }

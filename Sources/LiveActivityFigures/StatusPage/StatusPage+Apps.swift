@@ -12,10 +12,22 @@ extension StatusPage {
     /// `stats` counts them), as `Default app: label` where the page shows further apps too, so
     /// that it is not read as every app's; `label` itself on a deployment of one app.
     static func defaultApps(_ label: String, in report: StatsReport) -> String {
-        let further =
-            (report.byTypeAndEnvironment + report.otherTargets).contains { !AppName.isDefault(named: $0.app) }
-            || !report.day.apps.isEmpty || !report.lastDay.apps.isEmpty || !report.lastWeek.apps.isEmpty
-        return further ? "Default app: " + label.prefix(1).lowercased() + label.dropFirst() : label
+        report.hasFurtherApps ? "Default app: " + label.prefix(1).lowercased() + label.dropFirst() : label
+    }
+
+    /// The pushes delivered over the whole recorded run history beyond the default app's wakes:
+    /// its other kinds', then each further app's kinds', each under its name.
+    static func lifetimeOthers(_ report: StatsReport) -> String {
+        var out = ""
+        for totals in report.lifetimeOthers {
+            let label = defaultApps("\(title(totals.kind)) pushes delivered over all recorded runs", in: report)
+            out += " \(label): " + figureSpan(totals.sent, figure: "lifetimeOthers.\(totals.kind).sent") + "."
+        }
+        for totals in report.lifetimeApps {
+            out += " \(appTitle(totals.app)): \(HTMLText.escape(totals.kind)) pushes delivered over all recorded runs: "
+            out += figureSpan(totals.sent, figure: "lifetimeApps.\(totals.app).\(totals.kind).sent") + "."
+        }
+        return out
     }
 
     /// `App two: ` before a further app's row of a table the apps share (registrations by type

@@ -61,9 +61,12 @@ extension StatusPage {
         out += "with <code>POST /wakeup/ack</code>. The share is of the pushes answered 200 in that hour.</p>"
         let table = hourTable(hours)
         guard acknowledged > 0 else {
-            out += "<p class=\"empty\" data-figure=\"acks\" data-value=\"none\"><strong>No acks yet.</strong> "
+            out +=
+                "<p class=\"empty\" data-figure=\"acks\" data-value=\"none\"><strong>\(defaultApps("No acks yet", in: report)).</strong> "
             out += "No push of the last 24 hours was acknowledged by the app; the chart appears once one is.</p>"
-            if !hours.isEmpty { out += "<details><summary>The 200s per hour</summary>" + table + "</details>" }
+            if !hours.isEmpty {
+                out += "<details><summary>\(defaultApps("The 200s per hour", in: report))</summary>" + table + "</details>"
+            }
             return out + appsWakes(report) + "</section>"
         }
         // The 24 hours on the hour, the current one last (the hours' own grid, not the buckets').
@@ -72,7 +75,7 @@ extension StatusPage {
         var chart = SVGChart(
             id: "acks-chart",
             title:
-                "Share of pushes answered 200 that the app acknowledged, per hour, last 24 hours: \(latest) in the latest hour, \(HTMLText.count(acknowledged)) acknowledged in all",
+                "\(defaultApps("Share of pushes answered 200 that the app acknowledged", in: report)), per hour, last 24 hours: \(latest) in the latest hour, \(HTMLText.count(acknowledged)) acknowledged in all",
             xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: 100, label: { "\($0)%" })
         chart.addBars(
             hours.map { ($0.start, 0, Int64(saturating: (($0.share ?? 0) * 100).rounded())) }, width: Day.hourMilliseconds,
@@ -82,7 +85,7 @@ extension StatusPage {
         var delay = SVGChart(
             id: "delay-chart",
             title:
-                "Delay from the 200 to the app's ack, per hour, last 24 hours: median \(hours.last?.delayMedianMilliseconds.map(HTMLText.duration) ?? "–") and 90th percentile \(hours.last?.delayP90Milliseconds.map(HTMLText.duration) ?? "–") in the latest hour",
+                "\(defaultApps("Delay from the 200 to the app's ack", in: report)), per hour, last 24 hours: median \(hours.last?.delayMedianMilliseconds.map(HTMLText.duration) ?? "–") and 90th percentile \(hours.last?.delayP90Milliseconds.map(HTMLText.duration) ?? "–") in the latest hour",
             xStart: firstHour, xEnd: firstHour + 24 * Day.hourMilliseconds, largest: slowest,
             label: { $0 == 0 ? "0" : HTMLText.duration($0) })
         let middle = Day.hourMilliseconds / 2
@@ -93,9 +96,10 @@ extension StatusPage {
             hours.compactMap { hour in hour.delayP90Milliseconds.map { (hour.start + middle, $0) } },
             maxGap: Day.hourMilliseconds, className: "s-p90")
         out += "<div class=\"charts\">"
-        out += figure(chart, caption: "Acknowledged wakes, percent of the 200s of each hour.", table: table)
         out += figure(
-            delay, caption: "Ack delay: median (solid line) and 90th percentile (dashed line).",
+            chart, caption: "\(defaultApps("Acknowledged wakes", in: report)), percent of the 200s of each hour.", table: table)
+        out += figure(
+            delay, caption: "\(defaultApps("Ack delay", in: report)): median (solid line) and 90th percentile (dashed line).",
             table: table.replacing("<tr data-hour=", with: "<tr data-delay-hour="))
         return out + "</div>" + appsWakes(report) + "</section>"
     }

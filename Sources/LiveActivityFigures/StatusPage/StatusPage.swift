@@ -163,13 +163,19 @@ public enum StatusPage {
         }
         out += "</tbody></table>" + otherTargetsNow(report) + "</div>"
 
+        // The wake-ups are every app's (the counters of all wake targets), the lifetime figure the
+        // default app's wakes (as in `stats`): each labelled so where further apps show.
+        let everyApp = report.hasFurtherApps ? ", every app's" : ""
         out +=
-            "<p class=\"small\">Wake-ups of the active registrations: <span data-figure=\"activeWakeups\" data-value=\"\(report.activeWakeups)\">\(HTMLText.count(report.activeWakeups))</span>"
+            "<p class=\"small\">Wake-ups of the active registrations\(everyApp): "
+            + figureSpan(report.activeWakeups, figure: "activeWakeups")
         if !report.topWakeups.isEmpty {
             out += "; the most-woken have " + report.topWakeups.map { HTMLText.count($0.count) }.joined(separator: ", ")
         }
         out +=
-            ". Delivered over all recorded runs: <span data-figure=\"lifetimeSent\" data-value=\"\(report.lifetimeSent)\">\(HTMLText.count(report.lifetimeSent))</span>."
+            ". \(defaultApps("Delivered over all recorded runs", in: report)): "
+            + figureSpan(report.lifetimeSent, figure: "lifetimeSent") + "."
+        out += lifetimeOthers(report)
         if let oldest = report.oldestRegisteredAt {
             out += " Oldest registration: \(HTMLText.age(report.generatedAt - oldest)) old."
         }
@@ -187,6 +193,11 @@ public enum StatusPage {
     static func tableHead(_ texts: [String], numbers: [String]) -> String {
         let cells = texts.map { "<th scope=\"col\">\($0)</th>" } + numbers.map { "<th scope=\"col\" class=\"n\">\($0)</th>" }
         return "<thead><tr>" + cells.joined() + "</tr></thead>"
+    }
+
+    /// A count in running text, named for the page's checks as the cards and cells are.
+    static func figureSpan(_ value: Int64, figure: String) -> String {
+        "<span data-figure=\"\(HTMLText.escape(figure))\" data-value=\"\(value)\">\(HTMLText.count(value))</span>"
     }
 
     static func numberCell(_ value: Int64, figure: String? = nil) -> String {

@@ -183,6 +183,14 @@ public struct StatsReport: Sendable {
 
     public init() {}
 
+    /// Whether any app besides the default one has figures here: targets now, or pushes in the
+    /// run history (an app no longer served keeps its figures until they age out). Where one has,
+    /// a figure that is the default app's alone, or every app's, says so.
+    public var hasFurtherApps: Bool {
+        (byTypeAndEnvironment + otherTargets).contains { !AppName.isDefault(named: $0.app) }
+            || !day.apps.isEmpty || !lastDay.apps.isEmpty || !lastWeek.apps.isEmpty || !lifetimeApps.isEmpty
+    }
+
     /// What a fault's line names as its scope: `sandbox`, or `sandbox widgets` for one kind.
     public static func scope(environment: String, pushKind: String, app: String = "default") -> String {
         appPrefix(app) + (pushKind.isEmpty ? environment : environment + " " + pushKind)
