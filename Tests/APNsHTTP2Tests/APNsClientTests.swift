@@ -161,6 +161,19 @@ import Testing
         #expect(answers.values.allSatisfy { $0 == .unreachable(.couldNotConnect) }, "nothing left: unreachable")
     }
 
+    /// A backlog allowed four connections, all refused at once: every push is still answered
+    /// unreachable, none left waiting for a connection that never comes.
+    @Test func aRefusedHostFailsALargeBacklogAsUnreachable() throws {
+        var options = APNsClientOptions(baseURL: "https://127.0.0.1:\(freePort())")
+        options.pushesPerConnection = 100
+        let client = try APNsClient(options: options, providerToken: ProviderToken(jwt: "never.sent.anywhere", issuedAt: 0))
+        client.submit(contentsOf: pushes(0..<400))
+        let answers = try drain(client)
+        #expect(client.connectionLimit == 4)
+        #expect(answers.count == 400)
+        #expect(answers.values.allSatisfy { $0 == .unreachable(.couldNotConnect) }, "nothing left: unreachable")
+    }
+
     /// Not a fake APNs: a socket that accepts connections into its backlog and never speaks.
     @Test func aServerThatNeverAnswersHitsTheTimeout() throws {
         let silent = try SilentListener()
