@@ -61,11 +61,11 @@ final class TransferSetup {
         try easy.set(CURLOPT_HEADERFUNCTION, callback: APNsTransfer.onHeader, "CURLOPT_HEADERFUNCTION")
         try sockets.observe(easy)
         try easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS, "CURLOPT_HTTP_VERSION")
-        // Open a connection rather than wait for one being set up to say it multiplexes: the
-        // client allows only the connections its backlog needs (CURLMOPT_MAX_HOST_CONNECTIONS),
-        // and waiting opened the others a round trip after the first (at 100 ms, 8% of a sweep
-        // of 20,000). Past that limit a transfer waits for a stream as it would anyway.
-        try easy.set(CURLOPT_PIPEWAIT, 0, "CURLOPT_PIPEWAIT")
+        // CURLOPT_PIPEWAIT stays off (libcurl's default, as the reset leaves it): a transfer opens
+        // a connection rather than wait for one being set up to say it multiplexes. The client
+        // allows only the connections its backlog needs (CURLMOPT_MAX_HOST_CONNECTIONS), and
+        // waiting opened the others a round trip after the first (at 100 ms, 8% of a sweep of
+        // 20,000). Past that limit a transfer waits for a stream as it would anyway.
         try easy.set(CURLOPT_PROTOCOLS_STR, string: "https", "CURLOPT_PROTOCOLS_STR")
         // APNs requires TLS 1.2 or later (APNS.md section 1).
         try easy.set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2, "CURLOPT_SSLVERSION")
