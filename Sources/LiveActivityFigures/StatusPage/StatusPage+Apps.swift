@@ -17,7 +17,7 @@ extension StatusPage {
 
     /// The pushes delivered over the whole recorded run history beyond the default app's wakes:
     /// its other kinds', then each further app's kinds', each under its name.
-    static func lifetimeOthers(_ report: StatsReport) -> String {
+    static func lifetimeBesideDefaultWakes(_ report: StatsReport) -> String {
         var out = ""
         for totals in report.lifetimeOthers {
             let label = defaultApps("\(title(totals.kind)) pushes delivered over all recorded runs", in: report)

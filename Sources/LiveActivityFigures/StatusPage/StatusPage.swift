@@ -175,7 +175,7 @@ public enum StatusPage {
         out +=
             ". \(defaultApps("Delivered over all recorded runs", in: report)): "
             + figureSpan(report.lifetimeSent, figure: "lifetimeSent") + "."
-        out += lifetimeOthers(report)
+        out += lifetimeBesideDefaultWakes(report)
         if let oldest = report.oldestRegisteredAt {
             out += " Oldest registration: \(HTMLText.age(report.generatedAt - oldest)) old."
         }
