@@ -104,6 +104,36 @@ import Testing
         #expect(!proven.writes.contains { if case .delete = $0 { true } else { false } })
     }
 
+    /// Issue 48 point 1: junk asking for a long interval backs off from its type's interval, so
+    /// it lives three of the type's intervals at most, never three hours.
+    @Test func heldJunkBacksOffFromItsTypesIntervalNotTheOneItAskedFor() throws {
+        var deletionGuard = MassDeletionGuard()
+        for seed in 0..<10 {
+            var row = row(seed, holds: 1)
+            row.requestedInterval = 3600
+            deletionGuard.observe(.status(400, "BadDeviceToken"), for: row)
+            deletionGuard.hold(deletion(seed), reason: "BadDeviceToken", row: row)
+        }
+        let ruling = rule(deletionGuard)
+        #expect(ruling.writes == (0..<10).map { backingOff($0, failures: 1) }, "300 s x 2, not 3600 s x 2")
+    }
+
+    /// Issue 48 point 10: the fault's line says what its holds did - those deleted at their
+    /// third hold are counted as deleted, not as kept.
+    @Test func theGuardsLineCountsTheRowsItDeletedAtTheirThirdHold() throws {
+        let all = try #require(rule(guardAfter(rejected: 30, delivered: 0, holds: { _ in 2 })).faults.first)
+        #expect(all.removed == 30 && all.pushes == 30)
+        #expect(all.line.hasSuffix("0 pushes back off; 30 registrations never answered 200 and held 3 times were deleted"))
+        #expect(!all.line.contains("no registration was removed"))
+        let some = try #require(rule(guardAfter(rejected: 12, delivered: 0, holds: { $0 < 4 ? 2 : 0 })).faults.first)
+        #expect(some.line.hasSuffix("8 pushes back off; 4 registrations never answered 200 and held 3 times were deleted"))
+        let none = try #require(rule(guardAfter(rejected: 10, delivered: 0)).faults.first)
+        #expect(none.line.hasSuffix("10 pushes back off; no registration was removed for it"))
+        // Most proven tokens rejected: each waits one interval, none deleted.
+        let proven = try #require(rule(guardAfter(rejected: 7, delivered: 5, provenRejected: true)).faults.first)
+        #expect(proven.line.hasSuffix("7 pushes wait one interval; no registration was removed for it"))
+    }
+
     @Test func junkInAnEnvironmentThatOnceDeliveredIsDeletedWithNo200ThisSweep() {
         // A quiet sandbox: its one real device is not due, fifty junk tokens are.
         let ruling = rule(guardAfter(rejected: 50, delivered: 0, everDelivered: [.sandbox]))

@@ -24,6 +24,12 @@ public struct SweepFault: Sendable, Equatable {
     public var reason: String
     /// Pushes the fault touched: the one that revealed it, those answered alike and those not sent.
     public var pushes: Int
+    /// Of `pushes`, the registrations deleted all the same: the guard's never-proven rows at
+    /// their third hold (SPEC 5), which the line must not call kept.
+    public var removed = 0
+    /// Whether the rows it held back off (interval x 2^(failures-1)) rather than wait one
+    /// interval: an unreachable host's, and the guard's in a scope that never delivered.
+    public var backsOff = false
     /// The app whose pushes it stopped (SPEC 6: faults are an app's).
     public var app: AppName
     /// What the operator should check (fixed text, no addresses or tokens).
@@ -40,7 +46,12 @@ public struct SweepFault: Sendable, Equatable {
         self.reason = reason
         self.pushes = pushes
         self.advice = advice
+        self.backsOff = kind == .unreachable
     }
+
+    /// The guard's hold of a row never proven that deletes it instead (SPEC 5): junk held again
+    /// and again would fill the unproven cap.
+    public static let guardHoldsBeforeDeletion = 3
 
     /// What it stopped.
     public var scope: FaultScope { FaultScope(environment: environment, kind: pushKind, app: app) }
@@ -51,9 +62,14 @@ public struct SweepFault: Sendable, Equatable {
 
     /// The one line an operator reads.
     public var line: String {
-        let effect =
-            kind == .unreachable
-            ? "\(pushes) pushes back off" : "\(pushes) pushes wait one interval; no registration was removed for it"
+        let kept = max(0, pushes - removed)
+        var effect = backsOff ? "\(kept) pushes back off" : "\(kept) pushes wait one interval"
+        if kind != .unreachable {
+            effect +=
+                removed > 0
+                ? "; \(removed) registrations never answered 200 and held \(Self.guardHoldsBeforeDeletion) times were deleted"
+                : "; no registration was removed for it"
+        }
         let pushes = pushKind.map { "\($0.name) pushes to \(environment.rawValue)" } ?? "to \(environment.rawValue)"
         return
             "\(kind.rawValue) fault in \(scope): \(reason); \(advice). Sending \(pushes) stopped this sweep; \(effect)"

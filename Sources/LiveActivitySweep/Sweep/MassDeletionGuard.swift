@@ -117,7 +117,7 @@ public struct MassDeletionGuard: Sendable {
                     environment: scope.environment, pushKind: scope.kind == .wake ? nil : scope.kind, kind: .guarded,
                     reason: reason, advice: trip.why + "; " + APNsReason.advice(.guarded, reason: reason), app: scope.app)
                 fault.pushes = deletions.count
-                ruling.faults.append(fault)
+                fault.backsOff = trip.freshDeployment
                 backsOff = trip.freshDeployment
             } else {
                 for (_, write, reason) in deletions {
@@ -129,9 +129,12 @@ public struct MassDeletionGuard: Sendable {
             for (row, _, reason) in deletions {
                 let (write, tally) =
                     backsOff ? rules.heldBackingOff(row, reason: reason, now: now) : rules.touched(row, by: fault, now: now)
+                if case .delete = write { fault.removed += 1 }
                 ruling.writes.append(write)
                 ruling.tallies[AppKind(scope.kind, of: scope.app), default: SweepTally()] += tally
             }
+            // The guard's own fault, with what its holds did; another fault's was counted above.
+            if existing == nil { ruling.faults.append(fault) }
         }
         return ruling
     }

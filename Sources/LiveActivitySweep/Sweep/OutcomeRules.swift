@@ -110,17 +110,17 @@ public struct OutcomeRules: Sendable {
         // Junk the guard keeps holding would fill the unproven cap and lock new devices out: a
         // row never proven is deleted at its third hold (a proven one never is: the guard's
         // fresh-deployment rule does not see it, but a fault may).
-        if !row.proven && row.guardHolds + 1 >= Self.guardHoldsBeforeDeletion {
+        if !row.proven && row.guardHolds + 1 >= SweepFault.guardHoldsBeforeDeletion {
             return (.delete(row.key, registeredAtOrBefore: row.registeredAt), .removed(reason))
         }
-        let delay = BackOff.heldDelay(afterFailures: row.failures + 1, interval: interval(row))
+        // From the kind's own interval, never a longer one the request asked for: junk asking for
+        // 3600 s would otherwise live three hours, three of its own intervals (SPEC 5, guard).
+        let base = policy.effectiveMilliseconds(row.kind, row.activityType, requested: nil)
+        let delay = BackOff.heldDelay(afterFailures: row.failures + 1, interval: base)
         let write = OutcomeWrite.heldByGuard(
             row.key, selectedRegisteredAt: row.registeredAt, reason: reason, nextPushAt: now + delay)
         return (write, .held)
     }
-
-    /// The hold of a row never proven that deletes it instead (SPEC 5, guard).
-    public static let guardHoldsBeforeDeletion = 3
 
     /// Kept, failures + 1, tried again after the back-off: server trouble, timeouts, no connection.
     private func backOff(_ row: DueTarget, _ reason: String, now: Int64) -> OutcomeDecision {
