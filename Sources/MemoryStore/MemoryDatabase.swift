@@ -117,7 +117,8 @@ struct MemoryState {
     var ackHours: [Int64: [AckKey: Int64]] = [:]
     var ackTotals: [AckKey: (count: Int64, delaySum: Int64)] = [:]
     var ackDelays: [DelayKey: Int64] = [:]
-    var fingerprint: String?
+    /// The APNs settings' fingerprint of each host's last sweep.
+    var fingerprints: [String: String] = [:]
     var providerTokens: [String: ProviderToken] = [:]
 
     /// The targets of the registration `registration`, in the kinds' order.

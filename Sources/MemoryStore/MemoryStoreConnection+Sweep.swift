@@ -239,10 +239,10 @@ extension MemoryStoreConnection: SweepStatements {
         }
     }
 
-    func exchangeSettingsFingerprint(_ fingerprint: String) throws -> String? {
+    func exchangeSettingsFingerprint(_ fingerprint: String, host: String) throws -> String? {
         state { state in
-            defer { state.fingerprint = fingerprint }
-            return state.fingerprint
+            defer { state.fingerprints[host] = fingerprint }
+            return state.fingerprints[host]
         }
     }
 

@@ -99,6 +99,19 @@ extension MemoryStoreConnection: RegistrationStatements {
         }
     }
 
+    func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
+        state { state in
+            state.targets.filter { key, target in
+                key.app == app && key.kind == .wake && target.facts.environment == environment && target.guardHolds > 0
+                    && target.lastPushAt == nil
+            }
+            .sorted {
+                ($0.value.facts.registeredAt, $0.key.registration.hex) < ($1.value.facts.registeredAt, $1.key.registration.hex)
+            }
+            .prefix(max(0, limit)).map(\.key.registrationKey)
+        }
+    }
+
     func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]] {
         state { state in
             keys.map { registration in

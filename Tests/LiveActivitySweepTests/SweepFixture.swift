@@ -85,7 +85,7 @@ struct SweepFixture: SweepTimes {
         at time: Int64, _ sender: ScriptedSender, configuration: Configuration? = nil, issued: LockedBox<Int> = LockedBox(0),
         stopRequested: @escaping () -> Bool = { false }, duePageSize: Int = 1000, lookahead: Int? = nil,
         settingsFingerprint: String? = nil, routes: [AppName: AppRoute] = [.defaultApp: route],
-        log: @escaping (String) -> Void = { _ in }
+        host: String = TestDatabase.lease.host, log: @escaping (String) -> Void = { _ in }
     ) throws -> SweepSummary {
         var configuration = configuration ?? self.configuration
         let started = Clock().now()
@@ -109,7 +109,7 @@ struct SweepFixture: SweepTimes {
         return try Sweep(
             configuration: configuration, engine: database.engine, store: store, sender: sender,
             apps: SweepApps(routes: routes, tokens: caches),
-            lease: .random(host: TestDatabase.lease.host, seconds: 120), clock: configuration.clock,
+            lease: .random(host: host, seconds: 120), clock: configuration.clock,
             settingsFingerprint: settingsFingerprint,
             stopRequested: stopRequested, duePageSize: duePageSize, lookahead: lookahead, log: log
         ).run()

@@ -287,4 +287,29 @@ import Testing
         let summary = try fixture.sweep(at: t0 + 101 * minute, fixed, settingsFingerprint: "settings-2")
         #expect(fixed.sent.count == 12 && summary.sent == 12, "held rows waited for their back-off")
     }
+
+    /// Issue 48 point 7: hosts whose settings differ (a key rotated one host at a time) each keep
+    /// their own fingerprint, so their runs do not release every held row in turn; a change of
+    /// one host's own settings still does.
+    @Test(arguments: TestEngine.every)
+    func eachHostKeepsItsOwnSettingsFingerprint(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "sweep")
+        try fixture.register(1...12, .charging, .sandbox, at: t0)
+        func junk() -> ScriptedSender {
+            let sender = ScriptedSender()
+            for seed in 1...12 { sender.script[sampleToken(seed)] = [.status(400, "BadDeviceToken")] }
+            return sender
+        }
+        #expect(try fixture.sweep(at: t0 + 1000, junk(), settingsFingerprint: "key-a", host: "host-a").held == 12)
+        for minutes in 1...4 {
+            let sender = junk()
+            let host = minutes.isMultiple(of: 2) ? ("host-a", "key-a") : ("host-b", "key-b")
+            _ = try fixture.sweep(
+                at: t0 + Int64(minutes) * minute + 1000, sender, settingsFingerprint: host.1, host: host.0)
+            #expect(sender.sent.isEmpty, "minute \(minutes), \(host.0): the held rows wait for their back-off")
+        }
+        let changed = junk()
+        _ = try fixture.sweep(at: t0 + 5 * minute - 30_000, changed, settingsFingerprint: "key-b2", host: "host-b")
+        #expect(changed.sent.count == 12, "host-b's own settings changed: the held rows are due at once")
+    }
 }

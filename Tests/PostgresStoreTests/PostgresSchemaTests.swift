@@ -1,8 +1,9 @@
 import Foundation
 import LiveActivityStore
-import PostgresStore
 import TestSupport
 import Testing
+
+@testable import PostgresStore
 
 /// The schema on PostgreSQL (SPEC 4): migrated forward on open by one program at a time under an
 /// advisory lock, whichever opens first; a database a newer build migrated refused by every
@@ -26,7 +27,8 @@ struct PostgresSchemaTests {
             }
         }
         #expect(failures.get().isEmpty, "\(failures.get())")
-        #expect(try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|6")
+        #expect(
+            try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|\(PostgresSchema.currentVersion)")
         #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'push_targets'") == "1")
         #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'registrations'") == "0")
     }

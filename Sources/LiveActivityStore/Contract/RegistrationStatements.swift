@@ -15,6 +15,11 @@ public protocol RegistrationStatements: CountingStatements, FigureQueries {
     /// The stored registrations and the unproven among them by environment, from counters.
     func registrationCounts() throws -> RegistrationCounts
 
+    /// Registrations of `app` in `environment` whose wake target the mass-deletion guard holds
+    /// (held at least once) and was never answered 200, oldest registered first, at most `limit`:
+    /// what a new token at the unproven cap may evict (`HeldJunkEvictions`).
+    func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey]
+
     /// Deletes each token's registration with its targets; the targets each deleted (none: it
     /// was not stored), as the counters count them.
     func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]]

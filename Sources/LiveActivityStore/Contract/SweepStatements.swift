@@ -62,9 +62,11 @@ public protocol SweepStatements: CountingStatements, FigureQueries {
     /// Keeps the run for `stats` and the figures, and prunes what `retention` says has aged out.
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws
 
-    /// The fingerprint of the APNs settings the last sweep ran with, and keeps `fingerprint` as
-    /// the new one; nil when none was kept.
-    func exchangeSettingsFingerprint(_ fingerprint: String) throws -> String?
+    /// The fingerprint of the APNs settings the last sweep of `host` ran with, and keeps
+    /// `fingerprint` as that host's new one; nil when none was kept. Per host: hosts whose
+    /// settings differ (a key rotated one host at a time) must not release every held row at
+    /// each other's runs.
+    func exchangeSettingsFingerprint(_ fingerprint: String, host: String) throws -> String?
 
     /// Makes due at `now` the targets a fault or the guard held for one of `reasons`
     /// (the operator changed the APNs settings: a fixed deployment reaches its devices at once).

@@ -111,6 +111,13 @@ public struct RegistrationCounts: Sendable, Equatable {
         total[app, default: 0] += 1
         unproven[app, default: [:]][environment, default: 0] += 1
     }
+
+    /// Takes `app`'s registration in `environment` off the counts, and off its unproven ones
+    /// when it was `unproven`.
+    public mutating func remove(_ app: AppName, in environment: APNsEnvironment, unproven wasUnproven: Bool) {
+        total[app] = max(0, total[app, default: 0] - 1)
+        if wasUnproven { unproven[app, default: [:]][environment] = max(0, self.unproven(of: app, in: environment) - 1) }
+    }
 }
 
 extension RegistrationCounts {

@@ -30,6 +30,7 @@ extension StoreWrite {
             let stored = try statements.storedTargets(registrations.map(\.1.key))
             var counts: RegistrationCounts?
             var targetWrites: [TargetWrite] = []
+            var evictions = HeldJunkEvictions(sparing: Set(writes.map(\.key)), wanted: registrations.count)
             for ((index, registration, caps), stored) in zip(registrations, stored) {
                 if let stored {
                     let writes = refreshing(stored, with: registration)
@@ -42,7 +43,10 @@ extension StoreWrite {
                 var current = try counts ?? statements.registrationCounts()
                 if current.total(of: registration.app) >= caps.total {
                     answers[index] = .failure(StoreError.capacityReached(limit: caps.total))
-                } else if current.unproven(of: registration.app, in: registration.environment) >= caps.unproven {
+                } else if current.unproven(of: registration.app, in: registration.environment) >= caps.unproven,
+                    try !evictions.evict(
+                        in: registration.app, registration.environment, from: statements, removed: &removed, counts: &current)
+                {
                     answers[index] = .failure(
                         StoreError.unprovenCapacityReached(limit: caps.unproven, environment: registration.environment))
                 } else {

@@ -218,7 +218,7 @@ public final class Sweep {
     /// reaches its real devices at once instead of after their back-off.
     private func releaseHeldAfterASettingsChange(now: Int64) throws {
         guard let settingsFingerprint else { return }
-        let previous = try store.exchangeSettingsFingerprint(settingsFingerprint)
+        let previous = try store.exchangeSettingsFingerprint(settingsFingerprint, host: lease.host)
         guard let previous, previous != settingsFingerprint else { return }
         let reasons =
             APNsReason.documented.values.filter { reason in

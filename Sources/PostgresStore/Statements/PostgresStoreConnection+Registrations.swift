@@ -136,6 +136,23 @@ extension PostgresStoreConnection: RegistrationStatements {
         }
     }
 
+    /// From `push_targets_held_junk` (schema step 7), whose condition this repeats; rows another
+    /// host's writer is evicting (locked) are skipped, not waited for.
+    func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
+        try storeFaults {
+            try statement(
+                """
+                SELECT registration_token FROM push_targets
+                WHERE app = $1 AND environment = $2 AND push_kind = 'wake' AND guard_holds > 0 AND last_push_at IS NULL
+                ORDER BY registered_at, registration_token LIMIT $3 FOR UPDATE SKIP LOCKED
+                """
+            ).rows([.text(app.rawValue), .text(environment.rawValue), .integer(Int64(limit))]) { row in
+                // A token this build cannot read is skipped: not evicted, and no fault for a new device.
+                try? StoredValue.token(row.text(0), column: "registration_token")
+            }.compactMap { $0.map { RegistrationKey(app: app, token: $0) } }
+        }
+    }
+
     /// Every target of each registration.
     func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]] {
         guard !keys.isEmpty else { return [] }

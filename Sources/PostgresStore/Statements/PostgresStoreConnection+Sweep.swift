@@ -337,16 +337,18 @@ extension PostgresStoreConnection: SweepStatements {
         try statement("DELETE FROM ack_hours WHERE hour < $1").run([.integer(retention.hoursBefore)])
     }
 
-    func exchangeSettingsFingerprint(_ fingerprint: String) throws -> String? {
+    func exchangeSettingsFingerprint(_ fingerprint: String, host: String) throws -> String? {
         try transaction {
             let kept =
-                try statement("SELECT fingerprint FROM sweep_settings WHERE id = 1 FOR UPDATE").firstRow { $0.text(0) } ?? nil
+                try statement("SELECT fingerprint FROM sweep_settings WHERE host = $1 FOR UPDATE").firstRow([.text(host)]) {
+                    $0.text(0)
+                } ?? nil
             try statement(
                 """
-                INSERT INTO sweep_settings (id, fingerprint) VALUES (1, $1)
-                ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint
+                INSERT INTO sweep_settings (host, fingerprint) VALUES ($1, $2)
+                ON CONFLICT (host) DO UPDATE SET fingerprint = excluded.fingerprint
                 """
-            ).run([.text(fingerprint)])
+            ).run([.text(host), .text(fingerprint)])
             return kept
         }
     }

@@ -113,6 +113,7 @@ enum Schema {
         toVersion13,
         toVersion14,
         toVersion15,
+        toVersion16,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake

@@ -31,6 +31,12 @@ extension SQLiteStoreConnection: RegistrationStatements {
         SELECT app, environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
         FROM target_groups WHERE push_kind = 'wake' GROUP BY app, environment
         """
+    /// Read from `push_targets_held_junk` (schema step 16), whose condition this repeats.
+    private static let heldJunkSQL: StaticString = """
+        SELECT registration_token FROM push_targets
+        WHERE app = ?1 AND environment = ?2 AND push_kind = 'wake' AND guard_holds > 0 AND last_push_at IS NULL
+        ORDER BY registered_at, registration_token LIMIT ?3
+        """
     private static let deleteSQL: StaticString = """
         DELETE FROM push_targets WHERE registration_token = ? AND app = ?
         RETURNING push_kind, activity_type, environment, last_push_at, app, push_count
@@ -111,6 +117,16 @@ extension SQLiteStoreConnection: RegistrationStatements {
         try storeFaults {
             let groups = try connection.statement(Self.countsSQL).rows { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) }
             return RegistrationCounts(groups)
+        }
+    }
+
+    func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
+        try storeFaults {
+            // A token this build cannot read is skipped: not evicted, and no fault for a new device.
+            try connection.statement(Self.heldJunkSQL).rows(
+                [.text(app.rawValue), .text(environment.rawValue), .integer(Int64(limit))]
+            ) { row in try? StoredValue.token(row.text(0), column: "registration_token") }
+            .compactMap { $0.map { RegistrationKey(app: app, token: $0) } }
         }
     }
 

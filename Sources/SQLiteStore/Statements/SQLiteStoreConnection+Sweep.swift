@@ -387,12 +387,14 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    func exchangeSettingsFingerprint(_ fingerprint: String) throws -> String? {
+    func exchangeSettingsFingerprint(_ fingerprint: String, host: String) throws -> String? {
         try transaction {
             let kept =
-                try connection.statement("SELECT fingerprint FROM sweep_settings WHERE id = 1").firstRow { $0.text(0) } ?? nil
-            try connection.statement("INSERT OR REPLACE INTO sweep_settings (id, fingerprint) VALUES (1, ?)").run([
-                .text(fingerprint)
+                try connection.statement("SELECT fingerprint FROM sweep_settings WHERE host = ?").firstRow([.text(host)]) {
+                    $0.text(0)
+                } ?? nil
+            try connection.statement("INSERT OR REPLACE INTO sweep_settings (host, fingerprint) VALUES (?, ?)").run([
+                .text(host), .text(fingerprint),
             ])
             return kept
         }
