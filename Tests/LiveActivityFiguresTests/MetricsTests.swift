@@ -52,4 +52,23 @@ import Testing
         #expect(text.contains("liveactivity_sweep_faults_total{\(labels)} 2\n"))
         #expect(text.contains("liveactivity_sweep_fault_pushes_total{\(labels)} 42\n"))
     }
+
+    /// Issue 48 point 5: an app name or host read back from the database (which a planted row
+    /// may fill) reaches the labels escaped and cut: no control character, no line of its own.
+    @Test(arguments: TestEngine.real)
+    func plantedNamesReachTheLabelsEscapedAndCut(engine: TestEngine) throws {
+        let store = try populatedStore(on: engine)
+        let escape = "\u{1b}[31m"
+        let char = engine == .sqlite ? "char" : "chr"
+        try store.execute(
+            "UPDATE target_groups SET app = 'x /tmp/evil.so' || \(char)(27) || '[31m' || \(char)(10) || 'y' || '\(String(repeating: "a", count: 300))'"
+        )
+        let text = PrometheusMetrics.render(try store.metricsSnapshot())
+        #expect(!text.contains(escape) && !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(text.contains(#"app="x /tmp/evil.so\\x1b[31m\\nyaaa"#), "written out, and the text format's escapes on top")
+        #expect(!text.contains(String(repeating: "a", count: 250)), "a label is cut")
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.hasPrefix("liveactivity_"), "\(line)")
+        }
+    }
 }

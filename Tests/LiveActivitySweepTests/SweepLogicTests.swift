@@ -288,6 +288,21 @@ import Testing
         #expect(fixed.sent.count == 12 && summary.sent == 12, "held rows waited for their back-off")
     }
 
+    /// Issue 48 point 5: a counters' row of an app that is no app's name (planted) counts
+    /// nowhere; its name never reaches the summary line as words of its own.
+    @Test(arguments: TestEngine.real)
+    func aPlantedAppNameNeverReachesTheSummaryLine(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, label: "sweep")
+        try fixture.register([1], at: t0)
+        try fixture.database.execute(
+            "INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven, app, wakeups) "
+                + "VALUES ('wake', 'production', 'charging', 5, 5, 'x /tmp/evil.so', 0)")
+        let summary = try fixture.sweep(at: t0 + 1000, ScriptedSender())
+        #expect(summary.sent == 1)
+        #expect(!summary.line.contains("evil") && !summary.line.contains("x /tmp"), "\(summary.line)")
+        #expect(summary.line.contains("active=1 sent=1"), "\(summary.line)")
+    }
+
     /// Issue 48 point 7: hosts whose settings differ (a key rotated one host at a time) each keep
     /// their own fingerprint, so their runs do not release every held row in turn; a change of
     /// one host's own settings still does.

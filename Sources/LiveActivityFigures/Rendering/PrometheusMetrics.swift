@@ -153,11 +153,18 @@ public enum PrometheusMetrics {
         AppName.isDefault(named: app) ? "" : ",app=\"\(label(app))\""
     }
 
-    /// Escapes a label value (backslash, quote, newline).
+    /// The longest label value written, in scalars: a host name's length (a label is a key of
+    /// the scraper's series, and a planted row must not make it unbounded).
+    static let labelLimit = 253
+
+    /// Escapes a label value as the text format asks (backslash, quote, newline), after every
+    /// other control character was written out as `OutsideText` does (`\x1b`: values are read
+    /// back from the database, which a planted row may fill, and a scrape is read on terminals
+    /// too) and the value cut to `labelLimit`.
     static func label(_ value: String) -> String {
         // Scalar by scalar: a CRLF is one Character, and its line feed must be escaped too.
         var escaped = ""
-        for scalar in value.unicodeScalars {
+        for scalar in OutsideText.line(value, limit: labelLimit).unicodeScalars {
             switch scalar {
             case "\\": escaped += "\\\\"
             case "\"": escaped += "\\\""

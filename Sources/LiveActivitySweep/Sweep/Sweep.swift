@@ -85,8 +85,9 @@ public final class Sweep {
         // Targets present per app and kind, from the counters (a planted group row saturates: a
         // figure, never a trap).
         for group in try store.groups() {
-            guard let kind = PushKind(name: group.kind) else { continue }
-            let app = AppName(trusted: group.app)
+            // A row of a kind or app this build does not know (a planted `x /tmp/evil.so`) counts
+            // nowhere: its name would reach the summary line as words of its own.
+            guard let kind = PushKind(name: group.kind), let app = AppName(group.app) else { continue }
             summary[kind, of: app].active = summary[kind, of: app].active.addingSaturated(Int(clamping: max(0, group.count)))
         }
         let cutoff = start + SweepTiming.dueSlackMilliseconds
