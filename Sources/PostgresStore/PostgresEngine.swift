@@ -63,6 +63,38 @@ public struct PostgresEngine: StoreEngine {
         value.hasPrefix("postgresql://") || value.hasPrefix("postgres://")
     }
 
+    /// What to write instead, when `value` is a PostgreSQL connection string in a form this
+    /// engine does not take: libpq's `key=value` form (its first word one of libpq's options,
+    /// in any case, then `=`, spaces around it allowed, as libpq reads it), or the scheme
+    /// without `//` (`postgresql:db`, `postgres:/x`, in any case). nil for anything else. Such a
+    /// value is no file's name: taken for one, it was printed whole and named SQLite files.
+    public static func otherForm(_ value: String) -> String? {
+        let text = value.drop { $0.isWhitespace }
+        let word = text.prefix { !$0.isWhitespace && $0 != "=" }
+        let keyword = word.lowercased()
+        if libpqKeywords.contains(keyword), text[word.endIndex...].first(where: { !$0.isWhitespace }) == "=" {
+            return "libpq's key=value form (it begins \(keyword)=); write it as a postgresql:// URI"
+        }
+        let lowered = text.prefix(11).lowercased()
+        if lowered.hasPrefix("postgresql:") || lowered.hasPrefix("postgres:") {
+            return "a postgresql: or postgres: scheme without // after it"
+        }
+        return nil
+    }
+
+    /// libpq's connection options (PostgreSQL 18's documentation, older ones' included).
+    static let libpqKeywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth", "channel_binding",
+        "connect_timeout", "client_encoding", "options", "application_name", "fallback_application_name", "keepalives",
+        "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode",
+        "sslmode", "requiressl", "sslnegotiation", "sslcompression", "sslcert", "sslkey", "sslkeylogfile",
+        "sslpassword", "sslcertmode", "sslrootcert", "sslcrl", "sslcrldir", "sslsni", "requirepeer",
+        "ssl_min_protocol_version", "ssl_max_protocol_version", "min_protocol_version", "max_protocol_version",
+        "krbsrvname", "gsslib", "gssdelegation", "scram_client_key", "scram_server_key", "service", "servicefile",
+        "target_session_attrs", "load_balance_hosts", "oauth_issuer", "oauth_client_id", "oauth_client_secret",
+        "oauth_scope",
+    ]
+
     /// The URI without its password.
     public var location: String { conninfo.redacted }
 

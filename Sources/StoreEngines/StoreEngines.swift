@@ -4,7 +4,7 @@ import PostgresStore
 import SQLiteStore
 
 /// The engine `LIVEACTIVITY_DB` names (SPEC 4, 6): a `postgresql://` or `postgres://` URI is
-/// PostgreSQL, a path the SQLite file. The one place that knows every engine: a third is one
+/// PostgreSQL, a path the SQLite file, and a connection string of another scheme or form an error. The one place that knows every engine: a third is one
 /// target more and one line here, and nothing above the contract changes.
 public enum StoreEngines {
     public static func engine(for configuration: Configuration) throws(ConfigurationError) -> any StoreEngine {
@@ -19,6 +19,15 @@ public enum StoreEngines {
                 name: "LIVEACTIVITY_DB",
                 expected: "a SQLite file's path, or a URI beginning postgresql:// or postgres:// in lower case; "
                     + "\(shown.prefix(40)) scheme is neither (the value is not shown: it may hold a password)")
+        }
+        // Nor is a connection string in another form (libpq's `key=value`, the scheme without
+        // `//`): taken as a path it was printed whole, and the responder made SQLite files named
+        // with it, password and all.
+        if let form = PostgresEngine.otherForm(value) {
+            throw .malformed(
+                name: "LIVEACTIVITY_DB",
+                expected: "a SQLite file's path, or a URI beginning postgresql:// or postgres://; this is \(form) "
+                    + "(the value is not shown: it may hold a password)")
         }
         return SQLiteEngine(configuration: configuration)
     }

@@ -5,24 +5,26 @@ import Testing
 /// `LIVEACTIVITY_DB` as an operator mistypes or under-specifies it (issue 30 points 4 and 11):
 /// a URI of another scheme was taken as a SQLite path and printed whole, password and all, and a
 /// URI to a server across the network left libpq's `sslmode=prefer`, which hands the password to
-/// any machine on the path that declines TLS. Both programs refuse either at start with one line
-/// naming the setting, and never echo the value.
+/// any machine on the path that declines TLS; issue 48 point 3: a connection string of another
+/// form was a SQLite path. Both programs refuse each at start with one line naming the setting,
+/// and never echo the value.
 @Suite("LIVEACTIVITY_DB's URI")
 struct DatabaseURITests {
     static let secret = "hunter2-not-to-be-seen"
 
     /// `program` with `LIVEACTIVITY_DB` set to `value`: its exit status and output. The responder
     /// serves on without a database (503s) once a URI is accepted: it is run only with values it
-    /// must refuse at start.
-    func run(_ program: String, with value: String) throws -> CommandResult {
+    /// must refuse at start. It runs in `folder`, where a relative SQLite path would be made.
+    func run(_ program: String, with value: String, in folder: String = "/") throws -> CommandResult {
         let environment = ["LIVEACTIVITY_DB": value, "PATH": "/usr/bin:/bin", "LIVEACTIVITY_SWEEP_DIR": "/tmp/never-made"]
         let arguments = program == "liveactivity-fcgi" ? ["--socket", "/tmp/never.sock"] : ["stats"]
-        return try runCommand(product(program), arguments, environment: environment)
+        let command = ["-c", "cd \"$1\" || exit 97; shift; exec \"$@\"", "sh", folder, product(program)] + arguments
+        return try runCommand("/bin/sh", command, environment: environment, timeout: 20)
     }
 
     /// Both programs with `value`.
-    func start(with value: String) throws -> [(program: String, result: CommandResult)] {
-        try ["liveactivity-sweep", "liveactivity-fcgi"].map { ($0, try run($0, with: value)) }
+    func start(with value: String, in folder: String = "/") throws -> [(program: String, result: CommandResult)] {
+        try ["liveactivity-sweep", "liveactivity-fcgi"].map { ($0, try run($0, with: value, in: folder)) }
     }
 
     @Test(arguments: [
@@ -37,6 +39,26 @@ struct DatabaseURITests {
             #expect(!output.contains(Self.secret), "\(program) printed the password: \(output)")
             #expect(output.split(separator: "\n").count == 1, "\(program): \(output)")
         }
+    }
+
+    /// Issue 48 point 3: a connection string in libpq's `key=value` form, or the scheme without
+    /// `//`, was a SQLite path: the sweep printed it (exit 3), and the responder served on, making
+    /// SQLite files named with the password in its folder. Refused at start, nothing made.
+    @Test(arguments: [
+        "host=db.example.org dbname=liveactivity password=\(secret)", "dbname = liveactivity password = \(secret)",
+        "postgresql:sweep:\(secret)@db.example.org/liveactivity",
+    ])
+    func aConnectionStringOfAnotherFormIsRefusedWithoutItsValue(_ value: String) throws {
+        let folder = TemporaryDirectory("dbform")
+        for (program, result) in try start(with: value, in: folder.path) {
+            let output = result.stdout + result.stderr
+            #expect(result.status == 2, "\(program): \(output)")
+            #expect(output.contains("LIVEACTIVITY_DB is malformed") && output.contains("postgresql://"), "\(program): \(output)")
+            #expect(!output.contains(Self.secret), "\(program) printed the password: \(output)")
+            #expect(output.split(separator: "\n").count == 1, "\(program): \(output)")
+        }
+        let made = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(made.isEmpty, "made in its folder: \(made.count) files")
     }
 
     @Test(arguments: [
