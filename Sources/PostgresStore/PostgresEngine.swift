@@ -25,6 +25,14 @@ public struct PostgresEngine: StoreEngine {
         } catch {
             throw .malformed(name: "LIVEACTIVITY_DB", expected: "a PostgreSQL URI libpq reads (\(error.message))")
         }
+        // A service file fills in what the URI leaves out, any host included, where the rule
+        // below cannot see it: the URI names its hosts itself.
+        if conninfo.value("service") != nil || conninfo.value("servicefile") != nil {
+            throw .malformed(
+                name: "LIVEACTIVITY_DB",
+                expected: "a URI without service= or servicefile= (a service file may name any host, which the check "
+                    + "for sslmode=verify-full cannot see); write the hosts, the database and sslmode into the URI")
+        }
         if let host = Self.unverifiedRemoteHost(conninfo) {
             throw .malformed(
                 name: "LIVEACTIVITY_DB",
@@ -38,8 +46,7 @@ public struct PostgresEngine: StoreEngine {
     /// A host of the URI that libpq reaches over TCP on another machine, when the URI does not
     /// make libpq verify the server's certificate and name (`sslmode=verify-full`): libpq's
     /// default, `prefer`, falls back to cleartext whenever the server on the path declines TLS.
-    /// A unix socket (a host that is a path, or none) and this machine's loopback addresses are
-    /// not on any network.
+    /// Every host of the URI is looked at; one not on this machine is enough.
     static func unverifiedRemoteHost(_ conninfo: PostgresConninfo) -> String? {
         guard conninfo.value("sslmode") != "verify-full" else { return nil }
         let hosts = conninfo.list("host")
@@ -48,14 +55,20 @@ public struct PostgresEngine: StoreEngine {
             let name = index < hosts.count ? hosts[index] : ""
             let address = index < addresses.count ? addresses[index] : ""
             // With hostaddr, that address is what libpq connects to; else the name (a path: a socket).
-            let reached = address.isEmpty ? name : address
-            if reached.isEmpty || reached.hasPrefix("/") || reached.hasPrefix("@") { continue }
-            if ["localhost", "127.0.0.1", "::1", "[::1]"].contains(reached.lowercased()) || reached.hasPrefix("127.") {
-                continue
-            }
+            if isOnThisMachine(address.isEmpty ? name : address) { continue }
             return name.isEmpty ? address : name
         }
         return nil
+    }
+
+    /// Whether libpq reaches `host` (an entry of `host` or `hostaddr`) without a network: none
+    /// (libpq's socket), a unix socket's folder (a path; `@`, Linux's abstract namespace), the
+    /// name `localhost`, or a loopback address as `inet_pton` reads it - 127.0.0.0/8 or ::1, in a
+    /// URI's brackets or not. A name that merely begins `127.` is a name like any other.
+    static func isOnThisMachine(_ host: String) -> Bool {
+        if host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") || host.lowercased() == "localhost" { return true }
+        let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return IPAddress(literal)?.isLoopback == true
     }
 
     /// Whether `value` names a PostgreSQL database rather than a SQLite file.

@@ -5,9 +5,10 @@ import Testing
 /// `LIVEACTIVITY_DB` as an operator mistypes or under-specifies it (issue 30 points 4 and 11):
 /// a URI of another scheme was taken as a SQLite path and printed whole, password and all, and a
 /// URI to a server across the network left libpq's `sslmode=prefer`, which hands the password to
-/// any machine on the path that declines TLS; issue 48 point 3: a connection string of another
-/// form was a SQLite path. Both programs refuse each at start with one line naming the setting,
-/// and never echo the value.
+/// any machine on the path that declines TLS; issue 48 points 3 and 4: a connection string of
+/// another form was a SQLite path, a host beginning `127.` counted as loopback, and `service=`
+/// went unchecked. Both programs refuse each at start with one line naming the setting, and
+/// never echo the value.
 @Suite("LIVEACTIVITY_DB's URI")
 struct DatabaseURITests {
     static let secret = "hunter2-not-to-be-seen"
@@ -63,6 +64,7 @@ struct DatabaseURITests {
 
     @Test(arguments: [
         "postgresql://sweep:\(secret)@db.example.net/liveactivity",
+        "postgresql://sweep:\(secret)@127.evil.example/liveactivity",
         "postgresql://sweep@db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write",
         "postgresql://sweep@db.example.net/liveactivity?sslmode=require",
         "postgresql://sweep@/liveactivity?host=10.0.0.5&sslmode=prefer",
@@ -77,11 +79,24 @@ struct DatabaseURITests {
         }
     }
 
+    /// Issue 48 point 4: a service file may name any host, which the rule above cannot see.
+    @Test func aServiceIsRefused() throws {
+        let value = "postgresql://sweep:\(Self.secret)@/liveactivity?service=liveactivity&sslmode=verify-full"
+        for (program, result) in try start(with: value) {
+            let output = result.stdout + result.stderr
+            #expect(result.status == 2, "\(program): \(output)")
+            #expect(output.contains("LIVEACTIVITY_DB") && output.contains("service="), "\(program): \(output)")
+            #expect(!output.contains(Self.secret), "\(program) printed the password: \(output)")
+            #expect(output.split(separator: "\n").count == 1, "\(program): \(output)")
+        }
+    }
+
     /// A unix socket, this machine's loopback, or a verified server: no such refusal (they then
     /// fail to connect, there being no server: a line of another kind).
     @Test(arguments: [
         "postgresql:///liveactivity?host=/nonexistent/socket", "postgresql://sweep@localhost:1/liveactivity",
         "postgresql://sweep@127.0.0.1:1/liveactivity", "postgresql://sweep@[::1]:1/liveactivity",
+        "postgresql://sweep@127.1.2.3:1/liveactivity", "postgresql://sweep@%2Fnonexistent%2Fsocket/liveactivity",
         "postgresql://sweep@db.invalid/liveactivity?sslmode=verify-full&connect_timeout=2",
     ])
     func aLocalOrVerifiedServerIsNotRefusedForIt(_ value: String) throws {
