@@ -9,7 +9,7 @@ import Testing
 /// environment that the guard held and that was never answered 200; a row not yet pushed, a
 /// proven one, and another scope's are never evicted, and only when there is none is the new
 /// token refused. On every engine.
-@Suite struct HeldJunkEvictionTests {
+@Suite("Held junk eviction") struct HeldJunkEvictionTests {
     let now: Int64 = 1_800_000_000_000
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
