@@ -116,6 +116,16 @@ final class PackageHost {
 
     func sweepAsCron() throws -> HostOutput { try HostCommand.cron(sweepEntry(), scratch: staging.path) }
 
+    /// cron's sweep line started as cron starts it (`/bin/sh -c` from root's home, cron's small
+    /// environment), without waiting for its end; its output in the staging folder.
+    func sweepAsCronInTheBackground() throws -> ChildProcess {
+        let entry = try sweepEntry()
+        return try ChildProcess(
+            "/bin/sh", ["-c", "cd /root && exec /bin/sh -c \"$1\"", "sh", entry.command],
+            environment: ["HOME": "/root", "LOGNAME": "root", "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"],
+            outputPath: staging.file("sweep-in-background.out"))
+    }
+
     func bootAsCron() throws -> HostOutput { try HostCommand.cron(crontab().reboot(), scratch: staging.path) }
 
     // MARK: - What runs, and what it wrote

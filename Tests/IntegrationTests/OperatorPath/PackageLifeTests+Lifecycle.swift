@@ -60,7 +60,8 @@ extension PackageLifeTests {
         #expect(refused.isEmpty, "after the reinstall registrations answered \(refused)")
     }
 
-    /// The upgrade to the second version: the operator's edit and every registration stay, the
+    /// The upgrade to the second version, from the older build's home of the sweep's user and
+    /// while a sweep runs: the operator's edit and every registration stay, the home moves, the
     /// responder runs the new programs, and pushes go on. (Both versions hold the same programs,
     /// so the schema stays; the hand-made test upgrades an older schema.)
     func theUpgradeKeepsEverything(to package: BuiltPackage, on host: PackageHost, edit: String) throws {
@@ -68,8 +69,10 @@ extension PackageLifeTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: package.path, toPath: folder + "/" + package.fileName)
         let schema = try host.schemaVersion()
+        let held = try holdASweepInTheOldHome(on: host)
         let upgraded = try host.root(readmeBlock("apt install ./", of: host).text, in: folder, startsAllowed: true)
         #expect(upgraded.status == 0, "the upgrade exited \(upgraded.status): \(OperatorHost.tail(upgraded.output))")
+        expectTheHomeMoved(by: upgraded, held: held, on: host)
         #expect(host.packageStatus == "install ok installed \(package.version)", "dpkg says \(host.packageStatus ?? "nothing")")
         let settings = (try? String(contentsOfFile: PackageHost.configPath, encoding: .utf8)) ?? ""
         #expect(settings.contains(edit), "the upgrade lost the operator's edit of the settings")
