@@ -24,7 +24,7 @@ struct HostClaim {
             "/etc/nginx/snippets/liveactivity-fastcgi-pass.conf", "/etc/cron.d/liveactivity.dpkg-old",
             "/etc/logrotate.d/liveactivity.dpkg-old",
         ] + handMadeUnits.flatMap { ["/etc/systemd/system/" + $0, "/etc/systemd/system/\($0).dpkg-old"] }
-        + handMadeUnitLinks
+        + handMadeUnitLinks + PackageHost.nginxLogRotations
     /// The shipped units, as docs/INSTALL.md's systemd way by hand copies them into /etc/systemd/system.
     static let handMadeUnits = [
         "liveactivity-fcgi.socket", "liveactivity-fcgi.service", "liveactivity-sweep.service", "liveactivity-sweep.timer",

@@ -9,6 +9,13 @@ final class PackageHost {
     static let databasePath = "/var/lib/liveactivity/liveactivity.sqlite"
     static let logFolder = "/var/log/liveactivity"
     static let programs = ["/usr/bin/liveactivity-fcgi", "/usr/bin/liveactivity-sweep"]
+    /// nginx's logs of the package's snippet (its `access_log` and `error_log` lines).
+    static let nginxLogs = ["/var/log/nginx/liveactivity.access.log", "/var/log/nginx/liveactivity.error.log"]
+    /// What nginx's own log rotation (/etc/logrotate.d/nginx) makes of them after a few days.
+    static let nginxLogRotations = [
+        "/var/log/nginx/liveactivity.access.log.1", "/var/log/nginx/liveactivity.access.log.2.gz",
+        "/var/log/nginx/liveactivity.error.log.1",
+    ]
 
     let readme: ReadmeDeployment
     let siteName: String

@@ -125,8 +125,15 @@ extension PackageLifeTests {
     }
 
     /// `apt purge` as docs/INSTALL.md writes it, once the operator's site no longer includes the snippet:
-    /// the settings, the database and the logs go, the user stays, nginx still starts.
+    /// the settings, the database and the logs go - the package's own and nginx's of the
+    /// snippet, rotations included (issue 48 point 9) -, the user stays, nginx still starts.
     func purgeRemovesTheRest(on host: PackageHost) throws {
+        for log in PackageHost.nginxLogs {
+            #expect(FileManager.default.fileExists(atPath: log), "nginx, serving the snippet, wrote no \(log)")
+        }
+        for rotation in PackageHost.nginxLogRotations {
+            try Data("a day's lines, rotated by nginx's logrotate\n".utf8).write(to: URL(fileURLWithPath: rotation))
+        }
         let unlinked = try host.root(
             "rm /etc/nginx/sites-enabled/liveactivity /etc/nginx/sites-available/liveactivity && nginx -s reload")
         #expect(unlinked.status == 0, "removing the site: \(unlinked.output)")
@@ -139,7 +146,7 @@ extension PackageLifeTests {
             "/etc/liveactivity", "/var/lib/liveactivity", "/var/lib/liveactivity-sweep", PackageHost.logFolder,
             "/etc/cron.d/liveactivity",
             "/etc/logrotate.d/liveactivity", "/etc/nginx/conf.d/liveactivity.conf", "/etc/nginx/snippets/liveactivity.conf",
-        ] {
+        ] + PackageHost.nginxLogs + PackageHost.nginxLogRotations {
             #expect(!FileManager.default.fileExists(atPath: path), "the purge left \(path)")
         }
         let overrides = try HostCommand.run(["/usr/bin/dpkg-statoverride", "--list"], scratch: host.staging.path)

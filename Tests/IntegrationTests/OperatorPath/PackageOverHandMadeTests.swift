@@ -111,6 +111,10 @@ extension PackageLifeTests {
         #expect(purged.status == 0, "apt purge exited \(purged.status): \(OperatorHost.tail(purged.output))")
         let test = try host.root("nginx -t")
         #expect(test.status == 0, "after the purge nginx refuses the hand-made site: \(OperatorHost.tail(test.output))")
+        // The hand-made site names the same nginx logs as the package's snippet: they stay.
+        for log in PackageHost.nginxLogs {
+            #expect(FileManager.default.fileExists(atPath: log), "the purge took \(log), which the hand-made site still writes")
+        }
         for path in ["/etc/cron.d/liveactivity.dpkg-old", "/etc/logrotate.d/liveactivity.dpkg-old"] {
             #expect(!FileManager.default.fileExists(atPath: path), "the purge left \(path) (docs/INSTALL.md says it goes)")
         }
