@@ -32,14 +32,19 @@ final class PackageHost {
             bundleID: "com.example.betterblue")
         let standIn = try StandInStack(key: key, label: "package-standin")
         let certificate = staging.file("site-cert.pem")
+        try Self.makeCertificate(certificate, key: staging.file("site-key.pem"), for: siteName, scratch: staging.path)
+        self.init(readme: readme, siteName: siteName, staging: staging, standIn: standIn, certificate: certificate)
+    }
+
+    /// A self-signed pair for `siteName`, as the test's stand-in for what certbot gets.
+    static func makeCertificate(_ certificate: String, key: String, for siteName: String, scratch: String) throws {
         let made = try HostCommand.run(
             [
                 systemTool("openssl") ?? "/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", staging.file("site-key.pem"), "-out", certificate,
+                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
                 "-days", "2", "-subj", "/CN=\(siteName)", "-addext", "subjectAltName=DNS:\(siteName)",
-            ], scratch: staging.path)
+            ], scratch: scratch)
         guard made.status == 0 else { throw SocketError("openssl req failed: \(made.output)") }
-        self.init(readme: readme, siteName: siteName, staging: staging, standIn: standIn, certificate: certificate)
     }
 
     /// The package on a host that another deployment already set up (the hand-made one).

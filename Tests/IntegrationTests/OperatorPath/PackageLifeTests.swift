@@ -127,6 +127,7 @@ struct PackageLifeTests {
             readmeBlock("curl ", of: host).text, in: host.staging.path, environment: environment, scratch: host.staging.path)
         #expect(
             check.output.contains("\"status\":\"ok\""), "docs/INSTALL.md's check answered: \(OperatorHost.tail(check.output))")
+        try theDeployHookMakesNginxServeARenewedCertificate(on: host)
     }
 
     /// The block of docs/INSTALL.md's package section holding `fragment`, as written (the host name in

@@ -93,6 +93,16 @@ struct ReadmeDeployment {
         return String(block.text[range.upperBound..<slash])
     }
 
+    /// The command certbot runs after each renewal, as the section's certbot line gives it
+    /// (`--deploy-hook '...'`): nginx serves the certificate it read at its last (re)load.
+    func certbotDeployHook() throws -> String {
+        let line = try line(containing: "certbot certonly ")
+        guard let hook = line.firstMatch(of: /--deploy-hook '([^']+)'/)?.output.1 else {
+            throw SocketError("docs/INSTALL.md's certbot line gives no --deploy-hook: nginx would serve the old certificate")
+        }
+        return String(hook)
+    }
+
     /// The line of a block that holds `fragment` (the start line of step 4, for example).
     func line(containing fragment: String) throws -> String {
         for block in blocks {
