@@ -2,11 +2,12 @@ import Foundation
 import TestSupport
 
 /// docs/INSTALL.md's steps as written, with only the substitutions a test host needs, each
-/// asserted to apply: the test's own build instead of `swift build`, the stand-in instead of
+/// asserted to apply: the runtime packages checked to be there (`dpkg -s`) instead of installed
+/// (apt would upgrade the machine's), the test's own build instead of `swift build`, the stand-in instead of
 /// Apple (two settings appended after the configuration step), a self-signed pair at certbot's
 /// paths instead of certbot's block (a test host has no public name for Let's Encrypt to check).
 extension OperatorHost {
-    static let buildLine = "scripts/install-deps && swift build -c release"
+    static let buildLine = "scripts/install-deps --build-only && swift build -c release"
 
     /// Steps 1 to 5: every `sh` block of the section in order, except the systemd alternative
     /// of step 4 (this host runs cron's way), certbot's block (a self-signed pair where it puts
@@ -42,6 +43,9 @@ extension OperatorHost {
     /// A block's text with the test's substitutions.
     func text(of block: ReadmeDeployment.Block) throws -> String {
         guard block.step == 1 else { return block.text }
+        if block.text.hasPrefix("apt install ") {
+            return try substituting("apt install ", with: "dpkg -s ", in: block.text, what: "step 1's runtime packages")
+        }
         return try substituting(Self.buildLine, with: ": built by the test", in: block.text, what: "step 1's build")
     }
 

@@ -9,6 +9,10 @@ final class PackageHost {
     static let databasePath = "/var/lib/liveactivity/liveactivity.sqlite"
     static let logFolder = "/var/log/liveactivity"
     static let programs = ["/usr/bin/liveactivity-fcgi", "/usr/bin/liveactivity-sweep"]
+    /// The C libraries' packages the programs load (libfcgi and SQLite at their start, libcurl,
+    /// libcrypto and libpq when a run needs them): the package's Depends name each, and so does
+    /// docs/INSTALL.md's list for a host by hand.
+    static let libraryPackages = ["libfcgi0ldbl", "libsqlite3-0", "libcurl4", "libssl3", "libpq5"]
     /// nginx's logs of the package's snippet (its `access_log` and `error_log` lines).
     static let nginxLogs = ["/var/log/nginx/liveactivity.access.log", "/var/log/nginx/liveactivity.error.log"]
     /// What nginx's own log rotation (/etc/logrotate.d/nginx) makes of them after a few days.
