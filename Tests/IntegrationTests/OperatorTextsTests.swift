@@ -4,7 +4,8 @@ import Testing
 
 /// What the operator reads, checked against what the code and the package do (issue 48):
 /// certbot's renewal reloads nginx in every document that gets the certificate; a host by hand
-/// is given the packages the programs load, not the test stack.
+/// is given the packages the programs load, not the test stack; the settings page gives the
+/// table's figures.
 @Suite("What the operator reads", .sqlitePassOnly)
 struct OperatorTextsTests {
     /// Every certbot line gives the same `--deploy-hook`, a reload of nginx: certbot keeps it and
@@ -47,5 +48,70 @@ struct OperatorTextsTests {
             .map(String.init).filter { !$0.hasPrefix("$") && $0 != "adduser" }
         let needed = Set(PackageHost.libraryPackages + literal + ["nginx"])
         #expect(named.isSuperset(of: needed), "docs/INSTALL.md's runtime packages lack \(needed.subtracting(named).sorted())")
+    }
+
+    /// docs/CONFIGURATION.md's table: each setting's meaning, by name.
+    static func tableMeanings() throws -> [String: String] {
+        var meanings: [String: String] = [:]
+        for line in try Documents.section("## The settings", in: "docs/CONFIGURATION.md").split(separator: "\n")
+        where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            guard cells.count > 1 else { continue }
+            for name in cells[0].matches(of: /`([A-Z_]+)`/) { meanings[String(name.output.1)] = cells[1] }
+        }
+        return meanings
+    }
+
+    /// liveactivity.conf(5)'s entries (`.TP`, `.B NAME`, the text up to the next entry), by name,
+    /// without the `Default:` line, roff's `\-` undone.
+    static func manPageEntries() throws -> [String: String] {
+        let lines = try Documents.text("debian/man/liveactivity.conf.5").replacingOccurrences(of: "\\-", with: "-")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        var entries: [String: String] = [:]
+        var index = 0
+        while index < lines.count {
+            guard lines[index] == ".TP", index + 1 < lines.count else {
+                index += 1
+                continue
+            }
+            let names = lines[index + 1].matches(of: /((?:LIVEACTIVITY|APNS)_[A-Z_]+)/).map { String($0.output.1) }
+            var body: [Substring] = []
+            index += 2
+            while index < lines.count, !lines[index].hasPrefix(".TP"), !lines[index].hasPrefix(".SH"),
+                !lines[index].hasPrefix(".PP")
+            {
+                if !lines[index].hasPrefix("Default:") { body.append(lines[index]) }
+                index += 1
+            }
+            for name in names { entries[name] = body.joined(separator: " ") }
+        }
+        return entries
+    }
+
+    /// Every figure liveactivity.conf(5) gives for a setting (a bound, a size) is one
+    /// docs/CONFIGURATION.md's table gives for it: the page once said 21 kB per push in flight,
+    /// where the table and the code say about 12 kB.
+    @Test func theSettingsPageGivesTheTablesFigures() throws {
+        let meanings = try Self.tableMeanings()
+        let entries = try Self.manPageEntries()
+        #expect(entries.count >= 15, "liveactivity.conf(5) has \(entries.count) entries")
+        for (name, text) in entries.sorted(by: { $0.key < $1.key }) {
+            guard let meaning = meanings[name] else { continue }
+            let figures = Set(text.matches(of: /\d+(?:\.\d+)?/).map { String($0.output) })
+            let tables = Set(meaning.matches(of: /\d+(?:\.\d+)?/).map { String($0.output) })
+            #expect(
+                figures.isSubset(of: tables),
+                "liveactivity.conf(5) gives \(name) \(figures.subtracting(tables).sorted()), which docs/CONFIGURATION.md does not: \(text)"
+            )
+        }
+    }
+
+    /// On PostgreSQL the sweep exits 2 without `LIVEACTIVITY_SWEEP_DIR` (its lock has no
+    /// database beside it): the page says so where the setting is described.
+    @Test func theSettingsPageSaysTheSweepFolderIsRequiredOnPostgreSQL() throws {
+        let entry = try #require(try Self.manPageEntries()["LIVEACTIVITY_SWEEP_DIR"], "no LIVEACTIVITY_SWEEP_DIR entry")
+        #expect(entry.contains("PostgreSQL") && entry.lowercased().contains("required"), "liveactivity.conf(5): \(entry)")
+        let sweep = try Documents.text("Sources/liveactivity-sweep/SweepCommand.swift")
+        #expect(sweep.contains("LIVEACTIVITY_SWEEP_DIR is not set: on PostgreSQL"), "the sweep no longer requires it")
     }
 }
