@@ -5,7 +5,7 @@ import Testing
 /// What the operator reads, checked against what the code and the package do (issue 48):
 /// certbot's renewal reloads nginx in every document that gets the certificate; a host by hand
 /// is given the packages the programs load, not the test stack; the settings page gives the
-/// table's figures.
+/// table's figures; the shipped files cite sections that exist.
 @Suite("What the operator reads", .sqlitePassOnly)
 struct OperatorTextsTests {
     /// Every certbot line gives the same `--deploy-hook`, a reload of nginx: certbot keeps it and
@@ -113,5 +113,40 @@ struct OperatorTextsTests {
         #expect(entry.contains("PostgreSQL") && entry.lowercased().contains("required"), "liveactivity.conf(5): \(entry)")
         let sweep = try Documents.text("Sources/liveactivity-sweep/SweepCommand.swift")
         #expect(sweep.contains("LIVEACTIVITY_SWEEP_DIR is not set: on PostgreSQL"), "the sweep no longer requires it")
+    }
+
+    /// The files the package and the hand-made deployment ship (nginx/, cron/, systemd/,
+    /// debian/) cite documents' sections by name (`README, "..."`, `docs/INSTALL.md, "..."`):
+    /// each is a heading, or a paragraph's bold lead, of that document.
+    @Test func theShippedFilesCiteSectionsThatExist() throws {
+        let files = FileManager.default
+        var paths: [String] = []
+        for folder in ["nginx", "cron", "systemd", "debian"] {
+            let entries = files.enumerator(atPath: packageRoot + "/" + folder)?.compactMap { $0 as? String } ?? []
+            paths += entries.filter { !$0.hasPrefix("changelog") && !$0.hasSuffix(".template") }.map { folder + "/" + $0 }
+        }
+        var cited = 0
+        for path in paths.sorted() {
+            var isFolder: ObjCBool = false
+            guard files.fileExists(atPath: packageRoot + "/" + path, isDirectory: &isFolder), !isFolder.boolValue,
+                let text = try? Documents.text(path)
+            else { continue }
+            // A citation may run over a comment's line break.
+            let joined = text.replacing(/\n[#\s]*/, with: " ").replacingOccurrences(of: "\\\"", with: "\"")
+            for match in joined.matches(
+                of: /(README|[A-Z][A-Z-]*\.md)(?:\.gz)?(?:'s)?,?:?(?: in \/usr\/share\/doc\/liveactivity,)? "([^"]+)"/)
+            {
+                cited += 1
+                let name = String(match.output.1)
+                let document = name == "README" ? "README.md" : "docs/" + name
+                let section = String(match.output.2)
+                let titles = try Documents.text(document).split(separator: "\n").compactMap { line -> String? in
+                    if line.hasPrefix("#") { return line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) }
+                    return line.firstMatch(of: /^(?:- |\d+\. )?\*\*([^*]+?)\.?\*\*/).map { String($0.output.1) }
+                }
+                #expect(titles.contains(section), "\(path) cites \(name), \"\(section)\", which \(document) does not have")
+            }
+        }
+        #expect(cited >= 4, "only \(cited) citations found")
     }
 }
