@@ -2,12 +2,18 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What the operator reads, checked against what the code and the package do (issue 48):
-/// certbot's renewal reloads nginx in every document that gets the certificate; a host by hand
-/// is given the packages the programs load, not the test stack; the settings page gives the
-/// table's figures; the shipped files cite sections that exist.
+/// What the operator reads, checked against what the code and the package do (issue 48 points
+/// 11 and 12): certbot's renewal reloads nginx in every document that gets the certificate; a
+/// host by hand is given the packages the programs load, not the test stack; the settings page
+/// gives the table's figures; the shipped files cite sections that exist; each restart of the
+/// responder says how without systemd too; a check of the sweep's log names the journal too.
 @Suite("What the operator reads", .sqlitePassOnly)
 struct OperatorTextsTests {
+    /// The documents an operator follows to deploy: README, docs/, README.Debian.
+    static func operatorDocuments() throws -> [String] {
+        try DocumentationTests.documents() + ["debian/liveactivity.README.Debian"]
+    }
+
     /// Every certbot line gives the same `--deploy-hook`, a reload of nginx: certbot keeps it and
     /// runs it after each renewal (PackageLifeTests runs it against nginx as the docs give it).
     @Test func everyCertbotLineReloadsNginxAfterARenewal() throws {
@@ -148,5 +154,45 @@ struct OperatorTextsTests {
             }
         }
         #expect(cited >= 4, "only \(cited) citations found")
+    }
+
+    /// Wherever a document tells the operator to restart the responder with systemd, it says how
+    /// where cron started it too (the supervisor's SIGHUP, or the `@reboot` line again).
+    @Test func everyRestartOfTheResponderSaysHowWithoutSystemdToo() throws {
+        var found = 0
+        for document in try Self.operatorDocuments() + ["debian/man/liveactivity.conf.5"] {
+            let text = try Documents.text(document).replacingOccurrences(of: "\\-", with: "-")
+                .replacing(/\s+/, with: " ")
+            for match in text.ranges(of: "systemctl restart liveactivity-fcgi") {
+                found += 1
+                let from = text.index(match.lowerBound, offsetBy: -300, limitedBy: text.startIndex) ?? text.startIndex
+                let to = text.index(match.upperBound, offsetBy: 300, limitedBy: text.endIndex) ?? text.endIndex
+                let around = text[from..<to]
+                #expect(
+                    around.contains("kill -HUP $(cat /run/liveactivity-fcgi.pid)") || around.contains("@reboot"),
+                    "\(document) restarts the responder with systemd only: …\(text[match.lowerBound..<to])")
+            }
+        }
+        #expect(found >= 4, "only \(found) restarts found")
+    }
+
+    /// A command that reads the sweep's log file (cron's) sits in a paragraph that also gives the
+    /// journal, where the sweep's lines are with systemd.
+    @Test func aCheckOfTheSweepsLogFileNamesTheJournalToo() throws {
+        var found = 0
+        for document in try Self.operatorDocuments() {
+            for paragraph in try Documents.text(document).components(separatedBy: "\n\n") {
+                let reads = paragraph.matches(of: /`((?:tail|less|grep|cat|head)[^`]*sweep\.log[^`]*)`/).map {
+                    String($0.output.1)
+                }
+                for command in reads {
+                    found += 1
+                    #expect(
+                        paragraph.contains("journalctl -u liveactivity-sweep"),
+                        "\(document) checks `\(command)` and not the journal, where systemd's sweep writes")
+                }
+            }
+        }
+        #expect(found >= 1, "no document reads the sweep's log")
     }
 }
