@@ -63,4 +63,35 @@ struct APIDocumentTests {
             }
         }
     }
+
+    /// Each route of the block answers the `Content-Type` the section's prose gives it: the one
+    /// named beside the route (`/wakeup/metrics` ... (`Content-Type: ...`)), else JSON's, which
+    /// the prose gives every other answer (issue 48 point 12: it once called every answer JSON).
+    @Test func eachRouteAnswersTheContentTypeTheDocumentGives() throws {
+        let prose = try Documents.section("## The routes", in: "docs/API.md")
+        #expect(prose.contains("`Content-Type: application/json`"), "docs/API.md gives no JSON content type")
+        var types: [String: String] = [:]
+        for match in prose.matches(of: /`(\/wakeup\/[a-z]+)`[^`(]*\(`Content-Type: ([^`]+)`\)/) {
+            types[String(match.output.1)] = String(match.output.2)
+        }
+        let stack = try LiveStack()
+        let token = testToken(3311)
+        let bash = try #require(systemTool("bash"))
+        var routes = Set<String>()
+        for (command, _) in try Self.commands() {
+            let route = try #require(command.firstMatch(of: /127\.0\.0\.1:8080(\/[a-z\/]+)/)?.output.1, "\(command)")
+            routes.insert(String(route))
+            let line = command.replacingOccurrences(of: "curl ", with: "curl -sS -o /dev/null -D - ")
+                .replacingOccurrences(of: Self.exampleBase, with: "http://127.0.0.1:\(stack.port)")
+                .replacingOccurrences(of: "<64+ hex digits>", with: token)
+                .replacingOccurrences(of: "<widget hex>", with: testToken(3312)).replacingOccurrences(of: "<hex>", with: token)
+            let run = try runCommand(bash, ["-c", "set -euo pipefail; " + line], environment: ["PATH": "/usr/bin:/bin"])
+            let answered = run.stdout.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("content-type:") }
+                .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
+            let expected = types[String(route)] ?? "application/json"
+            #expect(answered == expected, "\(route) answered Content-Type \(answered ?? "none"); docs/API.md says \(expected)")
+        }
+        #expect(Set(types.keys).isSubset(of: routes), "docs/API.md gives types for routes its block does not show: \(types)")
+        #expect(routes.isSuperset(of: ["/wakeup/metrics", "/wakeup/status"]), "\(routes.sorted())")
+    }
 }
