@@ -12,6 +12,13 @@ public struct IntervalPolicy: Sendable, Equatable {
     /// The shortest interval of each kind with a setting of its own (`PushKind.intervalSetting`)
     /// the operator set, in seconds (others: the kind's default).
     public var kindSeconds: [PushKind: Int] = [:]
+    /// `LIVEACTIVITY_STRETCH_AFTER`: unchanged acks in a row before a wake target's interval
+    /// doubles (SPEC 5, "Cadence"); 0 never stretches.
+    public var stretchAfter = IntervalPolicy.defaultStretchAfter
+
+    public static let defaultStretchAfter = 3
+    /// What `LIVEACTIVITY_STRETCH_AFTER` may be.
+    public static let stretchAfterRange = 0...1000
 
     /// What an app may ask for (SPEC 3): whole seconds from 1 to a day.
     public static let requestable = 1...86_400
@@ -83,6 +90,14 @@ public struct IntervalPolicy: Sendable, Equatable {
             hash = hash &* 0x100_0000_01b3
         }
         return Int64(hash % UInt64(width + 1))
+    }
+
+    /// The cadence of a wake target of `type` that asked for `requested` seconds: its effective
+    /// interval here is its base, which what the app reports then changes (`Cadence`).
+    public func cadence(_ type: ActivityType, requested: Int?) -> Cadence {
+        Cadence(
+            base: effectiveMilliseconds(.wake, type, requested: requested), maximum: Int64(maximumSeconds) * 1000,
+            stretchAfter: stretchAfter)
     }
 
     /// The interval of `type` when the app asked for none, in milliseconds.

@@ -175,6 +175,9 @@ public struct Configuration: Sendable {
         if let seconds = try settings.integer("LIVEACTIVITY_INTERVAL_MAX", in: IntervalPolicy.requestable) {
             intervalPolicy.maximumSeconds = seconds
         }
+        if let count = try settings.integer("LIVEACTIVITY_STRETCH_AFTER", in: IntervalPolicy.stretchAfterRange) {
+            intervalPolicy.stretchAfter = count
+        }
         for kind in PushKind.all {
             guard let name = kind.intervalSetting else { continue }
             if let seconds = try settings.integer(name, in: IntervalPolicy.requestable) {
