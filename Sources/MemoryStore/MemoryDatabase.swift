@@ -51,6 +51,9 @@ struct MemoryState {
         var attempts: [PushAttempt] = []
         var waitingAckAt: Int64?
         var guardHolds: Int64 = 0
+        var cadence: CadenceState = .base
+        /// What an ack waiting on the row said of the data.
+        var waitingChanged: Bool?
     }
 
     /// A recorded run.

@@ -23,7 +23,8 @@ extension MemoryStoreConnection: FigureQueries {
                 PushTarget(
                     kind: key.kind, token: target.token, requestedInterval: target.requestedInterval,
                     nextPushAt: target.nextPushAt, lastPushAt: target.lastPushAt, pushCount: target.pushCount,
-                    consecutiveFailures: target.failures, lastError: target.lastError, attempts: attempts ? target.attempts : [])
+                    consecutiveFailures: target.failures, lastError: target.lastError, cadence: target.cadence,
+                    attempts: attempts ? target.attempts : [])
             }
             let wakeKey = TargetKey(registration, kind: .wake)
             guard let wake = state.targets[wakeKey] else {

@@ -53,7 +53,7 @@ extension MemoryStoreConnection: SweepStatements {
             key: key, token: target.token, activityType: target.facts.activityType, environment: target.facts.environment,
             registeredAt: target.facts.registeredAt, proven: target.lastPushAt != nil, failures: Int(target.failures),
             nextPushAt: target.nextPushAt, requestedInterval: target.requestedInterval, lastPushAt: target.lastPushAt,
-            guardHolds: Int(target.guardHolds))
+            guardHolds: Int(target.guardHolds), cadence: target.cadence)
     }
 
     /// The targets a fault of `scope` stopped before the sweep reached them: still due, there
@@ -116,7 +116,8 @@ extension MemoryStoreConnection: SweepStatements {
                 guard let target = state.targets[TargetKey(key, kind: .wake)], let at = target.waitingAckAt else { return nil }
                 return WaitingAck(
                     key: key, at: at, activityType: target.facts.activityType, environment: target.facts.environment,
-                    requestedInterval: target.requestedInterval, attempts: target.attempts)
+                    requestedInterval: target.requestedInterval, changed: target.waitingChanged, cadence: target.cadence,
+                    attempts: target.attempts)
             }
         }
     }
@@ -139,7 +140,7 @@ extension MemoryStoreConnection: SweepStatements {
                 return .skipped
             }
             target.failures += Int64(kept.failuresAdded)
-            target.lastError = kept.reason
+            if let reason = kept.reason { target.lastError = reason }
             target.nextPushAt = kept.nextPushAt
             target.guardHolds += Int64(kept.guardHoldsAdded)
             state.targets[row.key] = attempted(target)
@@ -161,7 +162,11 @@ extension MemoryStoreConnection: SweepStatements {
             case .prepend(let attempt): target.attempts = Array(([attempt] + target.attempts).prefix(PushAttempt.kept))
             case .replace(let all): target.attempts = Array(all.prefix(PushAttempt.kept))
             }
-            if row.clearsWaitingAck { target.waitingAckAt = nil }
+            if row.clearsWaitingAck {
+                target.waitingAckAt = nil
+                target.waitingChanged = nil
+            }
+            if let unchanged = row.unchangedAcks { target.cadence.unchangedAcks = unchanged }
             return target
         }
         switch row.change {

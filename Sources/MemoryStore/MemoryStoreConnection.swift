@@ -70,14 +70,16 @@ extension MemoryStoreConnection: RegistrationStatements {
                 case .insert(let new):
                     state.targets[new.key] = MemoryState.Target(
                         facts: new.facts, token: new.token, requestedInterval: new.requestedInterval,
-                        nextPushAt: new.facts.registeredAt)
-                case .refresh(let key, let facts, let requested, let keepsProof):
+                        nextPushAt: new.facts.registeredAt, cadence: new.cadence)
+                case .refresh(let key, let facts, let requested, let keepsProof, let cadence):
                     guard var target = state.targets[key] else { continue }
                     target.facts = facts
                     target.nextPushAt = facts.registeredAt
                     target.failures = 0
                     target.lastError = nil
                     target.requestedInterval = requested
+                    target.cadence = cadence
+                    target.waitingChanged = nil
                     if !keepsProof { target.lastPushAt = nil }
                     state.targets[key] = target
                 case .delete(let key):
@@ -142,7 +144,8 @@ extension MemoryStoreConnection: RegistrationStatements {
                     AckSubject(
                         activityType: target.facts.activityType, environment: target.facts.environment,
                         requestedInterval: target.requestedInterval, nextPushAt: target.nextPushAt, attempts: target.attempts,
-                        waitingAckAt: target.waitingAckAt)
+                        waitingAckAt: target.waitingAckAt, lastPushAt: target.lastPushAt,
+                        registeredAt: target.facts.registeredAt, cadence: target.cadence)
                 }
             }
         }
@@ -153,7 +156,12 @@ extension MemoryStoreConnection: RegistrationStatements {
             for ack in acks {
                 switch ack {
                 case .mark(let key, let attempts): state.targets[TargetKey(key, kind: .wake)]?.attempts = attempts
-                case .wait(let key, let at): state.targets[TargetKey(key, kind: .wake)]?.waitingAckAt = at
+                case .wait(let key, let at, let changed):
+                    state.targets[TargetKey(key, kind: .wake)]?.waitingAckAt = at
+                    state.targets[TargetKey(key, kind: .wake)]?.waitingChanged = changed
+                case .cadence(let key, let cadence, let next):
+                    state.targets[TargetKey(key, kind: .wake)]?.cadence = cadence
+                    state.targets[TargetKey(key, kind: .wake)]?.nextPushAt = next
                 }
             }
         }

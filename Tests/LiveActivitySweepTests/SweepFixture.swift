@@ -50,12 +50,12 @@ struct SweepFixture: SweepTimes {
     /// Registers the sample tokens of `seeds` at `time`, as the API does.
     func register(
         _ seeds: some Sequence<Int>, _ type: ActivityType = .charging, _ environment: APNsEnvironment = .production,
-        interval: Int? = nil, at time: Int64, app: AppName = .defaultApp
+        interval: Int? = nil, at time: Int64, app: AppName = .defaultApp, device: DeviceState = .unknown
     ) throws {
         for seed in seeds {
             try database.register(
                 try PushToken(validating: sampleToken(seed)), type: type, environment: environment, now: time,
-                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval, app: app)
+                expiresAt: time + configuration.expiryMilliseconds, cap: 100_000, interval: interval, app: app, device: device)
         }
     }
 

@@ -27,7 +27,7 @@ import Testing
         #expect(members["b"] == .null)
         #expect(members["c"] == .other)
         #expect(members["e"] == .number(-1500))
-        #expect(members["f"] == .other)
+        #expect(members["f"] == .bool(false), "booleans are kept: lowPower, changed")
         #expect(members["missing"] == nil)
     }
 

@@ -275,11 +275,12 @@ public final class TestDatabase: @unchecked Sendable {
     public func register(
         _ token: PushToken, type: ActivityType = .charging, environment: APNsEnvironment = .production, now: Int64,
         expiresAt: Int64? = nil, cap: Int = 1_000_000, unprovenCap: Int = 1_000_000, interval: Int? = nil,
-        widget: NewRegistration.Widget? = nil, app: AppName = .defaultApp
+        widget: NewRegistration.Widget? = nil, app: AppName = .defaultApp, device: DeviceState = .unknown
     ) throws -> StoreWrite.RegisterResult {
-        let registration = NewRegistration(
+        var registration = NewRegistration(
             token: token, activityType: type, environment: environment, registeredAt: now,
             expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval, widget: widget, app: app)
+        registration.device = device
         guard
             case .registered(let result) = try writer.perform(
                 .register(registration, caps: .init(total: cap, unproven: unprovenCap)))
@@ -296,9 +297,13 @@ public final class TestDatabase: @unchecked Sendable {
     /// The ack's outcome; nil while it waits for a push on its way.
     @discardableResult
     public func acknowledge(
-        _ token: PushToken, now: Int64, policy: IntervalPolicy = IntervalPolicy(), app: AppName = .defaultApp
+        _ token: PushToken, now: Int64, policy: IntervalPolicy = IntervalPolicy(), app: AppName = .defaultApp,
+        report: AckReport = .none
     ) throws -> AckOutcome? {
-        guard case .acknowledged(let outcome) = try writer.perform(.acknowledge(token, app: app, now: now, policy: policy)) else {
+        guard
+            case .acknowledged(let outcome) = try writer.perform(
+                .acknowledge(token, app: app, now: now, policy: policy, report: report))
+        else {
             throw UnexpectedAnswer()
         }
         return outcome

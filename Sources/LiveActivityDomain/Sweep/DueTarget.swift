@@ -22,12 +22,15 @@ public struct DueTarget: Sendable, Equatable {
     public var lastPushAt: Int64?
     /// Times the mass-deletion guard held it as a fresh deployment's junk (SPEC 5).
     public var guardHolds: Int
+    /// What its cadence is computed from (a wake target's; `.base` for other kinds).
+    public var cadence: CadenceState
 
     public init(
         key: TargetKey, token: PushToken? = nil, activityType: ActivityType, environment: APNsEnvironment,
         registeredAt: Int64, proven: Bool = false, failures: Int = 0, nextPushAt: Int64 = 0, requestedInterval: Int? = nil,
-        lastPushAt: Int64? = nil, guardHolds: Int = 0
+        lastPushAt: Int64? = nil, guardHolds: Int = 0, cadence: CadenceState = .base
     ) {
+        self.cadence = cadence
         self.key = key
         self.token = token ?? key.registration
         self.activityType = activityType

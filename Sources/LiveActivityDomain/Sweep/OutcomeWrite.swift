@@ -15,6 +15,9 @@ public enum OutcomeWrite: Sendable, Equatable {
     /// Kept, untried or its answer set aside, while a fault of its scope lasts: the reason and
     /// when to try again; its failures are its own and stay as they are.
     case held(TargetKey, selectedRegisteredAt: Int64, reason: String, nextPushAt: Int64)
+    /// Not pushed: the cadence withheld the wake (SPEC 5, "Cadence"); due again at its next tick.
+    /// Its failures and last reason stay as they are.
+    case withheld(TargetKey, selectedRegisteredAt: Int64, nextPushAt: Int64)
     /// Deleted, unless registered again after `registeredAtOrBefore`.
     case delete(TargetKey, registeredAtOrBefore: Int64)
     /// 410: deleted unless registered again after APNs's timestamp; a target kept that way is
@@ -25,7 +28,7 @@ public enum OutcomeWrite: Sendable, Equatable {
     public var key: TargetKey {
         switch self {
         case .delivered(let key, _, _, _), .failed(let key, _, _, _), .heldByGuard(let key, _, _, _),
-            .held(let key, _, _, _),
+            .held(let key, _, _, _), .withheld(let key, _, _),
             .delete(let key, _), .unregistered(let key, _, _, _, _):
             key
         }

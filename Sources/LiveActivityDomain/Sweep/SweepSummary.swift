@@ -142,6 +142,9 @@ public struct SweepCounts: Equatable, Sendable {
     public var failureReasons: [String: Int] = [:]
     /// Why targets were removed, with counts.
     public var removalReasons: [String: Int] = [:]
+    /// Wakes not sent because they could not help (SPEC 5, "Cadence"), by why: each the push one
+    /// base interval would have sent at that tick.
+    public var withheld: [Cadence.Withheld: Int] = [:]
 
     public init() {}
 
@@ -160,6 +163,11 @@ public struct SweepCounts: Equatable, Sendable {
             text +=
                 " \(prefix)\(label)=" + reasons.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         }
+        // Only where the app reported a device state that withheld some: a line as before otherwise.
+        let withheldShown = Cadence.Withheld.allCases.compactMap { reason in
+            withheld[reason].flatMap { $0 > 0 ? "\(reason.rawValue):\($0)" : nil }
+        }
+        if !withheldShown.isEmpty { text += " \(prefix)withheld=" + withheldShown.joined(separator: ",") }
         return text
     }
 }

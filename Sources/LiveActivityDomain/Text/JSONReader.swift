@@ -22,7 +22,9 @@ public struct JSONReader {
         case null
         /// A number (the `interval` of a registration), as `Double` reads its text.
         case number(Double)
-        /// A boolean, array or object.
+        /// `true` or `false` (the device state's `lowPower`, `changed`).
+        case bool(Bool)
+        /// An array or object.
         case other
     }
 
@@ -117,6 +119,12 @@ public struct JSONReader {
         case UInt8(ascii: "n"):
             try literal("null")
             return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
         default:
             try value()
             return .other

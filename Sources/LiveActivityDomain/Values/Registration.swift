@@ -60,13 +60,17 @@ public struct PushTarget: Equatable, Sendable {
     public var pushCount: Int64
     public var consecutiveFailures: Int64
     public var lastError: String?
+    /// What its cadence is computed from (a wake target's: SPEC 5, "Cadence").
+    public var cadence: CadenceState
     /// Its last attempts, newest first (read for `history`; empty where a read does not need them).
     public var attempts: [PushAttempt]
 
     public init(
         kind: PushKind, token: PushToken, requestedInterval: Int? = nil, nextPushAt: Int64, lastPushAt: Int64? = nil,
-        pushCount: Int64 = 0, consecutiveFailures: Int64 = 0, lastError: String? = nil, attempts: [PushAttempt] = []
+        pushCount: Int64 = 0, consecutiveFailures: Int64 = 0, lastError: String? = nil, cadence: CadenceState = .base,
+        attempts: [PushAttempt] = []
     ) {
+        self.cadence = cadence
         self.kind = kind
         self.token = token
         self.requestedInterval = requestedInterval

@@ -15,7 +15,8 @@ extension DueTarget {
             failures: Int(try StoredValue.count(row.int(6), in: StoredValue.failures, column: "consecutive_failures")),
             nextPushAt: try StoredValue.time(row.int(7), column: "next_push_at"),
             requestedInterval: try StoredValue.requestedInterval(row.optionalInt(8)), lastPushAt: lastPushAt,
-            guardHolds: Int(try StoredValue.count(row.int(10), in: StoredValue.failures, column: "guard_holds")))
+            guardHolds: Int(try StoredValue.count(row.int(10), in: StoredValue.failures, column: "guard_holds")),
+            cadence: CadenceState(stored: row, from: TargetColumns.dueCadence))
     }
 }
 
@@ -63,7 +64,7 @@ extension PushTarget {
             lastPushAt: try StoredValue.optionalTime(row.optionalInt(9), column: "last_push_at"),
             pushCount: try StoredValue.count(row.int(10), in: StoredValue.wakeups, column: "push_count"),
             consecutiveFailures: try StoredValue.count(row.int(11), in: StoredValue.failures, column: "consecutive_failures"),
-            lastError: row.text(12),
+            lastError: row.text(12), cadence: CadenceState(stored: row, from: TargetColumns.storedCadence),
             attempts: attempts ? AttemptRing.decode(row.bytes(TargetColumns.storedAttempts) ?? [], token: token) : [])
     }
 }
@@ -106,7 +107,9 @@ extension Registration {
 
 /// The columns `AckSubject(stored:token:)` reads.
 public enum AckColumns {
-    public static let subject = "activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at"
+    public static let subject =
+        "activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at, last_push_at, registered_at, "
+        + CadenceColumns.list
 }
 
 extension AckSubject {
@@ -118,7 +121,10 @@ extension AckSubject {
             requestedInterval: try StoredValue.requestedInterval(row.optionalInt(2)),
             nextPushAt: try StoredValue.time(row.int(3), column: "next_push_at"),
             attempts: AttemptRing.decode(row.bytes(4) ?? [], token: token),
-            waitingAckAt: try StoredValue.optionalTime(row.optionalInt(5), column: "waiting_ack_at"))
+            waitingAckAt: try StoredValue.optionalTime(row.optionalInt(5), column: "waiting_ack_at"),
+            lastPushAt: try StoredValue.optionalTime(row.optionalInt(6), column: "last_push_at"),
+            registeredAt: try StoredValue.time(row.int(7), column: "registered_at"),
+            cadence: CadenceState(stored: row, from: 8))
     }
 }
 
@@ -131,11 +137,14 @@ extension WaitingAck {
             at: try StoredValue.time(row.int(2), column: "waiting_ack_at"),
             activityType: try StoredValue.activityType(row.text(3)), environment: try StoredValue.environment(row.text(4)),
             requestedInterval: try StoredValue.requestedInterval(row.optionalInt(5)),
-            attempts: AttemptRing.decode(row.bytes(6) ?? [], token: token))
+            changed: row.optionalInt(6).map { $0 != 0 }, cadence: CadenceState(stored: row, from: 7),
+            attempts: AttemptRing.decode(row.bytes(7 + CadenceColumns.count) ?? [], token: token))
     }
 
     /// The columns it reads, in order (the attempts as the engine selects them, last).
-    public static let columns = "registration_token, app, waiting_ack_at, activity_type, environment, requested_interval"
+    public static let columns =
+        "registration_token, app, waiting_ack_at, activity_type, environment, requested_interval, waiting_changed, "
+        + CadenceColumns.list
 
     /// `columns` of the table named `alias` in the statement.
     public static func columns(alias: String) -> String { TargetColumns.aliased(columns, alias) }

@@ -19,7 +19,7 @@ public enum TargetColumns {
     /// What `DueTarget(stored:)` reads.
     public static let due =
         "registration_token, push_kind, push_token, activity_type, environment, registered_at, consecutive_failures, "
-        + "next_push_at, requested_interval, last_push_at, guard_holds, app"
+        + "next_push_at, requested_interval, last_push_at, guard_holds, app, " + CadenceColumns.list
 
     /// `due` with each column named through `alias` (`r.registration_token, ...`), for a
     /// statement whose FROM names the table so.
@@ -34,14 +34,19 @@ public enum TargetColumns {
     /// attempts as one bytes column (column `storedAttempts`) where a read wants them.
     public static let stored =
         "registration_token, push_kind, push_token, activity_type, environment, registered_at, expires_at, "
-        + "requested_interval, next_push_at, last_push_at, push_count, consecutive_failures, last_error, app"
+        + "requested_interval, next_push_at, last_push_at, push_count, consecutive_failures, last_error, app, "
+        + CadenceColumns.list
 
     /// The column of `app` in `due` and `stored`: each decoder of a key reads it there.
     public static let dueApp: Int32 = 11
     public static let storedApp: Int32 = 13
 
+    /// The first of the `CadenceColumns` in `due` and `stored`.
+    public static let dueCadence: Int32 = 12
+    public static let storedCadence: Int32 = 14
+
     /// The column of the attempts an engine appends to `stored`.
-    public static let storedAttempts: Int32 = 14
+    public static let storedAttempts: Int32 = 18
 }
 
 extension Substring {

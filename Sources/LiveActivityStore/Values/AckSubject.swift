@@ -11,11 +11,20 @@ public struct AckSubject: Sendable, Equatable {
     public var attempts: [PushAttempt]
     /// An ack that came while a push was on its way, for the sweep to judge (`AckRule.waits`).
     public var waitingAckAt: Int64?
+    /// Its last 200 and its registration's time: where its cadence's change takes effect from.
+    public var lastPushAt: Int64?
+    public var registeredAt: Int64
+    /// What its cadence is computed from, as stored.
+    public var cadence: CadenceState
 
     public init(
         activityType: ActivityType, environment: APNsEnvironment, requestedInterval: Int?, nextPushAt: Int64,
-        attempts: [PushAttempt], waitingAckAt: Int64?
+        attempts: [PushAttempt], waitingAckAt: Int64?, lastPushAt: Int64? = nil, registeredAt: Int64 = 0,
+        cadence: CadenceState = .base
     ) {
+        self.lastPushAt = lastPushAt
+        self.registeredAt = registeredAt
+        self.cadence = cadence
         self.activityType = activityType
         self.environment = environment
         self.requestedInterval = requestedInterval
@@ -29,8 +38,12 @@ public struct AckSubject: Sendable, Equatable {
 public enum AckWrite: Sendable, Equatable {
     /// The attempts with one of them marked acknowledged (`AckRule.marking`).
     case mark(RegistrationKey, attempts: [PushAttempt])
-    /// The ack waits on the row for the push on its way: the sweep judges it when it writes.
-    case wait(RegistrationKey, at: Int64)
+    /// The ack waits on the row for the push on its way, with what it said of the data
+    /// (`changed`): the sweep judges it when it writes.
+    case wait(RegistrationKey, at: Int64, changed: Bool?)
+    /// The cadence's state after the ack (the device state it reported, the unchanged acks in a
+    /// row after its match), and the wake target's next push as the change makes it (`Cadence`).
+    case cadence(RegistrationKey, CadenceState, nextPushAt: Int64)
 }
 
 /// One ack as the figures count it (SPEC 4, 7): by its app and outcome in the hour it came and in

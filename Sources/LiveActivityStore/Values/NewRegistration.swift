@@ -16,6 +16,9 @@ public struct NewRegistration: Sendable, Equatable {
     public var others: [Other]
     /// The app it belongs to (SPEC 3 `LIVEACTIVITY_APP`).
     public var app: AppName
+    /// What the app reported with it (SPEC 3, "Device state"): its wake target's state anew,
+    /// what it omits unknown (a registration replaces its registration whole).
+    public var device: DeviceState = .unknown
 
     /// A target of another kind the app asked for: the kind, its own token, and the seconds the
     /// app asked for between its pushes.
@@ -78,7 +81,11 @@ public struct NewRegistration: Sendable, Equatable {
     public var key: RegistrationKey { RegistrationKey(app: app, token: token) }
 
     public var targets: [NewTarget] {
-        [NewTarget(key: .wake(token, app: app), token: token, facts: facts, requestedInterval: requestedInterval)]
+        [
+            NewTarget(
+                key: .wake(token, app: app), token: token, facts: facts, requestedInterval: requestedInterval,
+                cadence: CadenceState(device: device))
+        ]
             + others.map { other in
                 NewTarget(
                     key: TargetKey(registration: token, kind: other.kind, app: app), token: other.token, facts: facts,

@@ -27,13 +27,15 @@ public struct OutcomeRow: Sendable, Equatable {
             /// Times the mass-deletion guard held it as junk of a fresh deployment (SPEC 5: the
             /// third such hold of a row never proven deletes it).
             public var guardHoldsAdded: Int
-            public var reason: String
+            /// The reason recorded, nil to keep the one stored (a wake the cadence withheld:
+            /// nothing went wrong).
+            public var reason: String?
             public var nextPushAt: Int64
 
-            public init(failuresAdded: Int, guardHoldsAdded: Int = 0, reason: String, nextPushAt: Int64) {
+            public init(failuresAdded: Int, guardHoldsAdded: Int = 0, reason: String?, nextPushAt: Int64) {
                 self.failuresAdded = failuresAdded
                 self.guardHoldsAdded = guardHoldsAdded
-                self.reason = StoredValue.reason(reason)
+                self.reason = reason.map(StoredValue.reason)
                 self.nextPushAt = nextPushAt
             }
         }
@@ -55,6 +57,8 @@ public struct OutcomeRow: Sendable, Equatable {
     public var attempts: Attempts
     /// An ack waiting on the row was judged with this batch: the row no longer holds it.
     public var clearsWaitingAck: Bool
+    /// The unchanged acks in a row after that ack matched and said `changed` (nil: as stored).
+    public var unchangedAcks: Int?
 
     public init(
         key: TargetKey, selectedRegisteredAt: Int64, change: Change, attempts: Attempts = .unchanged,
@@ -100,13 +104,19 @@ public struct WaitingAck: Sendable, Equatable {
     public var activityType: ActivityType
     public var environment: APNsEnvironment
     public var requestedInterval: Int?
+    /// What the ack said of the data (`changed`), nil for nothing.
+    public var changed: Bool?
+    /// The row's cadence state: its interval, and its unchanged acks a match with `changed` moves.
+    public var cadence: CadenceState
     /// The row's attempts before this batch, newest first.
     public var attempts: [PushAttempt]
 
     public init(
         key: RegistrationKey, at: Int64, activityType: ActivityType, environment: APNsEnvironment, requestedInterval: Int?,
-        attempts: [PushAttempt]
+        changed: Bool? = nil, cadence: CadenceState = .base, attempts: [PushAttempt]
     ) {
+        self.changed = changed
+        self.cadence = cadence
         self.key = key
         self.at = at
         self.activityType = activityType

@@ -24,8 +24,13 @@ public struct NewTarget: Sendable, Equatable {
     public var token: PushToken
     public var facts: RegistrationFacts
     public var requestedInterval: Int?
+    /// Its cadence's state (a wake target's: the device state its registration reported).
+    public var cadence: CadenceState
 
-    public init(key: TargetKey, token: PushToken, facts: RegistrationFacts, requestedInterval: Int?) {
+    public init(
+        key: TargetKey, token: PushToken, facts: RegistrationFacts, requestedInterval: Int?, cadence: CadenceState = .base
+    ) {
+        self.cadence = cadence
         self.key = key
         self.token = token
         self.facts = facts
@@ -41,8 +46,9 @@ public enum TargetWrite: Sendable, Equatable {
     /// Refreshes a stored target with its registration: the registration's facts, due at
     /// `facts.registeredAt`, failures and their reason cleared, the interval the app asked for;
     /// its 200s forgotten unless `keepsProof` (a token proven in production is not proven in
-    /// sandbox: SPEC 5, guard). Its push count, attempts and guard holds stay.
-    case refresh(TargetKey, RegistrationFacts, requestedInterval: Int?, keepsProof: Bool)
+    /// sandbox: SPEC 5, guard). Its push count, attempts and guard holds stay; its cadence's state
+    /// is `cadence` (a registration resets what it does not say, and the unchanged acks).
+    case refresh(TargetKey, RegistrationFacts, requestedInterval: Int?, keepsProof: Bool, cadence: CadenceState)
     /// Deletes a stored target (a widgets target the app no longer sends, or whose token changed).
     case delete(TargetKey)
 }

@@ -87,6 +87,8 @@ public struct OutcomeBatch: Sendable {
             (selected, .kept(.init(failuresAdded: 1, guardHoldsAdded: 1, reason: reason, nextPushAt: next)))
         case .held(_, let selected, let reason, let next):
             (selected, .kept(.init(failuresAdded: 0, reason: reason, nextPushAt: next)))
+        case .withheld(_, let selected, let next):
+            (selected, .kept(.init(failuresAdded: 0, reason: nil, nextPushAt: next)))
         case .delete(_, let cutoff):
             (cutoff, .deleted(registeredAtOrBefore: cutoff))
         case .unregistered(_, let cutoff, let selected, let reason, let next):
@@ -121,7 +123,8 @@ public struct OutcomeBatch: Sendable {
             if case .prepend(let attempt) = rows[index].attempts {
                 attempts = Array(([attempt] + attempts).prefix(PushAttempt.kept))
             }
-            let interval = policy.effectiveMilliseconds(.wake, ack.activityType, requested: ack.requestedInterval)
+            // Two intervals of the cadence the push went out under (SPEC 3).
+            let interval = policy.cadence(ack.activityType, requested: ack.requestedInterval).effective(ack.cadence)
             let verdict = AckRule.judge(ackAt: ack.at, attempts: attempts, intervalMilliseconds: interval)
             rows[index].clearsWaitingAck = true
             guard case .matched(let matched, let delay) = verdict else {
@@ -129,6 +132,8 @@ public struct OutcomeBatch: Sendable {
                 continue
             }
             rows[index].attempts = .replace(AckRule.marking(attempts, index: matched, delayMilliseconds: delay))
+            // What it said of the data moves the unchanged acks, as a match at once would have.
+            if ack.changed != nil { rows[index].unchangedAcks = ack.cadence.acknowledged(changed: ack.changed).unchangedAcks }
             let match = AckCount.Match(
                 answeredAt: attempts[matched].answeredAt, activityType: ack.activityType, environment: ack.environment,
                 delayMilliseconds: delay)

@@ -72,17 +72,17 @@ extension StoreWrite {
         let deltas = TargetCounting.deltas(removing: removed, adding: added)
         if !deltas.isEmpty { try statements.adjust(deltas) }
 
-        let acks = writes.indices.compactMap { index -> (Int, RegistrationKey, Int64, IntervalPolicy)? in
-            guard case .acknowledge(_, _, let now, let policy) = writes[index] else { return nil }
-            return (index, writes[index].key, now, policy)
+        let acks = writes.indices.compactMap { index -> (Int, RegistrationKey, Int64, IntervalPolicy, AckReport)? in
+            guard case .acknowledge(_, _, let now, let policy, let report) = writes[index] else { return nil }
+            return (index, writes[index].key, now, policy, report)
         }
         if !acks.isEmpty {
             let subjects = try statements.ackSubjects(acks.map(\.1))
             var rowWrites: [AckWrite] = []
             var counted: [AckCount] = []
-            for ((index, token, now, policy), subject) in zip(acks, subjects) {
-                let (verdict, write, count) = judge(token, subject, now: now, policy: policy)
-                if let write { rowWrites.append(write) }
+            for ((index, token, now, policy, report), subject) in zip(acks, subjects) {
+                let (verdict, writes, count) = judge(token, subject, now: now, policy: policy, report: report)
+                rowWrites += writes
                 if let count { counted.append(count) }
                 answers[index] = .success(.acknowledged(verdict))
             }
@@ -104,7 +104,10 @@ extension StoreWrite {
         for (kind, token) in stored.tokens.sorted(by: { $0.key.name < $1.key.name }) {
             let key = TargetKey(registration.key, kind: kind)
             if let target = asked.first(where: { $0.key.kind == kind }), target.token == token {
-                writes.append(.refresh(key, target.facts, requestedInterval: target.requestedInterval, keepsProof: keepsProof))
+                writes.append(
+                    .refresh(
+                        key, target.facts, requestedInterval: target.requestedInterval, keepsProof: keepsProof,
+                        cadence: target.cadence))
             } else {
                 writes.append(.delete(key))
             }
@@ -123,7 +126,7 @@ extension StoreWrite {
                 CountedTarget(
                     kind: target.key.kind, activityType: target.facts.activityType, environment: target.facts.environment,
                     proven: false, app: target.key.app)
-            case .refresh(let key, let facts, _, let keepsProof):
+            case .refresh(let key, let facts, _, let keepsProof, _):
                 CountedTarget(
                     kind: key.kind, activityType: facts.activityType, environment: facts.environment,
                     proven: keepsProof && (stored?.targets[key.kind]?.proven ?? false), app: key.app,
@@ -134,28 +137,45 @@ extension StoreWrite {
     }
 
     /// An ack against its registration (nil: not registered): its verdict (nil: it waits on the
-    /// row for the push on its way), what it writes on the row, and what it counts.
-    static func judge(_ token: RegistrationKey, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy)
-        -> (AckOutcome?, AckWrite?, AckCount?)
-    {
-        guard let subject else { return (.unmatched, nil, AckCount(outcome: .unmatched, at: now, app: token.app)) }
+    /// row for the push on its way), what it writes on the row, and what it counts. What it
+    /// reported of the device is kept whatever the verdict; what it said of the data (`changed`)
+    /// moves the unchanged acks only when it matched (or, waiting, when the sweep matches it).
+    static func judge(
+        _ token: RegistrationKey, _ subject: AckSubject?, now: Int64, policy: IntervalPolicy, report: AckReport = .none
+    ) -> (AckOutcome?, [AckWrite], AckCount?) {
+        guard let subject else { return (.unmatched, [], AckCount(outcome: .unmatched, at: now, app: token.app)) }
+        let cadence = policy.cadence(subject.activityType, requested: subject.requestedInterval)
+        let reported = CadenceState(
+            device: subject.cadence.device.merging(report.device), unchangedAcks: subject.cadence.unchangedAcks)
+        /// The state write, where the ack changed what is stored.
+        func state(_ after: CadenceState) -> [AckWrite] {
+            guard after != subject.cadence else { return [] }
+            let next = cadence.dueAfterChange(
+                after, lastPushAt: subject.lastPushAt, registeredAt: subject.registeredAt,
+                storedNextPushAt: subject.nextPushAt, now: now)
+            return [.cadence(token, after, nextPushAt: next)]
+        }
         if AckRule.waits(nextPushAt: subject.nextPushAt, now: now) {
             // One ack waits for a push; another for the same push is a duplicate.
             if subject.waitingAckAt != nil {
-                return (.duplicate, nil, AckCount(outcome: .duplicate, at: now, app: token.app))
+                return (.duplicate, state(reported), AckCount(outcome: .duplicate, at: now, app: token.app))
             }
-            return (nil, .wait(token, at: now), nil)
+            return (nil, [.wait(token, at: now, changed: report.changed)] + state(reported), nil)
         }
-        let interval = policy.effectiveMilliseconds(.wake, subject.activityType, requested: subject.requestedInterval)
+        // The window is two intervals of the cadence the push went out under (SPEC 3).
+        let interval = cadence.effective(subject.cadence)
         let verdict = AckRule.judge(ackAt: now, attempts: subject.attempts, intervalMilliseconds: interval)
         guard case .matched(let index, let delay) = verdict else {
-            return (verdict.outcome, nil, AckCount(outcome: verdict.outcome, at: now, app: token.app))
+            return (verdict.outcome, state(reported), AckCount(outcome: verdict.outcome, at: now, app: token.app))
         }
         let marked = AckRule.marking(subject.attempts, index: index, delayMilliseconds: delay)
         let match = AckCount.Match(
             answeredAt: subject.attempts[index].answeredAt, activityType: subject.activityType,
             environment: subject.environment, delayMilliseconds: delay)
-        return (.matched, .mark(token, attempts: marked), AckCount(outcome: .matched, at: now, match: match, app: token.app))
+        return (
+            .matched, [.mark(token, attempts: marked)] + state(reported.acknowledged(changed: report.changed)),
+            AckCount(outcome: .matched, at: now, match: match, app: token.app)
+        )
     }
 
     /// `writes` cut where a token comes again, so no run holds a token twice; the runs are

@@ -23,6 +23,20 @@ public struct OutcomeRules: Sendable {
         policy.effectiveMilliseconds(row.kind, row.activityType, requested: row.requestedInterval)
     }
 
+    /// The interval `row` is pushed at now, ms: a wake target's by its cadence, else `interval`.
+    public func effectiveInterval(_ row: DueTarget) -> Int64 {
+        guard row.kind == .wake else { return interval(row) }
+        return policy.cadence(row.activityType, requested: row.requestedInterval).effective(row.cadence)
+    }
+
+    /// Whether a wake can help now (SPEC 5, "Cadence"): a wake target is pushed, or withheld
+    /// until its next tick, by what its app last reported; another kind is always pushed.
+    public func cadenceDecision(_ row: DueTarget, now: Int64) -> Cadence.Decision {
+        guard row.kind == .wake else { return .push }
+        return policy.cadence(row.activityType, requested: row.requestedInterval).decide(
+            row.cadence, lastPushAt: row.lastPushAt, registeredAt: row.registeredAt, now: now)
+    }
+
     /// When `row`, pushed at `now`, is next due after a 200: one interval on, spread per target
     /// for a kind that spreads (`IntervalPolicy.nextPush`).
     public func nextPush(_ row: DueTarget, after now: Int64) -> Int64 {

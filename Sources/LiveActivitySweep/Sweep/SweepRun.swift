@@ -133,6 +133,12 @@ struct SweepRun {
     /// Sends a due target (`id` nil) or a pending push again (`id`): a fault of its scope holds
     /// it instead, and once sending stopped it is left for the next run (unless a fault comes).
     private mutating func send(_ row: DueTarget, id: Int?, now: Int64, effects: inout [Effect]) {
+        // A wake that cannot help now (SPEC 5, "Cadence") is not sent: counted, due at its next tick.
+        if id == nil, case .withhold(let reason, let next) = rules.cadenceDecision(row, now: now) {
+            effects.append(.write(.withheld(row.key, selectedRegisteredAt: row.registeredAt, nextPushAt: next)))
+            tallies.add(.withheld(reason), of: row.appKind)
+            return
+        }
         if let fault = faults[row] {
             if let id { pending.remove(id) }
             touch(row, by: fault, now: now, effects: &effects)
@@ -141,7 +147,7 @@ struct SweepRun {
         } else if let route = routes[row.app] {
             let id = id ?? pending.add(row, sentAt: now)
             // `apns-expiration` (for a kind that sends one) is when the next push replaces this one.
-            let expiration = (now + rules.interval(row)) / 1000
+            let expiration = (now + rules.effectiveInterval(row)) / 1000
             effects.append(
                 .send(
                     APNsPush(id: id, token: row.token, kind: row.kind, bundleID: route.bundleID, expiration: expiration),

@@ -7,7 +7,9 @@ import PostgresClient
 /// values every engine stores alike; the database's own clock is read by `liveactivity_now_ms()`.
 enum PostgresSchema {
     /// Migration `n` takes a database from version `n` to `n + 1`.
-    static let migrations: [String] = [toVersion1, toVersion2, toVersion3, toVersion4, toVersion5, toVersion6, toVersion7]
+    static let migrations: [String] = [
+        toVersion1, toVersion2, toVersion3, toVersion4, toVersion5, toVersion6, toVersion7, toVersion8,
+    ]
 
     /// The version this build writes.
     static var currentVersion: Int64 { Int64(migrations.count) }

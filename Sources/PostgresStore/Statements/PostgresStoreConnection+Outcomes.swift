@@ -39,17 +39,19 @@ extension PostgresStoreConnection {
             for (index, _) in kept where keptKeys.contains(Self.key(rows[index].key)) { results[index] = .written }
             let placed = try placeAttempts(attemptOnly.map { rows[$0] })
             for index in attemptOnly where placed.contains(Self.key(rows[index].key)) { results[index] = .written }
-            // All of a row's attempts anew (a waiting ack marked one), where its write reached it.
+            // All of a row's attempts anew (a waiting ack marked one), where its write reached it,
+            // with the unchanged acks in a row that ack's `changed` made.
             for (index, row) in rows.enumerated() where results[index] == .written {
                 guard case .replace(let attempts) = row.attempts else { continue }
                 try statement(
                     """
-                    UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($3::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
+                    UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($3::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o),
+                        unchanged_acks = coalesce($5, unchanged_acks), waiting_changed = NULL
                     WHERE registration_token = $1 AND push_kind = $2 AND app = $4
                     """
                 ).run([
                     .text(row.key.registration.hex), .text(row.key.kind.name), PostgresArray.text(Self.entries(attempts)),
-                    .text(row.key.app.rawValue),
+                    .text(row.key.app.rawValue), row.unchangedAcks.map { .integer(Int64($0)) } ?? .null,
                 ])
             }
             return OutcomeRow.Written(results: results, deleted: removed.compactMap(\.counted))
@@ -118,7 +120,8 @@ extension PostgresStoreConnection {
         return Set(
             try statement(
                 """
-                UPDATE push_targets r SET consecutive_failures = r.consecutive_failures + u.added, last_error = u.reason,
+                UPDATE push_targets r SET consecutive_failures = r.consecutive_failures + u.added,
+                    last_error = coalesce(u.reason, r.last_error),
                     next_push_at = u.next, attempts = \(Self.prepended(entry: "u.entry", kept: 10)),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL,
                     guard_holds = r.guard_holds + u.holds

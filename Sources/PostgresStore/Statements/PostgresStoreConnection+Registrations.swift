@@ -62,20 +62,27 @@ extension PostgresStoreConnection: RegistrationStatements {
                 UPDATE push_targets t SET activity_type = u.activity_type, environment = u.environment, registered_at = u.at,
                     expires_at = u.expires, next_push_at = u.at, consecutive_failures = 0, last_error = NULL,
                     requested_interval = u.interval, last_push_at = CASE WHEN u.keeps THEN t.last_push_at END,
-                    lease_id = NULL, lease_until = NULL
+                    lease_id = NULL, lease_until = NULL, activities = u.activities, background_refresh = u.refresh,
+                    low_power = u.low_power, unchanged_acks = u.unchanged, waiting_changed = NULL
                 FROM unnest(
                     $1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bool[],
-                    $9::text[]) AS u(token, kind, activity_type, environment, at, expires, interval, keeps, app)
+                    $9::text[], $10::bigint[], $11::text[], $12::bigint[], $13::bigint[])
+                    AS u(token, kind, activity_type, environment, at, expires, interval, keeps, app, activities, refresh,
+                        low_power, unchanged)
                 WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
                 """)
             let insert = try statement(
                 """
                 INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
-                    expires_at, requested_interval, next_push_at, app)
-                SELECT token, kind, target, activity_type, environment, at, expires, interval, at, app
+                    expires_at, requested_interval, next_push_at, app, activities, background_refresh, low_power,
+                    unchanged_acks)
+                SELECT token, kind, target, activity_type, environment, at, expires, interval, at, app, activities, refresh,
+                    low_power, unchanged
                 FROM unnest(
                     $1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[],
-                    $9::text[]) AS u(token, kind, target, activity_type, environment, at, expires, interval, app)
+                    $9::text[], $10::bigint[], $11::text[], $12::bigint[], $13::bigint[])
+                    AS u(token, kind, target, activity_type, environment, at, expires, interval, app, activities, refresh,
+                        low_power, unchanged)
                 """)
             _ = try connection.pipeline { pipeline in
                 for run in TargetWriteRun.cut(targets) {
@@ -107,6 +114,15 @@ extension PostgresStoreConnection: RegistrationStatements {
             PostgresArray.integers(rows.map(\.facts.registeredAt)), PostgresArray.integers(rows.map(\.facts.expiresAt)),
             PostgresArray.integers(rows.map { $0.requestedInterval.map(Int64.init) }),
             PostgresArray.text(rows.map { $0.keepsProof ? "true" : "false" }), PostgresArray.text(rows.map(\.key.app.rawValue)),
+        ] + Self.columns(cadence: rows.map(\.cadence))
+    }
+
+    /// The four `CadenceColumns` as arrays, one entry per target.
+    private static func columns(cadence states: [CadenceState]) -> [PostgresValue] {
+        let stored = states.map(\.storedValues)
+        return [
+            PostgresArray.integers(stored.map(\.activities)), PostgresArray.text(stored.map(\.backgroundRefresh)),
+            PostgresArray.integers(stored.map(\.lowPower)), PostgresArray.integers(stored.map { Optional($0.unchangedAcks) }),
         ]
     }
 
@@ -119,7 +135,7 @@ extension PostgresStoreConnection: RegistrationStatements {
             PostgresArray.integers(targets.map(\.facts.expiresAt)),
             PostgresArray.integers(targets.map { $0.requestedInterval.map(Int64.init) }),
             PostgresArray.text(targets.map(\.key.app.rawValue)),
-        ]
+        ] + Self.columns(cadence: targets.map(\.cadence))
     }
 
     /// The registrations are the wake targets.
@@ -221,7 +237,8 @@ extension PostgresStoreConnection: RegistrationStatements {
             let rows = try statement(
                 """
                 SELECT t.activity_type, t.environment, t.requested_interval, t.next_push_at, \(joinedAttempts(alias: "t")),
-                    t.waiting_ack_at, t.registration_token, t.app
+                    t.waiting_ack_at, t.last_push_at, t.registered_at, \(TargetColumns.aliased(CadenceColumns.list, "t")),
+                    t.registration_token, t.app
                 FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
                     ON t.registration_token = u.token AND t.app = u.app
                 WHERE t.push_kind = 'wake'
@@ -231,7 +248,7 @@ extension PostgresStoreConnection: RegistrationStatements {
                 Self.columns(keys),
                 refusing: { (row) throws(StoredValueError) -> (RegistrationKey, AckSubject)? in
                     let key = RegistrationKey(
-                        app: AppName(trusted: row.text(7) ?? ""), token: PushToken(trusted: row.text(6) ?? ""))
+                        app: AppName(trusted: row.text(13) ?? ""), token: PushToken(trusted: row.text(12) ?? ""))
                     guard wanted.contains(key) else { return nil }
                     return (key, try AckSubject(stored: row, token: key.token))
                 })
@@ -251,10 +268,29 @@ extension PostgresStoreConnection: RegistrationStatements {
                         WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3
                         """
                     ).run([.text(key.token.hex), PostgresArray.text(Self.entries(attempts)), .text(key.app.rawValue)])
-                case .wait(let key, let at):
+                case .wait(let key, let at, let changed):
                     try statement(
-                        "UPDATE push_targets SET waiting_ack_at = $2 WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3"
-                    ).run([.text(key.token.hex), .integer(at), .text(key.app.rawValue)])
+                        """
+                        UPDATE push_targets SET waiting_ack_at = $2, waiting_changed = $4
+                        WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3
+                        """
+                    ).run([
+                        .text(key.token.hex), .integer(at), .text(key.app.rawValue),
+                        changed.map { .integer($0 ? 1 : 0) } ?? .null,
+                    ])
+                case .cadence(let key, let state, let next):
+                    let stored = state.storedValues
+                    try statement(
+                        """
+                        UPDATE push_targets SET activities = $2, background_refresh = $3, low_power = $4, unchanged_acks = $5,
+                            next_push_at = $6
+                        WHERE registration_token = $1 AND push_kind = 'wake' AND app = $7
+                        """
+                    ).run([
+                        .text(key.token.hex), stored.activities.map { .integer($0) } ?? .null,
+                        stored.backgroundRefresh.map { .text($0) } ?? .null, stored.lowPower.map { .integer($0) } ?? .null,
+                        .integer(stored.unchangedAcks), .integer(next), .text(key.app.rawValue),
+                    ])
                 }
             }
         }
@@ -333,6 +369,7 @@ struct TargetWriteRun {
         var facts: RegistrationFacts
         var requestedInterval: Int?
         var keepsProof: Bool
+        var cadence: CadenceState
     }
 
     var deletes: [TargetKey] = []
@@ -355,7 +392,7 @@ struct TargetWriteRun {
     private static func step(_ write: TargetWrite) -> (TargetKey, Int) {
         switch write {
         case .delete(let key): (key, 0)
-        case .refresh(let key, _, _, _): (key, 1)
+        case .refresh(let key, _, _, _, _): (key, 1)
         case .insert(let target): (target.key, 2)
         }
     }
@@ -364,8 +401,9 @@ struct TargetWriteRun {
         steps[key] = step
         switch write {
         case .delete(let key): deletes.append(key)
-        case .refresh(let key, let facts, let requested, let keepsProof):
-            refreshes.append(Refresh(key: key, facts: facts, requestedInterval: requested, keepsProof: keepsProof))
+        case .refresh(let key, let facts, let requested, let keepsProof, let cadence):
+            refreshes.append(
+                Refresh(key: key, facts: facts, requestedInterval: requested, keepsProof: keepsProof, cadence: cadence))
         case .insert(let target): inserts.append(target)
         }
     }

@@ -106,8 +106,8 @@ public final class RegistrationAPI: HTTPResponder {
             answer = Self.answer(to: body, policy: configuration.intervalPolicy)
         case .unregister: try commit(.unregister(try RegistrationBody.unregistration(request.body), app: app))
         case .ack:
-            let token = try RegistrationBody.unregistration(request.body)
-            try commit(.acknowledge(token, app: app, now: clock.now(), policy: configuration.intervalPolicy))
+            let (token, report) = try RegistrationBody.acknowledgement(request.body)
+            try commit(.acknowledge(token, app: app, now: clock.now(), policy: configuration.intervalPolicy, report: report))
         case .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: elapsed.now()) { log(line) }
@@ -143,6 +143,10 @@ public final class RegistrationAPI: HTTPResponder {
             guard let field = other.kind.intervalField else { continue }
             answer +=
                 ",\"\(field)\":\(policy.effectiveSeconds(other.kind, body.activityType, requested: other.requestedInterval))"
+        }
+        // The app can tell the user what to turn on (SPEC 3): its wakes launch nothing as it is.
+        if policy.cadence(body.activityType, requested: body.interval).pause(CadenceState(device: body.device)) == .paused {
+            answer += ",\"paused\":\"backgroundRefresh\""
         }
         return answer + "}"
     }
@@ -196,9 +200,10 @@ public final class RegistrationAPI: HTTPResponder {
             }
         }
         let now = clock.now()
-        let registration = NewRegistration(
+        var registration = NewRegistration(
             token: body.token, activityType: body.activityType, environment: environment, registeredAt: now,
             expiresAt: now + configuration.expiryMilliseconds, requestedInterval: body.interval, others: body.others, app: app)
+        registration.device = body.device
         let caps = RegistrationCaps(total: configuration.maxRegistrations, unproven: configuration.maxUnproven)
         do {
             try commit(.register(registration, caps: caps))

@@ -11,6 +11,8 @@ public struct RegistrationBody: Equatable, Sendable {
     public var interval: Int? = nil
     /// The targets of other kinds the app asked for (`widgetPushToken` with `widgetInterval`).
     public var others: [NewRegistration.Other] = []
+    /// What the app reported of the device (SPEC 3, "Device state"); unknown where it said nothing.
+    public var device: DeviceState = .unknown
 
     /// The widget extension's push token (`widgetPushToken`), nil for none.
     public var widgetToken: PushToken? { others.first { $0.kind == .widgets }?.token }
@@ -61,7 +63,9 @@ public struct RegistrationBody: Equatable, Sendable {
             let asked = try kind.intervalField.flatMap { field throws(APIError) in try self.interval(field, in: object) }
             if let other { others.append(NewRegistration.Other(kind: kind, token: other, requestedInterval: asked)) }
         }
-        return RegistrationBody(token: token, activityType: type, environment: environment, interval: interval, others: others)
+        let device = try deviceState(in: object, registering: true)
+        return RegistrationBody(
+            token: token, activityType: type, environment: environment, interval: interval, others: others, device: device)
     }
 
     /// An interval field (`interval`, `widgetInterval`): a JSON number that is a whole count of
@@ -78,7 +82,11 @@ public struct RegistrationBody: Equatable, Sendable {
     /// The token of an unregistration or an ack (SPEC 3): every other field is ignored, whatever
     /// its value, since an app may send the body it registered with.
     public static func unregistration(_ bytes: [UInt8]) throws(APIError) -> PushToken {
-        try token(in: try jsonObject(bytes))
+        try unregistration(try jsonObject(bytes))
+    }
+
+    static func unregistration(_ object: JSONReader.Members) throws(APIError) -> PushToken {
+        try token(in: object)
     }
 
     private static func token(in object: JSONReader.Members) throws(APIError) -> PushToken {

@@ -114,6 +114,7 @@ enum Schema {
         toVersion14,
         toVersion15,
         toVersion16,
+        toVersion17,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake

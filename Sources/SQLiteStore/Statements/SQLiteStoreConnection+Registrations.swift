@@ -14,14 +14,15 @@ extension SQLiteStoreConnection: RegistrationStatements {
         """
     private static let insertSQL: StaticString = """
         INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
-            expires_at, requested_interval, next_push_at, app)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6, ?9)
+            expires_at, requested_interval, next_push_at, app, activities, background_refresh, low_power, unchanged_acks)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6, ?9, ?10, ?11, ?12, ?13)
         """
     /// The decision to keep the target's 200s is the caller's (`?8`); the statement applies it.
     private static let refreshSQL: StaticString = """
         UPDATE push_targets SET activity_type = ?3, environment = ?4, registered_at = ?5, expires_at = ?6,
             next_push_at = ?5, consecutive_failures = 0, last_error = NULL, requested_interval = ?7,
-            last_push_at = CASE WHEN ?8 THEN last_push_at END
+            last_push_at = CASE WHEN ?8 THEN last_push_at END,
+            activities = ?10, background_refresh = ?11, low_power = ?12, unchanged_acks = ?13, waiting_changed = NULL
         WHERE registration_token = ?1 AND push_kind = ?2 AND app = ?9
         """
     private static let deleteTargetSQL: StaticString =
@@ -48,13 +49,20 @@ extension SQLiteStoreConnection: RegistrationStatements {
             n = n + excluded.n, unproven = unproven + excluded.unproven, wakeups = wakeups + excluded.wakeups
         """
     private static let ackSubjectSQL: StaticString = """
-        SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at
+        SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at, last_push_at,
+            registered_at, activities, background_refresh, low_power, unchanged_acks
         FROM push_targets WHERE registration_token = ? AND push_kind = 'wake' AND app = ?
         """
     private static let markAckSQL: StaticString =
         "UPDATE push_targets SET attempts = ?2 WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?3"
-    private static let waitAckSQL: StaticString =
-        "UPDATE push_targets SET waiting_ack_at = ?2 WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?3"
+    private static let waitAckSQL: StaticString = """
+        UPDATE push_targets SET waiting_ack_at = ?2, waiting_changed = ?4
+        WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?3
+        """
+    private static let cadenceSQL: StaticString = """
+        UPDATE push_targets SET activities = ?2, background_refresh = ?3, low_power = ?4, unchanged_acks = ?5, next_push_at = ?6
+        WHERE registration_token = ?1 AND push_kind = 'wake' AND app = ?7
+        """
     private static let countAckHourSQL: StaticString = """
         INSERT INTO ack_hours (hour, outcome, app, count) VALUES (?, ?, ?, 1)
         ON CONFLICT (hour, outcome, app) DO UPDATE SET count = count + 1
@@ -92,18 +100,21 @@ extension SQLiteStoreConnection: RegistrationStatements {
             for write in targets {
                 switch write {
                 case .insert(let target):
-                    try connection.statement(Self.insertSQL).run([
-                        .text(target.key.registration.hex), .text(target.key.kind.name), .text(target.token.hex),
-                        .text(target.facts.activityType.rawValue), .text(target.facts.environment.rawValue),
-                        .integer(target.facts.registeredAt), .integer(target.facts.expiresAt),
-                        target.requestedInterval.map { .integer(Int64($0)) } ?? .null, .text(target.key.app.rawValue),
-                    ])
-                case .refresh(let key, let facts, let requested, let keepsProof):
-                    try connection.statement(Self.refreshSQL).run([
-                        .text(key.registration.hex), .text(key.kind.name), .text(facts.activityType.rawValue),
-                        .text(facts.environment.rawValue), .integer(facts.registeredAt), .integer(facts.expiresAt),
-                        requested.map { .integer(Int64($0)) } ?? .null, .integer(keepsProof ? 1 : 0), .text(key.app.rawValue),
-                    ])
+                    try connection.statement(Self.insertSQL).run(
+                        [
+                            .text(target.key.registration.hex), .text(target.key.kind.name), .text(target.token.hex),
+                            .text(target.facts.activityType.rawValue), .text(target.facts.environment.rawValue),
+                            .integer(target.facts.registeredAt), .integer(target.facts.expiresAt),
+                            target.requestedInterval.map { .integer(Int64($0)) } ?? .null, .text(target.key.app.rawValue),
+                        ] + Self.values(target.cadence))
+                case .refresh(let key, let facts, let requested, let keepsProof, let cadence):
+                    try connection.statement(Self.refreshSQL).run(
+                        [
+                            .text(key.registration.hex), .text(key.kind.name), .text(facts.activityType.rawValue),
+                            .text(facts.environment.rawValue), .integer(facts.registeredAt), .integer(facts.expiresAt),
+                            requested.map { .integer(Int64($0)) } ?? .null, .integer(keepsProof ? 1 : 0),
+                            .text(key.app.rawValue),
+                        ] + Self.values(cadence))
                 case .delete(let key):
                     try connection.statement(Self.deleteTargetSQL).run([
                         .text(key.registration.hex), .text(key.kind.name), .text(key.app.rawValue),
@@ -111,6 +122,15 @@ extension SQLiteStoreConnection: RegistrationStatements {
                 }
             }
         }
+    }
+
+    /// The four `CadenceColumns`' values, in their order.
+    static func values(_ cadence: CadenceState) -> [PreparedStatement.Value] {
+        let stored = cadence.storedValues
+        return [
+            stored.activities.map { .integer($0) } ?? .null, stored.backgroundRefresh.map { .text($0) } ?? .null,
+            stored.lowPower.map { .integer($0) } ?? .null, .integer(stored.unchangedAcks),
+        ]
     }
 
     func registrationCounts() throws -> RegistrationCounts {
@@ -184,9 +204,14 @@ extension SQLiteStoreConnection: RegistrationStatements {
                 case .mark(let key, let attempts):
                     try connection.statement(Self.markAckSQL)
                         .run([.text(key.token.hex), .blob(AttemptRing.encode(attempts)), .text(key.app.rawValue)])
-                case .wait(let key, let at):
-                    try connection.statement(Self.waitAckSQL)
-                        .run([.text(key.token.hex), .integer(at), .text(key.app.rawValue)])
+                case .wait(let key, let at, let changed):
+                    try connection.statement(Self.waitAckSQL).run([
+                        .text(key.token.hex), .integer(at), .text(key.app.rawValue),
+                        changed.map { .integer($0 ? 1 : 0) } ?? .null,
+                    ])
+                case .cadence(let key, let state, let next):
+                    try connection.statement(Self.cadenceSQL).run(
+                        [.text(key.token.hex)] + Self.values(state) + [.integer(next), .text(key.app.rawValue)])
                 }
             }
         }

@@ -225,11 +225,12 @@ extension SQLiteStoreConnection: SweepStatements {
         try update(
             row,
             set:
-                "consecutive_failures = consecutive_failures + ?4, last_error = ?5, next_push_at = ?6, guard_holds = guard_holds + ?7",
+                "consecutive_failures = consecutive_failures + ?4, last_error = coalesce(?5, last_error), next_push_at = ?6, "
+                + "guard_holds = guard_holds + ?7",
             where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3",
             [
                 .text(row.key.registration.hex), .text(row.key.kind.name), .integer(row.selectedRegisteredAt),
-                .integer(Int64(kept.failuresAdded)), .text(kept.reason), .integer(kept.nextPushAt),
+                .integer(Int64(kept.failuresAdded)), kept.reason.map { .text($0) } ?? .null, .integer(kept.nextPushAt),
                 .integer(Int64(kept.guardHoldsAdded)),
             ])
     }
@@ -274,7 +275,11 @@ extension SQLiteStoreConnection: SweepStatements {
             bound.append(.blob(AttemptRing.encode(all)))
             assignments.append("attempts = ?\(bound.count)")
         }
-        if row.clearsWaitingAck { assignments.append("waiting_ack_at = NULL") }
+        if row.clearsWaitingAck { assignments.append("waiting_ack_at = NULL, waiting_changed = NULL") }
+        if let unchanged = row.unchangedAcks {
+            bound.append(.integer(Int64(unchanged)))
+            assignments.append("unchanged_acks = ?\(bound.count)")
+        }
         guard !assignments.isEmpty else { return false }
         try connection.statement(
             "UPDATE push_targets SET \(assignments.joined(separator: ", ")) WHERE \(condition)\(inApp)"
