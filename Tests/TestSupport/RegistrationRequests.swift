@@ -31,7 +31,8 @@ public func storedRows(_ database: TestDatabase) throws -> [String] {
         """
         SELECT registration_token, push_kind, push_token, activity_type, environment, registered_at, expires_at,
                next_push_at, last_push_at, push_count, consecutive_failures, last_error, requested_interval,
-               \(database.attemptsAsText), waiting_ack_at, guard_holds
+               \(database.attemptsAsText), waiting_ack_at, guard_holds, activities, background_refresh, low_power,
+               unchanged_acks, waiting_changed
         FROM push_targets ORDER BY registration_token, push_kind
         """
     ).map { row in row.map { $0 ?? "-" }.joined(separator: "|") }
