@@ -89,6 +89,14 @@ public enum StoredValue {
         return stored
     }
 
+    /// A time the figures read back (a run's start, a fault's last, the oldest registration, an
+    /// hour's start), or a span between two, held to `times`: a figure counts what it can and
+    /// shows a planted time at the edge of the range, rather than failing the page for it, and
+    /// no sum or difference of two such values overflows (SPEC 7).
+    public static func clamped(time stored: Int64) -> Int64 {
+        min(max(stored, times.lowerBound), times.upperBound)
+    }
+
     public static func optionalTime(_ stored: Int64?, column: String) throws(StoredValueError) -> Int64? {
         guard let stored else { return nil }
         return try time(stored, column: column)

@@ -10,7 +10,8 @@ extension StatsReport.Day {
         day.start = start(now: now)
         let buckets = try queries.runBuckets(since: day.start, width: bucketMilliseconds)
         let wake = PushKind.wake.name
-        for bucket in buckets {
+        for var bucket in buckets {
+            bucket.start = StoredValue.clamped(time: bucket.start)
             let ofDefaultApp = AppName.isDefault(named: bucket.app)
             if ofDefaultApp && bucket.kind == wake {
                 day.buckets.append(bucket)
@@ -47,16 +48,19 @@ extension StatsReport.Day {
 
         let failing = SweepFault.failingKinds
         let last = try queries.lastRunEnd(failingKinds: failing)
-        day.lastRunFinishedAt = last?.finishedAt
+        day.lastRunFinishedAt = last.map { StoredValue.clamped(time: $0.finishedAt) }
         day.lastRunExitedNonZero = last?.failed ?? false
         day.hosts = try queries.lastRunPerHost(
-            since: now - HostRun.listedForMilliseconds, failingKinds: failing)
+            since: now - HostRun.listedForMilliseconds, failingKinds: failing
+        ).map(\.clamped)
         return day
     }
 
     /// One hour of wakes as the page shows it; the acks nil while the app counted none (`anyAck`).
     static func wakeHour(_ hour: DeliveryHourFigures, anyAck: Bool) -> StatsReport.WakeHour {
-        var wake = StatsReport.WakeHour(start: hour.hour * DeliveryHour.milliseconds, answered: hour.delivered)
+        var wake = StatsReport.WakeHour(
+            start: StoredValue.clamped(time: hour.hour.multipliedSaturated(by: DeliveryHour.milliseconds)),
+            answered: hour.delivered)
         if anyAck {
             wake.acknowledged = hour.acked
             wake.delayMedianMilliseconds = AckDelayBuckets.quantile(0.5, of: hour.delays).map { Int64(saturating: $0 * 1000) }

@@ -22,7 +22,7 @@ extension StatsReport {
             [newerThan[0]] + (1..<4).map { max(0, newerThan[$0].subtractingSaturated(newerThan[$0 - 1])) }
             + [max(0, report.active.subtractingSaturated(newerThan[3]))]
         report.byAge = zip(ageLabels, ages).map { ($0, $1) }
-        report.oldestRegisteredAt = try queries.oldestRegisteredAt()
+        report.oldestRegisteredAt = try queries.oldestRegisteredAt().map(StoredValue.clamped(time:))
         report.topWakeups = try queries.topWakeups(limit: 5).map { StatsReport.TopCount(token: $0.token + "…", count: $0.count) }
 
         report.lastDay = try queries.runTotals(since: now - 86_400_000)
@@ -32,8 +32,8 @@ extension StatsReport {
         report.lifetimeOthers = lifetime.others
         report.lifetimeApps = lifetime.apps
         report.backingOff = try backingOff(queries)
-        report.recentFaults = try queries.faults(since: now - 86_400_000)
-        let last = try queries.lastRun()
+        report.recentFaults = try queries.faults(since: now - 86_400_000).map(\.clamped)
+        let last = try queries.lastRun()?.clamped
         report.lastRunAt = last?.startedAt
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
         report.lastRunOutcome = last?.outcome
@@ -65,10 +65,10 @@ extension MetricsSnapshot {
         let groups = try queries.groups()
         var snapshot = MetricsSnapshot(
             groups: groups.filter { $0.kind == PushKind.wake.name }, totals: try queries.runTotals(since: nil),
-            failureReasons: try queries.lifetimeFailureReasons(), lastRun: try queries.lastRun(),
-            backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil))
+            failureReasons: try queries.lifetimeFailureReasons(), lastRun: try queries.lastRun()?.clamped,
+            backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil).map(\.clamped))
         snapshot.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
-        snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds)
+        snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds).map(\.clamped)
         // Acks by app: the default app's as they always were, each further app's apart.
         let acks = try queries.acks(sinceHour: nil)
         let delays = try queries.ackDelayTotals()
