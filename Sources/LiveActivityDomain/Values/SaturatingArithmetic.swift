@@ -16,6 +16,9 @@ extension FixedWidthInteger {
         return other < 0 ? .max : .min
     }
 
+    /// `-self`, held at `max` (`-min` is one past it).
+    public func negatedSaturated() -> Self { Self(0).subtractingSaturated(self) }
+
     /// `self * other`, held at `max` (or `min`).
     public func multipliedSaturated(by other: Self) -> Self {
         let (product, overflow) = multipliedReportingOverflow(by: other)

@@ -14,7 +14,7 @@ extension StatsReport {
             lines.append(
                 "Hosts (last sweep each): "
                     + day.hosts.map { run in
-                        "\(OutsideText.line(run.host)) \(StatsReport.age(generatedAt - run.startedAt)) ago"
+                        "\(OutsideText.line(run.host)) \(StatsReport.age(generatedAt.subtractingSaturated(run.startedAt))) ago"
                             + (run.failed ? " (exited non-zero)" : "")
                     }.joined(separator: ", "))
         }
@@ -113,7 +113,7 @@ extension SweepHealth.Alarm {
         switch self {
         case .noSweepRecorded: "no sweep recorded (is cron running liveactivity-sweep?)"
         case .noSweepFinishedLately(let milliseconds) where milliseconds < 0:
-            "no sweep finished in the last 3 minutes (the last one recorded finished \(StatsReport.age(-milliseconds)) "
+            "no sweep finished in the last 3 minutes (the last one recorded finished \(StatsReport.age(milliseconds.negatedSaturated())) "
                 + "ahead of this clock, which went back since)"
         case .noSweepFinishedLately(let milliseconds):
             "no sweep finished in the last 3 minutes (last \(StatsReport.age(milliseconds)) ago)"
@@ -121,7 +121,8 @@ extension SweepHealth.Alarm {
         case .hostStopped(let host, let milliseconds):
             "host \(OutsideText.line(host)) recorded no sweep in the last 3 minutes (its last finished "
                 + (milliseconds < 0
-                    ? "\(StatsReport.age(-milliseconds)) ahead of this clock)" : "\(StatsReport.age(milliseconds)) ago)")
+                    ? "\(StatsReport.age(milliseconds.negatedSaturated())) ahead of this clock)"
+                    : "\(StatsReport.age(milliseconds)) ago)")
                 + "; is its cron running?"
         }
     }

@@ -25,7 +25,7 @@ extension StatsReport {
             "By age: "
                 + byAge.filter { $0.label != ">8h" || $0.count > 0 }.map { "\($0.label) \($0.count)" }.joined(separator: ", "))
         if let oldestRegisteredAt {
-            lines.append("Oldest registration: \(Self.age(generatedAt - oldestRegisteredAt)) ago")
+            lines.append("Oldest registration: \(Self.age(generatedAt.subtractingSaturated(oldestRegisteredAt))) ago")
         }
         // The wake-ups are every app's (the counters of all wake targets); the lifetime figure
         // is the default app's wakes, as every line without an app's name is.
@@ -75,13 +75,13 @@ extension StatsReport {
             for fault in recentFaults {
                 let scope = Self.scope(environment: fault.environment, pushKind: fault.pushKind, app: fault.app)
                 lines.append(
-                    "  \(OutsideText.line(scope)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt - fault.lastAt)) ago"
+                    "  \(OutsideText.line(scope)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt.subtractingSaturated(fault.lastAt))) ago"
                 )
             }
         }
         if let lastRunAt {
             lines.append(
-                "Last sweep: \(Self.age(generatedAt - lastRunAt)) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(OutsideText.line(lastRunOutcome ?? "ok"))"
+                "Last sweep: \(Self.age(generatedAt.subtractingSaturated(lastRunAt))) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(OutsideText.line(lastRunOutcome ?? "ok"))"
             )
         } else {
             lines.append("Last sweep: none recorded")

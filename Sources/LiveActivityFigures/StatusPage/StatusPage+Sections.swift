@@ -21,7 +21,7 @@ extension StatusPage {
             title:
                 "Registrations active over the last 24 hours, per 10 minutes: \(HTMLText.count(latestActive)) in the latest sweeps, at most \(HTMLText.count(mostActive))",
             xStart: day.start, xEnd: end, largest: mostActive)
-        active.addLine(buckets.map { ($0.start + width / 2, $0.active) }, maxGap: width, className: "s-active")
+        active.addLine(buckets.map { ($0.start.addingSaturated(width / 2), $0.active) }, maxGap: width, className: "s-active")
         if buckets.isEmpty { active.addNote("No sweep ran in these 24 hours") }
         out += figure(
             active, caption: "Registrations active (the most any sweep of the 10 minutes saw).",
@@ -55,7 +55,7 @@ extension StatusPage {
     static func wakes(_ report: StatsReport) -> String {
         typealias Day = StatsReport.Day
         let hours = report.day.hours
-        let acknowledged = hours.reduce(0) { $0 + ($1.acknowledged ?? 0) }
+        let acknowledged = hours.map { $0.acknowledged ?? 0 }.saturatedSum()
         var out = "<section aria-labelledby=\"wakes-heading\"><h2 id=\"wakes-heading\">Wakes acknowledged, per hour</h2>"
         out += "<p class=\"small\">APNs answers 200 when it accepts a push, not when the phone wakes; the app says it woke "
         out += "with <code>POST /wakeup/ack</code>. The share is of the pushes answered 200 in that hour.</p>"
@@ -90,10 +90,10 @@ extension StatusPage {
             label: { $0 == 0 ? "0" : HTMLText.duration($0) })
         let middle = Day.hourMilliseconds / 2
         delay.addLine(
-            hours.compactMap { hour in hour.delayMedianMilliseconds.map { (hour.start + middle, $0) } },
+            hours.compactMap { hour in hour.delayMedianMilliseconds.map { (hour.start.addingSaturated(middle), $0) } },
             maxGap: Day.hourMilliseconds, className: "s-median")
         delay.addLine(
-            hours.compactMap { hour in hour.delayP90Milliseconds.map { (hour.start + middle, $0) } },
+            hours.compactMap { hour in hour.delayP90Milliseconds.map { (hour.start.addingSaturated(middle), $0) } },
             maxGap: Day.hourMilliseconds, className: "s-p90")
         out += "<div class=\"charts\">"
         out += figure(

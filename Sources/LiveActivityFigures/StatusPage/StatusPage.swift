@@ -66,7 +66,7 @@ public enum StatusPage {
                 case .noSweepFinishedLately(let milliseconds) where milliseconds < 0:
                     out += "No sweep finished in the last 3 minutes: the last one recorded finished "
                     out +=
-                        "\(HTMLText.age(-milliseconds)) ahead of this host's clock, which went back since, and none ran after. "
+                        "\(HTMLText.age(milliseconds.negatedSaturated())) ahead of this host's clock, which went back since, and none ran after. "
                     out += "Is cron running? The sweep's log says why a run stopped before recording itself."
                 case .noSweepFinishedLately(let milliseconds):
                     out += "No sweep finished in the last 3 minutes: the last one finished \(HTMLText.age(milliseconds)) ago. "
@@ -82,7 +82,8 @@ public enum StatusPage {
                     out += "last 3 minutes (its last one finished "
                     out +=
                         milliseconds < 0
-                        ? "\(HTMLText.age(-milliseconds)) ahead of this clock). " : "\(HTMLText.age(milliseconds)) ago). "
+                        ? "\(HTMLText.age(milliseconds.negatedSaturated())) ahead of this clock). "
+                        : "\(HTMLText.age(milliseconds)) ago). "
                     out += "The other hosts go on sweeping its registrations; is its cron running, and can it reach the database?"
                 }
                 out += "</li>"
@@ -94,7 +95,7 @@ public enum StatusPage {
         if let startedAt = report.lastRunAt {
             out += "<p>Last sweep: started <time data-figure=\"lastRunAt\" data-value=\"\(startedAt)\">"
             out +=
-                "\(UTCTime(milliseconds: startedAt).full)</time> (\(HTMLText.age(report.generatedAt - startedAt)) before this page)"
+                "\(UTCTime(milliseconds: startedAt).full)</time> (\(HTMLText.age(report.generatedAt.subtractingSaturated(startedAt))) before this page)"
             out += ", took <span data-figure=\"lastRunDurationMs\" data-value=\"\(report.lastRunDurationMilliseconds ?? 0)\">"
             out += "\(HTMLText.duration(report.lastRunDurationMilliseconds ?? 0))</span>"
             out += report.day.lastRunExitedNonZero ? ", exited non-zero" : ", exited 0"
@@ -114,7 +115,7 @@ public enum StatusPage {
             let host = HTMLText.escape(run.host)
             out += "<tr><td>\(host)</td><td><time data-figure=\"hosts.\(host).lastRunAt\" data-value=\"\(run.startedAt)\">"
             out +=
-                "\(UTCTime(milliseconds: run.startedAt).full)</time> (\(HTMLText.age(report.generatedAt - run.startedAt)) ago)</td>"
+                "\(UTCTime(milliseconds: run.startedAt).full)</time> (\(HTMLText.age(report.generatedAt.subtractingSaturated(run.startedAt))) ago)</td>"
             out += "<td>\(run.failed ? "non-zero" : "0")</td>"
             out += "<td class=\"n\" data-figure=\"hosts.\(host).lastRunDurationMs\" data-value=\"\(run.durationMilliseconds)\">"
             out += "\(HTMLText.duration(run.durationMilliseconds))</td></tr>"
@@ -125,7 +126,7 @@ public enum StatusPage {
     // MARK: - Registrations now
 
     static func now(_ report: StatsReport) -> String {
-        let backingOff = report.backingOff.filter { $0.kind == PushKind.wake.name }.reduce(0) { $0 + $1.count }
+        let backingOff = report.backingOff.filter { $0.kind == PushKind.wake.name }.map(\.count).saturatedSum()
         var out = "<section aria-labelledby=\"now-heading\"><h2 id=\"now-heading\">Registrations now</h2><div class=\"cards\">"
         out += card("Active", report.active, figure: "active")
         out += card("Backing off", backingOff, figure: "backingOffTotal")
@@ -177,7 +178,7 @@ public enum StatusPage {
             + figureSpan(report.lifetimeSent, figure: "lifetimeSent") + "."
         out += lifetimeBesideDefaultWakes(report)
         if let oldest = report.oldestRegisteredAt {
-            out += " Oldest registration: \(HTMLText.age(report.generatedAt - oldest)) old."
+            out += " Oldest registration: \(HTMLText.age(report.generatedAt.subtractingSaturated(oldest))) old."
         }
         return out + "</p></section>"
     }

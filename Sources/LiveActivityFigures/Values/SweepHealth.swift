@@ -42,15 +42,17 @@ public struct SweepHealth: Sendable, Equatable {
             // back since and no run was recorded after the step: by this clock, none finished in
             // the last 3 minutes either, which is what the alarm says (cron stopped, or every run
             // fails), rather than "all well" for as long as the clock went back.
-            let since = now - lastFinishedAt
-            if abs(since) > Self.staleAfterMilliseconds { alarms.append(.noSweepFinishedLately(milliseconds: since)) }
+            let since = now.subtractingSaturated(lastFinishedAt)
+            if since.magnitude > Self.staleAfterMilliseconds.magnitude {
+                alarms.append(.noSweepFinishedLately(milliseconds: since))
+            }
             if lastExitedNonZero { alarms.append(.lastSweepFailed) }
         } else {
             alarms.append(.noSweepRecorded)
         }
         if hosts.count > 1 {
-            for run in hosts where abs(now - run.finishedAt) > Self.staleAfterMilliseconds {
-                alarms.append(.hostStopped(host: run.host, milliseconds: now - run.finishedAt))
+            for run in hosts where now.subtractingSaturated(run.finishedAt).magnitude > Self.staleAfterMilliseconds.magnitude {
+                alarms.append(.hostStopped(host: run.host, milliseconds: now.subtractingSaturated(run.finishedAt)))
             }
         }
         self.alarms = alarms
