@@ -94,7 +94,8 @@ public enum TargetCounting {
     ) -> [GroupDelta] {
         var changes: [TargetGroup: Change] = [:]
         for target in removed {
-            changes[target.group, default: Change()].add(targets: -1, unproven: target.proven ? 0 : -1, wakeups: -target.wakeups)
+            changes[target.group, default: Change()].add(
+                targets: -1, unproven: target.proven ? 0 : -1, wakeups: target.wakeups.negatedSaturated())
         }
         for target in added {
             changes[target.group, default: Change()].add(targets: 1, unproven: target.proven ? 0 : 1, wakeups: target.wakeups)
@@ -110,7 +111,7 @@ public enum TargetCounting {
         var changes: [TargetGroup: Change] = [:]
         for (target, count) in counts {
             changes[target.group, default: Change()].add(
-                targets: -Int64(count), unproven: target.proven ? 0 : -Int64(count), wakeups: -target.wakeups)
+                targets: -Int64(count), unproven: target.proven ? 0 : -Int64(count), wakeups: target.wakeups.negatedSaturated())
         }
         return sorted(changes)
     }
