@@ -36,6 +36,21 @@ import Testing
         #expect(kept.map(\.answeredAt) == (10..<30).reversed().map { Int64($0) * 1000 })
     }
 
+    /// An answer time at the edge of Int64 (a planted row): the entry is left out, the others
+    /// come back, nothing traps computing its send or ack time.
+    @Test func anEntryWhoseTimesOverflowIsLeftOut() {
+        let kept = attempt(1_800_000_000_500, status: 200, id: nil)
+        // After the answer time: sent before (UInt32), status (UInt16), the ack's delay (UInt32,
+        // all ones for none), no apns-id, no reason. Sent 1 ms before -2^63; acked 10 ms after 2^63 - 1.
+        let rests: [(Int64, [UInt8])] = [
+            (.min, [1, 0, 0, 0, 200, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0]), (.max, [0, 0, 0, 0, 200, 0, 10, 0, 0, 0, 0, 0]),
+        ]
+        for (answeredAt, rest) in rests {
+            let entry = withUnsafeBytes(of: answeredAt.littleEndian, Array.init) + rest
+            #expect(AttemptRing.decode(entry + AttemptRing.encode([kept]), token: token) == [kept], "\(answeredAt)")
+        }
+    }
+
     @Test func damagedBytesDecodeToTheWholeEntriesBeforeTheDamage() {
         let bytes = AttemptRing.encode([
             attempt(2000, status: 200, id: "5d3b0e62-1c4a-4f44-9b2e-6b2b1e0a7c11"),

@@ -126,9 +126,14 @@ public enum AttemptRing {
         let reasonCount = Int(bytes[index])
         let reason = reasonCount == 0 ? nil : String(decoding: bytes[(index + 1)..<(index + 1 + reasonCount)], as: UTF8.self)
         let ackDelay: Int64? = delay == noAck ? nil : Int64(delay)
+        // An answer time no build writes (a damaged or planted row, SPEC 7) at the edge of Int64
+        // leaves the entry out, as a damaged tail is: the times computed from it would overflow.
+        let (sentAt, sentOverflow) = answeredAt.subtractingReportingOverflow(sentBefore)
+        let (ackedAt, ackedOverflow) = answeredAt.addingReportingOverflow(ackDelay ?? 0)
+        guard !sentOverflow && !ackedOverflow else { return nil }
         return PushAttempt(
-            token: token, sentAt: answeredAt - sentBefore, answeredAt: answeredAt, status: status == 0 ? nil : status,
-            reason: reason, apnsID: apnsID, ackedAt: ackDelay.map { answeredAt + $0 }, ackDelayMilliseconds: ackDelay)
+            token: token, sentAt: sentAt, answeredAt: answeredAt, status: status == 0 ? nil : status,
+            reason: reason, apnsID: apnsID, ackedAt: ackDelay.map { _ in ackedAt }, ackDelayMilliseconds: ackDelay)
     }
 
     private static func put(_ value: UInt64, bytes count: Int, into out: inout [UInt8]) {

@@ -97,6 +97,13 @@ public enum StoredValue {
         min(max(stored, times.lowerBound), times.upperBound)
     }
 
+    /// A target's attempts from their stored bytes (`AttemptRing`), newest first: an entry
+    /// answered at a time outside `times` is damaged and left out, as a damaged tail is, so no
+    /// history, ack or age is computed from it.
+    public static func attempts(_ stored: [UInt8]?, token: PushToken) -> [PushAttempt] {
+        AttemptRing.decode(stored ?? [], token: token).filter { times.contains($0.answeredAt) }
+    }
+
     public static func optionalTime(_ stored: Int64?, column: String) throws(StoredValueError) -> Int64? {
         guard let stored else { return nil }
         return try time(stored, column: column)

@@ -65,7 +65,7 @@ extension PushTarget {
             pushCount: try StoredValue.count(row.int(10), in: StoredValue.wakeups, column: "push_count"),
             consecutiveFailures: try StoredValue.count(row.int(11), in: StoredValue.failures, column: "consecutive_failures"),
             lastError: row.text(12), cadence: CadenceState(stored: row, from: TargetColumns.storedCadence),
-            attempts: attempts ? AttemptRing.decode(row.bytes(TargetColumns.storedAttempts) ?? [], token: token) : [])
+            attempts: attempts ? StoredValue.attempts(row.bytes(TargetColumns.storedAttempts), token: token) : [])
     }
 }
 
@@ -120,7 +120,7 @@ extension AckSubject {
             activityType: try StoredValue.activityType(row.text(0)), environment: try StoredValue.environment(row.text(1)),
             requestedInterval: try StoredValue.requestedInterval(row.optionalInt(2)),
             nextPushAt: try StoredValue.time(row.int(3), column: "next_push_at"),
-            attempts: AttemptRing.decode(row.bytes(4) ?? [], token: token),
+            attempts: StoredValue.attempts(row.bytes(4), token: token),
             waitingAckAt: try StoredValue.optionalTime(row.optionalInt(5), column: "waiting_ack_at"),
             lastPushAt: try StoredValue.optionalTime(row.optionalInt(6), column: "last_push_at"),
             registeredAt: try StoredValue.time(row.int(7), column: "registered_at"),
@@ -138,7 +138,7 @@ extension WaitingAck {
             activityType: try StoredValue.activityType(row.text(3)), environment: try StoredValue.environment(row.text(4)),
             requestedInterval: try StoredValue.requestedInterval(row.optionalInt(5)),
             changed: row.optionalInt(6).map { $0 != 0 }, cadence: CadenceState(stored: row, from: 7),
-            attempts: AttemptRing.decode(row.bytes(7 + CadenceColumns.count) ?? [], token: token))
+            attempts: StoredValue.attempts(row.bytes(7 + CadenceColumns.count), token: token))
     }
 
     /// The columns it reads, in order (the attempts as the engine selects them, last).
