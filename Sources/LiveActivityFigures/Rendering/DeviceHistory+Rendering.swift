@@ -16,8 +16,13 @@ extension DeviceHistory {
                 + "\(row.environment.rawValue))"
         ]
         let wake = row.wake
+        lines.append("  interval: \(Self.interval(wake, row, policy))")
+        // What the app reported and what it made of the cadence, where it reported anything: a
+        // registration of an app that says nothing reads as before.
+        let cadence = policy.cadence(row.activityType, requested: wake.requestedInterval)
+        if let explanation = cadence.explanation(wake.cadence) { lines.append("  cadence: \(explanation)") }
+        if let device = wake.cadence.device.words { lines.append("  device: \(device) (as the app last said)") }
         lines += [
-            "  interval: \(Self.interval(wake, row, policy))",
             "  registered: \(Self.time(row.registeredAt, now: now)); expires \(Self.time(row.registeredAt + expiry, now: now))",
             "  next push: \(Self.time(wake.nextPushAt, now: now))",
             "  wakeups: \(wake.pushCount); failures in a row: \(wake.consecutiveFailures); last reason: \(OutsideText.line(wake.lastError ?? "none"))",
@@ -86,6 +91,19 @@ extension DeviceHistory {
         ]
         if !row.app.isDefault { parts.insert("\"app\":\(JSONText.string(row.app.rawValue))", at: 1) }
         parts += targetParts(row.wake, pushes: "wakeups")
+        if row.wake.cadence != .base {
+            let cadence = policy.cadence(row.activityType, requested: row.wake.requestedInterval)
+            let state = row.wake.cadence
+            func bool(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "null" }
+            parts.append(
+                "\"cadence\":{\"mode\":\(JSONText.string(cadence.mode(state).rawValue)),"
+                    + "\"effectiveInterval\":\(cadence.effective(state) / 1000),\"unchangedAcks\":\(state.unchangedAcks),"
+                    + "\"withheld\":\(cadence.pause(state).map { JSONText.string($0.rawValue) } ?? "null")}")
+            parts.append(
+                "\"device\":{\"activities\":\(state.device.activities.map(String.init) ?? "null"),"
+                    + "\"backgroundRefresh\":\(state.device.backgroundRefresh.map { JSONText.string($0.rawValue) } ?? "null"),"
+                    + "\"lowPower\":\(bool(state.device.lowPower))}")
+        }
         for target in row.others {
             let inner =
                 ["\"token\":\(JSONText.string(String(target.token.hex.prefix(8))))"] + targetParts(target, pushes: "pushes")
