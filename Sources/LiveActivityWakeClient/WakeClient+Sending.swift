@@ -6,7 +6,7 @@ import Foundation
 
 // MARK: - Bodies (SPEC 3)
 
-/// `POST /wakeup`'s body; nil fields are left out.
+/// `POST /wakeup`'s body; nil fields are left out (the synthesized `encode` skips them).
 struct RegisterBody: Encodable {
     let pushToken: String
     let activityType: String
@@ -14,9 +14,22 @@ struct RegisterBody: Encodable {
     let interval: Int?
     let widgetPushToken: String?
     let widgetInterval: Int?
+    // The device state (SPEC 3): only what the app knows.
+    var activities: Int? = nil
+    var backgroundRefresh: String? = nil
+    var lowPower: Bool? = nil
 }
 
-/// The body of ack and unregister.
+/// `POST /wakeup/ack`'s body: the token, and the device state and `changed` the app knows.
+struct AckBody: Encodable {
+    let pushToken: String
+    var activities: Int? = nil
+    var backgroundRefresh: String? = nil
+    var lowPower: Bool? = nil
+    var changed: Bool? = nil
+}
+
+/// The body of unregister.
 struct TokenBody: Encodable {
     let pushToken: String
 }
@@ -25,6 +38,7 @@ struct TokenBody: Encodable {
 struct SuccessAnswer {
     let interval: Int?
     let widgetInterval: Int?
+    var paused: String? = nil
 }
 
 // MARK: - One call, its retries and its answer
@@ -76,7 +90,8 @@ extension WakeClient {
                 let answer = try Self.read(status: status, data)
                 log?(
                     "\(what): \(status)" + (answer.interval.map { ", interval \($0) s" } ?? "")
-                        + (answer.widgetInterval.map { ", widget interval \($0) s" } ?? ""))
+                        + (answer.widgetInterval.map { ", widget interval \($0) s" } ?? "")
+                        + (answer.paused.map { ", paused: \($0)" } ?? ""))
                 return answer
             } catch {
                 log?("\(what): \(error)")
@@ -92,7 +107,9 @@ extension WakeClient {
         switch status {
         case 200:
             guard let object, object["success"] as? Bool == true else { throw .invalidAnswer }
-            return SuccessAnswer(interval: wholeNumber(object["interval"]), widgetInterval: wholeNumber(object["widgetInterval"]))
+            return SuccessAnswer(
+                interval: wholeNumber(object["interval"]), widgetInterval: wholeNumber(object["widgetInterval"]),
+                paused: (object["paused"] as? String).map(OutsideText.cleaned).flatMap { $0.isEmpty ? nil : $0 })
         case 400:
             let supported = (object?["supported"] as? [Any])?.compactMap { ($0 as? String).map(OutsideText.cleaned) }
             throw .badRequest(reason: reason ?? "Bad request", supported: supported)

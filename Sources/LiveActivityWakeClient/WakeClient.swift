@@ -12,13 +12,14 @@ import Foundation
 /// let applied = try await client.register(deviceToken: DeviceToken(deviceTokenData), interval: 900)
 /// ```
 ///
-/// Call ``register(deviceToken:activityType:interval:widgetPushToken:widgetInterval:)`` once
-/// when the activity starts (and again only when something in it changes: a registration is
+/// Call ``register(deviceToken:activityType:interval:widgetPushToken:widgetInterval:deviceState:)``
+/// once when the activity starts (and again only when something in it changes: a registration is
 /// pushed at the next sweep, so registering on every wake costs a push each time), then
-/// ``acknowledgeWake(deviceToken:)`` first thing in each wake, and
-/// ``unregister(deviceToken:)`` when the activity ends. Every answer is read: a 200's intervals
-/// come back, any other answer is a ``WakeClientError``; a 429 or 503 is retried as
-/// ``WakeRetryPolicy`` says. The client keeps no state between calls and is `Sendable`.
+/// ``acknowledgeWake(deviceToken:deviceState:changed:)`` in each wake, and
+/// ``unregister(deviceToken:)`` when the activity ends. Both of the first take the
+/// ``DeviceState`` the app reads (running activities, Background App Refresh, Low Power Mode).
+/// Every answer is read: a 200's intervals come back, any other answer is a ``WakeClientError``;
+/// a 429 or 503 is retried as ``WakeRetryPolicy`` says. The client keeps no state between calls and is `Sendable`.
 public struct WakeClient: Sendable {
     /// The backend's URL without the API's path, as `https://wakeup.example.org`.
     public let baseURL: URL
@@ -88,28 +89,61 @@ public struct WakeClient: Sendable {
     ///   - widgetPushToken: the widget extension's token (`WidgetPushInfo.token`) while a push
     ///     widget is installed; leaving it out removes the registration's widget pushes.
     ///   - widgetInterval: the seconds between widget reload pushes (sent with `widgetPushToken` only).
-    /// - Returns: the intervals the backend applies.
-    /// - Throws: ``WakeClientError`` for any answer but a 200.
+    ///   - deviceState: what the phone sees now; its nil fields are not sent. `activities` is 1
+    ///     or more here (the app registers while an activity runs).
+    /// - Returns: the intervals the backend applies, and whether it pauses the wakes.
+    /// - Throws: ``WakeClientError`` for any answer but a 200;
+    ///   ``WakeClientError/invalidDeviceState(reason:)``, with nothing sent, for `activities`
+    ///   outside 1 to 64.
     @discardableResult
     public func register(
         deviceToken: DeviceToken, activityType: WakeActivityType = .charging, interval: Int? = nil,
-        widgetPushToken: DeviceToken? = nil, widgetInterval: Int? = nil
+        widgetPushToken: DeviceToken? = nil, widgetInterval: Int? = nil, deviceState: DeviceState? = nil
     ) async throws -> WakeRegistration {
+        if let refusal = deviceState?.refusal(atRegistration: true) {
+            log?("register \(deviceToken): \(refusal)")
+            throw refusal
+        }
         let body = RegisterBody(
             pushToken: deviceToken.hex, activityType: activityType.rawValue, environment: environment.wireValue,
             interval: interval, widgetPushToken: widgetPushToken?.hex,
-            widgetInterval: widgetPushToken == nil ? nil : widgetInterval)
+            widgetInterval: widgetPushToken == nil ? nil : widgetInterval, activities: deviceState?.activities,
+            backgroundRefresh: deviceState?.backgroundRefresh?.rawValue, lowPower: deviceState?.lowPower)
         let answer = try await call("/wakeup", body: body, what: "register \(deviceToken)")
-        return WakeRegistration(interval: answer.interval, widgetInterval: answer.widgetInterval)
+        return WakeRegistration(
+            interval: answer.interval, widgetInterval: answer.widgetInterval,
+            paused: answer.paused.map(WakePauseReason.init(rawValue:)))
     }
 
     /// Tells the backend the app woke from a wake-up push (`POST <prefix>/wakeup/ack`).
     ///
-    /// Call it first in the wake (before fetching anything): the backend measures the delay
-    /// from APNs's acceptance to this call, so a later ack measures the app's own work instead
-    /// of delivery. An app that never calls it loses only the delivery figures.
-    public func acknowledgeWake(deviceToken: DeviceToken) async throws {
-        _ = try await call("/wakeup/ack", body: TokenBody(pushToken: deviceToken.hex), what: "ack \(deviceToken)")
+    /// Without `changed`, call it first in the wake (before fetching anything): the backend
+    /// measures the delay from APNs's acceptance to this call, so a later ack measures the app's
+    /// own work as well as delivery. `changed` is known only once the fetch is done: an ack that
+    /// says it comes right after the fetch (its delay then counts the fetch too). A wake that
+    /// finds no running activity acks with `activities: 0` and stops there: the backend stops
+    /// waking for it. An app that never calls it loses only the delivery figures and the
+    /// backend's sparing of wakes.
+    ///
+    /// - Parameters:
+    ///   - deviceState: what the phone sees now; its nil fields are not sent.
+    ///   - changed: whether this wake's fetch brought data newer than the activity showed (the
+    ///     carmaker's own timestamp compared; the timestamp is not sent). Wakes that bring nothing
+    ///     new let the backend wake less often; nil: not sent.
+    /// - Throws: ``WakeClientError`` for any answer but a 200;
+    ///   ``WakeClientError/invalidDeviceState(reason:)``, with nothing sent, for `activities`
+    ///   outside 0 to 64.
+    public func acknowledgeWake(deviceToken: DeviceToken, deviceState: DeviceState? = nil, changed: Bool? = nil)
+        async throws
+    {
+        if let refusal = deviceState?.refusal(atRegistration: false) {
+            log?("ack \(deviceToken): \(refusal)")
+            throw refusal
+        }
+        let body = AckBody(
+            pushToken: deviceToken.hex, activities: deviceState?.activities,
+            backgroundRefresh: deviceState?.backgroundRefresh?.rawValue, lowPower: deviceState?.lowPower, changed: changed)
+        _ = try await call("/wakeup/ack", body: body, what: "ack \(deviceToken)")
     }
 
     /// Ends the device's registration (`POST <prefix>/wakeup/unregister`): call it when the Live

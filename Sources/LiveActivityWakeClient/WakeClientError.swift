@@ -1,6 +1,7 @@
 import Foundation
 
-/// Why a call to the backend did not succeed, one case per answer of SPEC 3's error table.
+/// Why a call to the backend did not succeed, one case per answer of SPEC 3's error table, and
+/// one for a request the client refuses to send (``invalidDeviceState(reason:)``).
 ///
 /// No description shows a token: the backend's own reasons never hold one, and any long run of
 /// hex digits in a text from outside (a reason, a transport error) is cut to its first 8.
@@ -31,6 +32,9 @@ public enum WakeClientError: Error, Sendable, Hashable, CustomStringConvertible,
     /// The request did not complete: no network, a timeout, TLS refused (URLSession's error,
     /// its code and text).
     case transport(code: Int, message: String)
+    /// Not sent: a ``DeviceState`` value the backend would refuse with a 400 (`activities` out of
+    /// 0 to 64, or 0 in a registration). The app's bug, as a 400 is: retrying changes nothing.
+    case invalidDeviceState(reason: String)
 
     public var description: String {
         switch self {
@@ -52,13 +56,15 @@ public enum WakeClientError: Error, Sendable, Hashable, CustomStringConvertible,
             "an answer the API does not give (\(status))" + (reason.map { ": \($0)" } ?? "")
         case .invalidAnswer: "the backend's 200 is not the API's answer"
         case .transport(let code, let message): "the request did not complete (\(code)): \(message)"
+        case .invalidDeviceState(let reason): "not sent: \(reason)"
         }
     }
 
     public var errorDescription: String? { description }
 
     /// Whether trying again later may succeed (429, 503, another 5xx, a transport failure);
-    /// a 400, 404, 405, 413 or 415 will be answered the same until the app or the URL changes.
+    /// a 400, 404, 405, 413 or 415 will be answered the same until the app or the URL changes,
+    /// and a refused device state is refused again.
     public var isTemporary: Bool {
         switch self {
         case .rateLimited, .unavailable, .serverError, .transport: true

@@ -16,6 +16,9 @@ import Testing
         #expect(asked.interval == 900 && asked.widgetInterval == nil)
         let both = try read(200, "{\"success\":true,\"interval\":900.0,\"widgetInterval\":3600}").get()
         #expect(both.interval == 900 && both.widgetInterval == 3600)
+        #expect(plain.paused == nil && both.paused == nil)
+        let paused = try read(200, "{\"success\":true,\"paused\":\"backgroundRefresh\"}").get()
+        #expect(paused.paused == "backgroundRefresh" && paused.interval == nil)
     }
 
     @Test(arguments: ["", "not json", "[]", "{\"success\":false}", "{}"])
@@ -63,5 +66,16 @@ import Testing
         let bare = RegisterBody(
             pushToken: "ab", activityType: "debug", environment: nil, interval: nil, widgetPushToken: nil, widgetInterval: nil)
         #expect(String(decoding: try encoder.encode(bare), as: UTF8.self) == "{\"activityType\":\"debug\",\"pushToken\":\"ab\"}")
+        let stated = RegisterBody(
+            pushToken: "ab", activityType: "debug", environment: nil, interval: nil, widgetPushToken: nil, widgetInterval: nil,
+            activities: 1, backgroundRefresh: "denied", lowPower: false)
+        #expect(
+            String(decoding: try encoder.encode(stated), as: UTF8.self)
+                == "{\"activities\":1,\"activityType\":\"debug\",\"backgroundRefresh\":\"denied\",\"lowPower\":false,"
+                + "\"pushToken\":\"ab\"}")
+        #expect(String(decoding: try encoder.encode(AckBody(pushToken: "ab")), as: UTF8.self) == "{\"pushToken\":\"ab\"}")
+        #expect(
+            String(decoding: try encoder.encode(AckBody(pushToken: "ab", activities: 0, changed: false)), as: UTF8.self)
+                == "{\"activities\":0,\"changed\":false,\"pushToken\":\"ab\"}")
     }
 }
