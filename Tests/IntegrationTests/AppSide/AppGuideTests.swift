@@ -67,7 +67,7 @@ struct AppGuideTests {
         let started = try step("start")
         #expect(
             started.status == 0
-                && started.stdout == "interval=900 widgetInterval=3600\n",
+                && started.stdout == "interval=900 widgetInterval=3600 paused=none\n",
             "\(started)")
         let row = try #require(try storedRegistration(token.hex, in: stack))
         #expect(row.requestedInterval == 900 && row.environment == .sandbox, "a debug build registers in the sandbox")
@@ -76,16 +76,20 @@ struct AppGuideTests {
         let woke = try step("wake")
         #expect(woke.status == 0 && woke.stdout == "refreshing\nwake=true\n", "\(woke)")
         #expect(try ackWaits(on: token.hex, in: stack), "the ack reached the backend")
+        // No activity runs any more: the ack says so, and nothing is refreshed.
+        let gone = try step("wake-none")
+        #expect(gone.status == 0 && gone.stdout == "wake=false\n", "\(gone)")
         let ended = try step("end")
         #expect(ended.status == 0 && ended.stdout == "ended\n", "\(ended)")
         #expect(try stack.database.count() == 0)
         #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 1) == 1)
-        #expect(loggedRequests(stack, "/prod/wakeup/ack", status: 200, expected: 1) == 1)
+        #expect(loggedRequests(stack, "/prod/wakeup/ack", status: 200, expected: 2) == 2)
         #expect(loggedRequests(stack, "/prod/wakeup/unregister", status: 200, expected: 1) == 1)
     }
 
-    /// Calls the guide's `LiveActivityWakeups`: `start`, `wake` or `end`, the device's and the
-    /// widget's token.
+    /// Calls the guide's `LiveActivityWakeups`: `start`, `wake`, `wake-none` (no activity runs)
+    /// or `end`, the device's and the widget's token. The device state is what an iPhone with one
+    /// activity running would read (the guide's reading is UIKit's and ActivityKit's).
     static let libraryDriver = """
         import Foundation
         import LiveActivityWakeClient
@@ -94,16 +98,18 @@ struct AppGuideTests {
         guard arguments.count == 4, let device = DeviceToken(hex: arguments[2]) else { fatalError("usage: step device widget") }
         LiveActivityWakeups.deviceToken = device
         LiveActivityWakeups.widgetToken = DeviceToken(hex: arguments[3])
+        let running = DeviceState(activities: 1, backgroundRefresh: .available, lowPower: false)
         switch arguments[1] {
         case "start":
-            let applied = try await LiveActivityWakeups.activityStarted(every: 900)
-            print("interval=\\(applied?.interval.map(String.init) ?? "none") widgetInterval=\\(applied?.widgetInterval.map(String.init) ?? "none")")
-        case "wake":
-            let updated = await LiveActivityWakeups.handleWake {
+            let applied = try await LiveActivityWakeups.activityStarted(every: 900, state: running)
+            print("interval=\\(applied?.interval.map(String.init) ?? "none") widgetInterval=\\(applied?.widgetInterval.map(String.init) ?? "none") paused=\\(applied?.paused?.rawValue ?? "none")")
+        case "wake", "wake-none":
+            let state = arguments[1] == "wake" ? running : DeviceState(activities: 0)
+            let changed = await LiveActivityWakeups.handleWake(state: state) {
                 print("refreshing")
                 return true
             }
-            print("wake=\\(updated)")
+            print("wake=\\(changed.map(String.init) ?? "failed")")
         default:
             await LiveActivityWakeups.activityEnded()
             print("ended")
