@@ -139,6 +139,26 @@ struct WakeClientThroughNginxTests {
         #expect(try storedRegistration(token.hex, in: stack)?.target(.widgets) == nil)
     }
 
+    /// The device state rides with the registration and the ack (what the backend does with it is
+    /// its own suites'); a value the backend would refuse is not sent at all.
+    @Test func theDeviceStateRidesWithTheRegistrationAndTheAck() async throws {
+        let stack = try LiveStack()
+        let client = wakeClient(stack)
+        let token = deviceToken(560)
+        let running = DeviceState(activities: 1, backgroundRefresh: .available, lowPower: false)
+        let answer = try await client.register(deviceToken: token, interval: 900, deviceState: running)
+        #expect(answer == WakeRegistration(interval: 900, widgetInterval: nil, paused: nil))
+        try await client.acknowledgeWake(deviceToken: token, deviceState: running, changed: true)
+        #expect(try ackWaits(on: token.hex, in: stack), "the ack with its state is an ack")
+
+        let refused = await clientError { try await client.register(deviceToken: token, deviceState: DeviceState(activities: 0)) }
+        #expect(refused == .invalidDeviceState(reason: "activities must be a whole number from 1 to 64 at registration, not 0"))
+        #expect(try storedRegistration(token.hex, in: stack)?.requestedInterval == 900, "the refused one changed nothing")
+        #expect(loggedRequests(stack, "/wakeup/ack", status: 200, expected: 1) == 1)
+        #expect(loggedRequests(stack, "/wakeup", status: 200, expected: 1) == 1, "the refused registration was never sent")
+        #expect(loggedRequests(stack, "/wakeup", status: 400, expected: 0) == 0)
+    }
+
     /// What the client writes about its calls, and what its errors say, never hold a token.
     @Test func noLogLineOrErrorShowsATokenWhole() async throws {
         let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
