@@ -23,7 +23,7 @@ struct FullFilesystemTests {
 
     @Test(.enabled(if: mountPermitted))
     func aFullDiskAnswers503KeepsEveryAcknowledgedRowAndResumesWhenSpaceReturns() throws {
-        let disk = try #require(Self.mountTmpfs(kilobytes: 640))
+        let disk = try #require(Self.mountTmpfs(kilobytes: 1024))
         let umount = systemTool("umount") ?? "/bin/umount"
         defer { _ = try? runCommand(umount, ["-l", disk.path]) }
         let path = disk.file("registrations.sqlite")
@@ -31,7 +31,7 @@ struct FullFilesystemTests {
         let pid = stack.responder.pid
 
         let (accepted, refused) = try registerUntilRefused(stack, seeds: 40_000..<45_000)
-        let refusal = try #require(refused, "5000 registrations fit in 640 KiB?")
+        let refusal = try #require(refused, "5000 registrations fit in 1 MiB?")
         #expect(refusal.status == 503)
         #expect(accepted.count > 10, "the WAL grows by a few pages per registration")
         let faultLines = stack.responderLog.split(separator: "\n").filter { $0.contains("database error") }

@@ -50,7 +50,8 @@ extension ErrorRow {
     private static let environments = ["production", "sandbox"]
 
     /// Every row, by the table's cases.
-    public static let all: [ErrorRow] = malformed + badTokens + routing + limits + intervals + acks + widgets
+    public static let all: [ErrorRow] =
+        malformed + badTokens + routing + limits + intervals + acks + widgets
         + deviceState
 
     /// Rows only nginx answers: the shipped locations pass nothing else to the responder, which

@@ -145,18 +145,44 @@ struct WakeClientThroughNginxTests {
         let stack = try LiveStack()
         let client = wakeClient(stack)
         let token = deviceToken(560)
-        let running = DeviceState(activities: 1, backgroundRefresh: .available, lowPower: false)
+        // The library's own values (the backend's domain has types of the same names).
+        let running = LiveActivityWakeClient.DeviceState(
+            activities: 1, backgroundRefresh: LiveActivityWakeClient.BackgroundRefresh.available, lowPower: false)
         let answer = try await client.register(deviceToken: token, interval: 900, deviceState: running)
         #expect(answer == WakeRegistration(interval: 900, widgetInterval: nil, paused: nil))
         try await client.acknowledgeWake(deviceToken: token, deviceState: running, changed: true)
         #expect(try ackWaits(on: token.hex, in: stack), "the ack with its state is an ack")
 
-        let refused = await clientError { try await client.register(deviceToken: token, deviceState: DeviceState(activities: 0)) }
+        let refused = await clientError {
+            try await client.register(deviceToken: token, deviceState: LiveActivityWakeClient.DeviceState(activities: 0))
+        }
         #expect(refused == .invalidDeviceState(reason: "activities must be a whole number from 1 to 64 at registration, not 0"))
         #expect(try storedRegistration(token.hex, in: stack)?.requestedInterval == 900, "the refused one changed nothing")
         #expect(loggedRequests(stack, "/wakeup/ack", status: 200, expected: 1) == 1)
         #expect(loggedRequests(stack, "/wakeup", status: 200, expected: 1) == 1, "the refused registration was never sent")
         #expect(loggedRequests(stack, "/wakeup", status: 400, expected: 0) == 0)
+    }
+
+    /// Issue 49 point 5: the backend keeps what the library sends, and the library reads the
+    /// pause a registration answers with.
+    @Test func theBackendKeepsTheStateAndTheLibraryReadsThePause() async throws {
+        let stack = try LiveStack()
+        let client = wakeClient(stack)
+        let token = deviceToken(562)
+        let off = LiveActivityWakeClient.DeviceState(
+            activities: 2, backgroundRefresh: LiveActivityWakeClient.BackgroundRefresh.denied, lowPower: true)
+        let answer = try await client.register(deviceToken: token, deviceState: off)
+        #expect(answer.paused == .backgroundRefresh)
+        let stored = try #require(try storedRegistration(token.hex, in: stack)).wake.cadence.device
+        #expect(stored.activities == 2 && stored.backgroundRefresh == .denied && stored.lowPower == true)
+        try await client.acknowledgeWake(
+            deviceToken: token, deviceState: LiveActivityWakeClient.DeviceState(activities: 0), changed: false)
+        #expect(try storedRegistration(token.hex, in: stack)?.wake.cadence.device.activities == 0)
+        let running = try await client.register(
+            deviceToken: token,
+            deviceState: LiveActivityWakeClient.DeviceState(
+                activities: 1, backgroundRefresh: LiveActivityWakeClient.BackgroundRefresh.available))
+        #expect(running.paused == nil)
     }
 
     /// What the client writes about its calls, and what its errors say, never hold a token.
