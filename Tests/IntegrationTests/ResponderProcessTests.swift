@@ -122,12 +122,17 @@ struct ResponderProcessTests {
             waitUntil(timeout: 60) { process.output.contains("serving FastCGI on 127.0.0.1:\(port)") }, "\(process.output)")
         #expect((try? RawSocket(port: port, timeout: 5)) != nil, "\(process.output)")
         let hexPort = String(format: "%04X", port)
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        // The kernel writes the table a page per read, walking it as it is then: while other
+        // processes open and close sockets (a busy machine) a read can skip a row, ours too. So a
+        // read that shows no listener on the port is read again, a few times at most.
         var listening: [String] = []
-        for line in table.split(separator: "\n") {
-            let fields = line.split(separator: " ").map(String.init)
-            // local_address is field 1, st is field 3 (0A: LISTEN).
-            if fields.count > 3, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" { listening.append(fields[1]) }
+        for _ in 1...10 where listening.isEmpty {
+            let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            for line in table.split(separator: "\n") {
+                let fields = line.split(separator: " ").map(String.init)
+                // local_address is field 1, st is field 3 (0A: LISTEN).
+                if fields.count > 3, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" { listening.append(fields[1]) }
+            }
         }
         #expect(listening == ["0100007F:\(hexPort)"], "\(listening)")
     }
