@@ -7,7 +7,8 @@ LIVEACTIVITY_TEST_CLOCK_OFFSET (the responder and the stand-in read it at start,
 started anew each step on listening sockets this script holds, as spawn-fcgi's supervisor would:
 nginx's requests wait in the backlog meanwhile). A step at simulated minute k:
 
-  1. stop the responder and the stand-in, start them with the clock at T0 + 60 k s;
+  1. stop the responder and the stand-in (once each has said it serves), start them with the
+     clock at T0 + 60 k s;
   2. the phones whose activity starts at minute k register (POST /wakeup through nginx);
   3. one liveactivity-sweep run, as cron's of that minute;
   4. the stand-in's record of what it received since the last step: the wake pushes;
@@ -126,6 +127,7 @@ class Servers:
         )
         self.logs = {name: open(os.path.join(run_dir, name + ".log"), "ab") for name in ("fcgi", "standin", "sweep")}
         self.processes = []
+        self.started_from = {}
         self.crashes = 0
 
     def environment(self, offset):
@@ -133,6 +135,7 @@ class Servers:
 
     def start(self, offset):
         env = self.environment(offset)
+        self.started_from = {name: os.path.getsize(self.logs[name].name) for name in ("fcgi", "standin")}
         self.processes = [
             subprocess.Popen([os.path.join(self.args.bin, "liveactivity-fcgi"), "--workers", "8"],
                              stdin=self.sockets["fcgi"].fileno(), stdout=self.logs["fcgi"], stderr=self.logs["fcgi"], env=env),
@@ -141,7 +144,27 @@ class Servers:
                              stderr=self.logs["standin"], env=env),
         ]
 
+    def serving(self):
+        """Waits until each program started last has logged that it serves: its SIGTERM handler is
+        set. Before that libfcgi's own is (FCGX_Init sets one that only raises a flag), and a
+        SIGTERM landing there is swallowed: the program serves on until killed."""
+        deadline = time.monotonic() + 20
+        for name in ("fcgi", "standin"):
+            path = self.logs[name].name
+            while True:
+                with open(path, "rb") as handle:
+                    handle.seek(self.started_from[name])
+                    if b"serving FastCGI" in handle.read():
+                        break
+                if time.monotonic() > deadline:
+                    log("%s did not say it serves within 20 s" % name)
+                    self.crashes += 1
+                    break
+                time.sleep(0.002)
+
     def stop(self):
+        if self.processes:
+            self.serving()
         for process in self.processes:
             process.send_signal(signal.SIGTERM)
         for process in self.processes:
@@ -150,10 +173,7 @@ class Servers:
             except subprocess.TimeoutExpired:
                 process.kill()
                 status = process.wait()
-            # A stop is a result: anything but a clean exit counts against the run. Killed by this
-            # SIGTERM is clean too: a program still starting (a minute with nothing to push stops
-            # the stand-in within milliseconds) has not yet set its handler.
-            if status not in (0, -signal.SIGTERM):
+            if status != 0:  # a stop is a result: anything but a clean exit counts against the run
                 self.crashes += 1
                 log("%s ended with status %d" % (os.path.basename(process.args[0]), status))
         self.processes = []
@@ -259,7 +279,7 @@ def run(args, fleet, mode):
     servers = Servers(args, run_dir)
     client = Client(args.port, args.threads)
     counts = dict(sent=0, gone=0, refresh_off=0, dropped=0, unchanged=0, helped=0, launched=0, acks=0,
-                  failed_pushes=0, sweep_errors=0, paused_answers=0, registrations=0)
+                  failed_pushes=0, sweep_errors=0, paused_answers=0, registrations=0, unchanged_first=0)
     withheld = {}
     ages = array("d")
     phases = dict(restart=0.0, register=0.0, sweep=0.0, pushes=0.0, acks=0.0, sample=0.0)
@@ -349,6 +369,8 @@ def run(args, fleet, mode):
                     seen = latest_data(phone, minute * 60, every)
                     changed = seen > state.shown
                     counts["helped" if changed else "unchanged"] += 1
+                    if not changed and minute == phone.start:  # the wake at once after the registration
+                        counts["unchanged_first"] += 1
                     state.shown = max(state.shown, seen)
                     if device_state:
                         body.update(activities=1, backgroundRefresh="available", lowPower=phone.in_low_power(minute),
