@@ -79,7 +79,7 @@ fleet_table() {
   printf '  %-46s %16s %16s\n' "" "device state" "token-only"
   for row in "wake pushes sent:sent" "  could not help:cannot_help" "    to a gone activity:gone" \
     "    with refresh off:refresh_off" "    launched, found unchanged data:unchanged" \
-    "      the first wake, in the registration's minute:unchanged_first" "  dropped by the phone's budget:dropped" \
+    "      the first, at once after registering:unchanged_first" "  dropped by the phone's budget:dropped" \
     "  launched and brought new data:helped" "acks sent (each launched wake):acks"; do
     printf '  %-46s %16s %16s\n' "${row%%:*}" "$(fleet_figure "state.${row#*:}")" "$(fleet_figure "token.${row#*:}")"
   done
