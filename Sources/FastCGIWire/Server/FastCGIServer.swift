@@ -26,6 +26,18 @@ public enum FastCGIServer {
         if options.supervise { return Supervisor.run(log: log) }
         // A client (or CGI server) that hangs up must cost its request only, never the process.
         signal(SIGPIPE, SIG_IGN)
+        // libfcgi's FCGX_Init installs a SIGTERM handler of its own that only sets a flag: a stop
+        // signal arriving between it and ours (`StopSignal`) was swallowed, and the process
+        // served on until SIGKILL (seen about once in 2,500 restarts). So the stop signals are
+        // held from here; ours unblocks them, and one that came meanwhile is delivered to it. A
+        // run that does not serve (CGI, an error) gets the mask back as it was.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &stopSignals, &previousMask)
+        defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
         guard ListeningSocket.libraryReady else {
             log("FCGX_Init failed")
             return 1
