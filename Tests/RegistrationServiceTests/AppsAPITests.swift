@@ -96,7 +96,11 @@ import Testing
         ])
         let refused = post(api, registerBody(device, environment: "production"), app: "other-app")
         #expect(refused.status == 400)
-        #expect(refused.bodyText.contains(#""supported":["sandbox"]"#), "\(refused.bodyText)")
+        // The reason names the setting that would enable it: this app's own.
+        #expect(
+            refused.bodyText
+                == #"{"error":"Unsupported environment: production (the backend's APNS_ENVIRONMENTS_OTHER_APP does not enable it)","supported":["sandbox"]}"#,
+            "\(refused.bodyText)")
         #expect(try wakeRows().isEmpty)
         // Its default environment is its own; the default app's stays production.
         #expect(post(api, registerBody(device), app: "other-app").status == 200)

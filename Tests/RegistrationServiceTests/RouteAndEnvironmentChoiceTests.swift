@@ -35,7 +35,8 @@ import Testing
 
     @Test func bothHalvesRefuseAnEnvironmentTheOperatorDidNotEnableAlike() throws {
         let choice = EnvironmentChoice(enabled: [.production], defaultEnvironment: .production)
-        let refused = APIError.unsupported("Unsupported environment: sandbox", supported: ["production"])
+        let refused = APIError.unsupported(
+            "Unsupported environment: sandbox (the backend's APNS_ENVIRONMENTS does not enable it)", supported: ["production"])
         #expect(throws: refused) { try choice.named(inBody: "sandbox") }
         #expect(throws: EnvironmentChoice.Refusal.unsupported(refused)) { try choice.choose(body: nil, parameter: "sandbox") }
         #expect(try choice.named(inBody: "PRODUCTION") == .production)

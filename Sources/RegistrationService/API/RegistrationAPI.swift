@@ -44,7 +44,8 @@ public final class RegistrationAPI: HTTPResponder {
     ) {
         self.configuration = configuration
         self.elapsed = elapsed
-        environments = configuration.apps.mapValues(EnvironmentChoice.init)
+        environments = Dictionary(
+            uniqueKeysWithValues: configuration.apps.map { app, environments in (app, EnvironmentChoice(environments, of: app)) })
         appNames = configuration.apps.keys.sorted().map(\.rawValue)
         self.writer = writer
         self.location = location

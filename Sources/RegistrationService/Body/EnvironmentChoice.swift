@@ -4,10 +4,15 @@ import LiveActivityDomain
 /// the body's `environment`, else the parameter an nginx location sets
 /// (`LIVEACTIVITY_APNS_ENVIRONMENT`), else the configured default. Either half naming an
 /// environment the operator did not enable (`APNS_ENVIRONMENTS`) is the same 400, listing the
-/// enabled ones; a parameter that names no environment at all is the operator's mistake.
+/// enabled ones and naming the setting that would enable it (a development build's sandbox token
+/// meets it first: the package enables production alone); a parameter that names no environment
+/// at all is the operator's mistake.
 public struct EnvironmentChoice: Sendable, Equatable {
     public var enabled: [APNsEnvironment]
     public var defaultEnvironment: APNsEnvironment
+    /// The setting that enables environments for this app (`APNS_ENVIRONMENTS`, or a further
+    /// app's `APNS_ENVIRONMENTS_<NAME>`), named in the 400.
+    public var setting: String
 
     /// Why a choice was refused.
     public enum Refusal: Error, Equatable {
@@ -17,18 +22,24 @@ public struct EnvironmentChoice: Sendable, Equatable {
         case badParameter(String)
     }
 
-    public init(enabled: [APNsEnvironment] = APNsEnvironment.allCases, defaultEnvironment: APNsEnvironment = .production) {
+    public init(
+        enabled: [APNsEnvironment] = APNsEnvironment.allCases, defaultEnvironment: APNsEnvironment = .production,
+        setting: String = "APNS_ENVIRONMENTS"
+    ) {
         self.enabled = enabled
         self.defaultEnvironment = defaultEnvironment
+        self.setting = setting
     }
 
     public init(_ configuration: Configuration) {
         self.init(enabled: configuration.enabledEnvironments, defaultEnvironment: configuration.defaultEnvironment)
     }
 
-    /// One app's choice (SPEC 6: each app its own environments, or the default app's).
-    public init(_ app: AppEnvironments) {
-        self.init(enabled: app.enabled, defaultEnvironment: app.defaultEnvironment)
+    /// One app's choice (SPEC 6: each app its own environments, or the default app's), whose
+    /// refusal names that app's setting.
+    public init(_ app: AppEnvironments, of name: AppName = .defaultApp) {
+        self.init(
+            enabled: app.enabled, defaultEnvironment: app.defaultEnvironment, setting: name.settingName("APNS_ENVIRONMENTS"))
     }
 
     /// The body's `environment`, one of the enabled ones (`development` is sandbox), else the 400.
@@ -50,8 +61,12 @@ public struct EnvironmentChoice: Sendable, Equatable {
         return fromLocation
     }
 
-    /// The 400 for an environment that is unknown or not enabled, listing the enabled ones.
+    /// The 400 for an environment that is unknown or not enabled, listing the enabled ones; one
+    /// that exists but is not enabled names the setting that enables it.
     private func unsupported(_ name: String) -> APIError {
-        .unsupported("Unsupported environment: \(name.prefix(64))", supported: enabled.map(\.rawValue))
+        let shown = "Unsupported environment: \(name.prefix(64))"
+        guard APNsEnvironment(name: name) != nil else { return .unsupported(shown, supported: enabled.map(\.rawValue)) }
+        return .unsupported(
+            shown + " (the backend's \(setting) does not enable it)", supported: enabled.map(\.rawValue))
     }
 }

@@ -74,7 +74,9 @@ struct WakeClientThroughNginxTests {
             ),
             (
                 "environment not enabled", { try await wakeClient(stack, environment: .sandbox).register(deviceToken: seed) },
-                .badRequest(reason: "Unsupported environment: sandbox", supported: ["production"])
+                .badRequest(
+                    reason: "Unsupported environment: sandbox (the backend's APNS_ENVIRONMENTS does not enable it)",
+                    supported: ["production"])
             ),
             (
                 "interval out of range", { try await client.register(deviceToken: seed, interval: 0) },
