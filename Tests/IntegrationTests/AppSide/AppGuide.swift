@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// docs/APP.md's blocks as the tests use them: the Swift that needs the library, the Swift that
-/// does without it, the shell lines, and the sample of `history`'s output.
+/// does without it, the shell lines, the sample of `history`'s output, the 400 a development
+/// build meets first, and the lines that add the library to a package.
 struct AppGuide {
     static let path = "docs/APP.md"
     /// The backend's URL in the guide, which a test replaces with its nginx's.
@@ -14,6 +15,10 @@ struct AppGuide {
     let curlBlock: String
     let historyLine: String
     let historySample: [String]
+    /// The 400 the guide quotes for a sandbox token on the package's settings.
+    let sandboxRefusal: String
+    /// The `Package.swift` lines that add the library.
+    let manifestLines: String
 
     init() throws {
         let blocks = try MarkdownBlock.all(in: Self.path)
@@ -36,6 +41,15 @@ struct AppGuide {
             throw SocketError("APP.md has no sample of history's output")
         }
         historySample = sample.text.components(separatedBy: "\n")
+        let plainBlocks = blocks.filter { $0.language.isEmpty }
+        guard let refusal = plainBlocks.first(where: { $0.text.hasPrefix(#"{"error":"Unsupported environment"#) }) else {
+            throw SocketError("APP.md quotes no 400 for a sandbox token")
+        }
+        sandboxRefusal = refusal.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let manifest = plainBlocks.first(where: { $0.text.contains(".package(url:") }) else {
+            throw SocketError("APP.md gives no Package.swift lines")
+        }
+        manifestLines = manifest.text
     }
 
     /// The value of `NAME=` in the curl block.

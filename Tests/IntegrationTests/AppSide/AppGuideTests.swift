@@ -9,39 +9,76 @@ import Testing
 @Suite("App guide")
 struct AppGuideTests {
     /// The guide's library blocks (and docs/API.md's example) in a package of their own that depends
-    /// on this one by path, as an app's does, with a driver that calls the guide's
-    /// `LiveActivityWakeups` per step.
-    @Test func theGuidesSwiftCompilesInAnAppsPackageAndRegistersAcksAndUnregisters() throws {
+    /// on this one by path, as an app's does, beside stand-ins of UIKit, ActivityKit, WidgetKit
+    /// and SwiftUI (Tests/Fixtures/AppleStandIns: Apple's names and signatures, so the blocks
+    /// compile as written; only `@main` is taken off, the driver being the program's entry). A
+    /// driver then runs the guide's code one launch per process, as iOS would call it, against
+    /// the responder through nginx: the activity started and registered, a relaunch that sends
+    /// nothing, a wake that refreshes the activity (its `staleDate` moved) and acks, a new device
+    /// token registered again, a relaunch and a wake that find no activity and ack `activities:
+    /// 0`, and the feature turned off.
+    @Test func theGuidesSwiftCompilesInAnAppsPackageAndRunsEachLaunchAgainstTheResponder() throws {
         let guide = try AppGuide()
         let stack = try LiveStack()
         let folder = TemporaryDirectory("app-guide")
         let sources = folder.file("AppGuide/Sources/AppGuide")
         try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+        let frameworks = ["UIKit", "ActivityKit", "WidgetKit", "SwiftUI"]
+        for framework in frameworks {
+            let target = folder.file("AppGuide/Sources/\(framework)")
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: packageRoot + "/Tests/Fixtures/AppleStandIns/\(framework)/\(framework).swift",
+                toPath: target + "/\(framework).swift")
+        }
         let identity = URL(fileURLWithPath: packageRoot).lastPathComponent.lowercased()
         _ = try folder.write(
             "AppGuide/Package.swift",
             """
             // swift-tools-version:6.0
             import PackageDescription
+            // Resilient, as Apple's frameworks are (so `@unknown default` is what it is on iOS);
+            // the stand-ins' own warnings (Foundation is not resilient) are not the guide's.
+            let standIn: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-suppress-warnings"])]
             let package = Package(
                 name: "AppGuide",
                 platforms: [.iOS(.v16), .macOS(.v13)],
                 dependencies: [.package(path: "\(packageRoot)")],
                 targets: [
+                    .target(name: "UIKit", swiftSettings: standIn),
+                    .target(name: "ActivityKit", swiftSettings: standIn),
+                    .target(name: "WidgetKit", swiftSettings: standIn),
+                    .target(name: "SwiftUI", dependencies: ["UIKit"], swiftSettings: standIn),
                     .executableTarget(
-                        name: "AppGuide", dependencies: [.product(name: "LiveActivityWakeClient", package: "\(identity)")])
+                        name: "AppGuide",
+                        dependencies: [
+                            "UIKit", "ActivityKit", "WidgetKit", "SwiftUI",
+                            .product(name: "LiveActivityWakeClient", package: "\(identity)"),
+                        ])
                 ],
                 swiftLanguageModes: [.v6]
             )
 
             """)
-        #expect(guide.librarySwift.count >= 4, "the client, the app delegate, the activity, the widget")
+        #expect(guide.librarySwift.count >= 5, "the client, the app delegate, the SwiftUI app, the activity, the widget")
+        #expect(
+            guide.librarySwift.allSatisfy { !$0.contains("#if canImport") },
+            "the blocks compile as written, UIKit's parts included")
+        #expect(
+            frameworks.allSatisfy { framework in guide.librarySwift.contains { $0.contains("import \(framework)\n") } },
+            "each stand-in is imported by a block of the guide")
         let client = try #require(
             guide.librarySwift.firstIndex { $0.contains(AppGuide.exampleBackend) }, "no block names the backend")
+        var entries = 0
         for (index, block) in guide.librarySwift.enumerated() {
-            let text = index == client ? try pointingAt("http://127.0.0.1:\(stack.port)", block) : block
+            var text = index == client ? try pointingAt("http://127.0.0.1:\(stack.port)", block) : block
+            if text.contains("@main\n") {
+                entries += 1
+                text = text.replacingOccurrences(of: "@main\n", with: "")
+            }
             _ = try folder.write("AppGuide/Sources/AppGuide/Guide\(index + 1).swift", text)
         }
+        #expect(entries == 1, "one block is the app's entry (the SwiftUI app)")
         // docs/API.md's example beside them: the same library, the same build.
         let readme = try MarkdownBlock.all("swift", in: "docs/API.md").filter { $0.heading == "The app's side" }
         #expect(readme.count == 1, "docs/API.md's \"The app's side\" should hold one Swift example")
@@ -61,59 +98,106 @@ struct AppGuideTests {
 
         let token = deviceToken(800)
         let widget = deviceToken(801)
-        func step(_ name: String) throws -> CommandResult {
-            try runCommand(app, [name, token.hex, widget.hex], environment: ["HOME": folder.path], timeout: 120)
+        let newToken = deviceToken(802)
+        func launch(_ step: String, _ device: DeviceToken = token) throws -> CommandResult {
+            try runCommand(app, [step, device.hex, widget.hex], environment: ["HOME": folder.path], timeout: 120)
         }
-        let started = try step("start")
+        let started = try launch("start")
         #expect(
-            started.status == 0
-                && started.stdout == "interval=900 widgetInterval=3600 paused=none\n",
+            started.status == 0 && started.stdout == "interval=900 widgetInterval=3600 paused=none\nstale in 45 min\n",
             "\(started)")
         let row = try #require(try storedRegistration(token.hex, in: stack))
         #expect(row.requestedInterval == 900 && row.environment == .sandbox, "a debug build registers in the sandbox")
         let widgets = try #require(row.target(.widgets), "the widget extension's token is a target of its own")
         #expect(widgets.token.hex == widget.hex && widgets.requestedInterval == 3600)
-        let woke = try step("wake")
-        #expect(woke.status == 0 && woke.stdout == "refreshing\nwake=true\n", "\(woke)")
+
+        // Launched again with the same tokens and the activity on screen: nothing to send.
+        let relaunched = try launch("relaunch")
+        #expect(relaunched.status == 0 && relaunched.stdout == "launched\n", "\(relaunched)")
+        let woke = try launch("wake")
+        #expect(woke.status == 0 && woke.stdout == "wake=newData\nstale in 45 min\n", "\(woke)")
         #expect(try ackWaits(on: token.hex, in: stack), "the ack reached the backend")
-        // No activity runs any more: the ack says so, and nothing is refreshed.
-        let gone = try step("wake-none")
-        #expect(gone.status == 0 && gone.stdout == "wake=false\n", "\(gone)")
-        let ended = try step("end")
-        #expect(ended.status == 0 && ended.stdout == "ended\n", "\(ended)")
-        #expect(try stack.database.count() == 0)
-        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 1) == 1)
+        #expect(loggedRequests(stack, "/prod/wakeup/ack", status: 200, expected: 1) == 1)
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 1) == 1, "no registration but the first")
+
+        // A new device token at a launch (a restored phone): registered again, with the interval.
+        let moved = try launch("relaunch", newToken)
+        #expect(moved.status == 0 && moved.stdout == "launched\n", "\(moved)")
+        let again = try #require(try storedRegistration(newToken.hex, in: stack), "the new token is registered")
+        #expect(again.requestedInterval == 900 && again.target(.widgets)?.token.hex == widget.hex)
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 2) == 2)
+
+        // The activity was swiped away while the app was not running: the launch says so.
+        let none = try launch("relaunch-none", newToken)
+        #expect(none.status == 0 && none.stdout == "launched\n", "\(none)")
         #expect(loggedRequests(stack, "/prod/wakeup/ack", status: 200, expected: 2) == 2)
+        #expect(
+            try stack.database.scalar(
+                "SELECT activities FROM push_targets WHERE push_token = '\(newToken.hex)' AND push_kind = 'wake'") == 0,
+            "the backend knows no activity runs")
+        // A wake that finds none acks the same, and refreshes nothing.
+        let gone = try launch("wake-none", newToken)
+        #expect(gone.status == 0 && gone.stdout == "wake=noData\n", "\(gone)")
+        #expect(loggedRequests(stack, "/prod/wakeup/ack", status: 200, expected: 3) == 3)
+
+        let off = try launch("off", newToken)
+        #expect(off.status == 0 && off.stdout == "off\n", "\(off)")
+        #expect(try storedRegistration(newToken.hex, in: stack) == nil)
         #expect(loggedRequests(stack, "/prod/wakeup/unregister", status: 200, expected: 1) == 1)
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 2) == 2, "never a registration at a wake")
     }
 
-    /// Calls the guide's `LiveActivityWakeups`: `start`, `wake`, `wake-none` (no activity runs)
-    /// or `end`, the device's and the widget's token. The device state is what an iPhone with one
-    /// activity running would read (the guide's reading is UIKit's and ActivityKit's).
+    /// One launch of the guide's app: `start`, `relaunch`, `wake` (an activity of an earlier
+    /// launch on screen), `relaunch-none`, `wake-none` (none left) or `off`; the device's and the
+    /// widget's token. UIKit's calls go through the delegate protocol, so a method whose
+    /// signature is not UIKit's would not be the one called; the token's handling, which the
+    /// delegate starts in a task of its own, is awaited here. Each launch is a process of its
+    /// own: what the guide keeps between launches is in UserDefaults, in the test's HOME.
     static let libraryDriver = """
+        import ActivityKit
         import Foundation
         import LiveActivityWakeClient
+        import UIKit
+        import WidgetKit
 
         let arguments = CommandLine.arguments
-        guard arguments.count == 4, let device = DeviceToken(hex: arguments[2]) else { fatalError("usage: step device widget") }
-        LiveActivityWakeups.deviceToken = device
-        LiveActivityWakeups.widgetToken = DeviceToken(hex: arguments[3])
-        let running = DeviceState(activities: 1, backgroundRefresh: .available, lowPower: false)
+        guard arguments.count == 4, let device = DeviceToken(hex: arguments[2]), let widget = DeviceToken(hex: arguments[3]) else {
+            fatalError("usage: step device widget")
+        }
+        func bytes(_ token: DeviceToken) -> Data {
+            let hex = Array(token.hex.utf8)
+            return Data(stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! })
+        }
+        WidgetCenter.standInPushInfo = WidgetPushInfo(standInToken: bytes(widget))
+        let earlier = ChargingAttributes.ContentState(percent: 42, measuredAt: Date(timeIntervalSince1970: 0))
+        if ["relaunch", "wake"].contains(arguments[1]) {
+            _ = try Activity.request(
+                attributes: ChargingAttributes(carName: "Ioniq"), content: ActivityContent(state: earlier, staleDate: nil), pushType: nil)
+        }
+        func staleIn() -> String {
+            guard let date = runningActivities().first?.content.staleDate else { return "no stale date" }
+            return "stale in \\(Int((date.timeIntervalSinceNow / 60).rounded())) min"
+        }
+        let delegate: any UIApplicationDelegate = AppDelegate()
+        _ = delegate.application(UIApplication.shared, didFinishLaunchingWithOptions: nil)
+        await LiveActivityWakeups.deviceTokenArrived(device, widgetToken: await currentWidgetToken(), state: deviceState())
         switch arguments[1] {
         case "start":
-            let applied = try await LiveActivityWakeups.activityStarted(every: 900, state: running)
+            let applied = await startChargingActivity(carName: "Ioniq", status: earlier, every: 900)
             print("interval=\\(applied?.interval.map(String.init) ?? "none") widgetInterval=\\(applied?.widgetInterval.map(String.init) ?? "none") paused=\\(applied?.paused?.rawValue ?? "none")")
+            print(staleIn())
         case "wake", "wake-none":
-            let state = arguments[1] == "wake" ? running : DeviceState(activities: 0)
-            let changed = await LiveActivityWakeups.handleWake(state: state) {
-                print("refreshing")
-                return true
-            }
-            print("wake=\\(changed.map(String.init) ?? "failed")")
+            let result = await delegate.application(UIApplication.shared, didReceiveRemoteNotification: ["liveActivityWakeup": true])
+            print("wake=\\(result)")
+            if arguments[1] == "wake" { print(staleIn()) }
+        case "off":
+            await LiveActivityWakeups.wakeupsOff()
+            print("off")
         default:
-            await LiveActivityWakeups.activityEnded()
-            print("ended")
+            print("launched")
         }
+        // iOS keeps the app's defaults by itself; Foundation on Linux writes them only when asked.
+        UserDefaults.standard.synchronize()
 
         """
 
@@ -197,18 +281,35 @@ struct AppGuideTests {
         #expect(loggedRequests(stack, "/prod/wakeup", status: 400, expected: 1) == 1)
     }
 
-    /// `liveactivity-sweep history` as the guide's operator runs it, for the guide's token
-    /// registered as its curl block does: the first lines are the guide's sample's.
-    @Test func theHistoryLineShowsTheRegistrationAsTheGuidesSample() async throws {
+    /// `history` as the guide's operator runs it, as root with the host's settings: the line is
+    /// OPERATIONS.md's way of running the sweep's commands, and run here as written but for the
+    /// settings file (this stack's database) and `runuser` (the test is not root): the first lines
+    /// are the guide's sample's, for the guide's token registered as its curl block does.
+    @Test func theHistoryLineRunsWithTheHostsSettingsAndShowsTheGuidesSample() async throws {
         let guide = try AppGuide()
         let stack = try LiveStack()
         let token = try #require(DeviceToken(hex: try guide.shellVariable("TOKEN")))
-        let words = guide.historyLine.split(separator: " ").map(String.init)
-        #expect(words.count == 3 && words[0] == "liveactivity-sweep" && words[1] == "history" && token.hex.hasPrefix(words[2]))
+        let operations = try Documents.text("docs/OPERATIONS.md")
+        let prefix = try #require(
+            operations.firstMatch(of: /`(runuser -u liveactivity -- env LIVEACTIVITY_CONFIG=[^ `]+ liveactivity-sweep) stats`/)?
+                .output.1, "OPERATIONS.md runs no command as the sweep's user")
+        #expect(guide.historyLine.hasPrefix(String(prefix) + " history "), "\(guide.historyLine)")
+        let prefixDigits = try #require(guide.historyLine.split(separator: " ").last.map(String.init))
+        #expect(prefixDigits.count >= 8 && token.hex.hasPrefix(prefixDigits))
         try await wakeClient(stack, prefix: "/prod", environment: .sandbox).register(deviceToken: token, interval: 900)
 
-        let environment = ["LIVEACTIVITY_DB": stack.database.setting, "PATH": "/usr/bin:/bin"]
-        let story = try runCommand(product(words[0]), Array(words.dropFirst()), environment: environment)
+        let folder = TemporaryDirectory("app-history")
+        let settings = try folder.write(
+            "liveactivity.conf", stack.database.programEnvironment.map { "\($0.key)=\($0.value)\n" }.sorted().joined())
+        let command = guide.historyLine
+            .replacingOccurrences(of: "runuser -u liveactivity -- ", with: "")
+            .replacingOccurrences(of: "/etc/liveactivity/liveactivity.conf", with: settings)
+            .replacingOccurrences(of: " liveactivity-sweep ", with: " \(product("liveactivity-sweep")) ")
+        let bash = try #require(systemTool("bash"))
+        func run() throws -> CommandResult {
+            try runCommand(bash, ["-euo", "pipefail", "-c", command], environment: ["PATH": "/usr/bin:/bin"])
+        }
+        let story = try run()
         #expect(story.status == 0, "\(story.stderr)")
         let lines = story.stdout.components(separatedBy: "\n")
         #expect(Array(lines.prefix(2)) == Array(guide.historySample.prefix(2)), "\(story.stdout)")
@@ -216,7 +317,39 @@ struct AppGuideTests {
         #expect(guide.historySample.contains { $0.hasPrefix("Attempts, newest first") })
 
         try await wakeClient(stack, prefix: "/prod").unregister(deviceToken: token)
-        let gone = try runCommand(product(words[0]), Array(words.dropFirst()), environment: environment)
+        let gone = try run()
         #expect(gone.status == 1 && (gone.stdout + gone.stderr).contains("not registered"), "\(gone)")
+    }
+
+    /// The 400 the guide says a development build meets first, on the package's settings
+    /// (production alone): the responder's answer, word for word, naming the setting.
+    @Test func theSandboxRefusalTheGuideQuotesIsTheResponders() throws {
+        let guide = try AppGuide()
+        let shipped = try Documents.text("debian/conf/liveactivity.conf")
+        #expect(shipped.contains("\nAPNS_ENVIRONMENTS=production\n"), "the guide says the package enables production alone")
+        #expect(guide.sandboxRefusal.contains("APNS_ENVIRONMENTS"))
+        let stack = try LiveStack(with(["APNS_ENVIRONMENTS": "production"]))
+        let answer = try stack.request(
+            "POST", "/prod/wakeup", body: #"{"pushToken":"\#(testToken(830))","environment":"sandbox"}"#)
+        #expect(answer.status == 400)
+        #expect(String(decoding: answer.body, as: UTF8.self) == guide.sandboxRefusal)
+        // The setting's line the guide gives enables it.
+        let page = try Documents.text(AppGuide.path)
+        #expect(page.contains("`APNS_ENVIRONMENTS=production,sandbox`"))
+    }
+
+    /// The `Package.swift` lines of the guide name this package's library product, by the
+    /// package name its URL gives, from a version tag.
+    @Test func theGuidesManifestLinesNameTheLibraryProduct() throws {
+        let guide = try AppGuide()
+        let url = try #require(
+            guide.manifestLines.firstMatch(of: /\.package\(url: "([^"]+)", from: "(\d+\.\d+\.\d+)"\)/), "no .package(url:from:)")
+        let name = String(url.output.1.split(separator: "/").last ?? "").replacingOccurrences(of: ".git", with: "")
+        #expect(guide.manifestLines.contains(#".product(name: "LiveActivityWakeClient", package: "\#(name)")"#))
+        let manifest = try Documents.text("Package.swift")
+        #expect(manifest.contains(#".library(name: "LiveActivityWakeClient", targets: ["LiveActivityWakeClient"])"#))
+        let version = try #require(
+            try Documents.text("debian/changelog").firstMatch(of: /^liveactivity \((\d+\.\d+\.\d+)\)/)?.output.1)
+        #expect(url.output.2 == version, "the guide's tag is the package's version")
     }
 }
