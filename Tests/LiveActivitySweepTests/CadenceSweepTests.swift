@@ -35,15 +35,15 @@ import Testing
         try fixture.register([2], at: t0)
         var run = try sweep(fixture, at: 0.1)
         #expect(run.pushed == [2], "the paused one is not pushed; the one that said nothing is")
-        #expect(run.summary[.wake].withheld == [.paused: 1])
+        #expect(run.summary.withheldReasons() == [.paused: 1])
         #expect(run.summary.line.contains(" withheld=paused:1"), "\(run.summary.line)")
         #expect(try wake(fixture, 1)?.nextPushAt == t0 + 5 * minute, "due again at its next tick")
         run = try sweep(fixture, at: 5.1)
-        #expect(run.pushed == [2] && run.summary[.wake].withheld == [.paused: 1])
+        #expect(run.pushed == [2] && run.summary.withheldReasons() == [.paused: 1])
         // The app says refresh is available again: pushed at the next sweep.
         try ack(fixture, 1, at: 6, AckReport(device: DeviceState(backgroundRefresh: .available)))
         run = try sweep(fixture, at: 6.1)
-        #expect(run.pushed == [1] && run.summary[.wake].withheld.isEmpty)
+        #expect(run.pushed == [1] && run.summary.withheldReasons().isEmpty)
         #expect(try wake(fixture, 1)?.cadence.device == DeviceState(activities: 1, backgroundRefresh: .available))
     }
 
@@ -53,7 +53,7 @@ import Testing
         try fixture.register([1], at: t0, device: DeviceState(activities: 1, lowPower: true))
         #expect(try sweep(fixture, at: 0.1).pushed == [1], "the first push goes out at once")
         let tick = try sweep(fixture, at: 5.1)
-        #expect(tick.pushed.isEmpty && tick.summary[.wake].withheld == [.lowPower: 1])
+        #expect(tick.pushed.isEmpty && tick.summary.withheldReasons() == [.lowPower: 1])
         #expect(try sweep(fixture, at: 10.1).pushed == [1], "ten minutes after the last push")
         // Low power off: back at base from the last push.
         try ack(fixture, 1, at: 10.5, AckReport(device: DeviceState(lowPower: false)))
@@ -73,7 +73,7 @@ import Testing
         }
         #expect(try wake(fixture, 1)?.cadence.unchangedAcks == 3)
         var run = try sweep(fixture, at: minutes)
-        #expect(run.pushed.isEmpty && run.summary[.wake].withheld == [.stretched: 1])
+        #expect(run.pushed.isEmpty && run.summary.withheldReasons() == [.stretched: 1])
         // An ack that does not say keeps the stretch; one that says changed returns it to base.
         #expect(try sweep(fixture, at: minutes + 5).pushed == [1])
         #expect(try ack(fixture, 1, at: minutes + 5.2, .none) == .matched)
@@ -118,7 +118,7 @@ import Testing
         for minutes in stride(from: 5.1, through: 60.1, by: 5) {
             let run = try sweep(fixture, at: minutes)
             #expect(run.summary[.wake].sent == 0, "at \(minutes)")
-            withheld += run.summary[.wake].withheld[.noActivity] ?? 0
+            withheld += run.summary.withheldReasons()[.noActivity] ?? 0
             widgets += run.summary[.widgets].sent
         }
         #expect(withheld == 12, "one a base interval, each counted")
@@ -133,7 +133,7 @@ import Testing
         try fixture.register([1], at: t0)
         for minutes in stride(from: 0.1, through: 30.1, by: 5) {
             let run = try sweep(fixture, at: minutes)
-            #expect(run.pushed == [1] && run.summary[.wake].withheld.isEmpty, "at \(minutes)")
+            #expect(run.pushed == [1] && run.summary.withheldReasons().isEmpty, "at \(minutes)")
             #expect(try ack(fixture, 1, at: minutes + 0.2, .none) == .matched)
         }
         #expect(try wake(fixture, 1)?.cadence == .base)

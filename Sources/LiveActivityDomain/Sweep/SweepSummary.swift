@@ -14,8 +14,15 @@ public struct SweepSummary: Equatable, Sendable {
     /// The faults that stopped sending to a scope (one per scope), then the mass-deletion
     /// guard's (one per scope where it held deletions).
     public var faults: [SweepFault] = []
+    /// Wakes the cadence withheld (SPEC 5, "Cadence"), per app, type, environment and reason.
+    public var withheld: [WithheldWakes.Group: Int] = [:]
 
     public init() {}
+
+    /// `app`'s withheld wakes by reason, every type and environment together (the line's figure).
+    public func withheldReasons(of app: AppName = .defaultApp) -> [Cadence.Withheld: Int] {
+        withheld.filter { $0.key.app == app }.reduce(into: [:]) { $0[$1.key.reason, default: 0] += $1.value }
+    }
 
     /// The default app's counts of `kind` (zero for a kind with none).
     public subscript(_ kind: PushKind) -> SweepCounts {
@@ -100,18 +107,21 @@ public struct SweepSummary: Equatable, Sendable {
     /// The apps besides the default one that had targets or pushes this run, by name: the line
     /// shows each apart.
     public var furtherAppsShown: [AppName] {
-        Set(counts.filter { !$0.key.app.isDefault && $0.value != SweepCounts() }.map(\.key.app)).sorted()
+        Set(
+            counts.filter { !$0.key.app.isDefault && $0.value != SweepCounts() }.map(\.key.app)
+                + withheld.filter { !$0.key.app.isDefault && $0.value > 0 }.map(\.key.app)
+        ).sorted()
     }
 
     public var line: String {
         var text =
             "sweep: active=\(active) sent=\(sent) skipped=\(skipped) expired=\(expired) removed=\(removed) failed=\(failed) duration=\(Self.seconds(durationMilliseconds))s"
-        text += self[.wake].extras(prefix: "")
+        text += self[.wake].extras(prefix: "", withheld: withheldReasons())
         for kind in otherKindsShown { text += self[kind].fields(prefix: kind.name + "_") }
         // Each further app's counts apart, after its name: `other-app/sent=3 other-app/widgets_sent=1`.
         for app in furtherAppsShown {
             let prefix = app.prefix("/")
-            text += self[.wake, of: app].fields(prefix: prefix)
+            text += self[.wake, of: app].fields(prefix: prefix, withheld: withheldReasons(of: app))
             for kind in otherKindsShown(of: app) { text += self[kind, of: app].fields(prefix: prefix + kind.name + "_") }
         }
         if !faults.isEmpty { text += " faults=" + faults.map(\.summary).joined(separator: ",") }
@@ -142,21 +152,19 @@ public struct SweepCounts: Equatable, Sendable {
     public var failureReasons: [String: Int] = [:]
     /// Why targets were removed, with counts.
     public var removalReasons: [String: Int] = [:]
-    /// Wakes not sent because they could not help (SPEC 5, "Cadence"), by why: each the push one
-    /// base interval would have sent at that tick.
-    public var withheld: [Cadence.Withheld: Int] = [:]
 
     public init() {}
 
     /// ` widgets_active=2 widgets_sent=1 ...`: the counts of a kind or app besides the plain ones,
     /// each name after `prefix`, then its extras.
-    func fields(prefix: String) -> String {
+    func fields(prefix: String, withheld: [Cadence.Withheld: Int] = [:]) -> String {
         " \(prefix)active=\(active) \(prefix)sent=\(sent) \(prefix)skipped=\(skipped)"
-            + " \(prefix)removed=\(removed) \(prefix)failed=\(failed)" + extras(prefix: prefix)
+            + " \(prefix)removed=\(removed) \(prefix)failed=\(failed)" + extras(prefix: prefix, withheld: withheld)
     }
 
-    /// ` held=3 deferred=2 failures=...`: what the line shows only where there is some.
-    func extras(prefix: String) -> String {
+    /// ` held=3 deferred=2 failures=...`: what the line shows only where there is some, with the
+    /// wakes the cadence withheld (`withheld`, by reason: the wake kind's alone).
+    func extras(prefix: String, withheld: [Cadence.Withheld: Int] = [:]) -> String {
         var text = ""
         for (label, count) in [("held", held), ("deferred", deferred)] where count > 0 { text += " \(prefix)\(label)=\(count)" }
         for (label, reasons) in [("failures", failureReasons), ("removals", removalReasons)] where !reasons.isEmpty {

@@ -130,6 +130,7 @@ public final class Sweep {
             // Rows this run claimed and wrote nothing for are any host's again at once.
             try (store as? any SharedDatabase)?.releaseClaims()
             for (key, tally) in run.tallies.byAppKind { summary.add(tally, of: key) }
+            summary.withheld.merge(run.withheld, uniquingKeysWith: +)
             for (key, count) in run.leftForNextRun { summary[key.kind, of: key.app].deferred = count }
             var faults = run.faults
             try holdUnreached(&faults, into: &summary, cutoff: cutoff, start: start)

@@ -63,6 +63,8 @@ struct SweepRun {
     private(set) var stoppedSending = false
     /// What the decisions counted, per app and kind (the summary adds them).
     private(set) var tallies = SweepTallies()
+    /// Wakes the cadence withheld, per app, type, environment and reason.
+    private(set) var withheld: [WithheldWakes.Group: Int] = [:]
     private(set) var faults = SweepFaults()
     /// Due targets not sent, and not held by a fault, per app and kind: due again at the next run.
     private(set) var leftForNextRun: [AppKind: Int] = [:]
@@ -136,7 +138,9 @@ struct SweepRun {
         // A wake that cannot help now (SPEC 5, "Cadence") is not sent: counted, due at its next tick.
         if id == nil, case .withhold(let reason, let next) = rules.cadenceDecision(row, now: now) {
             effects.append(.write(.withheld(row.key, selectedRegisteredAt: row.registeredAt, nextPushAt: next)))
-            tallies.add(.withheld(reason), of: row.appKind)
+            let group = WithheldWakes.Group(
+                app: row.app, activityType: row.activityType, environment: row.environment, reason: reason)
+            withheld[group, default: 0] += 1
             return
         }
         if let fault = faults[row] {

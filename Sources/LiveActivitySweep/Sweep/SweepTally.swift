@@ -11,8 +11,6 @@ public struct SweepTally: Equatable, Sendable {
     public var failureReasons: [String: Int] = [:]
     /// Why registrations were removed (410, BadDeviceToken), with counts.
     public var removalReasons: [String: Int] = [:]
-    /// Wakes the cadence withheld (SPEC 5, "Cadence"), by why.
-    public var withheld: [Cadence.Withheld: Int] = [:]
 
     public init(
         sent: Int = 0, failed: Int = 0, held: Int = 0, failureReasons: [String: Int] = [:], removalReasons: [String: Int] = [:]
@@ -36,20 +34,12 @@ public struct SweepTally: Equatable, Sendable {
     /// One registration kept by a fault of its environment (its reason is the fault's, reported once).
     public static let held = SweepTally(held: 1)
 
-    /// One wake the cadence withheld for `reason`.
-    public static func withheld(_ reason: Cadence.Withheld) -> SweepTally {
-        var tally = SweepTally()
-        tally.withheld[reason] = 1
-        return tally
-    }
-
     public static func += (tally: inout SweepTally, other: SweepTally) {
         tally.sent += other.sent
         tally.failed += other.failed
         tally.held += other.held
         tally.failureReasons.merge(other.failureReasons, uniquingKeysWith: +)
         tally.removalReasons.merge(other.removalReasons, uniquingKeysWith: +)
-        tally.withheld.merge(other.withheld, uniquingKeysWith: +)
     }
 
     /// Takes back what `other` added (a failure the run later counts as held instead).
@@ -73,7 +63,6 @@ extension SweepSummary {
         counts.held += tally.held
         counts.failureReasons.merge(tally.failureReasons, uniquingKeysWith: +)
         counts.removalReasons.merge(tally.removalReasons, uniquingKeysWith: +)
-        counts.withheld.merge(tally.withheld, uniquingKeysWith: +)
         self[key.kind, of: key.app] = counts
     }
 }
