@@ -116,6 +116,7 @@ struct MemoryState {
     var kindTotals: [AppKind: (sent: Int64, failed: Int64, removed: Int64)] = [:]
     var reasonTotals: [ReasonKey: Int64] = [:]
     var faultTotals: [FaultKey: (runs: Int64, pushes: Int64, lastAt: Int64)] = [:]
+    var withheldTotals: [WithheldWakes.Group: Int64] = [:]
     var hours: [HourKey: Hour] = [:]
     var ackHours: [Int64: [AckKey: Int64]] = [:]
     var ackTotals: [AckKey: (count: Int64, delaySum: Int64)] = [:]

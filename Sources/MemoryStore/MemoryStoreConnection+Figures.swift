@@ -201,6 +201,13 @@ extension MemoryStoreConnection: FigureQueries {
         }
     }
 
+    func withheld(since: Int64?) throws -> [WithheldWakes] {
+        state { state in
+            guard let since else { return state.withheldTotals.map { WithheldWakes($0.key, count: $0.value) } }
+            return WithheldWakes.listed(runs(state, since: since).flatMap(\.record.withheld).map { ($0.group, $0.count) })
+        }
+    }
+
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         state { state in
             state.reasonTotals.filter { $0.key.category == .failed }

@@ -237,6 +237,10 @@ extension MemoryStoreConnection: SweepStatements {
                     total.lastAt = max(total.lastAt, record.startedAt)
                     state.faultTotals[key] = total
                 }
+                for withheld in record.withheld {
+                    state.withheldTotals[withheld.group, default: 0] = state.withheldTotals[withheld.group, default: 0]
+                        .addingSaturated(withheld.count)
+                }
                 state.runs.removeAll { $0.record.startedAt < retention.runsBefore }
                 state.hours = state.hours.filter { $0.key.hour >= retention.hoursBefore }
                 state.ackHours = state.ackHours.filter { $0.key >= retention.hoursBefore }

@@ -48,6 +48,11 @@ public protocol FigureQueries: AnyObject {
     /// active, sent, failed.
     func runBuckets(since: Int64, width: Int64) throws -> [StatsReport.SweepBucket]
 
+    /// The wakes the cadence withheld in the runs started at or after `since`, per app, type,
+    /// environment and reason, in no order (the report orders them); nil: every run ever
+    /// (totals that never go down).
+    func withheld(since: Int64?) throws -> [WithheldWakes]
+
     // MARK: Delivery
 
     /// Sums of the hourly delivery figures from `sinceHour`, per app, kind and activity type.

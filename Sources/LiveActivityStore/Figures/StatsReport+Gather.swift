@@ -37,9 +37,17 @@ extension StatsReport {
         report.lastRunAt = last?.startedAt
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
         report.lastRunOutcome = last?.outcome
+        report.withheld = StatsReport.Withheld(
+            lastDay: try withheld(queries, since: now - 86_400_000), lastWeek: try withheld(queries, since: now - 7 * 86_400_000),
+            lifetime: try withheld(queries, since: nil))
         report.delivery = try DeliveryReport.gather(queries, now: now)
         report.day = try Day.gather(queries, now: now)
         return report
+    }
+
+    /// The wakes the cadence withheld since `since` (nil: ever), in their order.
+    static func withheld(_ queries: any FigureQueries, since: Int64?) throws -> [WithheldWakes] {
+        WithheldWakes.listed(try queries.withheld(since: since).map { ($0.group, $0.count) })
     }
 
     /// Targets waiting after failures: the wakes' of every environment listed (0 when none), then
@@ -68,6 +76,7 @@ extension MetricsSnapshot {
             failureReasons: try queries.lifetimeFailureReasons(), lastRun: try queries.lastRun()?.clamped,
             backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil).map(\.clamped))
         snapshot.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
+        snapshot.withheld = try StatsReport.withheld(queries, since: nil)
         snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds).map(\.clamped)
         // Acks by app: the default app's as they always were, each further app's apart.
         let acks = try queries.acks(sinceHour: nil)

@@ -45,6 +45,8 @@ public struct RunRecord: Sendable, Equatable {
     public var kinds: [KindCounts]
     public var reasons: [Reason]
     public var faults: [Fault]
+    /// The wakes the cadence withheld, per app, type, environment and reason, in their order.
+    public var withheld: [WithheldWakes]
 
     public init(_ summary: SweepSummary) {
         startedAt = summary.startedAt
@@ -84,5 +86,6 @@ public struct RunRecord: Sendable, Equatable {
             faults.append(kept)
         }
         self.faults = faults
+        withheld = WithheldWakes.listed(summary.withheld.map { ($0.key, Int64($0.value)) })
     }
 }

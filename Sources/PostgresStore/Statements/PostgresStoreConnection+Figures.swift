@@ -176,6 +176,24 @@ extension PostgresStoreConnection: FigureQueries {
         }
     }
 
+    /// Summed in SQL with each stored count held to 2^50 (values read back are input: a planted
+    /// one is a large figure, never an overflow of the sum).
+    func withheld(since: Int64?) throws -> [WithheldWakes] {
+        try storeFaults {
+            guard let since else {
+                return try statement(
+                    "SELECT \(WithheldWakes.storedColumns), count FROM sweep_withheld_totals"
+                ).rows([]) { WithheldWakes(stored: $0) }.compactMap { $0 }
+            }
+            return try statement(
+                """
+                SELECT \(WithheldWakes.storedColumns), sum(least(greatest(count, 0), 1125899906842624))::bigint FROM sweep_run_withheld
+                WHERE started_at >= $1 GROUP BY 1, 2, 3, 4
+                """
+            ).rows([.integer(since)]) { WithheldWakes(stored: $0) }.compactMap { $0 }
+        }
+    }
+
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         try storeFaults {
             try statement(

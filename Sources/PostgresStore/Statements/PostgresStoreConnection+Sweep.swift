@@ -251,6 +251,7 @@ extension PostgresStoreConnection: SweepStatements {
             try recordCounts(record.kinds, run: runID, at: record.startedAt)
             try recordReasons(record.reasons, run: runID)
             try recordFaults(record.faults, run: runID, at: record.startedAt)
+            try recordWithheld(record.withheld, run: runID, at: record.startedAt)
             try prune(retention)
         }
     }
@@ -326,9 +327,34 @@ extension PostgresStoreConnection: SweepStatements {
         ).run(columns + [.integer(startedAt)])
     }
 
+    private func recordWithheld(_ withheld: [WithheldWakes], run: Int64, at startedAt: Int64) throws(PostgresError) {
+        guard !withheld.isEmpty else { return }
+        let columns = [
+            PostgresArray.text(withheld.map(\.group.app.rawValue)),
+            PostgresArray.text(withheld.map(\.group.activityType.rawValue)),
+            PostgresArray.text(withheld.map(\.group.environment.rawValue)),
+            PostgresArray.text(withheld.map(\.group.reason.rawValue)),
+            PostgresArray.integers(withheld.map(\.count)),
+        ]
+        try statement(
+            """
+            INSERT INTO sweep_run_withheld (started_at, run_id, app, activity_type, environment, reason, count)
+            SELECT $6::bigint, $7::bigint, * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+            """
+        ).run(columns + [.integer(startedAt), .integer(run)])
+        try statement(
+            """
+            INSERT INTO sweep_withheld_totals AS t (app, activity_type, environment, reason, count)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+            ON CONFLICT (app, activity_type, environment, reason) DO UPDATE SET count = t.count + excluded.count
+            """
+        ).run(columns)
+    }
+
     private func prune(_ retention: Retention) throws(PostgresError) {
         let old = PostgresValue.integer(retention.runsBefore)
         try statement("DELETE FROM sweep_run_kinds WHERE started_at < $1").run([old])
+        try statement("DELETE FROM sweep_run_withheld WHERE started_at < $1").run([old])
         for table in ["sweep_reasons", "sweep_faults"] {
             try statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < $1)").run([old])
         }

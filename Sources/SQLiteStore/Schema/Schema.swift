@@ -115,6 +115,7 @@ enum Schema {
         toVersion15,
         toVersion16,
         toVersion17,
+        toVersion18,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake

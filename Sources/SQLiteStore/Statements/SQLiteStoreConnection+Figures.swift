@@ -222,6 +222,24 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
+    /// Summed in SQL with each stored count held to 2^50 (values read back are input: a planted
+    /// one is a large figure, never an overflow of the sum).
+    func withheld(since: Int64?) throws -> [WithheldWakes] {
+        try storeFaults {
+            guard let since else {
+                return try connection.statement(
+                    "SELECT \(WithheldWakes.storedColumns), count FROM sweep_withheld_totals"
+                ).rows([]) { WithheldWakes(stored: $0) }.compactMap { $0 }
+            }
+            return try connection.statement(
+                """
+                SELECT \(WithheldWakes.storedColumns), sum(min(max(count, 0), 1125899906842624)) FROM sweep_run_withheld
+                WHERE started_at >= ? GROUP BY 1, 2, 3, 4
+                """
+            ).rows([.integer(since)]) { WithheldWakes(stored: $0) }.compactMap { $0 }
+        }
+    }
+
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         try storeFaults {
             try connection.statement(

@@ -380,8 +380,28 @@ extension SQLiteStoreConnection: SweepStatements {
                     .integer(record.startedAt), .text(fault.app),
                 ])
             }
+            for withheld in record.withheld {
+                let group = withheld.group
+                let names: [PreparedStatement.Value] = [
+                    .text(group.app.rawValue), .text(group.activityType.rawValue), .text(group.environment.rawValue),
+                    .text(group.reason.rawValue), .integer(withheld.count),
+                ]
+                try connection.statement(
+                    """
+                    INSERT INTO sweep_run_withheld (app, activity_type, environment, reason, count, started_at, run_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """
+                ).run(names + [.integer(record.startedAt), .integer(runID)])
+                try connection.statement(
+                    """
+                    INSERT INTO sweep_withheld_totals (app, activity_type, environment, reason, count) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (app, activity_type, environment, reason) DO UPDATE SET count = count + excluded.count
+                    """
+                ).run(names)
+            }
             let old = PreparedStatement.Value.integer(retention.runsBefore)
             try connection.statement("DELETE FROM sweep_run_kinds WHERE started_at < ?").run([old])
+            try connection.statement("DELETE FROM sweep_run_withheld WHERE started_at < ?").run([old])
             for table in ["sweep_reasons", "sweep_faults"] {
                 try connection.statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
                     .run([old])
