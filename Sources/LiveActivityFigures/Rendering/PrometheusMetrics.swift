@@ -110,6 +110,7 @@ public enum PrometheusMetrics {
         }
 
         renderAcks(snapshot, into: &out)
+        renderWithheld(snapshot, into: &out)
 
         if let last = snapshot.lastRun {
             family("liveactivity_last_sweep_timestamp_seconds", "gauge", "Start of the last recorded sweep, Unix seconds.")

@@ -57,6 +57,7 @@ extension StatsReport {
             }
         }
         lines += delivery.lines
+        lines += withheldLines
         let wake = PushKind.wake.name
         lines.append(
             "Waiting after failures (back-off): "
@@ -135,6 +136,7 @@ extension StatsReport {
         parts.append("\"sweeps24h\":" + totalsJSON(lastDay))
         parts.append("\"sweeps7d\":" + totalsJSON(lastWeek))
         parts.append("\"delivery\":" + delivery.json)
+        parts.append("\"withheld\":" + withheldJSON)
         let wake = PushKind.wake.name
         parts.append(
             "\"backingOff\":{"

@@ -25,6 +25,7 @@ public enum StatusPage {
         page += now(report)
         page += lastDay(report)
         page += wakes(report)
+        page += withheld(report)
         page += reasons(report)
         page += faults(report)
         page += sweeps(report)

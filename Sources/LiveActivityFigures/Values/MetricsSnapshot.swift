@@ -20,6 +20,8 @@ public struct MetricsSnapshot: Sendable {
     public var backingOff: [StatsReport.BackingOff] = []
     /// Faults over every run ever recorded (lifetime totals), by environment, kind and reason.
     public var faults: [StatsReport.FaultTotals] = []
+    /// Wakes the cadence withheld over every run ever, in order.
+    public var withheld: [WithheldWakes] = []
     /// Acks by outcome, lifetime totals (the default app's).
     public var acks: [AckOutcome: Int64] = [:]
     /// Matched acks by delay (`AckDelayBuckets`, not cumulative), lifetime, and their sum in ms

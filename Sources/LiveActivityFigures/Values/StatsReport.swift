@@ -145,6 +145,8 @@ public struct StatsReport: Sendable {
     public var lastRunAt: Int64?
     public var lastRunDurationMilliseconds: Int64?
     public var lastRunOutcome: String?
+    /// Wakes the cadence withheld over 24 h, 7 d and every run ever.
+    public var withheld = Withheld()
     /// Delivery over 24 h / 7 d: pushes answered 200, acknowledged wakes, acks by outcome.
     public var delivery = DeliveryReport()
     /// The last 24 hours in detail and how the last run ended, for the status page (StatsReport+Day.swift).
