@@ -55,6 +55,20 @@ struct DeviceStateEndToEndTests {
         #expect(history.stdout.contains("  cadence: paused: the app found no activity to update"), "\(history.stdout)")
         #expect(history.stdout.contains("  device: 0 activities, Low Power Mode on (as the app last said)"), "\(history.stdout)")
 
+        // The operator's figures count the same wakes: `stats`, its JSON and the responder's metrics.
+        let stats = try runCommand(product("liveactivity-sweep"), ["stats"], environment: environment)
+        #expect(stats.stdout.contains("  charging / sandbox: noActivity 1/1/1, paused 2/2/2, lowPower 0/0/0"), "\(stats.stdout)")
+        let json = try runCommand(product("liveactivity-sweep"), ["stats", "--json"], environment: environment)
+        #expect(
+            json.stdout.contains(
+                #""lifetime":[{"activityType":"charging","environment":"sandbox","reason":"noActivity","count":1},{"activityType":"charging","environment":"sandbox","reason":"paused","count":2}]"#
+            ), "\(json.stdout)")
+        let metrics = try live.request("GET", "/wakeup/metrics")
+        #expect(
+            metrics.text.contains(
+                "liveactivity_wakes_withheld_total{activity_type=\"charging\",environment=\"sandbox\",reason=\"paused\"} 2\n"),
+            "\(metrics.text)")
+
         // What the phone said is in no log line: not the responder's, nginx's or the sweep's.
         for log in [live.responderLog, live.accessLog, first.stdout + first.stderr, later.stdout + later.stderr] {
             for word in ["lowPower", "activities", "backgroundRefresh", "changed", lowPower] { #expect(!log.contains(word)) }

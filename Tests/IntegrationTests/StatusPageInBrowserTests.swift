@@ -37,6 +37,13 @@ struct StatusPageInBrowserTests {
             if run.failed > 0 {
                 run.failureReasons = [slot >= 100 ? "ServiceUnavailable" : "CURLE_OPERATION_TIMEDOUT": run.failed]
             }
+            // Wakes the cadence withheld: unchanged data here, Low Power Mode there.
+            if slot % 4 == 0 {
+                run.withheld[WithheldWakes.Group(activityType: .charging, environment: .production, reason: .stretched)] = 2
+            }
+            if slot % 9 == 0 {
+                run.withheld[WithheldWakes.Group(activityType: .debug, environment: .sandbox, reason: .lowPower)] = 1
+            }
             try history.record(run)
         }
 
@@ -55,6 +62,10 @@ struct StatusPageInBrowserTests {
                 : registerBody(token, type: type)
             #expect(try live.request("POST", path, body: body).status == 200)
         }
+        // A phone with Background App Refresh off: its wakes are withheld, counted as paused.
+        let paused = testToken(1790)
+        let pausedBody = "{\"pushToken\":\"\(paused)\",\"activityType\":\"charging\",\"backgroundRefresh\":\"denied\"}"
+        #expect(try live.request("POST", "/wakeup", body: pausedBody).status == 200)
         try standIn.state().script(token: tokens[1], status: 503, reason: "ServiceUnavailable")
         try standIn.state().script(token: tokens[4], status: 410, reason: "Unregistered")
         try standIn.state().script(token: widgets[0], status: 410, reason: "Unregistered")
@@ -70,13 +81,20 @@ struct StatusPageInBrowserTests {
         ] {
             #expect(healthy.contains("data-figure=\"\(figure)\""), "the page shows \(figure)")
         }
+        #expect(first.stdout.contains(" withheld=paused:1"), "\(first.stdout)")
+        for (figure, value) in [
+            ("withheld.lastDay.charging/production.paused", 1), ("withheld.lastDay.charging/production.stretched", 66),
+            ("withheld.lifetime.debug/sandbox.lowPower", 14),
+        ] {
+            #expect(healthy.contains("data-figure=\"\(figure)\" data-value=\"\(value)\""), "the page shows \(figure) = \(value)")
+        }
         // One app: the plain labels, as the page always had them.
         let plain = healthy.contains("<span class=\"label\">Sent, 24 h</span>") && !healthy.contains("Default app")
         #expect(plain, "one app's page names no default app")
         let noAcks = healthy.contains("<strong>No acks yet.</strong>")
         #expect(noAcks, "the acks chart should say there are none yet")
-        try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2050)
-        try browser.screenshot(url, to: Self.screenshots + "/healthy-phone.png", width: 390, height: 3300)
+        try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2350)
+        try browser.screenshot(url, to: Self.screenshots + "/healthy-phone.png", width: 390, height: 3900)
         // docs/OPERATIONS.md's picture is this one: `LIVEACTIVITY_DOCS_SCREENSHOT=1` puts it in docs/.
         if ProcessInfo.processInfo.environment["LIVEACTIVITY_DOCS_SCREENSHOT"] == "1" {
             try? FileManager.default.removeItem(atPath: packageRoot + "/docs/status-page.png")
@@ -360,6 +378,18 @@ struct StatusPageInBrowserTests {
             let key = rest.split(separator: ".").last.map(String.init) ?? ""
             let host = String(rest.dropLast(key.count + 1))
             return number((stats["hosts"] as? [[String: Any]] ?? []).first { $0["host"] as? String == host }?[key])
+        case ("withheld", let rest?):
+            // `lastDay.two/charging/production.paused`: that window's entry, 0 where it has none.
+            let steps = rest.split(separator: ".").map(String.init)
+            guard steps.count == 3, let list = (stats["withheld"] as? [String: Any])?[steps[0]] as? [[String: Any]] else {
+                return nil
+            }
+            let entry = list.first {
+                "\(app($0))\($0["activityType"] ?? "")/\($0["environment"] ?? "")" == steps[1]
+                    && $0["reason"] as? String == steps[2]
+            }
+            guard let entry else { return "0" }
+            return number(entry["count"])
         case ("acks", nil):
             let hours = day?["hours"] as? [[String: Any]] ?? []
             return hours.allSatisfy { $0["acknowledged"] is NSNull } ? "none" : nil

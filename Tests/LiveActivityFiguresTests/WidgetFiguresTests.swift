@@ -314,7 +314,7 @@ import Testing
         #expect(
             Self.added(now, before).sorted() == [
                 "day.otherKinds", "delivery.otherKinds", "faults24h.pushKind", "lifetimeOthers", "otherBackingOff",
-                "otherTargets", "sweeps24h.others", "sweeps7d.others",
+                "otherTargets", "sweeps24h.others", "sweeps7d.others", "withheld",
             ])
     }
 

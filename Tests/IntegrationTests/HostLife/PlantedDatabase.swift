@@ -74,6 +74,7 @@ final class PlantedDatabase {
         summary.removed = 1
         summary.failureReasons = ["ServiceUnavailable": 1]
         summary.removalReasons = ["Unregistered": 1]
+        summary.withheld = [WithheldWakes.Group(activityType: .debug, environment: .sandbox, reason: .stretched): 2]
         summary.faults = [
             SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 1, advice: "")
         ]
