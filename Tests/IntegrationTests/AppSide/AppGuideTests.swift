@@ -120,12 +120,26 @@ struct AppGuideTests {
         #expect(loggedRequests(stack, "/prod/wakeup/ack", status: 200, expected: 1) == 1)
         #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 1) == 1, "no registration but the first")
 
+        // The user turned Background App Refresh off: the next launch says so (the wakes pause),
+        // and the launch after it was turned on again resumes them.
+        func refresh() throws -> Int64? {
+            try stack.database.scalar(
+                "SELECT CASE background_refresh WHEN 'denied' THEN 0 WHEN 'available' THEN 1 END FROM push_targets "
+                    + "WHERE push_token = '\(token.hex)' AND push_kind = 'wake'")
+        }
+        let denied = try launch("relaunch-refresh-off")
+        #expect(denied.status == 0 && denied.stdout == "launched\n", "\(denied)")
+        #expect(try refresh() == 0 && loggedRequests(stack, "/prod/wakeup", status: 200, expected: 2) == 2)
+        let resumed = try launch("relaunch")
+        #expect(resumed.status == 0 && resumed.stdout == "launched\n", "\(resumed)")
+        #expect(try refresh() == 1 && loggedRequests(stack, "/prod/wakeup", status: 200, expected: 3) == 3)
+
         // A new device token at a launch (a restored phone): registered again, with the interval.
         let moved = try launch("relaunch", newToken)
         #expect(moved.status == 0 && moved.stdout == "launched\n", "\(moved)")
         let again = try #require(try storedRegistration(newToken.hex, in: stack), "the new token is registered")
         #expect(again.requestedInterval == 900 && again.target(.widgets)?.token.hex == widget.hex)
-        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 2) == 2)
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 4) == 4)
 
         // The activity was swiped away while the app was not running: the launch says so.
         let none = try launch("relaunch-none", newToken)
@@ -144,11 +158,12 @@ struct AppGuideTests {
         #expect(off.status == 0 && off.stdout == "off\n", "\(off)")
         #expect(try storedRegistration(newToken.hex, in: stack) == nil)
         #expect(loggedRequests(stack, "/prod/wakeup/unregister", status: 200, expected: 1) == 1)
-        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 2) == 2, "never a registration at a wake")
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 4) == 4, "never a registration at a wake")
     }
 
-    /// One launch of the guide's app: `start`, `relaunch`, `wake` (an activity of an earlier
-    /// launch on screen), `relaunch-none`, `wake-none` (none left) or `off`; the device's and the
+    /// One launch of the guide's app: `start`, `relaunch`, `relaunch-refresh-off` (Background
+    /// App Refresh turned off), `wake` (an activity of an earlier launch on screen),
+    /// `relaunch-none`, `wake-none` (none left) or `off`; the device's and the
     /// widget's token. UIKit's calls go through the delegate protocol, so a method whose
     /// signature is not UIKit's would not be the one called; the token's handling, which the
     /// delegate starts in a task of its own, is awaited here. Each launch is a process of its
@@ -170,7 +185,8 @@ struct AppGuideTests {
         }
         WidgetCenter.standInPushInfo = WidgetPushInfo(standInToken: bytes(widget))
         let earlier = ChargingAttributes.ContentState(percent: 42, measuredAt: Date(timeIntervalSince1970: 0))
-        if ["relaunch", "wake"].contains(arguments[1]) {
+        if arguments[1] == "relaunch-refresh-off" { StandIn.backgroundRefreshStatus = .denied }
+        if ["relaunch", "relaunch-refresh-off", "wake"].contains(arguments[1]) {
             _ = try Activity.request(
                 attributes: ChargingAttributes(carName: "Ioniq"), content: ActivityContent(state: earlier, staleDate: nil), pushType: nil)
         }
