@@ -40,23 +40,12 @@ extension MemoryStoreConnection: FigureQueries {
     func groups() throws -> [StatsReport.Group] {
         state { state in
             state.groups.filter { $0.value.targets > 0 }
-                .sorted { Self.order($0.key) < Self.order($1.key) }
                 .map {
                     StatsReport.Group(
                         activityType: $0.key.activityType.rawValue, environment: $0.key.environment.rawValue,
                         count: $0.value.targets, kind: $0.key.kind.name, app: $0.key.app.rawValue)
                 }
         }
-    }
-
-    /// The default app first, then the others by name.
-    private static func appOrder(_ app: String) -> String { AppName.isDefault(named: app) ? "" : "1" + app }
-
-    /// The groups' order: wakes first, then by kind, the default app's, other apps by name, type
-    /// and environment.
-    private static func order(_ group: TargetGroup) -> String {
-        (group.kind == .wake ? "0" : "1") + group.kind.name + "/" + (group.app.isDefault ? "0" : "1" + group.app.rawValue)
-            + "/" + group.activityType.rawValue + "/" + group.environment.rawValue
     }
 
     private func wakes(_ state: MemoryState) -> [(key: TargetKey, target: MemoryState.Target)] {
@@ -93,7 +82,7 @@ extension MemoryStoreConnection: FigureQueries {
             for (key, target) in state.targets where target.failures > 0 {
                 counts[PushScope(environment: target.facts.environment, kind: key.kind), default: 0] += 1
             }
-            return counts.sorted { PushScope.ordered($0.key, $1.key) }.map {
+            return counts.map {
                 StatsReport.BackingOff(environment: $0.key.environment.rawValue, kind: $0.key.kind.name, count: $0.value)
             }
         }
@@ -155,7 +144,7 @@ extension MemoryStoreConnection: FigureQueries {
         state { state in
             var last: [String: MemoryState.Run] = [:]
             for run in runs(state, since: since) { last[run.host] = run }
-            return last.values.sorted { $0.host < $1.host }.map {
+            return last.values.map {
                 HostRun(
                     host: $0.host, startedAt: $0.record.startedAt, durationMilliseconds: $0.record.durationMilliseconds,
                     failed: Self.failed($0, failingKinds))
@@ -190,10 +179,7 @@ extension MemoryStoreConnection: FigureQueries {
                     }
                 }
             }
-            return totals.sorted {
-                (Self.appOrder($0.key.app), $0.key.environment, $0.key.pushKind, $0.key.kind, $0.key.reason)
-                    < (Self.appOrder($1.key.app), $1.key.environment, $1.key.pushKind, $1.key.kind, $1.key.reason)
-            }.map {
+            return totals.map {
                 StatsReport.FaultTotals(
                     environment: $0.key.environment, pushKind: $0.key.pushKind, kind: $0.key.kind, reason: $0.key.reason,
                     runs: $0.value.runs, pushes: $0.value.pushes, lastAt: $0.value.lastAt, app: $0.key.app)
@@ -211,10 +197,6 @@ extension MemoryStoreConnection: FigureQueries {
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         state { state in
             state.reasonTotals.filter { $0.key.category == .failed }
-                .sorted {
-                    ($0.key.kind == "wake" ? "0" : "1") + $0.key.kind + "/" + $0.key.reason < ($1.key.kind == "wake" ? "0" : "1")
-                        + $1.key.kind + "/" + $1.key.reason
-                }
                 .map { StatsReport.ReasonCount(reason: $0.key.reason, count: $0.value, kind: $0.key.kind) }
         }
     }
@@ -227,7 +209,7 @@ extension MemoryStoreConnection: FigureQueries {
                     MemoryState.ReasonKey(category: reason.category, kind: reason.kind.name, reason: reason.reason), default: 0] +=
                     reason.count
             }
-            return sums.sorted { ($1.value, $0.key.reason, $0.key.kind) < ($0.value, $1.key.reason, $1.key.kind) }.map {
+            return sums.map {
                 RunReason(category: $0.key.category, kind: $0.key.kind, reason: $0.key.reason, count: $0.value)
             }
         }
@@ -256,7 +238,7 @@ extension MemoryStoreConnection: FigureQueries {
                     buckets[key] = bucket
                 }
             }
-            return buckets.values.sorted { ($0.start, $0.kind, $0.app) < ($1.start, $1.kind, $1.app) }
+            return Array(buckets.values)
         }
     }
 
@@ -281,7 +263,7 @@ extension MemoryStoreConnection: FigureQueries {
                 window.delayBuckets = zip(window.delayBuckets, hour.buckets).map { $0 + $1 }
                 windows[group] = window
             }
-            return windows.values.sorted { ($0.app, $0.kind, $0.activityType) < ($1.app, $1.kind, $1.activityType) }
+            return Array(windows.values)
         }
     }
 
@@ -304,7 +286,7 @@ extension MemoryStoreConnection: FigureQueries {
                 figures.delays = zip(figures.delays, hour.buckets).map { $0 + $1 }
                 hours[at] = figures
             }
-            return hours.values.sorted { ($0.hour, $0.app) < ($1.hour, $1.app) }
+            return Array(hours.values)
         }
     }
 

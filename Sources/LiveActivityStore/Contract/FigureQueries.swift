@@ -4,7 +4,9 @@ import LiveActivityFigures
 /// The reads behind the figures (`stats`, `/wakeup/metrics`, the status page) and one device's
 /// story (`history`), each one query an engine answers from its counters, indexes and the run
 /// history, never a scan of the targets. How they add up to a report is decided above, once
-/// (`StatsReport.gather` and its siblings). Every figure that counts pushes counts them per kind
+/// (`StatsReport.gather` and its siblings), and so is the order they are shown in: each list is
+/// answered in no order and sorted there by the domain's order (`FigureOrder`), so no engine
+/// writes a presentation `ORDER BY` (only one a `LIMIT` or `DISTINCT ON` needs). Every figure that counts pushes counts them per kind
 /// and per app (SPEC 7): each row it reads names both.
 public protocol FigureQueries: AnyObject {
     // MARK: Registrations and their targets
@@ -40,7 +42,7 @@ public protocol FigureQueries: AnyObject {
     /// The faults of the runs started at or after `since` by scope, kind and reason; nil: every
     /// fault ever (lifetime totals).
     func faults(since: Int64?) throws -> [StatsReport.FaultTotals]
-    /// Why pushes failed, over every run ever: each kind and reason with its count, in order.
+    /// Why pushes failed, over every run ever: each kind and reason with its count.
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount]
     /// The reasons of the runs started at or after `since`, per kind.
     func reasons(since: Int64) throws -> [RunReason]

@@ -9,6 +9,7 @@ extension StatsReport.Day {
         var day = StatsReport.Day()
         day.start = start(now: now)
         let buckets = try queries.runBuckets(since: day.start, width: bucketMilliseconds)
+            .sorted(by: StatsReport.SweepBucket.ordered)
         let wake = PushKind.wake.name
         for var bucket in buckets {
             bucket.start = StoredValue.clamped(time: bucket.start)
@@ -27,7 +28,7 @@ extension StatsReport.Day {
         // Pushes answered 200 and the acks that matched them, both by the hour APNs answered:
         // one basis for the share, whatever hour the run that sent them started in.
         let firstHour = DeliveryHour.of(firstHour(now: now))
-        let hours = try queries.deliveryHours(sinceHour: firstHour)
+        let hours = try queries.deliveryHours(sinceHour: firstHour).sorted(by: DeliveryHourFigures.ordered)
         let acked = Set(try queries.acks(sinceHour: nil).filter { $0.count > 0 }.map(\.app))
         for hour in hours {
             // Left nil while this database has counted no ack of the app at all: "no acks yet", not 0%.
@@ -38,7 +39,7 @@ extension StatsReport.Day {
                 day.apps[hour.app, default: [:]][wake, default: StatsReport.KindDay()].hours.append(wakeHour)
             }
         }
-        let reasons = try queries.reasons(since: now - 86_400_000)
+        let reasons = try queries.reasons(since: now - 86_400_000).sorted(by: RunReason.ordered)
         day.failureReasons = reasons.filter { $0.category == .failed }.map {
             StatsReport.ReasonCount(reason: $0.reason, count: $0.count, kind: $0.kind)
         }
@@ -52,7 +53,7 @@ extension StatsReport.Day {
         day.lastRunExitedNonZero = last?.failed ?? false
         day.hosts = try queries.lastRunPerHost(
             since: now - HostRun.listedForMilliseconds, failingKinds: failing
-        ).map(\.clamped)
+        ).map(\.clamped).sorted(by: HostRun.ordered)
         return day
     }
 

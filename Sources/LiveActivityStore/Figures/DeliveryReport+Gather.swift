@@ -8,8 +8,8 @@ extension DeliveryReport {
     /// The figures as of `now` (ms).
     static func gather(_ queries: any FigureQueries, now: Int64) throws -> DeliveryReport {
         let hour = DeliveryHour.of(now)
-        let day = try queries.deliveryWindows(sinceHour: hour - 23)
-        let week = try queries.deliveryWindows(sinceHour: hour - (DeliveryHour.kept - 1))
+        let day = try queries.deliveryWindows(sinceHour: hour - 23).sorted(by: Window.ordered)
+        let week = try queries.deliveryWindows(sinceHour: hour - (DeliveryHour.kept - 1)).sorted(by: Window.ordered)
         let acksDay = try queries.acks(sinceHour: hour - 23)
         let acksWeek = try queries.acks(sinceHour: hour - (DeliveryHour.kept - 1))
         let acksLifetime = try queries.acks(sinceHour: nil)

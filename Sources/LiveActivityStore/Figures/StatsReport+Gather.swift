@@ -9,7 +9,7 @@ extension StatsReport {
     public static func gather(_ queries: any FigureQueries, now: Int64) throws -> StatsReport {
         var report = StatsReport()
         report.generatedAt = now
-        let groups = try queries.groups()
+        let groups = try queries.groups().sorted(by: StatsReport.Group.ordered)
         report.byTypeAndEnvironment = groups.filter { $0.kind == PushKind.wake.name }
         report.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
         report.active = report.byTypeAndEnvironment.map(\.count).saturatedSum()
@@ -32,7 +32,8 @@ extension StatsReport {
         report.lifetimeOthers = lifetime.others
         report.lifetimeApps = lifetime.apps
         report.backingOff = try backingOff(queries)
-        report.recentFaults = try queries.faults(since: now - 86_400_000).map(\.clamped)
+        report.recentFaults = try queries.faults(since: now - 86_400_000).map(\.clamped).sorted(
+            by: StatsReport.FaultTotals.ordered)
         let last = try queries.lastRun()?.clamped
         report.lastRunAt = last?.startedAt
         report.lastRunDurationMilliseconds = last?.durationMilliseconds
@@ -53,7 +54,7 @@ extension StatsReport {
     /// Targets waiting after failures: the wakes' of every environment listed (0 when none), then
     /// any environment this build does not know, then other kinds' where they have any.
     static func backingOff(_ queries: any FigureQueries) throws -> [StatsReport.BackingOff] {
-        let counts = try queries.backingOff()
+        let counts = try queries.backingOff().sorted(by: StatsReport.BackingOff.ordered)
         let wake = PushKind.wake.name
         let known = APNsEnvironment.allCases.map { environment in
             StatsReport.BackingOff(
@@ -70,14 +71,16 @@ extension StatsReport {
 extension MetricsSnapshot {
     /// The figures of `GET /wakeup/metrics`: a scrape never scans the registrations.
     public static func gather(_ queries: any FigureQueries) throws -> MetricsSnapshot {
-        let groups = try queries.groups()
+        let groups = try queries.groups().sorted(by: StatsReport.Group.ordered)
         var snapshot = MetricsSnapshot(
             groups: groups.filter { $0.kind == PushKind.wake.name }, totals: try queries.runTotals(since: nil),
-            failureReasons: try queries.lifetimeFailureReasons(), lastRun: try queries.lastRun()?.clamped,
-            backingOff: try StatsReport.backingOff(queries), faults: try queries.faults(since: nil).map(\.clamped))
+            failureReasons: try queries.lifetimeFailureReasons().sorted(by: StatsReport.ReasonCount.ordered),
+            lastRun: try queries.lastRun()?.clamped, backingOff: try StatsReport.backingOff(queries),
+            faults: try queries.faults(since: nil).map(\.clamped).sorted(by: StatsReport.FaultTotals.ordered))
         snapshot.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
         snapshot.withheld = try StatsReport.withheld(queries, since: nil)
         snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds).map(\.clamped)
+            .sorted(by: HostRun.ordered)
         // Acks by app: the default app's as they always were, each further app's apart.
         let acks = try queries.acks(sinceHour: nil)
         let delays = try queries.ackDelayTotals()

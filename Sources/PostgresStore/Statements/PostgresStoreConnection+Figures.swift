@@ -27,7 +27,6 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT activity_type, environment, n, push_kind, app FROM target_groups WHERE n > 0
-                ORDER BY push_kind = 'wake' DESC, push_kind, app <> 'default', app, activity_type, environment
                 """
             ).rows { row in
                 StatsReport.Group(
@@ -79,7 +78,7 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT environment, push_kind, count(*) FROM push_targets WHERE consecutive_failures > 0
-                GROUP BY environment, push_kind ORDER BY environment, push_kind
+                GROUP BY environment, push_kind
                 """
             ).rows { row in StatsReport.BackingOff(environment: row.text(0) ?? "", kind: row.text(1) ?? "", count: row.int(2)) }
         }
@@ -162,7 +161,6 @@ extension PostgresStoreConnection: FigureQueries {
                 return try statement(
                     """
                     SELECT environment, push_kind, kind, reason, runs, pushes, last_at, app FROM sweep_fault_totals
-                    ORDER BY app <> 'default', app, 1, 2, 3, 4
                     """
                 ).rows([], read)
             }
@@ -170,7 +168,7 @@ extension PostgresStoreConnection: FigureQueries {
                 """
                 SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes)::bigint, max(r.started_at), f.app
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
-                WHERE r.started_at >= $1 GROUP BY f.app, 1, 2, 3, 4 ORDER BY f.app <> 'default', f.app, 1, 2, 3, 4
+                WHERE r.started_at >= $1 GROUP BY f.app, 1, 2, 3, 4
                 """
             ).rows([.integer(since)], read)
         }
@@ -199,7 +197,6 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed'
-                ORDER BY push_kind = 'wake' DESC, push_kind, reason
                 """
             ).rows { row in StatsReport.ReasonCount(reason: row.text(0) ?? "", count: row.int(1), kind: row.text(2) ?? "") }
         }
@@ -210,7 +207,7 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT s.kind, s.push_kind, s.reason, sum(s.count)::bigint FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
-                WHERE r.started_at >= $1 GROUP BY 1, 2, 3 ORDER BY 4 DESC, 3, 2
+                WHERE r.started_at >= $1 GROUP BY 1, 2, 3
                 """
             ).rows([.integer(since)]) { row in
                 RunReason(
@@ -226,7 +223,7 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT started_at / $1, push_kind, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint, app
-                FROM sweep_run_kinds WHERE started_at >= $2 GROUP BY 1, 2, 7 ORDER BY 1, 2, 7
+                FROM sweep_run_kinds WHERE started_at >= $2 GROUP BY 1, 2, 7
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(
@@ -244,7 +241,7 @@ extension PostgresStoreConnection: FigureQueries {
                 """
                 SELECT activity_type, push_kind, sum(delivered)::bigint, sum(acked)::bigint, sum(registrations)::bigint,
                        sum(delay_sum_ms)::bigint, \(Self.bucketSums), app
-                FROM delivery_hours WHERE hour >= $1 GROUP BY app, push_kind, activity_type ORDER BY app, push_kind, activity_type
+                FROM delivery_hours WHERE hour >= $1 GROUP BY app, push_kind, activity_type
                 """
             ).rows([.integer(sinceHour)]) { row in
                 var window = DeliveryReport.Window(
@@ -265,7 +262,7 @@ extension PostgresStoreConnection: FigureQueries {
             try statement(
                 """
                 SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(Self.bucketSums), app
-                FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour, app ORDER BY hour, app
+                FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour, app
                 """
             ).rows([.integer(sinceHour)]) { row in
                 DeliveryHourFigures(

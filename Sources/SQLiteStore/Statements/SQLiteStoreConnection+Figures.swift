@@ -27,7 +27,6 @@ extension SQLiteStoreConnection: FigureQueries {
             try connection.statement(
                 """
                 SELECT activity_type, environment, n, push_kind, app FROM target_groups WHERE n > 0
-                ORDER BY push_kind = 'wake' DESC, push_kind, app <> 'default', app, activity_type, environment
                 """
             ).rows { row in
                 StatsReport.Group(
@@ -98,7 +97,7 @@ extension SQLiteStoreConnection: FigureQueries {
             try connection.statement(
                 """
                 SELECT environment, push_kind, count(*) FROM push_targets WHERE consecutive_failures > 0
-                GROUP BY environment, push_kind ORDER BY environment, push_kind
+                GROUP BY environment, push_kind
                 """
             ).rows { row in StatsReport.BackingOff(environment: row.text(0) ?? "", kind: row.text(1) ?? "", count: row.int(2)) }
         }
@@ -174,7 +173,6 @@ extension SQLiteStoreConnection: FigureQueries {
                 SELECT host, started_at, duration_ms,
                        EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind IN (\(placeholders.isEmpty ? "''" : placeholders)))
                 FROM sweep_runs WHERE id IN (SELECT max(id) FROM sweep_runs WHERE started_at >= ?1 GROUP BY host)
-                ORDER BY host
                 """
             ).rows([.integer(since ?? Int64.min)] + failingKinds.map { .text($0) }) { row in
                 HostRun(host: row.text(0) ?? "", startedAt: row.int(1), durationMilliseconds: row.int(2), failed: row.int(3) != 0)
@@ -208,7 +206,6 @@ extension SQLiteStoreConnection: FigureQueries {
                 return try connection.statement(
                     """
                     SELECT environment, push_kind, kind, reason, runs, pushes, last_at, app FROM sweep_fault_totals
-                    ORDER BY app <> 'default', app, 1, 2, 3, 4
                     """
                 ).rows([], read)
             }
@@ -216,7 +213,7 @@ extension SQLiteStoreConnection: FigureQueries {
                 """
                 SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at), f.app
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
-                WHERE r.started_at >= ? GROUP BY f.app, 1, 2, 3, 4 ORDER BY f.app <> 'default', f.app, 1, 2, 3, 4
+                WHERE r.started_at >= ? GROUP BY f.app, 1, 2, 3, 4
                 """
             ).rows([.integer(since)], read)
         }
@@ -243,7 +240,7 @@ extension SQLiteStoreConnection: FigureQueries {
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         try storeFaults {
             try connection.statement(
-                "SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed' ORDER BY push_kind = 'wake' DESC, push_kind, reason"
+                "SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed'"
             ).rows { row in StatsReport.ReasonCount(reason: row.text(0) ?? "", count: row.int(1), kind: row.text(2) ?? "") }
         }
     }
@@ -253,7 +250,7 @@ extension SQLiteStoreConnection: FigureQueries {
             try connection.statement(
                 """
                 SELECT s.kind, s.push_kind, s.reason, sum(s.count) FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
-                WHERE r.started_at >= ? GROUP BY 1, 2, 3 ORDER BY 4 DESC, 3, 2
+                WHERE r.started_at >= ? GROUP BY 1, 2, 3
                 """
             ).rows([.integer(since)]) { row in
                 RunReason(
@@ -268,7 +265,7 @@ extension SQLiteStoreConnection: FigureQueries {
             try connection.statement(
                 """
                 SELECT started_at / ?1, push_kind, count(*), max(active), sum(sent), sum(failed), app
-                FROM sweep_run_kinds WHERE started_at >= ?2 GROUP BY 1, 2, 7 ORDER BY 1, 2, 7
+                FROM sweep_run_kinds WHERE started_at >= ?2 GROUP BY 1, 2, 7
                 """
             ).rows([.integer(width), .integer(since)]) { row in
                 StatsReport.SweepBucket(
@@ -284,7 +281,7 @@ extension SQLiteStoreConnection: FigureQueries {
             return try connection.statement(
                 """
                 SELECT activity_type, push_kind, sum(delivered), sum(acked), sum(registrations), sum(delay_sum_ms), \(buckets), app
-                FROM delivery_hours WHERE hour >= ? GROUP BY app, push_kind, activity_type ORDER BY app, push_kind, activity_type
+                FROM delivery_hours WHERE hour >= ? GROUP BY app, push_kind, activity_type
                 """
             ).rows([.integer(sinceHour)]) { row in
                 var window = DeliveryReport.Window(
@@ -306,7 +303,7 @@ extension SQLiteStoreConnection: FigureQueries {
             return try connection.statement(
                 """
                 SELECT hour, sum(delivered), sum(acked), \(buckets), app FROM delivery_hours
-                WHERE hour >= ? AND push_kind = 'wake' GROUP BY hour, app ORDER BY hour, app
+                WHERE hour >= ? AND push_kind = 'wake' GROUP BY hour, app
                 """
             ).rows([.integer(sinceHour)]) { row in
                 DeliveryHourFigures(
