@@ -28,11 +28,11 @@ enum HistoryCommand {
         case .found(let history):
             let policy = configuration.intervalPolicy
             let expiry = configuration.expiryMilliseconds
+            let now = configuration.clock.movedToDatabase(of: store).now()
             print(
                 json
-                    ? history.json(policy: policy, expiry: expiry)
-                    : history.text(
-                        now: configuration.clock.movedToDatabase(of: store).now(), policy: policy, expiry: expiry))
+                    ? history.json(policy: policy, expiry: expiry, now: now)
+                    : history.text(now: now, policy: policy, expiry: expiry))
         }
     }
 }

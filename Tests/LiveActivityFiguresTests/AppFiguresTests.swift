@@ -81,7 +81,7 @@ import Testing
         }
         let text = history.text(now: now, policy: IntervalPolicy(), expiry: 8 * 3_600_000)
         #expect(text.hasPrefix("Registration \(token(3).logPrefix) (app two, debug, sandbox)"), "\(text)")
-        #expect(history.json(policy: IntervalPolicy(), expiry: 8 * 3_600_000).contains("\"app\":\"two\""))
+        #expect(history.json(policy: IntervalPolicy(), expiry: 8 * 3_600_000, now: now).contains("\"app\":\"two\""))
         let own = try database.reading { try DeviceHistory.lookup(sampleToken(2), in: $0) }
         guard case .found(let defaults) = own else {
             Issue.record("not found: \(own)")

@@ -39,6 +39,12 @@ extension DeviceHistory {
             lines += Self.attemptLines(
                 target.attempts, heading: "\(name) attempts", acknowledged: target.kind.acknowledged, now: now)
         }
+        // The hints the app's diagnostics give for the same registration (one function for both).
+        let hints = DiagnosticHint.hints(for: row, policy: policy, expiry: expiry, now: now)
+        if !hints.isEmpty {
+            lines.append("Hints (as /wakeup/diagnostics gives them to the app):")
+            lines += hints.map { "  \($0.code.rawValue): \($0.text)" }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -61,8 +67,9 @@ extension DeviceHistory {
     }
 
     /// `--json`: times in Unix milliseconds, the intervals in seconds; the wake target's at the
-    /// top level as a registration's always were, each other target under its kind's name.
-    public func json(policy: IntervalPolicy, expiry: Int64) -> String {
+    /// top level as a registration's always were, each other target under its kind's name; the
+    /// diagnostics' hints as of `now` (ms).
+    public func json(policy: IntervalPolicy, expiry: Int64, now: Int64) -> String {
         let row = registration
         func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
         func text(_ value: String?) -> String { value.map { JSONText.outside($0) } ?? "null" }
@@ -109,6 +116,7 @@ extension DeviceHistory {
                 ["\"token\":\(JSONText.string(String(target.token.hex.prefix(8))))"] + targetParts(target, pushes: "pushes")
             parts.append("\(JSONText.string(target.kind.name)):{" + inner.joined(separator: ",") + "}")
         }
+        parts.append("\"hints\":" + DiagnosticHint.json(DiagnosticHint.hints(for: row, policy: policy, expiry: expiry, now: now)))
         return "{" + parts.joined(separator: ",") + "}"
     }
 
