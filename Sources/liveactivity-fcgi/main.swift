@@ -58,16 +58,20 @@ do {
 let writer = RegistrationWriter(engine: engine)
 // One fault log for the process: a lasting fault is one line a minute, not one per request and worker.
 let faults = FaultLog()
+// One diagnostics limit for the process: a few a minute per token, whichever worker answers.
+let diagnosticsLimit = DiagnosticsLimit()
 let startup =
     "database \(engine.location), default environment \(configuration.defaultEnvironment.rawValue), "
     + "accepting \(configuration.enabledEnvironments.map(\.rawValue).joined(separator: ","))"
     + (configuration.apps.count > 1 ? ", apps \(configuration.apps.keys.sorted().map(\.rawValue).joined(separator: ","))" : "")
-// Each worker answers with an API of its own, all sharing the writer and the fault log.
+// Each worker answers with an API of its own, all sharing the writer, the fault log and the limit.
 // No exit handler may run while a worker thread still uses a library: see ProcessExit.
 // A request read while it stops is answered as nginx answers when it is down (docs/API.md's errors).
 var stopping = APIError.unavailable.response
 stopping.headers.append(("Retry-After", "5"))
 ProcessExit.now(
     FastCGIServer.run(options, startupMessage: startup, stoppingResponse: stopping, log: log) { _ in
-        RegistrationAPI(configuration: configuration, writer: writer, location: engine.location, faults: faults, log: log)
+        RegistrationAPI(
+            configuration: configuration, writer: writer, location: engine.location, faults: faults,
+            diagnosticsLimit: diagnosticsLimit, log: log)
     })

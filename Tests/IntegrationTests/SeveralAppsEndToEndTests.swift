@@ -43,7 +43,7 @@ struct SeveralAppsEndToEndTests {
             begin < end
         else { throw SocketError("nginx/liveactivity-locations.conf has no example of a second app") }
         let example = lines[(begin + 1)..<end].map { String($0.dropFirst()) }
-        #expect(example.count == 3 && example.allSatisfy { $0.contains("fastcgi_param LIVEACTIVITY_APP other;") }, "\(example)")
+        #expect(example.count == 4 && example.allSatisfy { $0.contains("fastcgi_param LIVEACTIVITY_APP other;") }, "\(example)")
         return example.map {
             $0.replacingOccurrences(of: "/other/", with: "/\(name)/")
                 .replacingOccurrences(of: "LIVEACTIVITY_APP other;", with: "LIVEACTIVITY_APP \(name);")

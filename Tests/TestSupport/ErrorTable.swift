@@ -52,7 +52,7 @@ extension ErrorRow {
     /// Every row, by the table's cases.
     public static let all: [ErrorRow] =
         malformed + badTokens + routing + limits + intervals + acks + widgets
-        + deviceState
+        + deviceState + diagnostics
 
     /// Rows only nginx answers: the shipped locations pass nothing else to the responder, which
     /// itself routes on the path's end (so in-process these would reach it and succeed).

@@ -7,12 +7,13 @@ extension RegistrationAPI {
     /// engine, and `configuration`'s settings with `LIVEACTIVITY_DB` set to the database.
     public convenience init(
         database: TestDatabase, configuration: Configuration = Configuration(), faults: FaultLog = FaultLog(),
-        elapsed: MonotonicClock = MonotonicClock(), log: @escaping (String) -> Void = { _ in }
+        diagnosticsLimit: DiagnosticsLimit = DiagnosticsLimit(), elapsed: MonotonicClock = MonotonicClock(),
+        log: @escaping (String) -> Void = { _ in }
     ) {
         var configuration = configuration
         configuration.databasePath = database.setting
         self.init(
             configuration: configuration, writer: RegistrationWriter(engine: database.engine), location: database.engine.location,
-            faults: faults, elapsed: elapsed, log: log)
+            faults: faults, diagnosticsLimit: diagnosticsLimit, elapsed: elapsed, log: log)
     }
 }

@@ -10,6 +10,8 @@ public struct APIError: Error, Equatable, Sendable {
     public var supported: [String]?
     /// For 405: the `Allow` header.
     public var allow: String?
+    /// For 429: the `Retry-After` header, whole seconds.
+    public var retryAfter: Int?
 
     public static func badRequest(_ message: String) -> APIError {
         APIError(status: 400, message: message)
@@ -21,6 +23,10 @@ public struct APIError: Error, Equatable, Sendable {
         APIError(status: 405, message: "Method not allowed; use \(allow)", allow: allow)
     }
     public static let notFound = APIError(status: 404, message: "Not found")
+    /// Diagnostics asked for one token more often than the responder answers (SPEC 3).
+    public static func tooManyRequests(retryAfter seconds: Int) -> APIError {
+        APIError(status: 429, message: "Too many requests; try again later", retryAfter: seconds)
+    }
     /// A monitoring route asked by a client it is not for (SPEC 3); the same body nginx's `deny` gives.
     public static let forbidden = APIError(status: 403, message: "Forbidden")
     public static let payloadTooLarge = APIError(
@@ -35,6 +41,9 @@ public struct APIError: Error, Equatable, Sendable {
         var body = "{\"error\":" + JSONText.string(message)
         if let supported { body += ",\"supported\":" + JSONText.array(supported) }
         body += "}"
-        return .json(status, body, extraHeaders: allow.map { [("Allow", $0)] } ?? [])
+        var headers: [(name: String, value: String)] = []
+        if let allow { headers.append(("Allow", allow)) }
+        if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
+        return .json(status, body, extraHeaders: headers)
     }
 }

@@ -33,17 +33,22 @@ public final class RegistrationAPI: HTTPResponder {
     /// times stored and shown, this for how long passed.
     private let elapsed: MonotonicClock
 
+    /// The diagnostics' per-token limit, shared by the workers of a process as `faults` is.
+    private let diagnosticsLimit: DiagnosticsLimit
+
     /// The database as a log line names it (never a password).
     private let location: String
 
-    /// `writer` and `faults`: the process's shared ones (`faults` by default new for this API
-    /// alone). `elapsed`: the monotonic clock, which tests may move.
+    /// `writer`, `faults` and `diagnosticsLimit`: the process's shared ones (by default new for
+    /// this API alone). `elapsed`: the monotonic clock, which tests may move.
     public init(
         configuration: Configuration, writer: RegistrationWriter, location: String, faults: FaultLog = FaultLog(),
-        elapsed: MonotonicClock = MonotonicClock(), log: @escaping (String) -> Void
+        diagnosticsLimit: DiagnosticsLimit = DiagnosticsLimit(), elapsed: MonotonicClock = MonotonicClock(),
+        log: @escaping (String) -> Void
     ) {
         self.configuration = configuration
         self.elapsed = elapsed
+        self.diagnosticsLimit = diagnosticsLimit
         environments = Dictionary(
             uniqueKeysWithValues: configuration.apps.map { app, environments in (app, EnvironmentChoice(environments, of: app)) })
         appNames = configuration.apps.keys.sorted().map(\.rawValue)
@@ -90,7 +95,7 @@ public final class RegistrationAPI: HTTPResponder {
         case .health: return try health()
         case .metrics: return try metrics()
         case .status: return status()
-        case .register, .unregister, .ack: break
+        case .register, .unregister, .ack, .diagnostics: break
         }
         guard !request.bodyTooLarge, request.body.count <= Self.maximumBodySize else {
             throw APIError.payloadTooLarge
@@ -99,6 +104,8 @@ public final class RegistrationAPI: HTTPResponder {
             throw APIError.unsupportedMediaType
         }
         let (app, choice) = try self.app(of: request)
+        // A read: it clears no fault either.
+        if route == .diagnostics { return try diagnostics(request.body, app: app) }
         var answer = "{\"success\":true}"
         switch route {
         case .register:
@@ -109,7 +116,7 @@ public final class RegistrationAPI: HTTPResponder {
         case .ack:
             let (token, report) = try RegistrationBody.acknowledgement(request.body)
             try commit(.acknowledge(token, app: app, now: clock.now(), policy: configuration.intervalPolicy, report: report))
-        case .health, .metrics, .status: break
+        case .diagnostics, .health, .metrics, .status: break
         }
         if let line = faults.succeeded(now: elapsed.now()) { log(line) }
         return .json(200, answer)
@@ -222,6 +229,21 @@ public final class RegistrationAPI: HTTPResponder {
                     + "junk the mass-deletion guard holds, or a deployment that cannot deliver?")
             throw APIError.capacityReached
         }
+    }
+
+    /// What the backend knows of the token's registration in `app`, for the person holding the
+    /// phone (SPEC 3): a few a minute per token (`DiagnosticsLimit`), then 429.
+    private func diagnostics(_ body: [UInt8], app: AppName) throws -> HTTPResponse {
+        let (token, widgetToken) = try RegistrationBody.diagnostics(body)
+        let key = RegistrationKey(app: app, token: token)
+        if let wait = diagnosticsLimit.admit(key, now: elapsed.now()) { throw APIError.tooManyRequests(retryAfter: wait) }
+        guard let registration = try writer.read({ try $0.registration(key, attempts: true) }) else {
+            return .json(200, Diagnosis.unregisteredJSON)
+        }
+        let diagnosis = Diagnosis(
+            registration, policy: configuration.intervalPolicy, expiry: configuration.expiryMilliseconds, now: clock.now(),
+            widgetToken: widgetToken)
+        return .json(200, diagnosis.json)
     }
 
     private func health() throws -> HTTPResponse {

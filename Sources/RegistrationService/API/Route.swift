@@ -2,11 +2,12 @@
 /// it is a monitoring route (answered only to loopback or `LIVEACTIVITY_MONITOR_FROM`). The
 /// responder routes on the path's end, so the same binary serves `/wakeup` under any prefix.
 enum Route: Sendable, Equatable {
-    case register, unregister, ack, health, metrics, status
+    case register, unregister, ack, diagnostics, health, metrics, status
 
     /// Path ends and their routes; the first that matches wins, so `/wakeup` comes last.
     private static let table: [(suffix: String, route: Route)] = [
-        ("/wakeup/unregister", .unregister), ("/wakeup/ack", .ack), ("/wakeup/health", .health),
+        ("/wakeup/unregister", .unregister), ("/wakeup/ack", .ack), ("/wakeup/diagnostics", .diagnostics),
+        ("/wakeup/health", .health),
         ("/wakeup/metrics", .metrics), ("/wakeup/status", .status), ("/wakeup", .register),
     ]
 
@@ -18,7 +19,7 @@ enum Route: Sendable, Equatable {
     /// The `Allow` header of its 405.
     var allow: String {
         switch self {
-        case .register, .unregister, .ack: "POST"
+        case .register, .unregister, .ack, .diagnostics: "POST"
         case .health, .metrics: "GET"
         case .status: "GET, HEAD"
         }
@@ -33,7 +34,7 @@ enum Route: Sendable, Equatable {
     var isMonitoring: Bool {
         switch self {
         case .health, .metrics, .status: true
-        case .register, .unregister, .ack: false
+        case .register, .unregister, .ack, .diagnostics: false
         }
     }
 }

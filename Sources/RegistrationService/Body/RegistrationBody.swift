@@ -1,7 +1,8 @@
 import LiveActivityDomain
 import LiveActivityStore
 
-/// The JSON body of `POST /wakeup`, `/wakeup/unregister` and `/wakeup/ack`, validated (SPEC section 3).
+/// The JSON body of `POST /wakeup`, `/wakeup/unregister`, `/wakeup/ack` and `/wakeup/diagnostics`,
+/// validated (SPEC section 3).
 public struct RegistrationBody: Equatable, Sendable {
     public var token: PushToken
     public var activityType: ActivityType
@@ -98,7 +99,7 @@ public struct RegistrationBody: Equatable, Sendable {
 
     /// A token field, checked as SPEC 3 says of `pushToken`; nil when it is absent (or null) and
     /// not `required`. A `widgetPushToken` error names its field.
-    private static func token(in object: JSONReader.Members, field: String, required: Bool) throws(APIError) -> PushToken? {
+    static func token(in object: JSONReader.Members, field: String, required: Bool) throws(APIError) -> PushToken? {
         guard let rawToken = object[field], rawToken != .null else {
             if required { throw .badRequest("\(field) is required") }
             return nil
