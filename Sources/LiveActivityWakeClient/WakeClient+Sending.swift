@@ -34,6 +34,13 @@ struct TokenBody: Encodable {
     let pushToken: String
 }
 
+/// `POST /wakeup/diagnostics`'s body: the device token, and the widget extension's when the app
+/// has one (the answer then says whether the registration has its widgets target).
+struct DiagnosticsBody: Encodable {
+    let pushToken: String
+    var widgetPushToken: String? = nil
+}
+
 /// A 200's fields the client reads.
 struct SuccessAnswer {
     let interval: Int?
@@ -46,6 +53,28 @@ struct SuccessAnswer {
 extension WakeClient {
     /// Sends `body` to `route`, retrying a 429 or 503 as the policy says, and reads the answer.
     func call(_ route: String, body: some Encodable, what: String) async throws -> SuccessAnswer {
+        let data = try await exchange(route, body: body, what: what)
+        do {
+            let answer = try Self.read(status: 200, data)
+            log?(
+                "\(what): 200" + (answer.interval.map { ", interval \($0) s" } ?? "")
+                    + (answer.widgetInterval.map { ", widget interval \($0) s" } ?? "")
+                    + (answer.paused.map { ", paused: \($0)" } ?? ""))
+            return answer
+        } catch {
+            log?("\(what): \(error)")
+            throw error
+        }
+    }
+
+    /// Sends `body` to `route` and returns a 200's body, retrying a 429 or 503 as the policy says
+    /// (each wait spread by its jitter); any other answer is thrown as its ``WakeClientError``.
+    /// Nothing is sent to a base URL that is not https (``insecureBaseURL(_:)``).
+    func exchange(_ route: String, body: some Encodable, what: String) async throws -> Data {
+        if let refusal = Self.insecurity(of: baseURL) {
+            log?("\(what): \(refusal)")
+            throw refusal
+        }
         var request = URLRequest(
             url: url(for: route), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
         request.httpMethod = "POST"
@@ -71,9 +100,10 @@ extension WakeClient {
                 throw failure
             }
             let status = response.statusCode
+            if status == 200 { return data }
             if status == 429 || status == 503 {
                 let retryAfter = Self.retryAfter(response)
-                if let wait = retryPolicy.wait(after: attempt, retryAfter: retryAfter) {
+                if let wait = retryPolicy.wait(after: attempt, retryAfter: retryAfter, spread: spread()) {
                     log?("\(what): \(status), retry \(attempt + 1) of \(retryPolicy.maximumAttempts) in \(Self.seconds(wait))")
                     try await sleep(wait)
                     attempt += 1
@@ -86,39 +116,51 @@ extension WakeClient {
                 log?("\(what): \(failure)")
                 throw failure
             }
-            do {
-                let answer = try Self.read(status: status, data)
-                log?(
-                    "\(what): \(status)" + (answer.interval.map { ", interval \($0) s" } ?? "")
-                        + (answer.widgetInterval.map { ", widget interval \($0) s" } ?? "")
-                        + (answer.paused.map { ", paused: \($0)" } ?? ""))
-                return answer
-            } catch {
-                log?("\(what): \(error)")
-                throw error
-            }
+            let failure = Self.failure(status: status, data)
+            log?("\(what): \(failure)")
+            throw failure
         }
+    }
+
+    /// Why nothing may be sent to `baseURL`, nil when it may: https, or plain http to a loopback
+    /// host (`localhost`, 127.0.0.0/8, ::1), which never leaves the machine.
+    static func insecurity(of baseURL: URL) -> WakeClientError? {
+        let scheme = baseURL.scheme?.lowercased() ?? ""
+        var host = baseURL.host?.lowercased() ?? ""
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if scheme == "https" && !host.isEmpty { return nil }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let loopbackIPv4 = octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        let loopback = host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || loopbackIPv4
+        if scheme == "http" && loopback { return nil }
+        return .insecureBaseURL(OutsideText.cleaned(scheme.isEmpty ? baseURL.absoluteString : "\(scheme)://\(host)"))
     }
 
     /// The answer to anything but a 429 or 503: a 200's intervals, or its typed error.
     static func read(status: Int, _ data: Data) throws(WakeClientError) -> SuccessAnswer {
+        guard status == 200 else { throw failure(status: status, data) }
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard let object, object["success"] as? Bool == true else { throw .invalidAnswer }
+        return SuccessAnswer(
+            interval: wholeNumber(object["interval"]), widgetInterval: wholeNumber(object["widgetInterval"]),
+            paused: (object["paused"] as? String).map(OutsideText.cleaned).flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The typed error of an answer that is neither a 200 nor retried.
+    static func failure(status: Int, _ data: Data) -> WakeClientError {
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         let reason = errorReason(data)
         switch status {
-        case 200:
-            guard let object, object["success"] as? Bool == true else { throw .invalidAnswer }
-            return SuccessAnswer(
-                interval: wholeNumber(object["interval"]), widgetInterval: wholeNumber(object["widgetInterval"]),
-                paused: (object["paused"] as? String).map(OutsideText.cleaned).flatMap { $0.isEmpty ? nil : $0 })
         case 400:
             let supported = (object?["supported"] as? [Any])?.compactMap { ($0 as? String).map(OutsideText.cleaned) }
-            throw .badRequest(reason: reason ?? "Bad request", supported: supported)
-        case 404: throw .notFound
-        case 405: throw .methodNotAllowed
-        case 413: throw .payloadTooLarge
-        case 415: throw .unsupportedMediaType
-        case 500...599: throw .serverError(status: status, reason: reason)
-        default: throw .unexpectedStatus(status, reason: reason)
+            return .badRequest(reason: reason ?? "Bad request", supported: supported)
+        case 404: return .notFound
+        case 405: return .methodNotAllowed
+        case 413: return .payloadTooLarge
+        case 415: return .unsupportedMediaType
+        case 429: return .rateLimited(retryAfter: nil, attempts: 1)
+        case 500...599: return .serverError(status: status, reason: reason)
+        default: return .unexpectedStatus(status, reason: reason)
         }
     }
 

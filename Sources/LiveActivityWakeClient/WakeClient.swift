@@ -34,20 +34,25 @@ public struct WakeClient: Sendable {
     let transport: any WakeTransport
     let log: (@Sendable (String) -> Void)?
     let sleep: @Sendable (Double) async throws -> Void
+    /// A draw from 0 up to 1 for each retry's jitter (``WakeRetryPolicy/jitter``).
+    let spread: @Sendable () -> Double
 
     /// A client for the backend at `baseURL` + `pathPrefix` (`https://wakeup.example.org` and
-    /// `/prod` send `POST https://wakeup.example.org/prod/wakeup`).
+    /// `/prod` send `POST https://wakeup.example.org/prod/wakeup`). The base URL must be `https`
+    /// (plain `http` only to a loopback host, for tests); every call to another throws
+    /// ``WakeClientError/insecureBaseURL(_:)`` and sends nothing.
     ///
     /// - Parameters:
     ///   - environment: the APNs environment to register in; ``WakeEnvironment/fromBuild`` by
     ///     default (read its caveat).
-    ///   - transport: what sends the requests; `URLSession.shared` by default.
+    ///   - transport: what sends the requests; ``defaultTransport`` by default (a URLSession that
+    ///     follows no redirect to another host).
     ///   - retryPolicy: retries of a 429 or 503.
     ///   - requestTimeout: the bound of one request, in seconds (a wake has about 30 in all).
     ///   - log: receives one line per request and retry, the token by its first 8 hex digits.
     public init(
         baseURL: URL, pathPrefix: String = "", environment: WakeEnvironment = .fromBuild,
-        transport: any WakeTransport = URLSession.shared, retryPolicy: WakeRetryPolicy = .standard,
+        transport: any WakeTransport = WakeClient.defaultTransport, retryPolicy: WakeRetryPolicy = .standard,
         requestTimeout: Double = 15, log: (@Sendable (String) -> Void)? = nil
     ) {
         self.init(
@@ -56,12 +61,15 @@ public struct WakeClient: Sendable {
             sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) })
     }
 
-    /// The same with the wait between retries given (tests observe the waits without taking them).
+    /// The same with the wait between retries given (tests observe the waits without taking
+    /// them), and the draw that spreads them (`spread`, from 0 up to 1).
     init(
         baseURL: URL, pathPrefix: String, environment: WakeEnvironment, transport: any WakeTransport,
         retryPolicy: WakeRetryPolicy, requestTimeout: Double, log: (@Sendable (String) -> Void)?,
-        sleep: @escaping @Sendable (Double) async throws -> Void
+        sleep: @escaping @Sendable (Double) async throws -> Void,
+        spread: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
+        self.spread = spread
         self.baseURL = baseURL
         var prefix = pathPrefix
         while prefix.hasSuffix("/") { prefix.removeLast() }

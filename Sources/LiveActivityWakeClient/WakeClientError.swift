@@ -1,7 +1,8 @@
 import Foundation
 
 /// Why a call to the backend did not succeed, one case per answer of SPEC 3's error table, and
-/// one for a request the client refuses to send (``invalidDeviceState(reason:)``).
+/// one for each request the client refuses to send (``invalidDeviceState(reason:)``,
+/// ``insecureBaseURL(_:)``).
 ///
 /// No description shows a token: the backend's own reasons never hold one, and any long run of
 /// hex digits in a text from outside (a reason, a transport error) is cut to its first 8.
@@ -35,6 +36,9 @@ public enum WakeClientError: Error, Sendable, Hashable, CustomStringConvertible,
     /// Not sent: a ``DeviceState`` value the backend would refuse with a 400 (`activities` out of
     /// 0 to 64, or 0 in a registration). The app's bug, as a 400 is: retrying changes nothing.
     case invalidDeviceState(reason: String)
+    /// Not sent: the base URL is not `https` (plain `http` is allowed to a loopback host only,
+    /// for tests): the body holds the device token, which must not cross a network in clear.
+    case insecureBaseURL(String)
 
     public var description: String {
         switch self {
@@ -57,6 +61,8 @@ public enum WakeClientError: Error, Sendable, Hashable, CustomStringConvertible,
         case .invalidAnswer: "the backend's 200 is not the API's answer"
         case .transport(let code, let message): "the request did not complete (\(code)): \(message)"
         case .invalidDeviceState(let reason): "not sent: \(reason)"
+        case .insecureBaseURL(let url):
+            "not sent: the base URL \(url) is not https (plain http is allowed to a loopback host only, for tests)"
         }
     }
 

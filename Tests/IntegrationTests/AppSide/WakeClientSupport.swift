@@ -10,7 +10,8 @@ import TestSupport
 /// A client of `stack` through nginx, as an app makes one: URLSession over loopback, each request
 /// bounded by a minute (as the tests' own HTTP client: a loaded machine is slow). `waits`
 /// records each wait between attempts instead of taking it, then runs its `during` (a test frees
-/// a slot there, say); without it the client sleeps for real.
+/// a slot there, say), with no jitter drawn (so a wait is the policy's own: the jitter's spread
+/// is `WakeDiagnosticsTests`'); without it the client sleeps for real.
 func wakeClient(
     _ stack: LiveStack, prefix: String = "", environment: WakeEnvironment = .fromBuild,
     policy: WakeRetryPolicy = .standard, log: LogLines? = nil, waits: RecordedWaits? = nil
@@ -23,8 +24,8 @@ func wakeClient(
             baseURL: base, pathPrefix: prefix, environment: environment, retryPolicy: policy, requestTimeout: 60, log: sink)
     }
     return WakeClient(
-        baseURL: base, pathPrefix: prefix, environment: environment, transport: URLSession.shared, retryPolicy: policy,
-        requestTimeout: 60, log: sink, sleep: { seconds in waits.record(seconds) })
+        baseURL: base, pathPrefix: prefix, environment: environment, transport: WakeClient.defaultTransport, retryPolicy: policy,
+        requestTimeout: 60, log: sink, sleep: { seconds in waits.record(seconds) }, spread: { 0 })
 }
 
 /// The waits a client asked for, and what happens while it "waits".
