@@ -35,6 +35,36 @@ struct APIDocumentTests {
         return result
     }
 
+    /// The JSON object `text` starts with (its braces balanced outside strings), nil when it
+    /// starts with none.
+    static func leadingJSONObject(_ text: String) -> String? {
+        guard text.hasPrefix("{") else { return nil }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for (offset, character) in text.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "{", "[": depth += 1
+            case "}", "]":
+                depth -= 1
+                if depth == 0 { return String(text.prefix(offset + 1)) }
+            default: break
+            }
+        }
+        return nil
+    }
+
     @Test func everyCurlLineRunsAsWrittenAndAnswersAsItsCommentSays() throws {
         let commands = try Self.commands()
         #expect(commands.count >= 8, "docs/API.md's block holds \(commands.count) commands")
@@ -50,11 +80,14 @@ struct APIDocumentTests {
             let run = try runCommand(bash, ["-c", "set -euo pipefail; " + line], environment: ["PATH": "/usr/bin:/bin"])
             #expect(run.status == 0, "\(line): \(run.stderr)")
             guard let expected else { continue }
-            // "200 {"success":true}   (what applies ...)": the body is the word after the status.
+            // "200 {"success":true}   (what applies ...)": the body is the JSON after the status
+            // (which may hold spaces in its strings), else the word after it.
             let words = expected.split(separator: " ", maxSplits: 2)
             #expect(words.first == "200", "\(command): the comment names no 200: \(expected)")
             guard words.count > 1 else { continue }
-            let body = String(words[1]).trimmingCharacters(in: CharacterSet(charactersIn: ","))
+            let body =
+                Self.leadingJSONObject(String(expected.dropFirst(4)))
+                ?? String(words[1]).trimmingCharacters(in: CharacterSet(charactersIn: ","))
             if body.contains("N}") {
                 let prefix = String(body.prefix { $0 != "N" })
                 #expect(run.stdout.hasPrefix(prefix), "\(command) printed \(run.stdout), not \(body)")
