@@ -124,4 +124,35 @@ struct HistoryCommandTests {
         let help = try runCommand(product("liveactivity-sweep"), ["--help"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(help.stdout.contains("history TOKEN [--app NAME] [--json]"))
     }
+
+    /// Issue 50: the hints the app's diagnostics give, printed by the command as the same
+    /// function renders them: a line each after the attempts, and `--json`'s `hints`.
+    @Test func itPrintsTheHintsTheAppsDiagnosticsGive() throws {
+        let token = try PushToken(validating: testToken(50))
+        let now = Clock().now()
+        let registeredAt = now - 3_600_000
+        try store.register(token, now: registeredAt, device: DeviceState(activities: 1, lowPower: true))
+        for index in 0..<3 {
+            let at = registeredAt + Int64(index + 1) * 600_000
+            try store.apply(
+                [.delivered(.wake(token), selectedRegisteredAt: registeredAt, at: at, nextPushAt: at + 600_000)],
+                answered: [
+                    AnsweredPush(
+                        key: .wake(token),
+                        attempt: PushAttempt(token: token, sentAt: at - 5, answeredAt: at, status: 200, reason: nil, apnsID: nil),
+                        activityType: .charging, environment: .production, previousDeliveryAt: nil)
+                ])
+        }
+        let registration = try #require(try store.registration(token, attempts: true))
+        let hints = DiagnosticHint.hints(for: registration, policy: IntervalPolicy(), expiry: 8 * 3_600_000, now: Clock().now())
+        #expect(hints.map(\.code) == [.notWaking, .lowPower])
+
+        let text = try history([String(token.hex.prefix(10))])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Hints (as /wakeup/diagnostics gives them to the app):\n"), "\(text.stdout)")
+        for hint in hints { #expect(text.stdout.contains("\n  \(hint.code.rawValue): \(hint.text)"), "\(text.stdout)") }
+        let json = try history([String(token.hex.prefix(10)), "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"hints\":" + DiagnosticHint.json(hints)), "\(json.stdout)")
+    }
 }
