@@ -56,8 +56,16 @@ struct WakeClientDiagnosticsTests {
         let log = LogLines()
         let client = wakeClient(stack, log: log)
         let token = deviceToken(5011)
-        for _ in 1...4 { _ = try await client.diagnostics(deviceToken: token) }
-        let refused = await clientError { _ = try await client.diagnostics(deviceToken: token) }
+        // The fifth within a minute is refused; on a machine so loaded that a minute passes
+        // first, a later one is (no assertion on how fast the calls go).
+        var answered = 0
+        var refused: WakeClientError?
+        for _ in 1...20 {
+            refused = await clientError { _ = try await client.diagnostics(deviceToken: token) }
+            if refused != nil { break }
+            answered += 1
+        }
+        #expect(answered >= 4, "\(String(describing: refused))")
         guard case .rateLimited(let retryAfter?, let attempts) = refused else {
             Issue.record("not rate limited: \(String(describing: refused))")
             return
