@@ -127,7 +127,7 @@ struct BalancerTests {
             body: Array(registerBody(testToken(8200)).utf8), sourceAddress: "127.0.0.2")
         #expect(forged.status == 429, "a forged X-Forwarded-For moved the first client's limit: \(forged.status)")
 
-        // Both prefixes reach a host and choose the environment; unregister and ack pass too.
+        // Both prefixes reach a host and choose the environment; unregister, ack and diagnostics pass too.
         let sandbox = testToken(8300)
         let production = testToken(8301)
         #expect(try post(balancer.port, "/dev/wakeup", registerBody(sandbox), from: "127.0.0.4").status == 200)
@@ -138,6 +138,8 @@ struct BalancerTests {
         #expect(try stored(sandbox)?.environment == .sandbox)
         #expect(try stored(production)?.environment == .production)
         #expect(try post(balancer.port, "/prod/wakeup/ack", unregisterBody(production), from: "127.0.0.4").status == 200)
+        let diagnosed = try post(balancer.port, "/prod/wakeup/diagnostics", unregisterBody(production), from: "127.0.0.4")
+        #expect(diagnosed.status == 200 && diagnosed.text.hasPrefix("{\"registered\":true,"), "\(diagnosed.text)")
         #expect(try post(balancer.port, "/dev/wakeup/unregister", unregisterBody(sandbox), from: "127.0.0.4").status == 200)
         #expect(try stored(sandbox) == nil)
 
