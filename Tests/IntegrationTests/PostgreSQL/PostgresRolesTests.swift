@@ -77,6 +77,9 @@ struct PostgresRolesTests {
         #expect(sweep.status == 0 && sweep.stdout.contains("sent=2 "), "the sweep as the owner: \(sweep.stdout) \(sweep.stderr)")
         #expect(try standIn.state().received(token: token).count == 1)
         #expect(try live.request("POST", "/wakeup/ack", body: unregisterBody(token)).status == 200)
+        // The diagnostics read the attempts the sweep wrote as the owner, and the acked one says so.
+        let diagnostics = try live.request("POST", "/wakeup/diagnostics", body: unregisterBody(token))
+        #expect(diagnostics.status == 200 && diagnostics.text.contains("\"status\":200"), "\(diagnostics.text)")
         #expect(try live.request("POST", "/wakeup/unregister", body: unregisterBody(testToken(2302))).status == 200)
         let metrics = try live.request("GET", "/wakeup/metrics")
         #expect(
