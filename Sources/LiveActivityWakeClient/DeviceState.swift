@@ -8,7 +8,8 @@
 /// registration whole, resets what it does not send).
 public struct DeviceState: Sendable, Hashable {
     /// The app's running Live Activities of the registration's type: `Activity<…>.activities`
-    /// whose `activityState` is `.active`. 0 to 64 (``activitiesRange``); `0` in an ack says the
+    /// whose `activityState` is `.active` or `.stale` (past its `staleDate`, still on screen: a
+    /// wake is what it needs). 0 to 64 (``activitiesRange``); `0` in an ack says the
     /// app woke and found nothing to update, which ends the wake pushes; a registration needs 1
     /// or more (an app registers while an activity runs).
     public var activities: Int?

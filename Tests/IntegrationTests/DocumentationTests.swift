@@ -96,6 +96,7 @@ struct DocumentationTests {
         "docs/APP.md swift 4. When to call what": "AppGuideTests (against Tests/Fixtures/AppleStandIns)",
         "docs/APP.md sh 6. Without the library": "AppGuideTests",
         "docs/APP.md swift 6. Without the library": "AppGuideTests",
+        "docs/APP.md swift 7. The activity does not update": "AppGuideTests",
         "docs/APP.md sh 8. \"It did not update\": one device's story, on the host": "AppGuideTests",
         "docs/DEVELOPMENT.md sh The tests": "none here: .ci/run runs scripts/test, which runs these suites",
         "docs/INSTALL.md sh With the Debian package": "PackageLifeTests",

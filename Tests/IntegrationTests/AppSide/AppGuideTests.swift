@@ -141,6 +141,16 @@ struct AppGuideTests {
         #expect(again.requestedInterval == 900 && again.target(.widgets)?.token.hex == widget.hex)
         #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 4) == 4)
 
+        // The backend lost the registration (here: unregistered behind the app's back). The
+        // "why is it stale?" screen says so, and the app registers again at once.
+        let lost = try stack.request("POST", "/prod/wakeup/unregister", body: "{\"pushToken\":\"\(newToken.hex)\"}")
+        #expect(lost.status == 200)
+        let why = try launch("why", newToken)
+        #expect(why.status == 0 && why.stdout.hasPrefix("This device is not registered for wake-ups"), "\(why)")
+        #expect(loggedRequests(stack, "/prod/wakeup/diagnostics", status: 200, expected: 1) == 1)
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 5) == 5, "registered again")
+        #expect(try storedRegistration(newToken.hex, in: stack)?.requestedInterval == 900)
+
         // The activity was swiped away while the app was not running: the launch says so.
         let none = try launch("relaunch-none", newToken)
         #expect(none.status == 0 && none.stdout == "launched\n", "\(none)")
@@ -157,12 +167,13 @@ struct AppGuideTests {
         let off = try launch("off", newToken)
         #expect(off.status == 0 && off.stdout == "off\n", "\(off)")
         #expect(try storedRegistration(newToken.hex, in: stack) == nil)
-        #expect(loggedRequests(stack, "/prod/wakeup/unregister", status: 200, expected: 1) == 1)
-        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 4) == 4, "never a registration at a wake")
+        #expect(loggedRequests(stack, "/prod/wakeup/unregister", status: 200, expected: 2) == 2)
+        #expect(loggedRequests(stack, "/prod/wakeup", status: 200, expected: 5) == 5, "never a registration at a wake")
     }
 
     /// One launch of the guide's app: `start`, `relaunch`, `relaunch-refresh-off` (Background
-    /// App Refresh turned off), `wake` (an activity of an earlier launch on screen),
+    /// App Refresh turned off), `wake` (an activity of an earlier launch on screen), `why` (the
+    /// diagnostics screen, an activity on screen),
     /// `relaunch-none`, `wake-none` (none left) or `off`; the device's and the
     /// widget's token. UIKit's calls go through the delegate protocol, so a method whose
     /// signature is not UIKit's would not be the one called; the token's handling, which the
@@ -186,7 +197,7 @@ struct AppGuideTests {
         WidgetCenter.standInPushInfo = WidgetPushInfo(standInToken: bytes(widget))
         let earlier = ChargingAttributes.ContentState(percent: 42, measuredAt: Date(timeIntervalSince1970: 0))
         if arguments[1] == "relaunch-refresh-off" { StandIn.backgroundRefreshStatus = .denied }
-        if ["relaunch", "relaunch-refresh-off", "wake"].contains(arguments[1]) {
+        if ["relaunch", "relaunch-refresh-off", "wake", "why"].contains(arguments[1]) {
             _ = try Activity.request(
                 attributes: ChargingAttributes(carName: "Ioniq"), content: ActivityContent(state: earlier, staleDate: nil), pushType: nil)
         }
@@ -209,6 +220,8 @@ struct AppGuideTests {
         case "off":
             await LiveActivityWakeups.wakeupsOff()
             print("off")
+        case "why":
+            for line in await LiveActivityWakeups.whyIsItStale() { print(line) }
         default:
             print("launched")
         }
