@@ -17,12 +17,23 @@
 # And at 100 ms a smaller run, BENCH_RTT_SMALL_N due rows (20000: a minute's sweep of a large
 # deployment, where the start - process, database, TLS handshake, the depth's ramp - weighs most),
 # the sweep as shipped against h2load -c 1 -m 1000 of as many requests, in the same rounds
-# (issue 35's goal: 0.9x h2load at 20,000 and at 100,000).
+# (issue 35's goal: 0.9x h2load at 20,000 and at 100,000). In the same rounds, what a push costs
+# in CPU (user + system time of the whole process, every thread, from wait4's rusage): the sweep;
+# a minimal C client over the same libcurl with its easy handles made once and reused, only the
+# URL set again (c-reference/push-client.c: libcurl's own floor); and h2load; the last two over as
+# many connections as the sweep opens for that backlog, with as many streams in flight (issue 52's
+# goal: at most 40 us a push, and at least 0.7x h2load's pushes/s over the same connections).
+# BENCH_RTT_CURL=0 leaves curl out of the RTT rounds (at 100 ms, curl 100 takes 100 s a round).
 
 rtts=${BENCH_RTTS:-"0 10 100"}
 rtt_n=${BENCH_RTT_N:-100000}
 rtt_rounds=${BENCH_RTT_ROUNDS:-$rounds}
 rtt_small_n=${BENCH_RTT_SMALL_N:-20000}
+rtt_curl=${BENCH_RTT_CURL:-1}
+# The sweep's connections for a backlog of N at 100 ms (APNsClientOptions: one per 5,000 due, at
+# most four) and its depth there (InFlightWindow: 1.5 x what 10,000/s needs, 1,500).
+small_connections=$(( rtt_small_n / 5000 < 1 ? 1 : (rtt_small_n / 5000 > 4 ? 4 : rtt_small_n / 5000) ))
+small_depth=1500
 
 # forwarder_start RTT: sets $forwarder_port and $forwarder_pid; stderr goes to $work/forwarder.log.
 forwarder_start() {
@@ -85,12 +96,38 @@ distance_sweep() {
   record "$key.rate" "$(awk -v n="${sent:-0}" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
   record "$key.seconds" "$(awk -v ns="$elapsed" 'BEGIN { print ns / 1e9 }')"
   record "$key.rss_mb" "$(awk '/Maximum resident/ { print $NF / 1024 }' "$work/time.txt")"
+  # CPU a push: user + system of the sweep process, every thread (GNU time's, from wait4).
+  record "$key.cpu_us" "$(awk -v n="${sent:-0}" '/User time/ { t += $NF } /System time/ { t += $NF }
+    END { print n ? t * 1e6 / n : "nan" }' "$work/time.txt")"
   record "$key.errors" "$((rtt_n - ${sent:-0}))"
+}
+
+# distance_cpu_refs KEY PORT N: the C libcurl client (handles reused) and h2load, each over
+# $small_connections connections with $small_depth in flight, the first N device paths once each;
+# pushes/s, CPU a push (rusage of that process alone) and errors (an answer other than 200).
+distance_cpu_refs() {
+  local key=$1 port=$2 n=$3 line out done2xx expiration; expiration=$(($(date +%s) + 300))
+  head -n "$n" "$work/distance-uris.txt" | sed "s#@BASE@#https://127.0.0.1:$port#" >"$work/distance-uris-now.txt"
+  line=$("$work/push-client" "$work/distance-uris-now.txt" "$small_connections" "$small_depth" \
+    "$work/tls-cert.pem" "$jwt" "$expiration" 2>&1 | grep '^RESULT' || true)
+  record "$key.c.rate" "$(awk -v n="$(field ok <<<"$line")" -v s="$(field seconds <<<"$line")" 'BEGIN { print s > 0 ? n / s : 0 }')"
+  record "$key.c.cpu_us" "$(field cpu_us <<<" $line")"
+  record "$key.c.errors" "$((n - $(field ok <<<" ${line:-ok=0}")))"
+  rm -f "$work/h2load-usage.txt"
+  out=$("$work/rusage-run" "$work/h2load-usage.txt" "$(command -v h2load)" -n "$n" -c "$small_connections" \
+    -m $((small_depth / small_connections)) -d "$work/payload.json" "${headers[@]}" -H "authorization: bearer $jwt" \
+    -H "apns-expiration: $expiration" -i "$work/distance-uris-now.txt" 2>&1) || true
+  done2xx=$(sed -n 's/^status codes: \([0-9]*\) 2xx.*/\1/p' <<<"$out")
+  record "$key.h2same.rate" "$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")"
+  record "$key.h2same.cpu_us" "$(awk -v n="$n" '{ print $2 * 1000 / n }' "$work/h2load-usage.txt" 2>/dev/null || echo nan)"
+  record "$key.h2same.errors" "$((n - ${done2xx:-0}))"
 }
 
 distance_run() {
   log "4/4 distance: N = $rtt_n through a forwarder adding RTT = $rtts ms, $rtt_rounds rounds each"
   cc -O2 -o "$work/latency-forwarder" "$support/latency-forwarder.c"
+  cc -O2 -o "$work/push-client" "$support/c-reference/push-client.c" -lcurl
+  cc -O2 -o "$work/rusage-run" "$support/rusage-run.c"
   fill "$work/distance.sqlite" "$rtt_n" "$rtt_n"
   sqlite3 "$work/distance.sqlite" "SELECT push_token FROM push_targets" >"$work/distance-tokens.txt"
   sed 's#^#@BASE@/3/device/#' "$work/distance-tokens.txt" >"$work/distance-uris.txt"
@@ -115,8 +152,10 @@ distance_run() {
       distance_sweep "dist.$rtt.sweep" "$forwarder_port"
       distance_sweep "dist.$rtt.sweep1000" "$forwarder_port" LIVEACTIVITY_APNS_CONCURRENCY=1000
       distance_h2load "dist.$rtt.h2load" "$forwarder_port"
-      distance_curl "dist.$rtt.curl300" "$forwarder_port" 300
-      distance_curl "dist.$rtt.curl100" "$forwarder_port" 100
+      if [ "$rtt_curl" = 1 ]; then
+        distance_curl "dist.$rtt.curl300" "$forwarder_port" 300
+        distance_curl "dist.$rtt.curl100" "$forwarder_port" 100
+      fi
       log "  RTT $rtt ms, round $round: sweep $(latest "dist.$rtt.sweep.rate") pushes/s" \
         "(errors $(latest "dist.$rtt.sweep.errors")), at 1000 $(latest "dist.$rtt.sweep1000.rate")," \
         "h2load $(latest "dist.$rtt.h2load.rate"), curl 300 $(latest "dist.$rtt.curl300.rate")," \
@@ -138,8 +177,13 @@ distance_run() {
     for round in $(seq "$rtt_rounds"); do
       DISTANCE_N=$rtt_small_n DISTANCE_DB="$work/distance-small.sqlite" distance_sweep dist.small.sweep "$forwarder_port"
       distance_h2load dist.small.h2load "$forwarder_port" "$rtt_small_n"
+      distance_cpu_refs dist.small "$forwarder_port" "$rtt_small_n"
       log "  RTT 100 ms, N = $rtt_small_n, round $round: sweep $(latest dist.small.sweep.rate) pushes/s" \
-        "(errors $(latest dist.small.sweep.errors)), h2load $(latest dist.small.h2load.rate)"
+        "(errors $(latest dist.small.sweep.errors), $(latest dist.small.sweep.cpu_us) us CPU a push)," \
+        "h2load $(latest dist.small.h2load.rate); over $small_connections connections: C client" \
+        "$(latest dist.small.c.rate) ($(latest dist.small.c.cpu_us) us, errors $(latest dist.small.c.errors))," \
+        "h2load $(latest dist.small.h2same.rate) ($(latest dist.small.h2same.cpu_us) us," \
+        "errors $(latest dist.small.h2same.errors))"
     done
     forwarder_stop dist.small
     cp "$work/distance-uris-all.txt" "$work/distance-uris.txt"
@@ -186,6 +230,24 @@ distance_table() {
     echo "  goal (issue 35) at 100 ms: sweep >= 0.9x h2load at $rtt_small_n:" \
       "$(verdict "$(errors_of dist.small.sweep) == 0 && $s >= 0.9 * $h") ($(ratio "$s" "$h"))"
   fi
+  if [ -n "$(value dist.small.c.cpu_us)" ] && [ "$(value dist.small.c.cpu_us)" != nan ]; then
+    local sc cc hc sr cr hr clean_refs
+    cpu_of() { if [ "$(errors_of "$1")" != 0 ]; then echo "FAILED:$(errors_of "$1")"; else fmt "$(value "$1.cpu_us")"; fi; }
+    sc=$(value dist.small.sweep.cpu_us); cc=$(value dist.small.c.cpu_us); hc=$(value dist.small.h2same.cpu_us)
+    sr=$(value dist.small.sweep.rate); cr=$(value dist.small.c.rate); hr=$(value dist.small.h2same.rate)
+    clean_refs=$(($(errors_of dist.small.sweep) + $(errors_of dist.small.c) + $(errors_of dist.small.h2same)))
+    echo "  CPU a push at 100 ms, N = $rtt_small_n (user + system of the process, every thread; medians): sweep $(cpu_of dist.small.sweep) us;"
+    echo "    over the sweep's $small_connections connections with $small_depth in flight: a C client over the same libcurl,"
+    echo "    handles made once and reused (libcurl's floor) $(cpu_of dist.small.c) us, h2load $(cpu_of dist.small.h2same) us;" \
+      "sweep / C $(ratio "$sc" "$cc"), sweep / h2load $(ratio "$sc" "$hc")"
+    echo "    pushes/s there: sweep $(rate_of dist.small.sweep) (process start and last commits included), C client" \
+      "$(rate_of dist.small.c), h2load $(rate_of dist.small.h2same); sweep / h2load $(ratio "$sr" "$hr"), C / h2load $(ratio "$cr" "$hr")"
+    echo "  goal (issue 52): CPU a push <= 40 us: $(verdict "$clean_refs == 0 && $sc <= 40") ($(fmt "$sc") us);" \
+      ">= 0.7x h2load over the same connections: $(verdict "$clean_refs == 0 && $sr >= 0.7 * $hr") ($(ratio "$sr" "$hr"))"
+  fi
+  local cpus=""
+  for rtt in $rtts; do cpus+="${cpus:+, }$rtt ms $(fmt "$(value "dist.$rtt.sweep.cpu_us")")"; done
+  echo "  the sweep's CPU a push (us, every thread) at N = $rtt_n: $cpus"
   for rtt in 10 0; do
     grep -qw "$rtt" <<<"$rtts" || continue
     s=$(value "dist.$rtt.sweep.rate")
