@@ -4,7 +4,7 @@ import LiveActivityDomain
 /// Sends APNs background pushes over HTTP/2 + TLS with one libcurl multi handle: multiplexed
 /// connections to the host (one for a small run, a few for a large backlog, SPEC section 5.4),
 /// as many streams in flight as the server allows (`InFlightWindow`), easy handles reused from a
-/// pool the size of the window (and reset before each push).
+/// pool the size of the window (only what differs set again before each push, `APNsTransfer`).
 ///
 /// The caller drives it from one thread:
 ///
@@ -155,7 +155,7 @@ public final class APNsClient {
         for transfer in transfers {
             guard let push = transfer.push, matching(push) else { continue }
             multi.remove(transfer.easy)
-            transfer.push = nil
+            transfer.detach()
             idle.append(transfer)
             cancelled.append(push.id)
             running -= 1
@@ -214,14 +214,18 @@ public final class APNsClient {
         let depth = window.depth(inFlight: running, waiting: waiting.count, finished: finishedSinceLook)
         finishedSinceLook = 0
         var startedSincePass = 0
+        // One look at the clock for the pushes started between two passes: a deadline's timeouts
+        // need no finer grain than a pass (each push's own is cut to what was left then).
+        var now = deadline == nil ? nil : ContinuousClock.now
         while running < depth, !queue.isEmpty {
             if startedSincePass == Self.startsPerPass {
                 try pass()
                 startedSincePass = 0
+                if deadline != nil { now = ContinuousClock.now }
             }
             var timeoutMilliseconds = timeout
-            if let deadline {
-                let leftMilliseconds = deadline.millisecondsLeft(at: ContinuousClock.now)
+            if let deadline, let now {
+                let leftMilliseconds = deadline.millisecondsLeft(at: now)
                 guard leftMilliseconds > 0 else { return }
                 timeoutMilliseconds = min(timeout, leftMilliseconds)
             }
@@ -239,7 +243,7 @@ public final class APNsClient {
                     timeoutMilliseconds: timeoutMilliseconds)
                 try multi.add(transfer.easy)
             } catch {
-                transfer.push = nil
+                transfer.detach()
                 idle.append(transfer)
                 queue.prepend((push, isResend))
                 throw error

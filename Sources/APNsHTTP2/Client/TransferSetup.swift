@@ -1,9 +1,9 @@
 import CCurl
 import LiveActivityDomain
 
-/// The options every push's easy handle gets, applied afresh to a handle before each push (the
-/// handle is reset in between, see `APNsTransfer`), and the lists they point at, kept alive here
-/// for as long as any handle may use them.
+/// The options every push's easy handle gets, applied to a handle once (and again after a reset,
+/// see `APNsTransfer.prepare`), and the lists they point at, kept alive here for as long as any
+/// handle may use them.
 final class TransferSetup {
     let options: APNsClientOptions
     /// Header lines that never change for a kind of push to an app (SPEC section 5.5: its topic
@@ -14,6 +14,9 @@ final class TransferSetup {
     private let connectTo: CurlStringList?
     /// The multi handle's sockets, which each handle reports its connections to.
     private let sockets: ConnectionSockets
+
+    /// Connections opened and closed so far (`ConnectionSockets.changes`).
+    var connectionChanges: Int { sockets.changes }
 
     private struct HeadersKey: Hashable {
         let kind: PushKind
@@ -26,6 +29,26 @@ final class TransferSetup {
         deviceURLPrefix = options.baseURL + "/3/device/"
         connectTo = try options.connectToEntry.map { entry throws(CurlError) in try CurlStringList([entry]) }
     }
+
+    /// The header list of the pushes like `push`, made once and shared by every handle: its
+    /// `apns-expiration` moves each second, and a list a handle, rebuilt per handle, was a third
+    /// of the pushes building six strings and a `curl_slist` of them. A handle keeps the list it
+    /// points at alive; the table forgets old ones.
+    func headerList(for push: APNsPush, authorization: String) throws(CurlError) -> CurlStringList {
+        let key = ListKey(kind: push.kind, bundleID: push.bundleID, expiration: push.kind.expires ? push.expiration : 0)
+        if let shared = headerLists[key], shared.authorization == authorization { return shared.list }
+        if headerLists.count >= 64 { headerLists.removeAll(keepingCapacity: true) }
+        let list = try CurlStringList(headers(for: push, authorization: authorization))
+        headerLists[key] = (authorization, list)
+        return list
+    }
+
+    private struct ListKey: Hashable {
+        let kind: PushKind
+        let bundleID: String
+        let expiration: Int64
+    }
+    private var headerLists: [ListKey: (authorization: String, list: CurlStringList)] = [:]
 
     /// The header lines of `push`'s kind and app that never change, then its expiration where its kind sends one.
     func headers(for push: APNsPush, authorization: String) -> [String] {
@@ -50,10 +73,8 @@ final class TransferSetup {
     static let uploadBufferSize = 16384
 
     /// Sets everything that is the same for every push of `kind` on `easy`, whose callbacks reach
-    /// `owner`. `timeoutMilliseconds` is the push's whole time (CURLOPT_TIMEOUT_MS), at least 1.
-    func apply(
-        to easy: CurlEasy, owner: UnsafeMutableRawPointer, kind: PushKind, timeoutMilliseconds: Int
-    ) throws(CurlError) {
+    /// `owner`: all but the URL, the header list and the timeouts (`applyTimeout`).
+    func apply(to easy: CurlEasy, owner: UnsafeMutableRawPointer, kind: PushKind) throws(CurlError) {
         try easy.set(CURLOPT_PRIVATE, pointer: owner, "CURLOPT_PRIVATE")
         try easy.set(CURLOPT_WRITEDATA, pointer: owner, "CURLOPT_WRITEDATA")
         try easy.set(CURLOPT_WRITEFUNCTION, callback: APNsTransfer.onBody, "CURLOPT_WRITEFUNCTION")
@@ -70,10 +91,6 @@ final class TransferSetup {
         // APNs requires TLS 1.2 or later (APNS.md section 1).
         try easy.set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2, "CURLOPT_SSLVERSION")
         try easy.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
-        try easy.set(
-            CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, Int(options.connectTimeout * 1000)),
-            "CURLOPT_CONNECTTIMEOUT_MS")
-        try easy.set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds, "CURLOPT_TIMEOUT_MS")
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1, "CURLOPT_TCP_KEEPALIVE")
         try easy.set(CURLOPT_TCP_KEEPIDLE, options.keepaliveSeconds, "CURLOPT_TCP_KEEPIDLE")
         try easy.set(CURLOPT_TCP_KEEPINTVL, options.keepaliveSeconds, "CURLOPT_TCP_KEEPINTVL")
@@ -91,5 +108,13 @@ final class TransferSetup {
         // A kind's payload never changes: POST it from libcurl's own copy.
         try easy.set(CURLOPT_POSTFIELDSIZE, kind.payload.utf8.count, "CURLOPT_POSTFIELDSIZE")
         try easy.set(CURLOPT_COPYPOSTFIELDS, string: kind.payload, "CURLOPT_COPYPOSTFIELDS")
+    }
+
+    /// Sets a push's whole time (CURLOPT_TIMEOUT_MS), at least 1, and the connection's share of it.
+    func applyTimeout(_ timeoutMilliseconds: Int, to easy: CurlEasy) throws(CurlError) {
+        try easy.set(
+            CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, Int(options.connectTimeout * 1000)),
+            "CURLOPT_CONNECTTIMEOUT_MS")
+        try easy.set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds, "CURLOPT_TIMEOUT_MS")
     }
 }

@@ -16,6 +16,10 @@ import Glibc
 /// as `curl_multi_cleanup`.
 final class ConnectionSockets {
     private(set) var descriptors: [Int32] = []
+    /// Connections opened and closed so far. libcurl resends a stream only on a connection it
+    /// gives up on (and closes) or on a new one, so a pooled handle whose pushes saw this count
+    /// stand still has used none of its resends (`APNsTransfer.prepare`).
+    private(set) var changes = 0
 
     /// Runs `body` with every connection corked (TCP_CORK: partial segments are held), then
     /// uncorks them, which sends what `body` wrote at once. Best effort: a socket that refuses
@@ -45,14 +49,18 @@ final class ConnectionSockets {
 
     static let onOpen: curl_sockopt_callback = { owner, descriptor, purpose in
         if let owner, purpose == CURLSOCKTYPE_IPCXN {
-            Unmanaged<ConnectionSockets>.fromOpaque(owner).takeUnretainedValue().descriptors.append(descriptor)
+            let sockets = Unmanaged<ConnectionSockets>.fromOpaque(owner).takeUnretainedValue()
+            sockets.descriptors.append(descriptor)
+            sockets.changes += 1
         }
         return CURL_SOCKOPT_OK
     }
 
     static let onClose: curl_closesocket_callback = { owner, descriptor in
         if let owner {
-            Unmanaged<ConnectionSockets>.fromOpaque(owner).takeUnretainedValue().descriptors.removeAll { $0 == descriptor }
+            let sockets = Unmanaged<ConnectionSockets>.fromOpaque(owner).takeUnretainedValue()
+            sockets.descriptors.removeAll { $0 == descriptor }
+            sockets.changes += 1
         }
         return close(descriptor)
     }

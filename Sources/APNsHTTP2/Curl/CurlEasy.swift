@@ -31,6 +31,13 @@ final class CurlEasy {
         try check(name, string.withCString { liveactivity_easy_setopt_string(pointer, option, $0) })
     }
 
+    /// A NUL-terminated string the caller owns; libcurl copies it (the URL of each push, from a
+    /// buffer the transfer reuses, so that setting it allocates nothing on our side).
+    func set(_ option: CURLoption, cString: UnsafePointer<CChar>, _ name: StaticString) throws(CurlError) {
+        let code = liveactivity_easy_setopt_string(pointer, option, cString)
+        guard code == CURLE_OK else { throw .easy(name.description, code) }
+    }
+
     func set(_ option: CURLoption, pointer value: UnsafeRawPointer?, _ name: String) throws(CurlError) {
         try check(name, liveactivity_easy_setopt_ptr(pointer, option, value))
     }
