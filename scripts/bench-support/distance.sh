@@ -89,7 +89,7 @@ distance_sweep() {
   copy_database "${DISTANCE_DB:-$work/distance.sqlite}" "$work/run.sqlite"
   start=$(now_ns)
   summary=$(sweep "$work/run.sqlite" env APNS_HOST="https://127.0.0.1:$port" "$@" \
-    /usr/bin/time -v -o "$work/time.txt" "$bin/liveactivity-sweep" 2>&1) || true
+    /usr/bin/time -v -o "$work/time.txt" "${DISTANCE_SWEEP:-$bin/liveactivity-sweep}" 2>&1) || true
   elapsed=$(($(now_ns) - start))
   sent=$(field sent <<<"$summary" | head -1)
   [ "${sent:-0}" = "$rtt_n" ] || log "  $key: sent ${sent:-?} of $rtt_n: $(tail -c 300 <<<"$summary")"
@@ -110,7 +110,7 @@ distance_cpu_refs() {
   head -n "$n" "$work/distance-uris.txt" | sed "s#@BASE@#https://127.0.0.1:$port#" >"$work/distance-uris-now.txt"
   line=$("$work/push-client" "$work/distance-uris-now.txt" "$small_connections" "$small_depth" \
     "$work/tls-cert.pem" "$jwt" "$expiration" 2>&1 | grep '^RESULT' || true)
-  record "$key.c.rate" "$(awk -v n="$(field ok <<<"$line")" -v s="$(field seconds <<<"$line")" 'BEGIN { print s > 0 ? n / s : 0 }')"
+  record "$key.c.rate" "$(awk -v n="$(field ok <<<"$line")" -v s="$(field seconds <<<"$line")" 'BEGIN { print (s > 0 ? n / s : 0) }')"
   record "$key.c.cpu_us" "$(field cpu_us <<<" $line")"
   record "$key.c.errors" "$((n - $(field ok <<<" ${line:-ok=0}")))"
   rm -f "$work/h2load-usage.txt"
@@ -178,6 +178,13 @@ distance_run() {
       DISTANCE_N=$rtt_small_n DISTANCE_DB="$work/distance-small.sqlite" distance_sweep dist.small.sweep "$forwarder_port"
       distance_h2load dist.small.h2load "$forwarder_port" "$rtt_small_n"
       distance_cpu_refs dist.small "$forwarder_port" "$rtt_small_n"
+      if [ -n "${BENCH_BASELINE_SWEEP:-}" ]; then
+        # The build before, on the same rows in the same round (it must read this schema).
+        DISTANCE_SWEEP=$BENCH_BASELINE_SWEEP DISTANCE_N=$rtt_small_n DISTANCE_DB="$work/distance-small.sqlite" \
+          distance_sweep dist.small.baseline "$forwarder_port"
+        log "  baseline sweep: $(latest dist.small.baseline.rate) pushes/s, $(latest dist.small.baseline.cpu_us) us CPU a push" \
+          "(errors $(latest dist.small.baseline.errors))"
+      fi
       log "  RTT 100 ms, N = $rtt_small_n, round $round: sweep $(latest dist.small.sweep.rate) pushes/s" \
         "(errors $(latest dist.small.sweep.errors), $(latest dist.small.sweep.cpu_us) us CPU a push)," \
         "h2load $(latest dist.small.h2load.rate); over $small_connections connections: C client" \
@@ -242,6 +249,11 @@ distance_table() {
       "sweep / C $(ratio "$sc" "$cc"), sweep / h2load $(ratio "$sc" "$hc")"
     echo "    pushes/s there: sweep $(rate_of dist.small.sweep) (process start and last commits included), C client" \
       "$(rate_of dist.small.c), h2load $(rate_of dist.small.h2same); sweep / h2load $(ratio "$sr" "$hr"), C / h2load $(ratio "$cr" "$hr")"
+    if [ -n "$(value dist.small.baseline.cpu_us)" ] && [ "$(value dist.small.baseline.cpu_us)" != nan ]; then
+      echo "    the build before (BENCH_BASELINE_SWEEP), same rows and rounds: $(cpu_of dist.small.baseline) us a push," \
+        "$(rate_of dist.small.baseline) pushes/s; this build / before: CPU $(ratio "$sc" "$(value dist.small.baseline.cpu_us)")," \
+        "pushes/s $(ratio "$sr" "$(value dist.small.baseline.rate)")"
+    fi
     echo "  goal (issue 52): CPU a push <= 40 us: $(verdict "$clean_refs == 0 && $sc <= 40") ($(fmt "$sc") us);" \
       ">= 0.7x h2load over the same connections: $(verdict "$clean_refs == 0 && $sr >= 0.7 * $hr") ($(ratio "$sr" "$hr"))"
   fi
