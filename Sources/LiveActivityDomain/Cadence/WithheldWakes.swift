@@ -64,13 +64,6 @@ public struct WithheldWakes: Sendable, Equatable {
         for (group, count) in groups { sums[group, default: 0] = sums[group, default: 0].addingSaturated(count) }
         return sums.filter { $0.value > 0 }.keys.sorted(by: Group.ordered).map { WithheldWakes($0, count: sums[$0] ?? 0) }
     }
-
-    /// The sums by reason of `list`, every reason listed (0 where none).
-    public static func byReason(_ list: [WithheldWakes]) -> [(reason: Cadence.Withheld, count: Int64)] {
-        Cadence.Withheld.allCases.map { reason in
-            (reason, list.filter { $0.group.reason == reason }.map(\.count).saturatedSum())
-        }
-    }
 }
 
 extension CaseIterable where Self: Equatable {
