@@ -33,9 +33,8 @@ final class CurlEasy {
 
     /// A NUL-terminated string the caller owns; libcurl copies it (the URL of each push, from a
     /// buffer the transfer reuses, so that setting it allocates nothing on our side).
-    func set(_ option: CURLoption, cString: UnsafePointer<CChar>, _ name: StaticString) throws(CurlError) {
-        let code = liveactivity_easy_setopt_string(pointer, option, cString)
-        guard code == CURLE_OK else { throw .easy(name.description, code) }
+    func set(_ option: CURLoption, cString: UnsafePointer<CChar>, _ name: String) throws(CurlError) {
+        try check(name, liveactivity_easy_setopt_string(pointer, option, cString))
     }
 
     func set(_ option: CURLoption, pointer value: UnsafeRawPointer?, _ name: String) throws(CurlError) {
