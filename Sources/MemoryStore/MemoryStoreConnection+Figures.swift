@@ -42,8 +42,8 @@ extension MemoryStoreConnection: FigureQueries {
             state.groups.filter { $0.value.targets > 0 }
                 .map {
                     StatsReport.Group(
-                        activityType: $0.key.activityType.rawValue, environment: $0.key.environment.rawValue,
-                        count: $0.value.targets, kind: $0.key.kind.name, app: $0.key.app.rawValue)
+                        activityType: $0.key.activityType, environment: $0.key.environment, count: $0.value.targets,
+                        kind: $0.key.kind, app: $0.key.app)
                 }
         }
     }
@@ -82,9 +82,7 @@ extension MemoryStoreConnection: FigureQueries {
             for (key, target) in state.targets where target.failures > 0 {
                 counts[PushScope(environment: target.facts.environment, kind: key.kind), default: 0] += 1
             }
-            return counts.map {
-                StatsReport.BackingOff(environment: $0.key.environment.rawValue, kind: $0.key.kind.name, count: $0.value)
-            }
+            return counts.map { StatsReport.BackingOff(environment: $0.key.environment, kind: $0.key.kind, count: $0.value) }
         }
     }
 

@@ -68,7 +68,7 @@ struct UpgradeFromPreviousReleaseTests {
         // Each registration is its wake target now, proven where it was, and no widgets target.
         let sweep = try store.sweep()
         defer { sweep.close() }
-        #expect(try sweep.groups().allSatisfy { $0.kind == PushKind.wake.name })
+        #expect(try sweep.groups().allSatisfy { $0.kind == .wake })
         #expect(try sweep.registrationCount() == 10)
         #expect(try store.scalar("SELECT count(*) FROM push_targets WHERE push_token <> registration_token") == 0)
         // Everything stored belongs to the default app (issue 34), its counters too, and so does

@@ -43,7 +43,7 @@ import Testing
         let hostile = "<script>alert('x')</script>&\"<img src=x>"
         report.day.failureReasons = [.init(reason: hostile, count: 3)]
         report.recentFaults[0].reason = hostile
-        report.byTypeAndEnvironment[0].activityType = hostile
+        report.byTypeAndEnvironment[0].app = AppName(trusted: hostile)
         report.lastRunOutcome = hostile
         let page = StatusPage.render(report)
         #expect(!page.contains("<script"))

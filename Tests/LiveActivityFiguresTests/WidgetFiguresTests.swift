@@ -129,7 +129,7 @@ import Testing
         #expect(both.topWakeups == wakes.topWakeups)
         #expect(both.lastDay.sent == 90 && both.lastDay.failed == 10 && both.lastDay.removed == 3)
         #expect(both.lastDay.others == [.init(kind: "widgets", sent: 40, failed: 2, removed: 1)])
-        #expect(both.otherTargets == [.init(activityType: "charging", environment: "production", count: 2, kind: "widgets")])
+        #expect(both.otherTargets == [.init(activityType: .charging, environment: .production, count: 2, kind: .widgets)])
         for token in [sampleToken(1), sampleToken(2), widgetToken(1).hex, widgetToken(2).hex] {
             #expect(!text.contains(token) && !both.json.contains(token))
         }
@@ -225,9 +225,9 @@ import Testing
         report.generatedAt = now
         report.active = 4
         report.byTypeAndEnvironment = [
-            .init(activityType: "charging", environment: "production", count: 2),
-            .init(activityType: "charging", environment: "sandbox", count: 1),
-            .init(activityType: "debug", environment: "sandbox", count: 1),
+            .init(activityType: .charging, environment: .production, count: 2),
+            .init(activityType: .charging, environment: .sandbox, count: 1),
+            .init(activityType: .debug, environment: .sandbox, count: 1),
         ]
         report.byAge = [("<5m", 1), ("5-30m", 1), ("30m-2h", 1), ("2-8h", 1), (">8h", 0)]
         report.oldestRegisteredAt = now - 180 * minute
@@ -250,7 +250,7 @@ import Testing
         report.delivery.acksLastDay = [.matched: 8, .duplicate: 1, .unmatched: 1]
         report.delivery.acksLastWeek = [.matched: 8, .duplicate: 1, .unmatched: 1]
         report.delivery.acksLifetime = [.matched: 8, .duplicate: 1, .unmatched: 1]
-        report.backingOff = [.init(environment: "production", count: 0), .init(environment: "sandbox", count: 1)]
+        report.backingOff = [.init(environment: .production, count: 0), .init(environment: .sandbox, count: 1)]
         report.recentFaults = [
             .init(
                 environment: "sandbox", kind: "configuration", reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
@@ -320,11 +320,11 @@ import Testing
 
     @Test func widgetsFiguresAddLinesAndLeaveEveryWakeLineAsTheReleaseBefore() throws {
         var report = wakesOnlyReport()
-        report.otherTargets = [.init(activityType: "charging", environment: "production", count: 3, kind: "widgets")]
+        report.otherTargets = [.init(activityType: .charging, environment: .production, count: 3, kind: .widgets)]
         report.lifetimeOthers = [.init(kind: "widgets", sent: 12, failed: 1, removed: 0)]
         report.lastDay.others = [.init(kind: "widgets", sent: 6, failed: 1, removed: 0)]
         report.lastWeek.others = [.init(kind: "widgets", sent: 12, failed: 1, removed: 0)]
-        report.backingOff.append(.init(environment: "sandbox", kind: "widgets", count: 2))
+        report.backingOff.append(.init(environment: .sandbox, kind: .widgets, count: 2))
         report.recentFaults.append(
             .init(
                 environment: "sandbox", pushKind: "widgets", kind: "configuration", reason: "BadTopic", runs: 1, pushes: 3,

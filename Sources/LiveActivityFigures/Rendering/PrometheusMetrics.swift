@@ -16,9 +16,9 @@ public enum PrometheusMetrics {
         family("liveactivity_registrations", "gauge", "Stored registrations by activity type and APNs environment.")
         var seen = Set<String>()
         for group in snapshot.groups {
-            if AppName.isDefault(named: group.app) { seen.insert(group.activityType + "/" + group.environment) }
+            if group.app.isDefault { seen.insert(group.activityType.rawValue + "/" + group.environment.rawValue) }
             out +=
-                "liveactivity_registrations{activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"\(appLabel(group.app))} \(group.count)\n"
+                "liveactivity_registrations{activity_type=\"\(label(group.activityType.rawValue))\",environment=\"\(label(group.environment.rawValue))\"\(appLabel(group.app.rawValue))} \(group.count)\n"
         }
         // Zero series for the combinations not present keep dashboards and alerts continuous.
         for type in ActivityType.allCases {
@@ -37,11 +37,10 @@ public enum PrometheusMetrics {
         })
             + snapshot.otherTargets
         {
-            if AppName.isDefault(named: group.app) {
-                seenTargets.insert(group.kind + "/" + group.activityType + "/" + group.environment)
-            }
+            let (kind, type, environment) = (group.kind.name, group.activityType.rawValue, group.environment.rawValue)
+            if group.app.isDefault { seenTargets.insert(kind + "/" + type + "/" + environment) }
             out +=
-                "liveactivity_push_targets{kind=\"\(label(group.kind))\",activity_type=\"\(label(group.activityType))\",environment=\"\(label(group.environment))\"\(appLabel(group.app))} \(group.count)\n"
+                "liveactivity_push_targets{kind=\"\(label(kind))\",activity_type=\"\(label(type))\",environment=\"\(label(environment))\"\(appLabel(group.app.rawValue))} \(group.count)\n"
         }
         for kind in PushKind.all {
             for type in ActivityType.allCases {
@@ -58,7 +57,7 @@ public enum PrometheusMetrics {
             "Push targets waiting after failures in a row (back-off), by APNs environment and kind.")
         for entry in snapshot.backingOff {
             out +=
-                "liveactivity_registrations_backing_off{environment=\"\(label(entry.environment))\",kind=\"\(label(entry.kind))\"} \(entry.count)\n"
+                "liveactivity_registrations_backing_off{environment=\"\(label(entry.environment.rawValue))\",kind=\"\(label(entry.kind.name))\"} \(entry.count)\n"
         }
 
         let totals = snapshot.totals

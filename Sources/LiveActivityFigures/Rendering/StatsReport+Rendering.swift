@@ -9,16 +9,16 @@ extension StatsReport {
         lines.append("Active registrations: \(active)")
         for group in byTypeAndEnvironment {
             lines.append(
-                "  \(OutsideText.line(Self.appPrefix(group.app)))\(OutsideText.line(group.activityType)) / "
-                    + "\(OutsideText.line(group.environment)): \(group.count)")
+                "  \(OutsideText.line(Self.appPrefix(group.app.rawValue)))\(OutsideText.line(group.activityType.rawValue)) / "
+                    + "\(OutsideText.line(group.environment.rawValue)): \(group.count)")
         }
         for kind in otherKinds {
-            let groups = otherTargets.filter { $0.kind == kind }
+            let groups = otherTargets.filter { $0.kind.name == kind }
             lines.append("\(Self.title(kind)) targets: \(groups.map(\.count).saturatedSum())")
             for group in groups {
                 lines.append(
-                    "  \(OutsideText.line(Self.appPrefix(group.app)))\(OutsideText.line(group.activityType)) / "
-                        + "\(OutsideText.line(group.environment)): \(group.count)")
+                    "  \(OutsideText.line(Self.appPrefix(group.app.rawValue)))\(OutsideText.line(group.activityType.rawValue)) / "
+                        + "\(OutsideText.line(group.environment.rawValue)): \(group.count)")
             }
         }
         lines.append(
@@ -61,12 +61,14 @@ extension StatsReport {
         let wake = PushKind.wake.name
         lines.append(
             "Waiting after failures (back-off): "
-                + backingOff.filter { $0.kind == wake }.map { "\(OutsideText.line($0.environment)) \($0.count)" }
+                + backingOff.filter { $0.kind.name == wake }.map { "\(OutsideText.line($0.environment.rawValue)) \($0.count)" }
                 .joined(separator: ", "))
-        for kind in Set(backingOff.map(\.kind)).subtracting([wake]).sorted() {
+        for kind in Set(backingOff.map(\.kind.name)).subtracting([wake]).sorted() {
             lines.append(
                 "\(Self.title(kind)) targets waiting after failures: "
-                    + backingOff.filter { $0.kind == kind }.map { "\(OutsideText.line($0.environment)) \($0.count)" }
+                    + backingOff.filter { $0.kind.name == kind }.map {
+                        "\(OutsideText.line($0.environment.rawValue)) \($0.count)"
+                    }
                     .joined(separator: ", "))
         }
         if recentFaults.isEmpty {
@@ -115,12 +117,12 @@ extension StatsReport {
         parts.append(
             "\"byTypeAndEnvironment\":["
                 + byTypeAndEnvironment.map {
-                    "{\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)\(Self.appMember($0.app))}"
+                    "{\"activityType\":\(JSONText.outside($0.activityType.rawValue)),\"environment\":\(JSONText.outside($0.environment.rawValue)),\"count\":\($0.count)\(Self.appMember($0.app.rawValue))}"
                 }.joined(separator: ",") + "]")
         parts.append(
             "\"otherTargets\":["
                 + otherTargets.map {
-                    "{\"kind\":\(JSONText.outside($0.kind)),\"activityType\":\(JSONText.outside($0.activityType)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)\(Self.appMember($0.app))}"
+                    "{\"kind\":\(JSONText.outside($0.kind.name)),\"activityType\":\(JSONText.outside($0.activityType.rawValue)),\"environment\":\(JSONText.outside($0.environment.rawValue)),\"count\":\($0.count)\(Self.appMember($0.app.rawValue))}"
                 }.joined(separator: ",") + "]")
         parts.append("\"byAge\":{" + byAge.map { "\(JSONText.string($0.label)):\($0.count)" }.joined(separator: ",") + "}")
         parts.append("\"activeWakeups\":\(activeWakeups)")
@@ -140,13 +142,13 @@ extension StatsReport {
         let wake = PushKind.wake.name
         parts.append(
             "\"backingOff\":{"
-                + backingOff.filter { $0.kind == wake }.map { "\(JSONText.outside($0.environment)):\($0.count)" }
+                + backingOff.filter { $0.kind.name == wake }.map { "\(JSONText.outside($0.environment.rawValue)):\($0.count)" }
                 .joined(separator: ",") + "}"
         )
         parts.append(
             "\"otherBackingOff\":["
-                + backingOff.filter { $0.kind != wake }.map {
-                    "{\"kind\":\(JSONText.outside($0.kind)),\"environment\":\(JSONText.outside($0.environment)),\"count\":\($0.count)}"
+                + backingOff.filter { $0.kind.name != wake }.map {
+                    "{\"kind\":\(JSONText.outside($0.kind.name)),\"environment\":\(JSONText.outside($0.environment.rawValue)),\"count\":\($0.count)}"
                 }.joined(separator: ",") + "]")
         parts.append(
             "\"faults24h\":["
@@ -162,7 +164,7 @@ extension StatsReport {
 
     /// The kinds besides wakes that have targets or pushes in the report, in the kinds' order.
     var otherKinds: [String] {
-        let present = Set(otherTargets.map(\.kind))
+        let present = Set(otherTargets.map(\.kind.name))
         let order = PushKind.all.map(\.name)
         return present.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
     }

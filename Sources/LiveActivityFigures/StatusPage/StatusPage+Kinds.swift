@@ -8,9 +8,9 @@ extension StatusPage {
     /// The kinds besides wakes the report has targets or figures of, in the kinds' order.
     static func otherKinds(_ report: StatsReport) -> [String] {
         let named =
-            Set(report.otherTargets.map(\.kind)).union(report.day.otherBuckets.keys)
+            Set(report.otherTargets.map(\.kind.name)).union(report.day.otherBuckets.keys)
             .union((report.day.failureReasons + report.day.removalReasons).map(\.kind))
-            .union(report.lastDay.others.map(\.kind)).union(report.backingOff.map(\.kind))
+            .union(report.lastDay.others.map(\.kind)).union(report.backingOff.map(\.kind.name))
             .subtracting([PushKind.wake.name])
         let order = PushKind.all.map(\.name)
         return named.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
@@ -24,21 +24,22 @@ extension StatusPage {
         var out = ""
         for kind in otherKinds(report) {
             let name = title(kind)
-            let groups = report.otherTargets.filter { $0.kind == kind }
+            let groups = report.otherTargets.filter { $0.kind.name == kind }
             out += "<table><caption>\(name) targets, by type and environment</caption>"
             out += tableHead(["Type", "Environment"], numbers: ["Targets"]) + "<tbody>"
             for group in groups {
                 let figure =
-                    "otherTargets.\(kind)/\(AppName(trusted: group.app).prefix("/"))\(group.activityType)/\(group.environment)"
+                    "otherTargets.\(kind)/\(group.app.prefix("/"))\(group.activityType.rawValue)/\(group.environment.rawValue)"
                 out +=
-                    "<tr><td>\(whose(group.app))\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
+                    "<tr><td>\(whose(group.app.rawValue))\(HTMLText.escape(group.activityType.rawValue))</td><td>\(HTMLText.escape(group.environment.rawValue))</td>"
                 out += numberCell(group.count, figure: figure) + "</tr>"
             }
             if groups.isEmpty { out += "<tr><td colspan=\"3\">None now.</td></tr>" }
-            let waiting = report.backingOff.filter { $0.kind == kind }
+            let waiting = report.backingOff.filter { $0.kind.name == kind }
             for entry in waiting {
-                out += "<tr class=\"bad\"><td colspan=\"2\">waiting after failures, \(HTMLText.escape(entry.environment))</td>"
-                out += numberCell(entry.count, figure: "otherBackingOff.\(kind)/\(entry.environment)") + "</tr>"
+                out +=
+                    "<tr class=\"bad\"><td colspan=\"2\">waiting after failures, \(HTMLText.escape(entry.environment.rawValue))</td>"
+                out += numberCell(entry.count, figure: "otherBackingOff.\(kind)/\(entry.environment.rawValue)") + "</tr>"
             }
             out += "</tbody></table>"
         }

@@ -127,7 +127,7 @@ public enum StatusPage {
     // MARK: - Registrations now
 
     static func now(_ report: StatsReport) -> String {
-        let backingOff = report.backingOff.filter { $0.kind == PushKind.wake.name }.map(\.count).saturatedSum()
+        let backingOff = report.backingOff.filter { $0.kind == .wake }.map(\.count).saturatedSum()
         var out = "<section aria-labelledby=\"now-heading\"><h2 id=\"now-heading\">Registrations now</h2><div class=\"cards\">"
         out += card("Active", report.active, figure: "active")
         out += card("Backing off", backingOff, figure: "backingOffTotal")
@@ -143,19 +143,20 @@ public enum StatusPage {
             out += "<tr><td colspan=\"3\">None registered.</td></tr>"
         }
         for group in report.byTypeAndEnvironment {
-            let name = "byTypeAndEnvironment.\(AppName(trusted: group.app).prefix("/"))\(group.activityType)/\(group.environment)"
+            let name =
+                "byTypeAndEnvironment.\(group.app.prefix("/"))\(group.activityType.rawValue)/\(group.environment.rawValue)"
             out +=
-                "<tr><td>\(whose(group.app))\(HTMLText.escape(group.activityType))</td><td>\(HTMLText.escape(group.environment))</td>"
+                "<tr><td>\(whose(group.app.rawValue))\(HTMLText.escape(group.activityType.rawValue))</td><td>\(HTMLText.escape(group.environment.rawValue))</td>"
             out += numberCell(group.count, figure: name) + "</tr>"
         }
         out += "</tbody></table>"
 
         out += "<table><caption>Waiting after failures (back-off)</caption>"
         out += tableHead(["Environment"], numbers: ["Registrations"]) + "<tbody>"
-        for entry in report.backingOff where entry.kind == PushKind.wake.name {
+        for entry in report.backingOff where entry.kind == .wake {
             out +=
-                "<tr><td>\(HTMLText.escape(entry.environment))</td>"
-                + numberCell(entry.count, figure: "backingOff.\(entry.environment)") + "</tr>"
+                "<tr><td>\(HTMLText.escape(entry.environment.rawValue))</td>"
+                + numberCell(entry.count, figure: "backingOff.\(entry.environment.rawValue)") + "</tr>"
         }
         out += "</tbody></table>"
 

@@ -40,8 +40,8 @@ extension StatsReport.Group {
     }
     private var orderKeys: [FigureOrder.Key] {
         [
-            FigureOrder.kind(kind), FigureOrder.app(app), FigureOrder.activityType(activityType),
-            FigureOrder.environment(environment),
+            FigureOrder.kind(kind.name), FigureOrder.app(app.rawValue), FigureOrder.activityType(activityType.rawValue),
+            FigureOrder.environment(environment.rawValue),
         ]
     }
 }
@@ -50,8 +50,8 @@ extension StatsReport.BackingOff {
     /// By environment, then kind.
     public static func ordered(_ left: Self, _ right: Self) -> Bool {
         FigureOrder.precedes(
-            [FigureOrder.environment(left.environment), FigureOrder.kind(left.kind)],
-            [FigureOrder.environment(right.environment), FigureOrder.kind(right.kind)])
+            [FigureOrder.environment(left.environment.rawValue), FigureOrder.kind(left.kind.name)],
+            [FigureOrder.environment(right.environment.rawValue), FigureOrder.kind(right.kind.name)])
     }
 }
 

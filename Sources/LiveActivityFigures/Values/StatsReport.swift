@@ -6,15 +6,18 @@ public struct StatsReport: Sendable {
     /// Push targets of one kind, activity type and environment, from the counters: the wake
     /// targets are the registrations.
     public struct Group: Sendable, Equatable {
-        public var activityType: String
-        public var environment: String
+        public var activityType: ActivityType
+        public var environment: APNsEnvironment
         public var count: Int64
-        /// The push kind's name (`wake`, `widgets`).
-        public var kind: String
-        /// The app's name (`default` for the default app: SPEC 6 "Several apps").
-        public var app: String
+        public var kind: PushKind
+        /// The app (`default` for the default app: SPEC 6 "Several apps"), as stored: a name read
+        /// back is shown escaped, never refused.
+        public var app: AppName
 
-        public init(activityType: String, environment: String, count: Int64, kind: String = "wake", app: String = "default") {
+        public init(
+            activityType: ActivityType, environment: APNsEnvironment, count: Int64, kind: PushKind = .wake,
+            app: AppName = .defaultApp
+        ) {
             self.activityType = activityType
             self.environment = environment
             self.count = count
@@ -36,11 +39,11 @@ public struct StatsReport: Sendable {
 
     /// Targets of one kind in one environment waiting after failures in a row (back-off).
     public struct BackingOff: Sendable, Equatable {
-        public var environment: String
-        public var kind: String
+        public var environment: APNsEnvironment
+        public var kind: PushKind
         public var count: Int64
 
-        public init(environment: String, kind: String = "wake", count: Int64) {
+        public init(environment: APNsEnvironment, kind: PushKind = .wake, count: Int64) {
             self.environment = environment
             self.kind = kind
             self.count = count
@@ -189,7 +192,7 @@ public struct StatsReport: Sendable {
     /// run history (an app no longer served keeps its figures until they age out). Where one has,
     /// a figure that is the default app's alone, or every app's, says so.
     public var hasFurtherApps: Bool {
-        (byTypeAndEnvironment + otherTargets).contains { !AppName.isDefault(named: $0.app) }
+        (byTypeAndEnvironment + otherTargets).contains { !$0.app.isDefault }
             || !day.apps.isEmpty || !lastDay.apps.isEmpty || !lastWeek.apps.isEmpty || !lifetimeApps.isEmpty
     }
 

@@ -10,8 +10,8 @@ extension StatsReport {
         var report = StatsReport()
         report.generatedAt = now
         let groups = try queries.groups().sorted(by: StatsReport.Group.ordered)
-        report.byTypeAndEnvironment = groups.filter { $0.kind == PushKind.wake.name }
-        report.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
+        report.byTypeAndEnvironment = groups.filter { $0.kind == .wake }
+        report.otherTargets = groups.filter { $0.kind != .wake }
         report.active = report.byTypeAndEnvironment.map(\.count).saturatedSum()
         report.activeWakeups = try queries.wakeupTotal()
 
@@ -52,19 +52,14 @@ extension StatsReport {
     }
 
     /// Targets waiting after failures: the wakes' of every environment listed (0 when none), then
-    /// any environment this build does not know, then other kinds' where they have any.
+    /// other kinds' where they have any.
     static func backingOff(_ queries: any FigureQueries) throws -> [StatsReport.BackingOff] {
         let counts = try queries.backingOff().sorted(by: StatsReport.BackingOff.ordered)
-        let wake = PushKind.wake.name
-        let known = APNsEnvironment.allCases.map { environment in
+        let wakes = APNsEnvironment.allCases.map { environment in
             StatsReport.BackingOff(
-                environment: environment.rawValue,
-                count: counts.first { $0.environment == environment.rawValue && $0.kind == wake }?.count ?? 0)
+                environment: environment, count: counts.first { $0.environment == environment && $0.kind == .wake }?.count ?? 0)
         }
-        let unknown = counts.filter { count in
-            count.kind == wake && !APNsEnvironment.allCases.contains { $0.rawValue == count.environment }
-        }
-        return known + unknown + counts.filter { $0.kind != wake }
+        return wakes + counts.filter { $0.kind != .wake }
     }
 }
 
@@ -73,11 +68,11 @@ extension MetricsSnapshot {
     public static func gather(_ queries: any FigureQueries) throws -> MetricsSnapshot {
         let groups = try queries.groups().sorted(by: StatsReport.Group.ordered)
         var snapshot = MetricsSnapshot(
-            groups: groups.filter { $0.kind == PushKind.wake.name }, totals: try queries.runTotals(since: nil),
+            groups: groups.filter { $0.kind == .wake }, totals: try queries.runTotals(since: nil),
             failureReasons: try queries.lifetimeFailureReasons().sorted(by: StatsReport.ReasonCount.ordered),
             lastRun: try queries.lastRun()?.clamped, backingOff: try StatsReport.backingOff(queries),
             faults: try queries.faults(since: nil).map(\.clamped).sorted(by: StatsReport.FaultTotals.ordered))
-        snapshot.otherTargets = groups.filter { $0.kind != PushKind.wake.name }
+        snapshot.otherTargets = groups.filter { $0.kind != .wake }
         snapshot.withheld = try StatsReport.withheld(queries, since: nil)
         snapshot.hosts = try queries.lastRunPerHost(since: nil, failingKinds: SweepFault.failingKinds).map(\.clamped)
             .sorted(by: HostRun.ordered)

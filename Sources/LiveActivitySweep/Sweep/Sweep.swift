@@ -85,9 +85,11 @@ public final class Sweep {
         // Targets present per app and kind, from the counters (a planted group row saturates: a
         // figure, never a trap).
         for group in try store.groups() {
-            // A row of a kind or app this build does not know (a planted `x /tmp/evil.so`) counts
-            // nowhere: its name would reach the summary line as words of its own.
-            guard let kind = PushKind(name: group.kind), let app = AppName(group.app) else { continue }
+            // A row of an app this build does not take as a name (a planted `x /tmp/evil.so`) counts
+            // nowhere: its name would reach the summary line as words of its own. (A kind this
+            // build does not know never reaches here: the decoder leaves its rows out.)
+            guard let app = AppName(group.app.rawValue) else { continue }
+            let kind = group.kind
             summary[kind, of: app].active = summary[kind, of: app].active.addingSaturated(Int(clamping: max(0, group.count)))
         }
         let cutoff = start + SweepTiming.dueSlackMilliseconds

@@ -24,15 +24,8 @@ extension PostgresStoreConnection: FigureQueries {
 
     func groups() throws -> [StatsReport.Group] {
         try storeFaults {
-            try statement(
-                """
-                SELECT activity_type, environment, n, push_kind, app FROM target_groups WHERE n > 0
-                """
-            ).rows { row in
-                StatsReport.Group(
-                    activityType: row.text(0) ?? "", environment: row.text(1) ?? "", count: row.int(2), kind: row.text(3) ?? "",
-                    app: row.text(4) ?? "")
-            }
+            try statement("SELECT \(StatsReport.Group.storedColumns) FROM target_groups WHERE n > 0")
+                .rows { StatsReport.Group(stored: $0) }.compactMap { $0 }
         }
     }
 
@@ -77,10 +70,10 @@ extension PostgresStoreConnection: FigureQueries {
         try storeFaults {
             try statement(
                 """
-                SELECT environment, push_kind, count(*) FROM push_targets WHERE consecutive_failures > 0
+                SELECT \(StatsReport.BackingOff.storedColumns), count(*) FROM push_targets WHERE consecutive_failures > 0
                 GROUP BY environment, push_kind
                 """
-            ).rows { row in StatsReport.BackingOff(environment: row.text(0) ?? "", kind: row.text(1) ?? "", count: row.int(2)) }
+            ).rows { StatsReport.BackingOff(stored: $0) }.compactMap { $0 }
         }
     }
 
