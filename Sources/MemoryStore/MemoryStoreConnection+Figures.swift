@@ -269,11 +269,11 @@ extension MemoryStoreConnection: FigureQueries {
         state { state in
             struct Key: Hashable {
                 var hour: Int64
-                var app: String
+                var app: AppName
             }
             var hours: [Key: DeliveryHourFigures] = [:]
             for (key, hour) in state.hours where key.hour >= sinceHour && key.kind == .wake {
-                let at = Key(hour: key.hour, app: key.app.rawValue)
+                let at = Key(hour: key.hour, app: key.app)
                 var figures =
                     hours[at]
                     ?? DeliveryHourFigures(
@@ -291,24 +291,26 @@ extension MemoryStoreConnection: FigureQueries {
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         state { state in
             guard let sinceHour else {
-                return state.ackTotals.map {
-                    AckOutcomeCount(outcome: $0.key.outcome, count: $0.value.count, app: $0.key.app.rawValue)
+                return state.ackTotals.compactMap { key, total in
+                    AckOutcome(rawValue: key.outcome).map { AckOutcomeCount(outcome: $0, count: total.count, app: key.app) }
                 }
             }
             var sums: [MemoryState.AckKey: Int64] = [:]
             for (hour, outcomes) in state.ackHours where hour >= sinceHour {
                 for (key, count) in outcomes { sums[key, default: 0] += count }
             }
-            return sums.map { AckOutcomeCount(outcome: $0.key.outcome, count: $0.value, app: $0.key.app.rawValue) }
+            return sums.compactMap { key, count in
+                AckOutcome(rawValue: key.outcome).map { AckOutcomeCount(outcome: $0, count: count, app: key.app) }
+            }
         }
     }
 
     func ackDelayTotals() throws -> [AckDelayTotals] {
         state { state in
             AckDelayTotals.assembled(
-                buckets: state.ackDelays.map { (bucket: Int64($0.key.bucket), count: $0.value, app: $0.key.app.rawValue) },
-                sums: state.ackTotals.filter { $0.key.outcome == "matched" }.map {
-                    (app: $0.key.app.rawValue, sumMilliseconds: $0.value.delaySum)
+                buckets: state.ackDelays.map { (bucket: Int64($0.key.bucket), count: $0.value, app: $0.key.app) },
+                sums: state.ackTotals.filter { $0.key.outcome == AckOutcome.matched.rawValue }.map {
+                    (app: $0.key.app, sumMilliseconds: $0.value.delaySum)
                 })
         }
     }

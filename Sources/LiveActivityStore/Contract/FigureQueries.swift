@@ -114,10 +114,10 @@ public struct DeliveryHourFigures: Sendable, Equatable {
     public var acked: Int64
     /// Acks by delay (`AckDelayBuckets`).
     public var delays: [Int64]
-    /// The app's name (`default` for the default app).
-    public var app: String
+    /// The app (`default` for the default app), as stored.
+    public var app: AppName
 
-    public init(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64], app: String = "default") {
+    public init(hour: Int64, delivered: Int64, acked: Int64, delays: [Int64], app: AppName = .defaultApp) {
         self.hour = hour
         self.delivered = delivered
         self.acked = acked
@@ -126,14 +126,14 @@ public struct DeliveryHourFigures: Sendable, Equatable {
     }
 }
 
-/// Acks of one app and outcome, by the outcome's stored name.
+/// Acks of one app and outcome.
 public struct AckOutcomeCount: Sendable, Equatable {
-    public var outcome: String
+    public var outcome: AckOutcome
     public var count: Int64
-    /// The app's name (`default` for the default app).
-    public var app: String
+    /// The app (`default` for the default app), as stored.
+    public var app: AppName
 
-    public init(outcome: String, count: Int64, app: String = "default") {
+    public init(outcome: AckOutcome, count: Int64, app: AppName = .defaultApp) {
         self.outcome = outcome
         self.count = count
         self.app = app
@@ -145,10 +145,10 @@ public struct AckOutcomeCount: Sendable, Equatable {
 public struct AckDelayTotals: Sendable, Equatable {
     public var buckets: [Int64]
     public var sumMilliseconds: Int64
-    /// The app's name (`default` for the default app).
-    public var app: String
+    /// The app (`default` for the default app), as stored.
+    public var app: AppName
 
-    public init(buckets: [Int64], sumMilliseconds: Int64, app: String = "default") {
+    public init(buckets: [Int64], sumMilliseconds: Int64, app: AppName = .defaultApp) {
         self.buckets = buckets
         self.sumMilliseconds = sumMilliseconds
         self.app = app
@@ -158,10 +158,10 @@ public struct AckDelayTotals: Sendable, Equatable {
     /// build does not know is left out) and its matched acks' delays summed, in the apps' order.
     /// Every engine assembles its rows through this.
     public static func assembled(
-        buckets: [(bucket: Int64, count: Int64, app: String)], sums: [(app: String, sumMilliseconds: Int64)]
+        buckets: [(bucket: Int64, count: Int64, app: AppName)], sums: [(app: AppName, sumMilliseconds: Int64)]
     ) -> [AckDelayTotals] {
-        var totals: [String: AckDelayTotals] = [:]
-        func empty(_ app: String) -> AckDelayTotals {
+        var totals: [AppName: AckDelayTotals] = [:]
+        func empty(_ app: AppName) -> AckDelayTotals {
             AckDelayTotals(buckets: [Int64](repeating: 0, count: AckDelayBuckets.count), sumMilliseconds: 0, app: app)
         }
         for (bucket, count, app) in buckets where (0..<Int64(AckDelayBuckets.count)).contains(bucket) {
@@ -172,6 +172,6 @@ public struct AckDelayTotals: Sendable, Equatable {
             totals[app, default: empty(app)].sumMilliseconds = totals[app, default: empty(app)].sumMilliseconds.addingSaturated(
                 sum)
         }
-        return totals.values.sorted { $0.app < $1.app }
+        return totals.values.sorted { $0.app.rawValue < $1.app.rawValue }
     }
 }

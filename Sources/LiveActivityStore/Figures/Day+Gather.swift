@@ -33,10 +33,10 @@ extension StatsReport.Day {
         for hour in hours {
             // Left nil while this database has counted no ack of the app at all: "no acks yet", not 0%.
             let wakeHour = Self.wakeHour(hour, anyAck: acked.contains(hour.app))
-            if AppName.isDefault(named: hour.app) {
+            if hour.app.isDefault {
                 day.hours.append(wakeHour)
             } else {
-                day.apps[hour.app, default: [:]][wake, default: StatsReport.KindDay()].hours.append(wakeHour)
+                day.apps[hour.app.rawValue, default: [:]][wake, default: StatsReport.KindDay()].hours.append(wakeHour)
             }
         }
         let reasons = try queries.reasons(since: now - 86_400_000).sorted(by: RunReason.ordered)

@@ -17,13 +17,13 @@ extension DeliveryReport {
             var report = DeliveryReport()
             (report.lastDay, report.otherKindsLastDay) = windows(day.filter { $0.app == app })
             (report.lastWeek, report.otherKindsLastWeek) = windows(week.filter { $0.app == app })
-            report.acksLastDay = outcomes(acksDay.filter { $0.app == app })
-            report.acksLastWeek = outcomes(acksWeek.filter { $0.app == app })
-            report.acksLifetime = outcomes(acksLifetime.filter { $0.app == app })
+            report.acksLastDay = outcomes(acksDay.filter { $0.app.rawValue == app })
+            report.acksLastWeek = outcomes(acksWeek.filter { $0.app.rawValue == app })
+            report.acksLifetime = outcomes(acksLifetime.filter { $0.app.rawValue == app })
             return report
         }
         var report = figures(of: AppName.defaultApp.rawValue)
-        let apps = Set((day + week).map(\.app) + (acksDay + acksWeek + acksLifetime).map(\.app))
+        let apps = Set((day + week).map(\.app) + (acksDay + acksWeek + acksLifetime).map(\.app.rawValue))
         for app in apps where !AppName.isDefault(named: app) { report.apps[app] = figures(of: app) }
         return report
     }
@@ -54,14 +54,10 @@ extension DeliveryReport {
         return (known + unknown, others)
     }
 
-    /// Every outcome listed, 0 when none was counted; names this build does not know are left out.
+    /// Every outcome listed, 0 when none was counted.
     static func outcomes(_ rows: [AckOutcomeCount]) -> [AckOutcome: Int64] {
         var result = Dictionary(uniqueKeysWithValues: AckOutcome.allCases.map { ($0, Int64(0)) })
-        for row in rows {
-            if let outcome = AckOutcome(rawValue: row.outcome) {
-                result[outcome, default: 0] = result[outcome, default: 0].addingSaturated(row.count)
-            }
-        }
+        for row in rows { result[row.outcome, default: 0] = result[row.outcome, default: 0].addingSaturated(row.count) }
         return result
     }
 }

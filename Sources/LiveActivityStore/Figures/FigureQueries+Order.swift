@@ -15,6 +15,6 @@ extension DeliveryHourFigures {
     /// By hour, then app.
     public static func ordered(_ left: Self, _ right: Self) -> Bool {
         if left.hour != right.hour { return left.hour < right.hour }
-        return FigureOrder.app(left.app) < FigureOrder.app(right.app)
+        return FigureOrder.app(left.app.rawValue) < FigureOrder.app(right.app.rawValue)
     }
 }

@@ -80,7 +80,7 @@ extension MetricsSnapshot {
         let acks = try queries.acks(sinceHour: nil)
         let delays = try queries.ackDelayTotals()
         let named = Set(acks.map(\.app) + delays.map(\.app))
-        for app in named.union([AppName.defaultApp.rawValue]) {
+        for app in named.union([AppName.defaultApp]) {
             var figures = MetricsSnapshot.AppAcks()
             figures.acks = DeliveryReport.outcomes(acks.filter { $0.app == app })
             for totals in delays where totals.app == app {
@@ -89,12 +89,12 @@ extension MetricsSnapshot {
                 }
                 figures.delaySumMilliseconds = figures.delaySumMilliseconds.addingSaturated(totals.sumMilliseconds)
             }
-            if AppName.isDefault(named: app) {
+            if app.isDefault {
                 snapshot.acks = figures.acks
                 snapshot.ackDelayBuckets = figures.delayBuckets
                 snapshot.ackDelaySumMilliseconds = figures.delaySumMilliseconds
             } else {
-                snapshot.appAcks[app] = figures
+                snapshot.appAcks[app.rawValue] = figures
             }
         }
         return snapshot

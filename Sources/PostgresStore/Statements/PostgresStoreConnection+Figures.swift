@@ -257,33 +257,28 @@ extension PostgresStoreConnection: FigureQueries {
                 SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(Self.bucketSums), app
                 FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour, app
                 """
-            ).rows([.integer(sinceHour)]) { row in
-                DeliveryHourFigures(
-                    hour: row.int(0), delivered: row.int(1), acked: row.int(2),
-                    delays: (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 3)) },
-                    app: row.text(Int32(AckDelayBuckets.count + 3)) ?? "")
-            }
+            ).rows([.integer(sinceHour)]) { DeliveryHourFigures(stored: $0) }
         }
     }
 
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         try storeFaults {
-            let read = { (row: PostgresRow) in
-                AckOutcomeCount(outcome: row.text(0) ?? "", count: row.int(1), app: row.text(2) ?? "")
+            guard let sinceHour else {
+                return try statement("SELECT outcome, count, app FROM ack_totals").rows([]) { AckOutcomeCount(stored: $0) }
+                    .compactMap { $0 }
             }
-            guard let sinceHour else { return try statement("SELECT outcome, count, app FROM ack_totals").rows([], read) }
             return try statement("SELECT outcome, sum(count)::bigint, app FROM ack_hours WHERE hour >= $1 GROUP BY app, outcome")
-                .rows([.integer(sinceHour)], read)
+                .rows([.integer(sinceHour)]) { AckOutcomeCount(stored: $0) }.compactMap { $0 }
         }
     }
 
     func ackDelayTotals() throws -> [AckDelayTotals] {
         try storeFaults {
             let buckets = try statement("SELECT bucket, count, app FROM ack_delay_totals").rows {
-                (bucket: $0.int(0), count: $0.int(1), app: $0.text(2) ?? "")
+                (bucket: $0.int(0), count: $0.int(1), app: AppName(trusted: $0.text(2) ?? ""))
             }
             let sums = try statement("SELECT app, delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").rows {
-                (app: $0.text(0) ?? "", sumMilliseconds: $0.int(1))
+                (app: AppName(trusted: $0.text(0) ?? ""), sumMilliseconds: $0.int(1))
             }
             return AckDelayTotals.assembled(buckets: buckets, sums: sums)
         }
