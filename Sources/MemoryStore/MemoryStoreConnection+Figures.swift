@@ -217,14 +217,14 @@ extension MemoryStoreConnection: FigureQueries {
         state { state in
             struct Key: Hashable {
                 var bucket: Int64
-                var kind: String
-                var app: String
+                var kind: PushKind
+                var app: AppName
             }
             var buckets: [Key: StatsReport.SweepBucket] = [:]
             for run in runs(state, since: since) {
                 let start = run.record.startedAt / width * width
                 for kind in run.record.kinds {
-                    let key = Key(bucket: start, kind: kind.kind.name, app: kind.app.rawValue)
+                    let key = Key(bucket: start, kind: kind.kind, app: kind.app)
                     var bucket =
                         buckets[key]
                         ?? StatsReport.SweepBucket(

@@ -82,7 +82,8 @@ extension StatsReport.SweepBucket {
     public static func ordered(_ left: Self, _ right: Self) -> Bool {
         if left.start != right.start { return left.start < right.start }
         return FigureOrder.precedes(
-            [FigureOrder.kind(left.kind), FigureOrder.app(left.app)], [FigureOrder.kind(right.kind), FigureOrder.app(right.app)])
+            [FigureOrder.kind(left.kind.name), FigureOrder.app(left.app.rawValue)],
+            [FigureOrder.kind(right.kind.name), FigureOrder.app(right.app.rawValue)])
     }
 }
 

@@ -1,3 +1,5 @@
+import LiveActivityDomain
+
 /// The last 24 hours in detail, as the status page draws them (SPEC 3) and `stats --json` lists
 /// them (`day`): gathered once by `StatsReport.gather`, so both show the same figures.
 extension StatsReport {
@@ -76,13 +78,13 @@ extension StatsReport {
         /// Pushes answered 200.
         public var sent: Int64
         public var failed: Int64
-        /// The push kind's name.
-        public var kind: String
-        /// The app's name (`default` for the default app).
-        public var app: String
+        public var kind: PushKind
+        /// The app (`default` for the default app), as stored.
+        public var app: AppName
 
         public init(
-            start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64, kind: String = "wake", app: String = "default"
+            start: Int64, runs: Int64, active: Int64, sent: Int64, failed: Int64, kind: PushKind = .wake,
+            app: AppName = .defaultApp
         ) {
             self.start = start
             self.runs = runs

@@ -13,16 +13,17 @@ extension StatsReport.Day {
         let wake = PushKind.wake.name
         for var bucket in buckets {
             bucket.start = StoredValue.clamped(time: bucket.start)
-            let ofDefaultApp = AppName.isDefault(named: bucket.app)
-            if ofDefaultApp && bucket.kind == wake {
+            let ofDefaultApp = bucket.app.isDefault
+            if ofDefaultApp && bucket.kind == .wake {
                 day.buckets.append(bucket)
                 continue
             }
             guard bucket.sent > 0 || bucket.failed > 0 || bucket.active > 0 else { continue }
             if ofDefaultApp {
-                day.otherBuckets[bucket.kind, default: []].append(bucket)
+                day.otherBuckets[bucket.kind.name, default: []].append(bucket)
             } else {
-                day.apps[bucket.app, default: [:]][bucket.kind, default: StatsReport.KindDay()].buckets.append(bucket)
+                day.apps[bucket.app.rawValue, default: [:]][bucket.kind.name, default: StatsReport.KindDay()].buckets.append(
+                    bucket)
             }
         }
         // Pushes answered 200 and the acks that matched them, both by the hour APNs answered:

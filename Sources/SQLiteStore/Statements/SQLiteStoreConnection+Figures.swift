@@ -260,11 +260,7 @@ extension SQLiteStoreConnection: FigureQueries {
                 SELECT started_at / ?1, push_kind, count(*), max(active), sum(sent), sum(failed), app
                 FROM sweep_run_kinds WHERE started_at >= ?2 GROUP BY 1, 2, 7
                 """
-            ).rows([.integer(width), .integer(since)]) { row in
-                StatsReport.SweepBucket(
-                    start: row.int(0) * width, runs: row.int(2), active: row.int(3), sent: row.int(4), failed: row.int(5),
-                    kind: row.text(1) ?? "", app: row.text(6) ?? "")
-            }
+            ).rows([.integer(width), .integer(since)]) { StatsReport.SweepBucket(stored: $0, width: width) }.compactMap { $0 }
         }
     }
 
