@@ -195,7 +195,9 @@ extension MemoryStoreConnection: FigureQueries {
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         state { state in
             state.reasonTotals.filter { $0.key.category == .failed }
-                .map { StatsReport.ReasonCount(reason: $0.key.reason, count: $0.value, kind: $0.key.kind) }
+                .compactMap { key, count in
+                    PushKind(name: key.kind).map { StatsReport.ReasonCount(reason: key.reason, count: count, kind: $0) }
+                }
         }
     }
 
@@ -207,8 +209,8 @@ extension MemoryStoreConnection: FigureQueries {
                     MemoryState.ReasonKey(category: reason.category, kind: reason.kind.name, reason: reason.reason), default: 0] +=
                     reason.count
             }
-            return sums.map {
-                RunReason(category: $0.key.category, kind: $0.key.kind, reason: $0.key.reason, count: $0.value)
+            return sums.compactMap { key, count in
+                PushKind(name: key.kind).map { RunReason(category: key.category, kind: $0, reason: key.reason, count: count) }
             }
         }
     }

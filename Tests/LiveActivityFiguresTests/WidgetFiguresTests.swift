@@ -334,7 +334,7 @@ import Testing
         widgets.registrationHours = 3
         report.delivery.otherKindsLastDay = [widgets]
         report.delivery.otherKindsLastWeek = [widgets]
-        report.day.failureReasons.append(.init(reason: "TooManyRequests", count: 1, kind: "widgets"))
+        report.day.failureReasons.append(.init(reason: "TooManyRequests", count: 1, kind: .widgets))
         report.day.otherBuckets = [
             "widgets": [.init(start: now - 10 * minute, runs: 1, active: 3, sent: 6, failed: 1, kind: .widgets)]
         ]

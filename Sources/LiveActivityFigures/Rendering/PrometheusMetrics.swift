@@ -84,7 +84,7 @@ public enum PrometheusMetrics {
         }
         for entry in snapshot.failureReasons {
             out +=
-                "liveactivity_pushes_failed_by_reason_total{kind=\"\(label(entry.kind))\",reason=\"\(label(entry.reason))\"} \(entry.count)\n"
+                "liveactivity_pushes_failed_by_reason_total{kind=\"\(label(entry.kind.name))\",reason=\"\(label(entry.reason))\"} \(entry.count)\n"
         }
         family(
             "liveactivity_registrations_removed_total", "counter",

@@ -20,14 +20,14 @@ extension StatsReport {
         }
         let kinds =
             [PushKind.wake.name]
-            + Set((day.failureReasons + day.removalReasons).map(\.kind)).subtracting([PushKind.wake.name]).sorted()
+            + Set((day.failureReasons + day.removalReasons).map(\.kind.name)).subtracting([PushKind.wake.name]).sorted()
         for kind in kinds {
             let prefix = kind == PushKind.wake.name ? "" : "\(StatsReport.title(kind)) "
             for (label, reasons) in [
                 ("\(prefix)\(prefix.isEmpty ? "Failure" : "failure") reasons over 24 h", day.failureReasons),
                 ("\(prefix)\(prefix.isEmpty ? "Removal" : "removal") reasons over 24 h", day.removalReasons),
             ] {
-                let ofKind = reasons.filter { $0.kind == kind }
+                let ofKind = reasons.filter { $0.kind.name == kind }
                 guard !ofKind.isEmpty else { continue }
                 lines.append("\(label): " + ofKind.map { "\(OutsideText.line($0.reason)) \($0.count)" }.joined(separator: ", "))
             }
@@ -39,7 +39,7 @@ extension StatsReport {
     var dayJSON: [String] {
         let wake = PushKind.wake.name
         func reasons(_ list: [ReasonCount], kind: String = PushKind.wake.name) -> String {
-            "{" + list.filter { $0.kind == kind }.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",")
+            "{" + list.filter { $0.kind.name == kind }.map { "\(JSONText.outside($0.reason)):\($0.count)" }.joined(separator: ",")
                 + "}"
         }
         func optional(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
@@ -50,7 +50,7 @@ extension StatsReport {
                 }.joined(separator: ",") + "]"
         }
         let today = self.day
-        let otherKinds = Set(today.otherBuckets.keys).union((today.failureReasons + today.removalReasons).map(\.kind))
+        let otherKinds = Set(today.otherBuckets.keys).union((today.failureReasons + today.removalReasons).map(\.kind.name))
             .subtracting([wake]).sorted()
         let others =
             "{"

@@ -9,7 +9,7 @@ extension StatusPage {
     static func otherKinds(_ report: StatsReport) -> [String] {
         let named =
             Set(report.otherTargets.map(\.kind.name)).union(report.day.otherBuckets.keys)
-            .union((report.day.failureReasons + report.day.removalReasons).map(\.kind))
+            .union((report.day.failureReasons + report.day.removalReasons).map(\.kind.name))
             .union(report.lastDay.others.map(\.kind)).union(report.backingOff.map(\.kind.name))
             .subtracting([PushKind.wake.name])
         let order = PushKind.all.map(\.name)

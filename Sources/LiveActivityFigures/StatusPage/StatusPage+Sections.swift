@@ -135,13 +135,13 @@ extension StatusPage {
         ] {
             out += "<table><caption>\(caption)</caption>" + tableHead(["Reason"], numbers: ["Pushes"]) + "<tbody>"
             // The wakes' reasons as they always were, then each other kind's under its name.
-            for reason in reasons where reason.kind == PushKind.wake.name {
+            for reason in reasons where reason.kind == .wake {
                 out += "<tr><td>\(HTMLText.escape(reason.reason))</td>"
                 out += numberCell(reason.count, figure: "day.\(name).\(reason.reason)") + "</tr>"
             }
-            for reason in reasons where reason.kind != PushKind.wake.name {
-                out += "<tr><td>\(HTMLText.escape(reason.kind)): \(HTMLText.escape(reason.reason))</td>"
-                out += numberCell(reason.count, figure: "day.otherKinds.\(reason.kind).\(name).\(reason.reason)") + "</tr>"
+            for reason in reasons where reason.kind != .wake {
+                out += "<tr><td>\(HTMLText.escape(reason.kind.name)): \(HTMLText.escape(reason.reason))</td>"
+                out += numberCell(reason.count, figure: "day.otherKinds.\(reason.kind.name).\(name).\(reason.reason)") + "</tr>"
             }
             if reasons.isEmpty { out += "<tr><td colspan=\"2\">\(none)</td></tr>" }
             out += "</tbody></table>"

@@ -72,8 +72,8 @@ extension StatsReport.ReasonCount {
     /// Wakes first, then by kind, then reason: the lifetime list.
     public static func ordered(_ left: Self, _ right: Self) -> Bool {
         FigureOrder.precedes(
-            [FigureOrder.kind(left.kind), FigureOrder.name(left.reason)],
-            [FigureOrder.kind(right.kind), FigureOrder.name(right.reason)])
+            [FigureOrder.kind(left.kind.name), FigureOrder.name(left.reason)],
+            [FigureOrder.kind(right.kind.name), FigureOrder.name(right.reason)])
     }
 }
 

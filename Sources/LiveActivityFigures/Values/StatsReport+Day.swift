@@ -130,9 +130,9 @@ extension StatsReport {
     public struct ReasonCount: Sendable, Equatable {
         public var reason: String
         public var count: Int64
-        public var kind: String
+        public var kind: PushKind
 
-        public init(reason: String, count: Int64, kind: String = "wake") {
+        public init(reason: String, count: Int64, kind: PushKind = .wake) {
             self.reason = reason
             self.count = count
             self.kind = kind

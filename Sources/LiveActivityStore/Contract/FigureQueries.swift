@@ -95,11 +95,11 @@ public struct RunReason: Sendable, Equatable {
     }
 
     public var category: Category
-    public var kind: String
+    public var kind: PushKind
     public var reason: String
     public var count: Int64
 
-    public init(category: Category, kind: String, reason: String, count: Int64) {
+    public init(category: Category, kind: PushKind, reason: String, count: Int64) {
         self.category = category
         self.kind = kind
         self.reason = reason

@@ -6,8 +6,8 @@ extension RunReason {
     public static func ordered(_ left: Self, _ right: Self) -> Bool {
         if left.count != right.count { return left.count > right.count }
         return FigureOrder.precedes(
-            [FigureOrder.name(left.reason), FigureOrder.name(left.kind)],
-            [FigureOrder.name(right.reason), FigureOrder.name(right.kind)])
+            [FigureOrder.name(left.reason), FigureOrder.name(left.kind.name)],
+            [FigureOrder.name(right.reason), FigureOrder.name(right.kind.name)])
     }
 }
 

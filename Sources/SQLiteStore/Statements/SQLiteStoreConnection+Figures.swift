@@ -234,7 +234,7 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             try connection.statement(
                 "SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed'"
-            ).rows { row in StatsReport.ReasonCount(reason: row.text(0) ?? "", count: row.int(1), kind: row.text(2) ?? "") }
+            ).rows { StatsReport.ReasonCount(stored: $0) }.compactMap { $0 }
         }
     }
 
@@ -245,11 +245,7 @@ extension SQLiteStoreConnection: FigureQueries {
                 SELECT s.kind, s.push_kind, s.reason, sum(s.count) FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
                 WHERE r.started_at >= ? GROUP BY 1, 2, 3
                 """
-            ).rows([.integer(since)]) { row in
-                RunReason(
-                    category: RunReason.Category(rawValue: row.text(0) ?? "") ?? .failed, kind: row.text(1) ?? "",
-                    reason: row.text(2) ?? "", count: row.int(3))
-            }
+            ).rows([.integer(since)]) { RunReason(stored: $0) }.compactMap { $0 }
         }
     }
 
