@@ -2,42 +2,8 @@ import Foundation
 import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
-import MemoryStore
-import PostgresClient
 import PostgresStore
-import SQLiteClient
 import SQLiteStore
-
-/// The engine a test stores in (SPEC 8: every store, API and sweep test runs on each, from the
-/// same test code). A suite of the store takes the engine as its argument and runs on each in one
-/// pass (`every`: its name in the test's); the suites of the live system run twice, once per
-/// real engine, named in `LIVEACTIVITY_TEST_ENGINE` (`current`). A test of what only one engine
-/// has (a SQLite file deleted under the responder, a PostgreSQL server restarted) says so in its
-/// name.
-public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite
-    case postgres
-    /// The in-memory engine (`MemoryStore`): the contract alone, no SQL (its `execute` and
-    /// `rows` refuse), no program can open it.
-    case memory
-
-    /// Every engine, for a suite that runs its test bodies on each in one pass.
-    public static let every: [TestEngine] = [.sqlite, .postgres, .memory]
-
-    /// The engines a program can open (`LIVEACTIVITY_DB`).
-    public static let real: [TestEngine] = [.sqlite, .postgres]
-
-    public var description: String { rawValue }
-
-    /// This run's engine: `LIVEACTIVITY_TEST_ENGINE`, SQLite when unset.
-    public static let current: TestEngine = {
-        guard let name = ProcessInfo.processInfo.environment["LIVEACTIVITY_TEST_ENGINE"], !name.isEmpty else { return .sqlite }
-        guard let engine = TestEngine(rawValue: name) else {
-            preconditionFailure("LIVEACTIVITY_TEST_ENGINE=\(name): expected one of \(allCases.map(\.rawValue))")
-        }
-        return engine
-    }()
-}
 
 /// A database of one engine for one test, and nothing else's: a file in a folder of its own on
 /// SQLite, a database of its own in the test run's PostgreSQL cluster. Gone when released.
@@ -46,6 +12,8 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
 /// test sets up or reads that no API shows (a row as a hand edit or a newer build left it).
 public final class TestDatabase: @unchecked Sendable {
     public let kind: TestEngine
+    /// What tells `kind` apart from the other engines (its SQL, its locks, its folders).
+    let fixture: any TestEngineFixture
     public let engine: any StoreEngine
     /// `LIVEACTIVITY_DB` for a program the test starts.
     public let setting: String
@@ -59,32 +27,28 @@ public final class TestDatabase: @unchecked Sendable {
 
     public init(_ kind: TestEngine = .current, label: String = "db", folder: TemporaryDirectory? = nil) throws {
         self.kind = kind
+        fixture = kind.fixture
         let folder = folder ?? TemporaryDirectory(label)
         self.folder = folder
-        switch kind {
-        case .sqlite:
-            let path = folder.file("registrations.sqlite")
-            setting = path
-            engine = SQLiteEngine(path: path)
-            raw = RawSQLite(path: path)
-            postgres = nil
-        case .postgres:
-            let database = try PostgresCluster.shared().createDatabase(label)
-            postgres = database
-            setting = database.uri()
-            engine = try PostgresEngine(uri: setting)
-            raw = RawPostgres(conninfo: setting)
-        case .memory:
-            postgres = nil
-            setting = "memory"
-            engine = MemoryEngine()
-            raw = RawMemory()
-        }
+        let parts = try fixture.create(label: label, in: folder)
+        setting = parts.setting
+        engine = parts.engine
+        raw = parts.raw
+        postgres = parts.postgres
+    }
+
+    /// What a fixture makes of a new database.
+    struct Parts {
+        var setting: String
+        var engine: any StoreEngine
+        var raw: any RawDatabase
+        var postgres: PostgresTestDatabase? = nil
     }
 
     /// A PostgreSQL database `setting` names (a test's own cluster, a role of its own).
     public init(postgresURI uri: String, database: PostgresTestDatabase? = nil, folder: TemporaryDirectory? = nil) throws {
         kind = .postgres
+        fixture = kind.fixture
         self.folder = folder ?? TemporaryDirectory("pg")
         setting = uri
         engine = try PostgresEngine(uri: uri)
@@ -95,6 +59,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// A SQLite database at `path`, which the test made (or damaged, or left missing) itself.
     public init(sqliteFile path: String) {
         kind = .sqlite
+        fixture = kind.fixture
         folder = TemporaryDirectory("unused")
         setting = path
         engine = SQLiteEngine(path: path)
@@ -104,14 +69,8 @@ public final class TestDatabase: @unchecked Sendable {
 
     /// A database of this run's engine that cannot be used: a file in a folder that is not there
     /// (SQLite); a database the server does not have (PostgreSQL).
-    public static func unusable(in folder: TemporaryDirectory) throws -> TestDatabase {
-        switch TestEngine.current {
-        case .sqlite, .memory: TestDatabase(sqliteFile: folder.file("missing-folder/db.sqlite"))
-        case .postgres:
-            try TestDatabase(
-                postgresURI: PostgresCluster.uri(hosts: [try PostgresCluster.shared()], database: "missing_folder_database"),
-                folder: folder)
-        }
+    public static func unusable(_ engine: TestEngine = .current, in folder: TemporaryDirectory) throws -> TestDatabase {
+        try engine.fixture.unusable(in: folder)
     }
 
     // MARK: - Raw SQL
@@ -135,120 +94,34 @@ public final class TestDatabase: @unchecked Sendable {
     public func scalar(_ sql: String) throws -> Int64? { try raw.rows(sql).first?.first.flatMap { $0.flatMap { Int64($0) } } }
 
     /// Marks the schema as written by a build newer than this one (a database this build must refuse).
-    public func pretendNewerSchema() throws {
-        switch kind {
-        case .memory: throw RawMemory.NoSQL()
-        case .sqlite: try execute("PRAGMA user_version = 9999")
-        case .postgres:
-            try reading { _ in }  // migrated
-            try execute("UPDATE liveactivity_schema SET version = 9999")
-        }
-    }
+    public func pretendNewerSchema() throws { try fixture.pretendNewerSchema(self) }
 
     /// The engine with a write lock waited on for a minute (SQLite's busy timeout): for tests
     /// that hold the lock from another connection on purpose.
-    public var patientEngine: any StoreEngine {
-        switch kind {
-        case .memory: return engine
-        case .sqlite:
-            var options = SQLiteOptions()
-            options.busyTimeoutMilliseconds = 60_000
-            return SQLiteEngine(path: setting, options: options)
-        case .postgres:
-            return engine  // PostgreSQL waits for a lock for as long as a call may take
-        }
-    }
+    public var patientEngine: any StoreEngine { fixture.waitingForLocks(self, milliseconds: 60_000) ?? engine }
 
     /// The engine with a write lock waited on for a tenth of a second: for tests of a database
     /// that stays busy.
-    public var impatientEngine: any StoreEngine {
-        switch kind {
-        case .memory: return engine
-        case .sqlite:
-            var options = SQLiteOptions()
-            options.busyTimeoutMilliseconds = 100
-            return SQLiteEngine(path: setting, options: options)
-        case .postgres:
-            // A lock waited on for a tenth of a second (PostgreSQL's lock_timeout), then busy.
-            let uri = postgres?.uri(options: ["options": "-c lock_timeout=100"]) ?? setting
-            return (try? PostgresEngine(uri: uri)) ?? engine
-        }
-    }
+    public var impatientEngine: any StoreEngine { fixture.waitingForLocks(self, milliseconds: 100) ?? engine }
 
     /// Makes every later INSERT of a token ending in `suffix` fail with `message`, as a trigger.
     public func refuseInserts(endingIn suffix: String, message: String) throws {
-        switch kind {
-        case .memory: throw RawMemory.NoSQL()
-        case .sqlite:
-            try execute(
-                """
-                CREATE TRIGGER poisoned BEFORE INSERT ON push_targets WHEN new.push_token LIKE '%\(suffix)'
-                BEGIN SELECT RAISE(ABORT, '\(message)'); END;
-                """)
-        case .postgres:
-            try execute(
-                """
-                CREATE FUNCTION poisoned() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN IF NEW.push_token LIKE '%\(suffix)' THEN RAISE EXCEPTION '\(message)'; END IF; RETURN NEW; END $$;
-                CREATE TRIGGER poisoned BEFORE INSERT ON push_targets FOR EACH ROW EXECUTE FUNCTION poisoned();
-                """)
-        }
+        try execute(try fixture.refusingInserts(endingIn: suffix, message: message))
     }
 
     /// Makes every later UPDATE of `token`'s row fail (a write the database refuses), as a trigger.
-    public func refuseUpdates(of token: String) throws {
-        switch kind {
-        case .memory: throw RawMemory.NoSQL()
-        case .sqlite:
-            try execute(
-                "CREATE TRIGGER refuse BEFORE UPDATE ON push_targets WHEN new.push_token = '\(token)' BEGIN SELECT RAISE(ABORT, 'refused'); END"
-            )
-        case .postgres:
-            try execute(
-                """
-                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN IF NEW.push_token = '\(token)' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
-                CREATE TRIGGER refuse BEFORE UPDATE ON push_targets FOR EACH ROW EXECUTE FUNCTION refuse();
-                """)
-        }
-    }
+    public func refuseUpdates(of token: String) throws { try execute(try fixture.refusingUpdates(of: token)) }
 
     /// Holds the database's write lock (for the registrations) from a connection of the test's own
     /// until `release`, as another writer would.
-    public func holdWriteLock() throws -> WriteLockHolder {
-        switch kind {
-        case .memory: throw RawMemory.NoSQL()
-        case .sqlite:
-            let connection = try SQLiteConnection(path: setting)
-            try connection.execute("BEGIN IMMEDIATE")
-            return WriteLockHolder { try connection.execute("COMMIT") }
-        case .postgres:
-            let connection = try PostgresConnection(conninfo: setting, callTimeout: .seconds(120))
-            try connection.execute("BEGIN; LOCK TABLE push_targets IN EXCLUSIVE MODE")
-            return WriteLockHolder { try connection.execute("COMMIT") }
-        }
-    }
+    public func holdWriteLock() throws -> WriteLockHolder { try fixture.holdWriteLock(self) }
 
     /// Takes the database away from under every open connection, as an operator or a crash might:
     /// the SQLite file deleted (and its -wal, -shm), or every PostgreSQL session ended by the server.
-    public func breakOpenConnections() throws {
-        switch kind {
-        case .memory: throw RawMemory.NoSQL()
-        case .sqlite:
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setting + suffix) }
-        case .postgres:
-            guard let postgres else { return }
-            _ = try postgres.cluster.terminateBackends(database: postgres.name)
-        }
-    }
+    public func breakOpenConnections() throws { try fixture.breakOpenConnections(self) }
 
     /// An SQL expression of a row's attempts as comparable text.
-    public var attemptsAsText: String {
-        switch kind {
-        case .sqlite, .memory: "hex(attempts)"
-        case .postgres: "attempts::text"
-        }
-    }
+    public var attemptsAsText: String { fixture.attemptsAsText }
 
     /// Every row of `sql`, each column as text (nil for NULL).
     public func rows(_ sql: String) throws -> [[String?]] { try raw.rows(sql) }
@@ -333,7 +206,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// Takes the targets of `tokens`' registrations under `lease`, as a sweep's claim does before
     /// it pushes (only PostgreSQL writes an outcome under a lease; SQLite needs no claim).
     public func claim(_ tokens: [PushToken], lease: SweepLease = TestDatabase.lease) throws {
-        guard kind == .postgres, !tokens.isEmpty else { return }
+        guard fixture.isShared, !tokens.isEmpty else { return }
         let list = Set(tokens.map(\.hex)).map { "'\($0)'" }.joined(separator: ",")
         try reading { _ in }  // migrated
         try execute(
@@ -343,19 +216,13 @@ public final class TestDatabase: @unchecked Sendable {
 
     /// The sweep's own folder for this database: `<db>.sweep` beside a SQLite file (the
     /// default), a folder of the test's for PostgreSQL (`LIVEACTIVITY_SWEEP_DIR`).
-    public var sweepFolder: String {
-        switch kind {
-        case .sqlite: engine.defaultSweepFolder ?? folder.file("sweep")
-        case .memory: folder.file("sweep")
-        case .postgres: folder.file("sweep")
-        }
-    }
+    public var sweepFolder: String { fixture.sweepFolder(self) }
 
     /// What a program the test starts needs to reach this database: `LIVEACTIVITY_DB`, and the
     /// sweep's folder where it is not the default.
     public var programEnvironment: [String: String] {
         var environment = ["LIVEACTIVITY_DB": setting]
-        if kind == .postgres { environment["LIVEACTIVITY_SWEEP_DIR"] = sweepFolder }
+        if fixture.isShared { environment["LIVEACTIVITY_SWEEP_DIR"] = sweepFolder }
         return environment
     }
 
@@ -386,18 +253,6 @@ public final class TestDatabase: @unchecked Sendable {
     struct UnexpectedAnswer: Error {}
 }
 
-/// PostgreSQL, raw: a session of its own per call, as the superuser.
-struct RawPostgres: RawDatabase {
-    let conninfo: String
-
-    func execute(_ sql: String) throws { try PostgresConnection(conninfo: conninfo).execute(sql) }
-
-    func rows(_ sql: String) throws -> [[String?]] {
-        let result = try PostgresConnection(conninfo: conninfo).query(sql)
-        return result.rows { row in (0..<Int32(result.columnCount)).map { row.isNull($0) ? nil : row.text($0) } }
-    }
-}
-
 /// A write lock a test holds (`TestDatabase.holdWriteLock`).
 public final class WriteLockHolder: @unchecked Sendable {
     private let releasing: () throws -> Void
@@ -409,26 +264,4 @@ public final class WriteLockHolder: @unchecked Sendable {
 protocol RawDatabase: Sendable {
     func execute(_ sql: String) throws
     func rows(_ sql: String) throws -> [[String?]]
-}
-
-/// SQLite, raw: a connection of its own per call.
-struct RawSQLite: RawDatabase {
-    let path: String
-
-    func execute(_ sql: String) throws { try SQLiteConnection(path: path).execute(sql) }
-
-    func rows(_ sql: String) throws -> [[String?]] {
-        let connection = try SQLiteConnection(path: path)
-        return try connection.statement(sql).rows { row in (0..<row.columnCount).map { row.isNull($0) ? nil : row.text($0) } }
-    }
-}
-
-/// The in-memory engine has no SQL: a test that reaches for it runs on the real engines only.
-struct RawMemory: RawDatabase {
-    struct NoSQL: Error, CustomStringConvertible {
-        var description: String { "the in-memory engine runs no SQL; this test is for the real engines" }
-    }
-
-    func execute(_ sql: String) throws { throw NoSQL() }
-    func rows(_ sql: String) throws -> [[String?]] { throw NoSQL() }
 }
