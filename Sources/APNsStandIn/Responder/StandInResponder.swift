@@ -136,30 +136,22 @@ public final class StandInResponder {
         guard let topic = request.headers["apns-topic"], !topic.isEmpty else {
             throw Rejection(status: 400, reason: "MissingTopic")
         }
-        // The topics of the team's apps: each bundle id, and each kind's suffix of it (APNS.md
+        // The topics of the team's apps: each bundle id, and each push type's suffix of it (APNS.md
         // section 8); a key signs for every app of its team.
-        let kindOfTopic = teamApps.lazy.compactMap { app in PushKind.all.first { $0.topic(forBundleID: app.bundleID) == topic } }
+        let topicSuffix = teamApps.lazy.compactMap { app in ApplePushType.topicSuffixes.first { app.bundleID + $0 == topic } }
             .first
-        guard let kindOfTopic else { throw Rejection(status: 400, reason: "TopicDisallowed") }
+        guard let topicSuffix else { throw Rejection(status: 400, reason: "TopicDisallowed") }
         let pushType = request.headers["apns-push-type"]
-        let knownTypes = [
-            "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk",
-            "widgets",
-        ]
-        if let pushType, !knownTypes.contains(pushType) { throw Rejection(status: 400, reason: "InvalidPushType") }
-        // A push to a kind's own topic (`.push-type.widgets`) of another type, or a push of such a
-        // kind's type to another topic (a widgets push to the plain bundle id): the token is not
-        // one for that topic, as APNs answers it.
-        let kindOfType = PushKind.all.first { !$0.topicSuffix.isEmpty && $0.pushType == pushType }
-        if (!kindOfTopic.topicSuffix.isEmpty && pushType != kindOfTopic.pushType)
-            || (kindOfType.map { $0 != kindOfTopic } ?? false)
-        {
-            throw Rejection(status: 400, reason: "DeviceTokenNotForTopic")
-        }
+        if let pushType, !ApplePushType.known.contains(pushType) { throw Rejection(status: 400, reason: "InvalidPushType") }
+        // A push to a type's own topic (`.push-type.widgets`) of another type, or a push of such a
+        // type to another topic (a widgets push to the plain bundle id): the token is not one for
+        // that topic, as APNs answers it.
+        let documented = ApplePushType.named(pushType)
+        if topicSuffix != (documented?.topicSuffix ?? "") { throw Rejection(status: 400, reason: "DeviceTokenNotForTopic") }
         if let priority = request.headers["apns-priority"] {
-            guard ["1", "5", "10"].contains(priority) else { throw Rejection(status: 400, reason: "BadPriority") }
-            // "Always use priority 5. Using priority 10 is an error." (Apple, background updates)
-            if pushType == "background" && priority == "10" { throw Rejection(status: 400, reason: "BadPriority") }
+            guard ApplePushType.anyPriority.contains(priority),
+                documented.map({ $0.priorities.contains(priority) }) ?? true
+            else { throw Rejection(status: 400, reason: "BadPriority") }
         }
         if let expiration = request.headers["apns-expiration"], Int64(expiration) == nil {
             throw Rejection(status: 400, reason: "BadExpirationDate")
@@ -170,7 +162,7 @@ public final class StandInResponder {
         if let collapse = request.headers["apns-collapse-id"], collapse.utf8.count > 64 {
             throw Rejection(status: 400, reason: "BadCollapseId")
         }
-        try checkPayload(request.body, pushType: pushType)
+        try checkPayload(request.body, documented: documented)
         return (token, signer)
     }
 
@@ -192,7 +184,7 @@ public final class StandInResponder {
         return KeyName(teamID: teamID, keyID: keyID)
     }
 
-    private func checkPayload(_ body: [UInt8], pushType: String?) throws {
+    private func checkPayload(_ body: [UInt8], documented: ApplePushType?) throws {
         guard !body.isEmpty else { throw Rejection(status: 400, reason: "PayloadEmpty") }
         guard body.count <= Self.maximumPayloadSize else { throw Rejection(status: 413, reason: "PayloadTooLarge") }
         // APNs documents no reason for a payload that is not a JSON object with an `aps`
@@ -200,12 +192,11 @@ public final class StandInResponder {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let aps = object["aps"] as? [String: Any]
         else { throw Rejection(status: 400, reason: "BadPayload") }
-        // Each kind's `aps` is its own and nothing more: a background push carries only
+        // Each type's `aps` is its own and nothing more: a background push carries only
         // content-available (no alert, badge or sound), a widgets push only content-changed
         // (APNS.md sections 3 and 8).
-        if let kind = PushKind.all.first(where: { $0.pushType == pushType }),
-            let expected = (try? JSONSerialization.jsonObject(with: Data(kind.payload.utf8))) as? [String: Any],
-            let expectedAPS = expected["aps"] as? [String: Any]
+        if let documented,
+            let expectedAPS = (try? JSONSerialization.jsonObject(with: Data(documented.aps.utf8))) as? [String: Any]
         {
             // Compared as JSON written with sorted keys (Foundation on Linux tells a JSON `true`
             // from another `true` when comparing dictionaries).
