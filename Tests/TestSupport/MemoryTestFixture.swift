@@ -17,7 +17,9 @@ struct MemoryTestFixture: TestEngineFixture {
     func pretendNewerSchema(_ database: TestDatabase) throws { throw RawMemory.NoSQL() }
 
     /// It never waits: its writes do not take a lock another connection can hold.
-    func waitingForLocks(_ database: TestDatabase, milliseconds: Int) -> (any StoreEngine)? { nil }
+    func patientEngine(_ database: TestDatabase) -> any StoreEngine { database.engine }
+
+    func impatientEngine(_ database: TestDatabase) -> any StoreEngine { database.engine }
 
     func refusingInserts(endingIn suffix: String, message: String) throws -> String { throw RawMemory.NoSQL() }
 

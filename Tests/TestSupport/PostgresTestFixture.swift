@@ -23,12 +23,13 @@ struct PostgresTestFixture: TestEngineFixture {
         try database.execute("UPDATE liveactivity_schema SET version = 9999")
     }
 
-    /// A lock waited on for `milliseconds` (PostgreSQL's lock_timeout), then busy; its own wait
-    /// (as long as a call may take) for a patient one.
-    func waitingForLocks(_ database: TestDatabase, milliseconds: Int) -> (any StoreEngine)? {
-        guard milliseconds < 60_000 else { return nil }
-        let uri = database.postgres?.uri(options: ["options": "-c lock_timeout=\(milliseconds)"]) ?? database.setting
-        return try? PostgresEngine(uri: uri)
+    /// PostgreSQL waits for a lock for as long as a call may take.
+    func patientEngine(_ database: TestDatabase) -> any StoreEngine { database.engine }
+
+    /// A lock waited on for a tenth of a second (PostgreSQL's lock_timeout), then busy.
+    func impatientEngine(_ database: TestDatabase) -> any StoreEngine {
+        let uri = database.postgres?.uri(options: ["options": "-c lock_timeout=100"]) ?? database.setting
+        return (try? PostgresEngine(uri: uri)) ?? database.engine
     }
 
     func refusingInserts(endingIn suffix: String, message: String) throws -> String {

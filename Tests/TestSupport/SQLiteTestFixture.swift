@@ -16,9 +16,14 @@ struct SQLiteTestFixture: TestEngineFixture {
 
     func pretendNewerSchema(_ database: TestDatabase) throws { try database.execute("PRAGMA user_version = 9999") }
 
-    func waitingForLocks(_ database: TestDatabase, milliseconds: Int) -> (any StoreEngine)? {
+    func patientEngine(_ database: TestDatabase) -> any StoreEngine { waiting(60_000, on: database) }
+
+    func impatientEngine(_ database: TestDatabase) -> any StoreEngine { waiting(100, on: database) }
+
+    /// The engine with SQLite's busy timeout at `milliseconds`.
+    private func waiting(_ milliseconds: Int32, on database: TestDatabase) -> any StoreEngine {
         var options = SQLiteOptions()
-        options.busyTimeoutMilliseconds = Int32(milliseconds)
+        options.busyTimeoutMilliseconds = milliseconds
         return SQLiteEngine(path: database.setting, options: options)
     }
 

@@ -98,11 +98,11 @@ public final class TestDatabase: @unchecked Sendable {
 
     /// The engine with a write lock waited on for a minute (SQLite's busy timeout): for tests
     /// that hold the lock from another connection on purpose.
-    public var patientEngine: any StoreEngine { fixture.waitingForLocks(self, milliseconds: 60_000) ?? engine }
+    public var patientEngine: any StoreEngine { fixture.patientEngine(self) }
 
     /// The engine with a write lock waited on for a tenth of a second: for tests of a database
     /// that stays busy.
-    public var impatientEngine: any StoreEngine { fixture.waitingForLocks(self, milliseconds: 100) ?? engine }
+    public var impatientEngine: any StoreEngine { fixture.impatientEngine(self) }
 
     /// Makes every later INSERT of a token ending in `suffix` fail with `message`, as a trigger.
     public func refuseInserts(endingIn suffix: String, message: String) throws {

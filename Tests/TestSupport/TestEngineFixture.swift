@@ -14,9 +14,11 @@ protocol TestEngineFixture: Sendable {
     /// Marks the schema as written by a build newer than this one.
     func pretendNewerSchema(_ database: TestDatabase) throws
 
-    /// The engine waiting `milliseconds` for a write lock another connection holds; nil where
-    /// the engine's own wait already fits (PostgreSQL waits as long as a call may take).
-    func waitingForLocks(_ database: TestDatabase, milliseconds: Int) -> (any StoreEngine)?
+    /// The engine waiting a minute for a write lock another connection holds.
+    func patientEngine(_ database: TestDatabase) -> any StoreEngine
+
+    /// The engine waiting a tenth of a second for a write lock, then busy.
+    func impatientEngine(_ database: TestDatabase) -> any StoreEngine
 
     /// SQL that makes every later INSERT of a token ending in `suffix` fail with `message`.
     func refusingInserts(endingIn suffix: String, message: String) throws -> String
