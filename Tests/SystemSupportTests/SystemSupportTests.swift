@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SystemSupport
 import Testing
 
@@ -25,50 +24,17 @@ import Testing
         #expect(program == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")))
     }
 
-    @Test func aThreadRunsItsBodyWithItsNameAndAConditionHandsOverState() {
-        let condition = ThreadCondition()
-        let state = Mutex<(done: Bool, name: String)>((false, ""))
+    @Test func aThreadRunsItsBodyWithItsName() {
+        let state = ConditionLock<(done: Bool, name: String)>((false, ""))
         let started = SystemThread.start(name: "support-test-thread-long-name") {
             let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-            condition.withLock { state.withLock { $0 = (true, name.trimmingCharacters(in: .newlines)) } }
-            condition.broadcast()
+            state.withLock { $0 = (true, name.trimmingCharacters(in: .newlines)) }
+            state.broadcast()
         }
         #expect(started)
-        condition.lock()
         // Bounded: a thread that never ran fails the test, not the run.
-        let deadline = Date().addingTimeInterval(60)
-        while !state.withLock({ $0.done }) && Date() < deadline {
-            condition.unlock()
-            usleep(1000)
-            condition.lock()
-        }
-        condition.unlock()
-        #expect(state.withLock { $0.done })
+        #expect(state.wait(until: { $0.done }, timeout: .seconds(60)))
         // The kernel keeps 15 bytes of a thread's name.
         #expect(state.withLock { $0.name } == "support-test-th")
-    }
-
-    @Test func waitersWakeOnSignalAndBroadcast() {
-        let condition = ThreadCondition()
-        let count = Mutex(0)
-        let woken = Mutex(0)
-        let released = Mutex(false)
-        for index in 0..<3 {
-            #expect(
-                SystemThread.start(name: "waiter-\(index)") {
-                    condition.lock()
-                    count.withLock { $0 += 1 }
-                    while !released.withLock({ $0 }) { condition.wait() }
-                    condition.unlock()
-                    woken.withLock { $0 += 1 }
-                })
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while count.withLock({ $0 }) < 3 && Date() < deadline { usleep(1000) }
-        #expect(count.withLock { $0 } == 3)
-        condition.withLock { released.withLock { $0 = true } }
-        condition.broadcast()
-        while woken.withLock({ $0 }) < 3 && Date() < deadline { usleep(1000) }
-        #expect(woken.withLock { $0 } == 3)
     }
 }
