@@ -12,18 +12,21 @@ import SystemSupport
 /// At most `maximumQueued` batches wait: when the writer falls behind, `submit` waits for it, so
 /// the sweep's memory stays flat (unbounded, a sweep of 100,000 at loopback had 28 batches
 /// queued), and the sweep takes no longer than it would anyway: it ends once all is written.
-final class OutcomeWriter: @unchecked Sendable {
+final class OutcomeWriter: Sendable {
     /// One batch committing while the next fills is the overlap that matters; a second waiting
     /// absorbs a slow commit. A batch is `Sweep.batchSize` answers.
     static let maximumQueued = 2
 
-    // State shared with the thread, guarded by `condition`.
-    private let condition = ThreadCondition()
-    private var queue: [OutcomeBatch] = []
-    private var closing = false
-    private var done = false
-    private var deleted: [AppKind: Int] = [:]
-    private var failure: (any Error)?
+    /// What the sweep and the thread share.
+    private struct Shared {
+        var queue: [OutcomeBatch] = []
+        var closing = false
+        var done = false
+        var deleted: [AppKind: Int] = [:]
+        var failure: (any Error)?
+    }
+
+    private let shared = ConditionLock(Shared())
 
     /// Starts the thread, which is the only user of `statements` (the engine's outcome writer's
     /// connection, to a database the sweep already migrated, under the sweep's lease where the
@@ -38,49 +41,51 @@ final class OutcomeWriter: @unchecked Sendable {
     /// both), first waiting while `maximumQueued` batches wait; throws the error of an earlier
     /// batch, which stops the sweep.
     func submit(_ batch: OutcomeBatch) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count >= Self.maximumQueued && failure == nil { condition.wait() }
-        if let failure { throw failure }
-        queue.append(batch)
-        condition.broadcast()
+        try shared.withLock(
+            when: { $0.queue.count < Self.maximumQueued || $0.failure != nil },
+            do: { shared in
+                if let failure = shared.failure { throw failure }
+                shared.queue.append(batch)
+            })
+        shared.broadcast()
     }
 
     /// Waits until every queued batch is written and the thread has ended; returns the targets
     /// deleted per app and kind, or throws the first error.
     func finish() throws -> [AppKind: Int] {
-        condition.lock()
-        defer { condition.unlock() }
-        closing = true
-        condition.broadcast()
-        while !done { condition.wait() }
-        if let failure { throw failure }
-        return deleted
+        shared.withLock { $0.closing = true }
+        shared.broadcast()
+        return try shared.withLock(
+            when: \.done,
+            do: { shared in
+                if let failure = shared.failure { throw failure }
+                return shared.deleted
+            })
     }
 
     private func run(_ statements: any SweepStatements, policy: IntervalPolicy) {
         while true {
-            condition.lock()
-            while queue.isEmpty && !closing { condition.wait() }
-            if queue.isEmpty || failure != nil {
+            let next = shared.withLock(
+                when: { !$0.queue.isEmpty || $0.closing },
+                do: { shared -> OutcomeBatch? in
+                    shared.queue.isEmpty || shared.failure != nil ? nil : shared.queue.removeFirst()
+                })
+            guard let batch = next else {
                 // Closed before `finish` returns: its file or socket is released when the run ends.
                 statements.close()
-                done = true
-                condition.broadcast()
-                condition.unlock()
+                shared.withLock { $0.done = true }
+                shared.broadcast()
                 return
             }
-            let batch = queue.removeFirst()
-            condition.broadcast()  // a submit waiting for room
-            condition.unlock()
+            shared.broadcast()  // a submit waiting for room
 
             let result = Result { try batch.apply(to: statements, policy: policy) }
-            condition.lock()
-            switch result {
-            case .success(let counts): deleted.merge(counts, uniquingKeysWith: +)
-            case .failure(let error): failure = error
+            shared.withLock { shared in
+                switch result {
+                case .success(let counts): shared.deleted.merge(counts, uniquingKeysWith: +)
+                case .failure(let error): shared.failure = error
+                }
             }
-            condition.unlock()
         }
     }
 }

@@ -9,28 +9,22 @@ import SystemSupport
 /// The thread ends with its read; `take` waits for it. Until then the read is the connection's
 /// only user, so the cursor's owner touches the connection only after `take` (or the cursor's
 /// `finish`).
-final class PageAhead: @unchecked Sendable {
-    private let condition = ThreadCondition()
-    private var result: Result<[DueRead], any Error>?
+final class PageAhead: Sendable {
+    private let result = ConditionLock<Result<[DueRead], any Error>?>(nil)
 
     /// Starts `read` on a thread; nil when the system started none (the caller reads in turn).
     static func start(_ read: @escaping @Sendable () throws -> [DueRead]) -> PageAhead? {
         let ahead = PageAhead()
         let started = SystemThread.start(name: "sweep-due-ahead") {
             let result = Result { try read() }
-            ahead.condition.withLock {
-                ahead.result = result
-                ahead.condition.broadcast()
-            }
+            ahead.result.withLock { $0 = result }
+            ahead.result.broadcast()
         }
         return started ? ahead : nil
     }
 
     /// The page read, or the read's error, once the thread has read it.
     func take() throws -> [DueRead] {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { condition.wait() }
-        return try result!.get()
+        try result.withLock(when: { $0 != nil }, do: { try $0!.get() })
     }
 }
