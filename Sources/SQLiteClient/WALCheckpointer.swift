@@ -20,7 +20,7 @@ import SystemSupport
 /// transactions, which a constant stream of them may never leave), the WAL reaches `limit` pages
 /// and the commit checkpoints itself, as SQLite's own auto-checkpoint would: the WAL stays
 /// bounded, at a tenth of the stalls.
-package final class WALCheckpointer: @unchecked Sendable {
+package final class WALCheckpointer: Sendable {
     /// Pages in the WAL not yet copied after a commit from which the thread is asked for a
     /// checkpoint (SQLite's auto-checkpoint default, which counts all the WAL's pages).
     package let threshold: Int32
@@ -33,17 +33,20 @@ package final class WALCheckpointer: @unchecked Sendable {
     /// in all made one per commit, each with its fsyncs.
     private let copied = Atomic<Int32>(0)
 
-    // Shared with the thread, guarded by `condition`.
-    private let condition = ThreadCondition()
-    private var started = false
-    private var requested = false
-    private var stopping = false
-    private var running = false
-    /// While set, the thread starts no checkpoint (`holdingCheckpoints`).
-    private var held = false
-    private var checkpointing = false
-    /// Checkpoints that ran to their end (tests wait on it).
-    private var completed = 0
+    /// What callers and the thread share.
+    private struct Shared {
+        var started = false
+        var requested = false
+        var stopping = false
+        var running = false
+        /// While set, the thread starts no checkpoint (`holdingCheckpoints`).
+        var held = false
+        var checkpointing = false
+        /// Checkpoints that ran to their end (tests wait on it).
+        var completed = 0
+    }
+
+    private let shared = ConditionLock(Shared())
 
     package init(path: String, options: SQLiteOptions, threshold: Int32 = 1000, limit: Int32 = 10_000) {
         self.path = path
@@ -69,78 +72,71 @@ package final class WALCheckpointer: @unchecked Sendable {
     /// Asks for a checkpoint; the thread starts with the first request, so a connection that never
     /// commits (the responder's reading one) costs none.
     package func request() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping else { return }
-        requested = true
-        if !started {
-            started = true
-            running = true
-            if !SystemThread.start(name: "sqlite-checkpointer", { [self] in run() }) {
-                // No thread: checkpoints stay with SQLite's own (on commit), as without this one.
-                started = false
-                running = false
-            }
+        let start = shared.withLock { shared -> Bool in
+            guard !shared.stopping else { return false }
+            shared.requested = true
+            guard !shared.started else { return false }
+            shared.started = true
+            shared.running = true
+            return true
         }
-        condition.signal()
+        if start && !SystemThread.start(name: "sqlite-checkpointer", { [self] in run() }) {
+            // No thread: checkpoints stay with SQLite's own (on commit), as without this one.
+            shared.withLock { shared in
+                shared.started = false
+                shared.running = false
+            }
+            shared.broadcast()  // a `stop` waiting for the thread to end
+        }
+        shared.signal()
     }
 
     /// Ends the thread, once its checkpoint in progress (if any) is over, and closes its connection.
     package func stop() {
-        condition.lock()
-        defer { condition.unlock() }
-        stopping = true
-        condition.broadcast()
-        while running { condition.wait() }
+        shared.withLock { $0.stopping = true }
+        shared.broadcast()
+        shared.wait(until: { !$0.running })
     }
 
     /// Runs `body` while the thread starts no checkpoint (one in progress ends first), as a busy
     /// disk would hold it: tests see what the commits alone do.
     package func holdingCheckpoints<T>(_ body: () throws -> T) rethrows -> T {
-        condition.lock()
-        held = true
-        while checkpointing { condition.wait() }
-        condition.unlock()
+        shared.withLock { $0.held = true }
+        shared.wait(until: { !$0.checkpointing })
         defer {
-            condition.lock()
-            held = false
-            condition.broadcast()
-            condition.unlock()
+            shared.withLock { $0.held = false }
+            shared.broadcast()
         }
         return try body()
     }
 
     /// Checkpoints that ran to their end so far.
     package var completedCheckpoints: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return completed
+        shared.withLock { $0.completed }
     }
 
     private func run() {
         var connection: SQLiteConnection?
         while true {
-            condition.lock()
-            while (!requested || held) && !stopping { condition.wait() }
-            if stopping {
-                condition.unlock()
-                break
-            }
-            requested = false
-            checkpointing = true
-            condition.unlock()
+            let go = shared.withLock(
+                when: { ($0.requested && !$0.held) || $0.stopping },
+                do: { shared -> Bool in
+                    guard !shared.stopping else { return false }
+                    shared.requested = false
+                    shared.checkpointing = true
+                    return true
+                })
+            guard go else { break }
             let done = checkpoint(&connection)
-            condition.lock()
-            checkpointing = false
-            if done { completed += 1 }
-            condition.broadcast()
-            condition.unlock()
+            shared.withLock { shared in
+                shared.checkpointing = false
+                if done { shared.completed += 1 }
+            }
+            shared.broadcast()
         }
         connection?.close()
-        condition.lock()
-        running = false
-        condition.broadcast()
-        condition.unlock()
+        shared.withLock { $0.running = false }
+        shared.broadcast()
     }
 
     /// One PASSIVE checkpoint; `true` when it ran to its end. A failure leaves it to the next
