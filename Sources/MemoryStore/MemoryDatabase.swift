@@ -5,33 +5,35 @@ import SystemSupport
 /// The data of a `MemoryEngine`: the state every connection shares, and the one lock that makes
 /// a transaction exclusive (as SQLite's `BEGIN IMMEDIATE` does): a connection holds it for its
 /// whole transaction, a statement outside one holds it for the statement.
-final class MemoryDatabase: @unchecked Sendable {
-    private let condition = ThreadCondition()
-    /// The connection holding the database, nil for none.
-    private var owner: ObjectIdentifier?
-    /// Read and written only by the owner.
-    var state = MemoryState()
+final class MemoryDatabase: Sendable {
+    private struct Shared {
+        /// The connection holding the database, nil for none.
+        var owner: ObjectIdentifier?
+        var state = MemoryState()
+    }
+
+    private let shared = ConditionLock(Shared())
 
     /// Waits until no other connection holds the database, then holds it for `connection`.
     func acquire(for connection: AnyObject) {
-        condition.lock()
-        while owner != nil { condition.wait() }
-        owner = ObjectIdentifier(connection)
-        condition.unlock()
+        shared.withLock(when: { $0.owner == nil }, do: { $0.owner = ObjectIdentifier(connection) })
     }
 
     func release() {
-        condition.lock()
-        owner = nil
-        condition.broadcast()
-        condition.unlock()
+        shared.withLock { $0.owner = nil }
+        shared.broadcast()
+    }
+
+    /// `body` on the state, for the connection that holds the database (`acquire`).
+    func owned<T>(_ body: (inout MemoryState) throws -> T) rethrows -> T {
+        try shared.withLock { try body(&$0.state) }
     }
 
     /// `body` on the state, holding the database (for callers that are no connection).
     func exclusive<T>(_ body: (inout MemoryState) throws -> T) rethrows -> T {
         acquire(for: self)
         defer { release() }
-        return try body(&state)
+        return try owned(body)
     }
 }
 

@@ -7,7 +7,7 @@ import LiveActivityStore
 /// above the contract (`TargetWrite`, `TargetCounting`, `RunRecord`, `Retention`, `AckRule`,
 /// `IntervalPolicy`), which it only carries out - so a rule an engine had to write again would
 /// show here first. The programs never use it.
-public final class MemoryEngine: StoreEngine, @unchecked Sendable {
+public final class MemoryEngine: StoreEngine, Sendable {
     let database = MemoryDatabase()
 
     public init() {}

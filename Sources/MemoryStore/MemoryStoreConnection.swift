@@ -16,7 +16,7 @@ final class MemoryStoreConnection: StoreConnection {
         if inTransaction { return try body() }
         database.acquire(for: self)
         inTransaction = true
-        let saved = database.state
+        let saved = database.owned { $0 }
         defer {
             inTransaction = false
             database.release()
@@ -24,7 +24,7 @@ final class MemoryStoreConnection: StoreConnection {
         do {
             return try body()
         } catch {
-            database.state = saved
+            database.owned { $0 = saved }
             throw error
         }
     }
@@ -32,10 +32,10 @@ final class MemoryStoreConnection: StoreConnection {
     /// `body` on the state: inside this connection's transaction as it is, else holding the
     /// database for this statement alone.
     func state<T>(_ body: (inout MemoryState) throws -> T) rethrows -> T {
-        if inTransaction { return try body(&database.state) }
+        if inTransaction { return try database.owned(body) }
         database.acquire(for: self)
         defer { database.release() }
-        return try body(&database.state)
+        return try database.owned(body)
     }
 
     var staleness: Staleness? { nil }
