@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import LiveActivityDomain
 import Synchronization
@@ -21,22 +20,23 @@ import SystemSupport
 /// Either connection is opened on first use and opened anew when it goes stale (its file was
 /// replaced, the server went away) or fails in a way that needs it; after an open fails, the next
 /// second's requests fail at once with the same fault rather than each waiting out a connect.
+///
+/// Unchecked `Sendable`: its connections wrap C handles (`sqlite3 *`, `PGconn *`), which are not;
+/// the writing one is touched only by the holder of the turn, the reading one only under its lock.
 public final class RegistrationWriter: @unchecked Sendable {
     private let engine: any StoreEngine
     private let turn = CommitTurn<Pending>()
     /// The writing connection; only the holder of the turn touches it.
     private var connection: (any RegistrationStatements)?
     private var writerOpening = FailedOpen()
-    /// The reading connection and its failed open, guarded by `readLock`.
-    private let readLock = ThreadCondition()
-    private var reader: (any RegistrationStatements)?
-    private var readerOpening = FailedOpen()
+    /// The reading connection and its failed open.
+    private let reading = LockedValue(ReadingSide())
     /// Why connections were dropped as stale, for the caller to report.
-    private let stale = Mutex<[Staleness]>([])
+    private let stale = LockedValue<[Staleness]>([])
     /// The database's clock, as last read, on the monotonic clock (nil: the host's clock is the
     /// database's, or none was read yet). Read at each open of the writing connection and again
     /// every `clockReadInterval`.
-    private let databaseClock = Mutex<DatabaseClockReading?>(nil)
+    private let databaseClock = LockedValue<DatabaseClockReading?>(nil)
     private let monotonic = MonotonicClock()
     /// How often the database's clock is read again, for the drift of the host's monotonic clock.
     static let clockReadInterval: Int64 = 300_000
@@ -53,14 +53,14 @@ public final class RegistrationWriter: @unchecked Sendable {
     /// or throws its own error: a `StoreError` refusal, a `StoreFault`, a `StoredValueError`.
     public func perform(_ write: StoreWrite) throws -> StoreWrite.Outcome {
         let mine = Pending(write)
-        if !turn.queue(mine) { mine.wake.wait() }
+        if !turn.queue(mine) { mine.waitForWake() }
         // Woken with an answer: another thread committed our write. Without one: we hold the turn.
         if mine.answer == nil {
             let batch = turn.takeWrites()
             commit(batch)
             let next = turn.handOver()
-            next?.wake.signal()
-            for pending in batch where pending !== mine { pending.wake.signal() }
+            next?.wake()
+            for pending in batch where pending !== mine { pending.wake() }
         }
         guard let answer = mine.answer else { throw StoreWrite.Unanswered() }
         return try answer.get()
@@ -68,15 +68,15 @@ public final class RegistrationWriter: @unchecked Sendable {
 
     /// Runs `body` on the reading connection, one reader at a time, never waiting for a commit.
     public func read<T>(_ body: (any FigureQueries) throws -> T) throws -> T {
-        readLock.lock()
-        defer { readLock.unlock() }
-        dropIfStale(&reader)
-        do {
-            let opened = try open(&reader, &readerOpening)
-            return try body(opened)
-        } catch {
-            dropIfBroken(&reader, by: error)
-            throw error
+        try reading.withLock { side in
+            dropIfStale(&side.connection)
+            do {
+                let opened = try open(&side.connection, &side.opening)
+                return try body(opened)
+            } catch {
+                dropIfBroken(&side.connection, by: error)
+                throw error
+            }
         }
     }
 
@@ -85,7 +85,7 @@ public final class RegistrationWriter: @unchecked Sendable {
     func holdingTurn(_ body: () -> Void) {
         turn.waitAsHolder()
         body()
-        turn.handOver()?.wake.signal()
+        turn.handOver()?.wake()
     }
 
     /// `local` moved to the database's clock (SPEC 4: registration and ack times go by it). The
@@ -134,6 +134,12 @@ public final class RegistrationWriter: @unchecked Sendable {
     private struct FailedOpen {
         var error: (any Error)?
         var until: ContinuousClock.Instant?
+    }
+
+    /// The reading connection, and its failed open.
+    private struct ReadingSide {
+        var connection: (any RegistrationStatements)?
+        var opening = FailedOpen()
     }
 
     /// How long an open that could not reach the server answers for itself: long enough that 64
@@ -245,12 +251,32 @@ public final class RegistrationWriter: @unchecked Sendable {
     }
 
     /// A queued write and, once committed, its answer. The committing thread sets `answer` before
-    /// it signals `wake`, and the asker reads it only after: the semaphore orders the two.
-    private final class Pending: TurnWaiting, @unchecked Sendable {
+    /// it wakes the asker, and both go through the write's own lock, which orders the two.
+    private final class Pending: TurnWaiting {
+        private struct Progress {
+            var answer: Result<StoreWrite.Outcome, any Error>?
+            var woken = false
+        }
+
         let write: StoreWrite
-        var answer: Result<StoreWrite.Outcome, any Error>?
-        let wake = DispatchSemaphore(value: 0)
+        private let progress = ConditionLock(Progress())
+
         init(_ write: StoreWrite) { self.write = write }
+
+        var answer: Result<StoreWrite.Outcome, any Error>? {
+            get { progress.withLock { $0.answer } }
+            set { progress.withLock { $0.answer = newValue } }
+        }
+
+        func wake() {
+            progress.withLock { $0.woken = true }
+            progress.signal()
+        }
+
+        /// Sleeps until answered or handed the turn.
+        func waitForWake() {
+            progress.wait(until: \.woken)
+        }
     }
 }
 
