@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +21,7 @@ final class AcceptWakeUp: Sendable {
     /// The worker's thread while it is inside the accept loop: while this is set the thread is
     /// alive, so `pthread_kill` under the lock never names a thread that has ended. One lock per
     /// worker, so only a stop ever contends for it.
-    private let acceptingThread = Mutex<pthread_t?>(nil)
+    private let acceptingThread = LockedValue<pthread_t?>(nil)
 
     /// Installs the handler once per process, without SA_RESTART so accept is not restarted.
     static let handlerInstalled: Bool = {

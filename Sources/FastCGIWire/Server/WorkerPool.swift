@@ -9,7 +9,7 @@ final class WorkerPool: Sendable {
     private let stoppingResponse: HTTPResponse
     private let inFlight = InFlightRequests()
     /// One per worker, made before the threads start (`start` runs once).
-    private let wakeUps = Mutex<[AcceptWakeUp]>([])
+    private let wakeUps = LockedValue<[AcceptWakeUp]>([])
     /// A failed accept is reported once, not once per worker.
     private let acceptFailureReported = Atomic<Bool>(false)
 
