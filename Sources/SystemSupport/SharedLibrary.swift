@@ -9,7 +9,7 @@
 /// (libcurl alone brings some 35): the sweep loads libcurl and libcrypto only when it has pushes
 /// to send or a token to sign, and either program loads libpq only for a PostgreSQL database.
 /// Opened once and never closed: the process keeps it to its end.
-public struct SharedLibrary: @unchecked Sendable {
+public struct SharedLibrary {
     /// The handle `dlopen` gave.
     public let handle: UnsafeMutableRawPointer
     /// The name it was opened by (a versioned soname: `libcurl.so.4`).
@@ -48,7 +48,7 @@ public struct SharedLibrary: @unchecked Sendable {
 }
 
 /// A shim's table of a library's functions, filled once and never written again, so threads may
-/// share it.
+/// share it. Unchecked `Sendable`: a C pointer, which the compiler cannot see is never written.
 public struct FunctionTable<Table>: @unchecked Sendable {
     public let pointer: UnsafePointer<Table>
 }
