@@ -38,10 +38,10 @@ extension MemoryStoreConnection: SweepStatements {
             for (key, target) in state.targets
             where target.nextPushAt <= cutoff && environments.contains(target.facts.environment) {
                 let place = DuePosition(nextPushAt: target.nextPushAt, key: key)
-                if let position, !(position < place) { continue }
+                if let position, !DueOrder.precedes(position, place) { continue }
                 due.append((place, target))
             }
-            due.sort { $0.place < $1.place }
+            due.sort { DueOrder.precedes($0.place, $1.place) }
             return due.prefix(limit).map { place, target in
                 DueRead(position: place, target: .success(Self.due(place.key, target)))
             }
@@ -56,15 +56,11 @@ extension MemoryStoreConnection: SweepStatements {
             guardHolds: Int(target.guardHolds), cadence: target.cadence)
     }
 
-    /// The targets a fault of `scope` stopped before the sweep reached them: still due, there
-    /// before the sweep began, not answered 200 since.
-    private static func unreached(
-        _ key: TargetKey, _ target: MemoryState.Target, in scope: FaultScope, dueAtOrBefore cutoff: Int64,
-        registeredAtOrBefore start: Int64
-    ) -> Bool {
-        scope.covers(key.app, target.facts.environment, key.kind) && target.nextPushAt <= cutoff
-            && target.facts.registeredAt <= start
-            && (target.lastPushAt.map { $0 < start } ?? true)
+    /// Whether `target` is one of `unreached`, from the fields it keeps.
+    private static func matches(_ unreached: UnreachedTargets, _ key: TargetKey, _ target: MemoryState.Target) -> Bool {
+        unreached.matches(
+            key, environment: target.facts.environment, nextPushAt: target.nextPushAt,
+            registeredAt: target.facts.registeredAt, lastPushAt: target.lastPushAt)
     }
 
     private static func group(_ key: TargetKey, _ target: MemoryState.Target) -> IntervalGroup {
@@ -74,13 +70,9 @@ extension MemoryStoreConnection: SweepStatements {
     func unreachedGroups(
         in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64
     ) throws -> [IntervalGroup] {
-        state { state in
-            Array(
-                Set(
-                    state.targets.filter {
-                        Self.unreached($0.key, $0.value, in: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
-                    }
-                    .map { Self.group($0.key, $0.value) }))
+        let unreached = UnreachedTargets(scope: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
+        return state { state in
+            Array(Set(state.targets.filter { Self.matches(unreached, $0.key, $0.value) }.map { Self.group($0.key, $0.value) }))
         }
     }
 
@@ -88,12 +80,10 @@ extension MemoryStoreConnection: SweepStatements {
         in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
         reason: String, nextPushAt: Int64
     ) throws -> Int {
-        state { state in
+        let unreached = UnreachedTargets(scope: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
+        return state { state in
             var held = 0
-            for (key, target) in state.targets
-            where Self.unreached(key, target, in: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
-                && Self.group(key, target) == group
-            {
+            for (key, target) in state.targets where Self.matches(unreached, key, target) && Self.group(key, target) == group {
                 state.targets[key]?.lastError = StoredValue.reason(reason)
                 state.targets[key]?.nextPushAt = nextPushAt
                 held += 1
@@ -136,7 +126,7 @@ extension MemoryStoreConnection: SweepStatements {
         -> OutcomeRow.Result
     {
         func keep(_ kept: OutcomeRow.Change.Kept) -> OutcomeRow.Result {
-            guard var target = state.targets[row.key], target.facts.registeredAt == row.selectedRegisteredAt else {
+            guard var target = state.targets[row.key], row.registeredAtGuard.matches(target.facts.registeredAt) else {
                 return .skipped
             }
             target.failures += Int64(kept.failuresAdded)
@@ -171,7 +161,7 @@ extension MemoryStoreConnection: SweepStatements {
         }
         switch row.change {
         case .delivered(let at, let next):
-            guard var target = state.targets[row.key], target.facts.registeredAt == row.selectedRegisteredAt else {
+            guard var target = state.targets[row.key], row.registeredAtGuard.matches(target.facts.registeredAt) else {
                 return .skipped
             }
             target.lastPushAt = at

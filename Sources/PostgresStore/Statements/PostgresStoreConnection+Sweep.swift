@@ -11,21 +11,18 @@ import PostgresClient
 /// host's name is this host's to take again: the sweep's lock says no earlier sweep of the host
 /// still runs.
 extension PostgresStoreConnection: SweepStatements {
-    /// The SQL of a row no other live sweep holds: no lease in force, or one of this host's
-    /// (its name bound as parameter `$n`).
-    private static func free(host parameter: Int) -> String {
-        "(lease_until IS NULL OR lease_until < liveactivity_now_ms() OR lease_host = $\(parameter))"
+    /// The SQL of a row no other live sweep holds: no lease in force, or one of this host's.
+    private static func free(host: String) -> PostgresSQL {
+        "(lease_until IS NULL OR lease_until < liveactivity_now_ms() OR lease_host = \(bind: host))"
     }
-
-    /// The SQL that keeps the kinds this build pushes: a kind a newer build stored is left as it is.
-    static let knownKinds = "push_kind IN (" + PushKind.all.map { "'\($0.name)'" }.joined(separator: ", ") + ")"
 
     /// Registrations are their wake targets; every target carries its registration's time.
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try storeFaults {
             Int(
-                try statement("SELECT count(*) FROM push_targets WHERE registered_at <= $1 AND push_kind = 'wake'")
-                    .scalarInt([.integer(cutoff)]) ?? 0)
+                try scalarInt(
+                    "SELECT count(*) FROM push_targets WHERE registered_at <= \(bind: cutoff) AND \(raw: PushKind.wake.sqlIs())"
+                ) ?? 0)
         }
     }
 
@@ -35,16 +32,16 @@ extension PostgresStoreConnection: SweepStatements {
     /// the rows their own DELETE took.
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> [CountedTarget: Int] {
         try storeFaults {
-            let groups = try statement(
+            let groups = try rows(
                 """
                 WITH gone AS (
-                    DELETE FROM push_targets WHERE registered_at <= $1
+                    DELETE FROM push_targets WHERE registered_at <= \(bind: cutoff)
                     RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL AS proven, app, push_count
                 )
                 SELECT push_kind, activity_type, environment, proven, app, sum(push_count)::bigint, count(*) FROM gone
                 GROUP BY 1, 2, 3, 4, 5
                 """
-            ).rows([.integer(cutoff)]) { row in (Self.counted(row, from: 0), Int(row.int(6))) }
+            ) { row in (Self.counted(row, from: 0), Int(row.int(6))) }
             var counts: [CountedTarget: Int] = [:]
             for case (let target?, let count) in groups { counts[target, default: 0] += count }
             return counts
@@ -53,13 +50,13 @@ extension PostgresStoreConnection: SweepStatements {
 
     func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [PushScope: Int] {
         try storeFaults {
-            let counts = try statement(
+            let counts = try rows(
                 """
                 SELECT environment, push_kind, app, count(*) FROM push_targets
-                WHERE next_push_at <= $1 AND ($2::text[] IS NULL OR environment = ANY($2::text[]))
+                WHERE next_push_at <= \(bind: cutoff) AND \(Self.filter(environments))
                 GROUP BY environment, push_kind, app
                 """
-            ).rows([.integer(cutoff), Self.filter(environments)]) { row in
+            ) { row in
                 (
                     APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""),
                     row.text(2).flatMap(AppName.init),
@@ -84,54 +81,46 @@ extension PostgresStoreConnection: SweepStatements {
     ) throws -> [DueRead] {
         let lease = try leaseInForce()
         return try storeFaults {
-            let reads = try statement(
+            let reads = try rows(
                 """
                 WITH due AS (
                     SELECT registration_token, push_kind, app FROM push_targets
-                    WHERE next_push_at <= $1 AND ($2::text[] IS NULL OR environment = ANY($2::text[])) AND \(Self.knownKinds)
-                        AND \(Self.free(host: 4)) AND lease_id IS DISTINCT FROM $3
-                    ORDER BY next_push_at, registration_token, push_kind, app LIMIT $5
+                    WHERE next_push_at <= \(bind: cutoff) AND \(Self.filter(environments)) AND \(raw: PushKind.sqlKnown)
+                        AND \(Self.free(host: lease.host)) AND lease_id IS DISTINCT FROM \(bind: lease.id)
+                    \(DueOrder.orderBy()) LIMIT \(bind: Int64(limit))
                     FOR UPDATE SKIP LOCKED
                 )
-                UPDATE push_targets r SET lease_id = $3, lease_host = $4, lease_until = liveactivity_now_ms() + $6 * 1000
+                UPDATE push_targets r SET lease_id = \(bind: lease.id), lease_host = \(bind: lease.host),
+                    lease_until = liveactivity_now_ms() + \(bind: Int64(lease.seconds)) * 1000
                 FROM due
                 WHERE r.registration_token = due.registration_token AND r.push_kind = due.push_kind AND r.app = due.app
-                RETURNING \(TargetColumns.due(alias: "r"))
+                RETURNING \(raw: TargetColumns.due(alias: "r"))
                 """
-            ).rows([
-                .integer(cutoff), Self.filter(environments), .text(lease.id), .text(lease.host),
-                .integer(Int64(limit)), .integer(Int64(lease.seconds)),
-            ]) { row in
+            ) { row in
                 DueRead(
                     position: DuePosition(stored: row),
                     target: Result { () throws(StoredValueError) in try DueTarget(stored: row) })
             }
             // UPDATE ... RETURNING has no order of its own: the due order, as the cursor expects.
-            return reads.sorted { $0.position < $1.position }
+            return reads.sorted { DueOrder.precedes($0.position, $1.position) }
         }
     }
 
-    /// The environments a due query keeps, NULL for all of them: a row of an environment this
-    /// build does not know is then read (and refused as a value it cannot use), as on SQLite.
-    private static func filter(_ environments: [APNsEnvironment]) -> PostgresValue {
-        Set(environments) == Set(APNsEnvironment.allCases) ? .null : PostgresArray.text(environments.map(\.rawValue))
+    /// The environments a due query keeps, every one when all are (bound as NULL): a row of an
+    /// environment this build does not know is then read (and refused as a value it cannot use),
+    /// as on SQLite.
+    private static func filter(_ environments: [APNsEnvironment]) -> PostgresSQL {
+        let kept = Set(environments) == Set(APNsEnvironment.allCases) ? .null : PostgresArray.text(environments.map(\.rawValue))
+        return "(\(bind: kept)::text[] IS NULL OR environment = ANY(\(bind: kept)::text[]))"
     }
 
-    /// The targets of a scope (`$1` its environment, `$4` its kind or NULL for every kind) due at
-    /// `$2`, registered at or before `$3` and not answered 200 since, and no other live sweep's
-    /// (`$5` this host): what a fault stopped before the sweep reached them.
-    private static let unreached = """
-        next_push_at <= $2 AND environment = $1 AND registered_at <= $3 AND (last_push_at IS NULL OR last_push_at < $3)
-            AND ($4::text IS NULL OR push_kind = $4::text) AND \(free(host: 5)) AND app = $6
-        """
-
-    private static func scopeValues(
+    /// The targets a fault of `scope` stopped before the sweep reached them (`UnreachedTargets`)
+    /// that no other live sweep holds.
+    private static func unreached(
         _ scope: FaultScope, cutoff: Int64, start: Int64, lease: SweepLease
-    ) -> [PostgresValue] {
-        [
-            .text(scope.environment.rawValue), .integer(cutoff), .integer(start), scope.kind.map { .text($0.name) } ?? .null,
-            .text(lease.host), .text(scope.app.rawValue),
-        ]
+    ) -> PostgresSQL {
+        let unreached = UnreachedTargets(scope: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
+        return "\(unreached.sql()) AND \(free(host: lease.host))"
     }
 
     func unreachedGroups(
@@ -139,9 +128,12 @@ extension PostgresStoreConnection: SweepStatements {
     ) throws -> [IntervalGroup] {
         let lease = try leaseInForce()
         return try storeFaults {
-            try statement(
-                "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(Self.unreached)"
-            ).rows(Self.scopeValues(scope, cutoff: cutoff, start: start, lease: lease)) { row in
+            try rows(
+                """
+                SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets
+                WHERE \(Self.unreached(scope, cutoff: cutoff, start: start, lease: lease))
+                """
+            ) { row in
                 Self.group(kind: row.text(0), type: row.text(1), requested: row.optionalInt(2))
             }.compactMap { $0 }
         }
@@ -154,17 +146,14 @@ extension PostgresStoreConnection: SweepStatements {
     ) throws -> Int {
         let lease = try leaseInForce()
         return try storeFaults {
-            try statement(
+            let interval: PostgresValue = group.requestedInterval.map { .integer(Int64($0)) } ?? .null
+            return try run(
                 """
-                UPDATE push_targets SET last_error = $7, next_push_at = $8
-                WHERE \(Self.unreached) AND push_kind = $9 AND activity_type = $10
-                    AND requested_interval IS NOT DISTINCT FROM $11::bigint
+                UPDATE push_targets SET last_error = \(bind: StoredValue.reason(reason)), next_push_at = \(bind: nextPushAt)
+                WHERE \(Self.unreached(scope, cutoff: cutoff, start: start, lease: lease))
+                    AND push_kind = \(bind: group.kind.name) AND activity_type = \(bind: group.activityType.rawValue)
+                    AND requested_interval IS NOT DISTINCT FROM \(bind: interval)::bigint
                 """
-            ).run(
-                Self.scopeValues(scope, cutoff: cutoff, start: start, lease: lease) + [
-                    .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name),
-                    .text(group.activityType.rawValue), group.requestedInterval.map { .integer(Int64($0)) } ?? .null,
-                ]
             ).rowsAffected
         }
     }
@@ -197,16 +186,16 @@ extension PostgresStoreConnection: SweepStatements {
         guard !firsts.isEmpty else { return }
         let pairs = firsts.sorted { PushScope.ordered($0.key, $1.key) }
         try storeFaults {
-            try statement(
+            try run(
                 """
                 INSERT INTO delivered_scopes (environment, push_kind, first_delivered_at, app)
-                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+                SELECT * FROM unnest(
+                    \(bind: PostgresArray.text(pairs.map(\.key.environment.rawValue)))::text[],
+                    \(bind: PostgresArray.text(pairs.map(\.key.kind.name)))::text[],
+                    \(bind: PostgresArray.integers(pairs.map(\.value)))::bigint[],
+                    \(bind: PostgresArray.text(pairs.map(\.key.app.rawValue)))::text[])
                 ON CONFLICT (environment, push_kind, app) DO NOTHING
-                """
-            ).run([
-                PostgresArray.text(pairs.map(\.key.environment.rawValue)), PostgresArray.text(pairs.map(\.key.kind.name)),
-                PostgresArray.integers(pairs.map(\.value)), PostgresArray.text(pairs.map(\.key.app.rawValue)),
-            ])
+                """)
         }
     }
 
@@ -214,15 +203,17 @@ extension PostgresStoreConnection: SweepStatements {
     func waitingAcks(among keys: [RegistrationKey]) throws -> [WaitingAck] {
         guard !keys.isEmpty else { return [] }
         return try storeFaults {
-            try statement(
+            try rows(
                 """
-                SELECT \(WaitingAck.columns(alias: "t")), \(joinedAttempts(alias: "t"))
-                FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
+                SELECT \(raw: WaitingAck.columns(alias: "t")), \(raw: joinedAttempts(alias: "t"))
+                FROM push_targets t
+                    JOIN unnest(\(bind: PostgresArray.text(keys.map(\.token.hex)))::text[], \
+                \(bind: PostgresArray.text(keys.map(\.app.rawValue)))::text[]) AS u(token, app)
                     ON t.registration_token = u.token AND t.app = u.app
-                WHERE t.waiting_ack_at IS NOT NULL AND t.push_kind = 'wake'
+                WHERE t.waiting_ack_at IS NOT NULL AND \(raw: PushKind.wake.sqlIs(alias: "t"))
                 ORDER BY t.registration_token, t.app FOR UPDATE OF t
                 """
-            ).rows(Self.columns(keys)) { row in
+            ) { row in
                 // A row this build cannot read keeps its ack waiting: the sweep skips that row anyway.
                 try? WaitingAck(stored: row)
             }.compactMap { $0 }
@@ -232,15 +223,13 @@ extension PostgresStoreConnection: SweepStatements {
     func exchangeSettingsFingerprint(_ fingerprint: String, host: String) throws -> String? {
         try transaction {
             let kept =
-                try statement("SELECT fingerprint FROM sweep_settings WHERE host = $1 FOR UPDATE").firstRow([.text(host)]) {
-                    $0.text(0)
-                } ?? nil
-            try statement(
+                try firstRow("SELECT fingerprint FROM sweep_settings WHERE host = \(bind: host) FOR UPDATE") { $0.text(0) }
+                ?? nil
+            try run(
                 """
-                INSERT INTO sweep_settings (host, fingerprint) VALUES ($1, $2)
+                INSERT INTO sweep_settings (host, fingerprint) VALUES (\(bind: host), \(bind: fingerprint))
                 ON CONFLICT (host) DO UPDATE SET fingerprint = excluded.fingerprint
-                """
-            ).run([.text(host), .text(fingerprint)])
+                """)
             return kept
         }
     }
@@ -248,8 +237,12 @@ extension PostgresStoreConnection: SweepStatements {
     func releaseHeld(reasons: [String], now: Int64) throws -> Int {
         guard !reasons.isEmpty else { return 0 }
         return try storeFaults {
-            try statement("UPDATE push_targets SET next_push_at = $1 WHERE next_push_at > $1 AND last_error = ANY($2::text[])")
-                .run([.integer(now), PostgresArray.text(reasons)]).rowsAffected
+            try run(
+                """
+                UPDATE push_targets SET next_push_at = \(bind: now)
+                WHERE next_push_at > \(bind: now) AND last_error = ANY(\(bind: PostgresArray.text(reasons))::text[])
+                """
+            ).rowsAffected
         }
     }
 }

@@ -11,9 +11,9 @@ extension SQLiteStoreConnection: SweepStatements {
     func countExpired(registeredAtOrBefore cutoff: Int64) throws -> Int {
         try storeFaults {
             Int(
-                try connection.statement(
-                    "SELECT count(*) FROM push_targets WHERE registered_at <= ? AND push_kind = 'wake'"
-                ).scalarInt([.integer(cutoff)]) ?? 0)
+                try connection.scalarInt(
+                    "SELECT count(*) FROM push_targets WHERE registered_at <= \(bind: cutoff) AND \(raw: PushKind.wake.sqlIs())"
+                ) ?? 0)
         }
     }
 
@@ -22,24 +22,26 @@ extension SQLiteStoreConnection: SweepStatements {
     /// compared per entry).
     func deleteExpired(registeredAtOrBefore cutoff: Int64) throws -> [CountedTarget: Int] {
         try storeFaults {
-            let gone = try connection.statement(
+            let gone = try connection.rows(
                 """
-                DELETE FROM push_targets WHERE (push_kind = 'wake' AND registered_at <= ?1) OR (push_kind <> 'wake' AND registered_at <= ?1)
+                DELETE FROM push_targets
+                WHERE (\(raw: PushKind.wake.sqlIs()) AND registered_at <= \(bind: cutoff))
+                    OR (\(raw: PushKind.wake.sqlIsNot) AND registered_at <= \(bind: cutoff))
                 RETURNING push_kind, activity_type, environment, last_push_at, app, push_count
                 """
-            ).rows([.integer(cutoff)]) { Self.counted($0) }
+            ) { Self.counted($0) }
             return CountedTarget.tally(gone.compactMap { $0 })
         }
     }
 
     func dueCounts(atOrBefore cutoff: Int64, environments: [APNsEnvironment]) throws -> [PushScope: Int] {
         try storeFaults {
-            let counts = try connection.statement(
+            let counts = try connection.rows(
                 """
                 SELECT environment, push_kind, app, count(*) FROM push_targets
-                WHERE next_push_at <= ?\(Self.filter(environments)) GROUP BY environment, push_kind, app
+                WHERE next_push_at <= \(bind: cutoff)\(raw: Self.filter(environments)) GROUP BY environment, push_kind, app
                 """
-            ).rows([.integer(cutoff)]) { row in
+            ) { row in
                 (
                     APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""),
                     row.text(2).flatMap(AppName.init),
@@ -59,20 +61,15 @@ extension SQLiteStoreConnection: SweepStatements {
     func claimDue(
         atOrBefore cutoff: Int64, environments: [APNsEnvironment], after position: DuePosition?, limit: Int
     ) throws -> [DueRead] {
-        let after = position == nil ? "" : " AND (next_push_at, registration_token, push_kind, app) > (?3, ?4, ?5, ?6)"
-        let values: [PreparedStatement.Value] =
-            [.integer(cutoff), .integer(Int64(limit))]
-            + (position.map {
-                [.integer($0.nextPushAt), .text($0.key.registration.hex), .text($0.key.kind.name), .text($0.key.app.rawValue)]
-            } ?? [])
+        let after: SQLiteSQL = position.map { " AND \(DueOrder.after($0))" } ?? ""
         return try storeFaults {
-            try connection.statement(
+            try connection.rows(
                 """
-                SELECT \(TargetColumns.due) FROM push_targets
-                WHERE next_push_at <= ?1\(after)\(Self.filter(environments))\(Self.knownKinds)
-                ORDER BY next_push_at, registration_token, push_kind, app LIMIT ?2
+                SELECT \(raw: TargetColumns.due) FROM push_targets
+                WHERE next_push_at <= \(bind: cutoff)\(after)\(raw: Self.filter(environments)) AND \(raw: PushKind.sqlKnown)
+                \(DueOrder.orderBy()) LIMIT \(bind: Int64(limit))
                 """
-            ).rows(values) { row in
+            ) { row in
                 DueRead(
                     position: DuePosition(stored: row),
                     target: Result { () throws(StoredValueError) in try DueTarget(stored: row) })
@@ -80,20 +77,14 @@ extension SQLiteStoreConnection: SweepStatements {
         }
     }
 
-    /// The targets of `scope` due at `cutoff`, registered at or before `start` and not answered
-    /// 200 since: what a fault stopped before the sweep reached them (`?1` to `?5`, `scopeValues`).
-    private static let unreached = """
-        next_push_at <= ?2 AND environment = ?1 AND registered_at <= ?3 AND (last_push_at IS NULL OR last_push_at < ?3)
-        AND (?4 IS NULL OR push_kind = ?4) AND app = ?5
-        """
-
     func unreachedGroups(
         in scope: FaultScope, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64
     ) throws -> [IntervalGroup] {
         try storeFaults {
-            try connection.statement(
-                "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(Self.unreached)"
-            ).rows(Self.scopeValues(scope, cutoff: cutoff, start: start)) { row in
+            let unreached = UnreachedTargets(scope: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
+            return try connection.rows(
+                "SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets WHERE \(unreached.sql())"
+            ) { row in
                 Self.group(kind: row.text(0), type: row.text(1), requested: row.optionalInt(2))
             }.compactMap { $0 }
         }
@@ -103,28 +94,18 @@ extension SQLiteStoreConnection: SweepStatements {
         in scope: FaultScope, group: IntervalGroup, dueAtOrBefore cutoff: Int64, registeredAtOrBefore start: Int64,
         reason: String, nextPushAt: Int64
     ) throws -> Int {
-        try transaction {
-            try connection.statement(
+        let unreached = UnreachedTargets(scope: scope, dueAtOrBefore: cutoff, registeredAtOrBefore: start)
+        let interval: PreparedStatement.Value = group.requestedInterval.map { .integer(Int64($0)) } ?? .null
+        return try transaction {
+            try connection.run(
                 """
-                UPDATE push_targets SET last_error = ?6, next_push_at = ?7
-                WHERE \(Self.unreached) AND push_kind = ?8 AND activity_type = ?9 AND requested_interval IS ?10
+                UPDATE push_targets SET last_error = \(bind: StoredValue.reason(reason)), next_push_at = \(bind: nextPushAt)
+                WHERE \(unreached.sql()) AND push_kind = \(bind: group.kind.name)
+                    AND activity_type = \(bind: group.activityType.rawValue) AND requested_interval IS \(bind: interval)
                 """
-            ).run(
-                Self.scopeValues(scope, cutoff: cutoff, start: start) + [
-                    .text(StoredValue.reason(reason)), .integer(nextPushAt), .text(group.kind.name),
-                    .text(group.activityType.rawValue), group.requestedInterval.map { .integer(Int64($0)) } ?? .null,
-                ])
+            )
             return connection.changes
         }
-    }
-
-    /// The values of `unreached`: the scope's environment, the cutoff, the start, its kind (NULL:
-    /// every kind) and its app.
-    private static func scopeValues(_ scope: FaultScope, cutoff: Int64, start: Int64) -> [PreparedStatement.Value] {
-        [
-            .text(scope.environment.rawValue), .integer(cutoff), .integer(start), scope.kind.map { .text($0.name) } ?? .null,
-            .text(scope.app.rawValue),
-        ]
     }
 
     /// A group read back; nil for a kind or type this build does not know, or an interval out of range.
@@ -154,12 +135,12 @@ extension SQLiteStoreConnection: SweepStatements {
     func markEverDelivered(_ firsts: [PushScope: Int64]) throws {
         try storeFaults {
             // SPEC 5's guard (Schema+Version9 says why not a trigger).
-            let statement = try connection.statement(
-                "INSERT OR IGNORE INTO delivered_scopes (environment, push_kind, first_delivered_at, app) VALUES (?, ?, ?, ?)")
             for (scope, at) in firsts {
-                try statement.run([
-                    .text(scope.environment.rawValue), .text(scope.kind.name), .integer(at), .text(scope.app.rawValue),
-                ])
+                try connection.run(
+                    """
+                    INSERT OR IGNORE INTO delivered_scopes (environment, push_kind, first_delivered_at, app)
+                    VALUES (\(bind: scope.environment.rawValue), \(bind: scope.kind.name), \(bind: at), \(bind: scope.app.rawValue))
+                    """)
             }
         }
     }
@@ -169,7 +150,7 @@ extension SQLiteStoreConnection: SweepStatements {
         try storeFaults {
             let wanted = Set(keys)
             let rows = try connection.statement(
-                "SELECT \(WaitingAck.columns), attempts FROM push_targets WHERE waiting_ack_at IS NOT NULL AND push_kind = 'wake'"
+                "SELECT \(WaitingAck.columns), attempts FROM push_targets WHERE waiting_ack_at IS NOT NULL AND \(PushKind.wake.sqlIs())"
             ).rows { row -> WaitingAck? in
                 guard
                     wanted.contains(
@@ -195,16 +176,15 @@ extension SQLiteStoreConnection: SweepStatements {
     }
 
     private func write(_ row: OutcomeRow, deleted: inout [CountedTarget]) throws -> OutcomeRow.Result {
-        let key: [PreparedStatement.Value] = [.text(row.key.registration.hex), .text(row.key.kind.name)]
-        let selected = PreparedStatement.Value.integer(row.selectedRegisteredAt)
         switch row.change {
         case .delivered(let at, let next):
             let changed = try update(
                 row,
-                set:
-                    "last_push_at = ?4, next_push_at = ?5, push_count = push_count + 1, consecutive_failures = 0, last_error = NULL",
-                where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3",
-                key + [selected, .integer(at), .integer(next)])
+                set: """
+                    last_push_at = \(bind: at), next_push_at = \(bind: next), push_count = push_count + 1, \
+                    consecutive_failures = 0, last_error = NULL
+                    """,
+                where: Self.stillAsRead(row))
             return changed ? .written : .skipped
         case .kept(let kept):
             return try keep(row, kept) ? .written : .skipped
@@ -216,23 +196,32 @@ extension SQLiteStoreConnection: SweepStatements {
         case .attemptOnly:
             // An answer whose row no batch writes (or a later one does): its attempt goes on the
             // row whatever it holds now; a target already gone keeps nothing.
-            return try update(row, set: nil, where: "registration_token = ?1 AND push_kind = ?2", key) ? .written : .skipped
+            return try update(
+                row, set: nil,
+                where: "registration_token = \(bind: row.key.registration.hex) AND push_kind = \(bind: row.key.kind.name)"
+            ) ? .written : .skipped
         }
+    }
+
+    /// The row's target as the sweep read it (`RegisteredAtGuard`).
+    private static func stillAsRead(_ row: OutcomeRow) -> SQLiteSQL {
+        """
+        registration_token = \(bind: row.key.registration.hex) AND push_kind = \(bind: row.key.kind.name) \
+        AND \(row.registeredAtGuard.sql())
+        """
     }
 
     /// Keeps the row as it was read: failures added, the reason, the next push.
     private func keep(_ row: OutcomeRow, _ kept: OutcomeRow.Change.Kept) throws -> Bool {
-        try update(
+        let reason: PreparedStatement.Value = kept.reason.map { .text($0) } ?? .null
+        return try update(
             row,
-            set:
-                "consecutive_failures = consecutive_failures + ?4, last_error = coalesce(?5, last_error), next_push_at = ?6, "
-                + "guard_holds = guard_holds + ?7",
-            where: "registration_token = ?1 AND push_kind = ?2 AND registered_at = ?3",
-            [
-                .text(row.key.registration.hex), .text(row.key.kind.name), .integer(row.selectedRegisteredAt),
-                .integer(Int64(kept.failuresAdded)), kept.reason.map { .text($0) } ?? .null, .integer(kept.nextPushAt),
-                .integer(Int64(kept.guardHoldsAdded)),
-            ])
+            set: """
+                consecutive_failures = consecutive_failures + \(bind: Int64(kept.failuresAdded)), \
+                last_error = coalesce(\(bind: reason), last_error), next_push_at = \(bind: kept.nextPushAt), \
+                guard_holds = guard_holds + \(bind: Int64(kept.guardHoldsAdded))
+                """,
+            where: Self.stillAsRead(row))
     }
 
     /// The target, or its whole registration when it `deletesRegistration`; what it took goes
@@ -240,67 +229,54 @@ extension SQLiteStoreConnection: SweepStatements {
     private func delete(_ row: OutcomeRow, registeredAtOrBefore cutoff: Int64, into deleted: inout [CountedTarget]) throws
         -> Bool
     {
-        let returning = " RETURNING push_kind, activity_type, environment, last_push_at, app, push_count"
-        let app = PreparedStatement.Value.text(row.key.app.rawValue)
-        let gone =
-            row.deletesRegistration
-            ? try connection.statement(
-                "DELETE FROM push_targets WHERE registration_token = ? AND app = ? AND registered_at <= ?" + returning
-            ).rows([.text(row.key.registration.hex), app, .integer(cutoff)]) { Self.counted($0) }
-            : try connection.statement(
-                "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ? AND app = ? AND registered_at <= ?"
-                    + returning
-            ).rows([.text(row.key.registration.hex), .text(row.key.kind.name), app, .integer(cutoff)]) { Self.counted($0) }
+        let kind: SQLiteSQL = row.deletesRegistration ? "" : " AND push_kind = \(bind: row.key.kind.name)"
+        let gone = try connection.rows(
+            """
+            DELETE FROM push_targets WHERE registration_token = \(bind: row.key.registration.hex)\(kind) \
+            AND app = \(bind: row.key.app.rawValue) AND registered_at <= \(bind: cutoff) \
+            RETURNING push_kind, activity_type, environment, last_push_at, app, push_count
+            """
+        ) { Self.counted($0) }
         deleted += gone.compactMap { $0 }
         return !gone.isEmpty
     }
 
-    /// One UPDATE of `row` with `set` (nil: nothing but the attempts) where `condition` holds,
-    /// `values` bound first; its attempts as the row says (this answer put first by the SQL
-    /// function, with no read of the row before; or all of them anew after a waiting ack was
-    /// judged), and a waiting ack cleared when it was judged. Whether the row was there.
-    private func update(
-        _ row: OutcomeRow, set: String?, where condition: String, _ values: [PreparedStatement.Value]
-    ) throws -> Bool {
+    /// One UPDATE of `row` with `set` (nil: nothing but the attempts) where `condition` holds;
+    /// its attempts as the row says (this answer put first by the SQL function, with no read of
+    /// the row before; or all of them anew after a waiting ack was judged), and a waiting ack
+    /// cleared when it was judged. Whether the row was there.
+    private func update(_ row: OutcomeRow, set: SQLiteSQL?, where condition: SQLiteSQL) throws -> Bool {
         var assignments = set.map { [$0] } ?? []
-        var bound = values
-        bound.append(.text(row.key.app.rawValue))
-        let inApp = " AND app = ?\(bound.count)"
         switch row.attempts {
         case .unchanged: break
         case .prepend(let attempt):
-            bound.append(.blob(AttemptRing.entry(attempt)))
-            assignments.append("attempts = \(SQLiteConnection.prependAttemptFunction)(?\(bound.count), attempts)")
+            let entry = PreparedStatement.Value.blob(AttemptRing.entry(attempt))
+            assignments.append("attempts = \(raw: SQLiteConnection.prependAttemptFunction)(\(bind: entry), attempts)")
         case .replace(let all):
-            bound.append(.blob(AttemptRing.encode(all)))
-            assignments.append("attempts = ?\(bound.count)")
+            assignments.append("attempts = \(bind: .blob(AttemptRing.encode(all)))")
         }
         if row.clearsWaitingAck { assignments.append("waiting_ack_at = NULL, waiting_changed = NULL") }
-        if let unchanged = row.unchangedAcks {
-            bound.append(.integer(Int64(unchanged)))
-            assignments.append("unchanged_acks = ?\(bound.count)")
-        }
+        if let unchanged = row.unchangedAcks { assignments.append("unchanged_acks = \(bind: Int64(unchanged))") }
         guard !assignments.isEmpty else { return false }
-        try connection.statement(
-            "UPDATE push_targets SET \(assignments.joined(separator: ", ")) WHERE \(condition)\(inApp)"
-        ).run(bound)
+        try connection.run(
+            """
+            UPDATE push_targets SET \(SQL.joined(assignments, separator: ", ")) \
+            WHERE \(condition) AND app = \(bind: row.key.app.rawValue)
+            """)
         return connection.changes > 0
     }
 
     func add(_ deliveries: [DeliveryCount]) throws {
         try storeFaults {
-            let add = try connection.statement(
-                """
-                INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, registrations, delivered, app)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
-                    registrations = registrations + excluded.registrations, delivered = delivered + excluded.delivered
-                """)
             for count in deliveries {
-                try add.run([
-                    .integer(count.hour), .text(count.activityType.rawValue), .text(count.environment.rawValue),
-                    .text(count.kind.name), .integer(count.registrations), .integer(count.delivered), .text(count.app.rawValue),
-                ])
+                try connection.run(
+                    """
+                    INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, registrations, delivered, app)
+                    VALUES (\(bind: count.hour), \(bind: count.activityType.rawValue), \(bind: count.environment.rawValue), \
+                    \(bind: count.kind.name), \(bind: count.registrations), \(bind: count.delivered), \(bind: count.app.rawValue))
+                    ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
+                        registrations = registrations + excluded.registrations, delivered = delivered + excluded.delivered
+                    """)
             }
         }
     }
@@ -308,12 +284,10 @@ extension SQLiteStoreConnection: SweepStatements {
     func exchangeSettingsFingerprint(_ fingerprint: String, host: String) throws -> String? {
         try transaction {
             let kept =
-                try connection.statement("SELECT fingerprint FROM sweep_settings WHERE host = ?").firstRow([.text(host)]) {
-                    $0.text(0)
-                } ?? nil
-            try connection.statement("INSERT OR REPLACE INTO sweep_settings (host, fingerprint) VALUES (?, ?)").run([
-                .text(host), .text(fingerprint),
-            ])
+                try connection.firstRow("SELECT fingerprint FROM sweep_settings WHERE host = \(bind: host)") { $0.text(0) }
+                ?? nil
+            try connection.run(
+                "INSERT OR REPLACE INTO sweep_settings (host, fingerprint) VALUES (\(bind: host), \(bind: fingerprint))")
             return kept
         }
     }
@@ -321,10 +295,11 @@ extension SQLiteStoreConnection: SweepStatements {
     func releaseHeld(reasons: [String], now: Int64) throws -> Int {
         guard !reasons.isEmpty else { return 0 }
         return try transaction {
-            let placeholders = reasons.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
-            try connection.statement(
-                "UPDATE push_targets SET next_push_at = ?1 WHERE next_push_at > ?1 AND last_error IN (\(placeholders))"
-            ).run([.integer(now)] + reasons.map { .text($0) })
+            try connection.run(
+                """
+                UPDATE push_targets SET next_push_at = \(bind: now)
+                WHERE next_push_at > \(bind: now) AND last_error IN (\(binds: reasons.map { .text($0) }))
+                """)
             return connection.changes
         }
     }
@@ -335,7 +310,4 @@ extension SQLiteStoreConnection: SweepStatements {
         let names = environments.map { "'\($0.rawValue)'" }.joined(separator: ",")
         return " AND environment IN (\(names.isEmpty ? "''" : names))"
     }
-
-    /// The SQL that keeps the kinds this build pushes: a kind a newer build stored is left as it is.
-    static let knownKinds = " AND push_kind IN (" + PushKind.all.map { "'\($0.name)'" }.joined(separator: ",") + ")"
 }
