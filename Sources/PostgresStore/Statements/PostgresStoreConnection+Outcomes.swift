@@ -43,16 +43,16 @@ extension PostgresStoreConnection {
             // with the unchanged acks in a row that ack's `changed` made.
             for (index, row) in rows.enumerated() where results[index] == .written {
                 guard case .replace(let attempts) = row.attempts else { continue }
-                try statement(
+                let unchanged: PostgresValue = row.unchangedAcks.map { .integer(Int64($0)) } ?? .null
+                try run(
                     """
-                    UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($3::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o),
-                        unchanged_acks = coalesce($5, unchanged_acks), waiting_changed = NULL
-                    WHERE registration_token = $1 AND push_kind = $2 AND app = $4
-                    """
-                ).run([
-                    .text(row.key.registration.hex), .text(row.key.kind.name), PostgresArray.text(Self.entries(attempts)),
-                    .text(row.key.app.rawValue), row.unchangedAcks.map { .integer(Int64($0)) } ?? .null,
-                ])
+                    UPDATE push_targets SET attempts = ARRAY(
+                            SELECT decode(h, 'hex') FROM \(.unnest([.text(Self.entries(attempts))])) WITH ORDINALITY AS a(h, o)
+                            ORDER BY o),
+                        unchanged_acks = coalesce(\(bind: unchanged), unchanged_acks), waiting_changed = NULL
+                    WHERE registration_token = \(bind: row.key.registration.hex) AND push_kind = \(bind: row.key.kind.name)
+                        AND app = \(bind: row.key.app.rawValue)
+                    """)
             }
             return OutcomeRow.Written(results: results, deleted: removed.compactMap(\.counted))
         }
@@ -66,15 +66,13 @@ extension PostgresStoreConnection {
         (row.text(0) ?? "") + " " + (row.text(1) ?? "") + " " + (row.text(appColumn) ?? "")
     }
 
-    private static func tokens(_ rows: [OutcomeRow]) -> PostgresValue { PostgresArray.text(rows.map(\.key.registration.hex)) }
+    private static func tokens(_ rows: [OutcomeRow]) -> UnnestColumn { .text(rows.map(\.key.registration.hex)) }
 
-    private static func apps(_ rows: [OutcomeRow]) -> PostgresValue { PostgresArray.text(rows.map(\.key.app.rawValue)) }
+    private static func apps(_ rows: [OutcomeRow]) -> UnnestColumn { .text(rows.map(\.key.app.rawValue)) }
 
-    private static func kinds(_ rows: [OutcomeRow]) -> PostgresValue { PostgresArray.text(rows.map(\.key.kind.name)) }
+    private static func kinds(_ rows: [OutcomeRow]) -> UnnestColumn { .text(rows.map(\.key.kind.name)) }
 
-    private static func clears(_ rows: [OutcomeRow]) -> PostgresValue {
-        PostgresArray.text(rows.map { $0.clearsWaitingAck ? "true" : "false" })
-    }
+    private static func clears(_ rows: [OutcomeRow]) -> UnnestColumn { .bools(rows.map(\.clearsWaitingAck)) }
 
     /// The entry an answer puts first (hex), nil for none or for a row whose attempts are replaced after.
     private static func entry(_ row: OutcomeRow) -> String? {
@@ -82,10 +80,11 @@ extension PostgresStoreConnection {
         return PostgresArray.hex(AttemptRing.entry(attempt))
     }
 
-    /// The attempts put first, the oldest beyond the kept number (bound as `$n`) dropped.
-    private static func prepended(entry parameter: String, kept: Int) -> String {
-        "CASE WHEN \(parameter) IS NULL THEN r.attempts ELSE (ARRAY[decode(\(parameter), 'hex')] || r.attempts)[1:$\(kept)] END"
-    }
+    /// The attempts with `u.entry` put first, the oldest beyond the kept number dropped.
+    private static let prepended: PostgresSQL = """
+        CASE WHEN u.entry IS NULL THEN r.attempts \
+        ELSE (ARRAY[decode(u.entry, 'hex')] || r.attempts)[1:\(bind: Int64(PushAttempt.kept))] END
+        """
 
     private func deliver(_ rows: [OutcomeRow], lease: SweepLease) throws(PostgresError) -> Set<String> {
         guard !rows.isEmpty else { return [] }
@@ -97,47 +96,41 @@ extension PostgresStoreConnection {
             next.append(nextPush)
         }
         return Set(
-            try statement(
+            try self.rows(
                 """
                 UPDATE push_targets r SET last_push_at = u.at, next_push_at = u.next, push_count = r.push_count + 1,
-                    consecutive_failures = 0, last_error = NULL, attempts = \(Self.prepended(entry: "u.entry", kept: 8)),
+                    consecutive_failures = 0, last_error = NULL, attempts = \(Self.prepended),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL
-                FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::bool[], $9::text[])
-                    AS u(token, kind, at, next, entry, clear, app)
-                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app AND r.lease_id = $7
+                FROM \(.unnest([
+                    Self.tokens(rows), Self.kinds(rows), .integers(at), .integers(next), .text(rows.map(Self.entry)),
+                    Self.clears(rows), Self.apps(rows),
+                ])) AS u(token, kind, at, next, entry, clear, app)
+                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app AND r.lease_id = \(bind: lease.id)
                 RETURNING r.registration_token, r.push_kind, r.app
                 """
-            ).rows([
-                Self.tokens(rows), Self.kinds(rows), PostgresArray.integers(at), PostgresArray.integers(next),
-                PostgresArray.text(rows.map(Self.entry)), Self.clears(rows), .text(lease.id), .integer(Int64(PushAttempt.kept)),
-                Self.apps(rows),
-            ]) { Self.key($0) })
+            ) { Self.key($0) })
     }
 
     private func keep(_ kept: [(OutcomeRow, OutcomeRow.Change.Kept)], lease: SweepLease) throws(PostgresError) -> Set<String> {
         guard !kept.isEmpty else { return [] }
         let rows = kept.map(\.0)
         return Set(
-            try statement(
+            try self.rows(
                 """
                 UPDATE push_targets r SET consecutive_failures = r.consecutive_failures + u.added,
                     last_error = coalesce(u.reason, r.last_error),
-                    next_push_at = u.next, attempts = \(Self.prepended(entry: "u.entry", kept: 10)),
+                    next_push_at = u.next, attempts = \(Self.prepended),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END, lease_until = NULL,
                     guard_holds = r.guard_holds + u.holds
-                FROM unnest(
-                    $1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::bool[], $8::bigint[],
-                    $11::text[]) AS u(token, kind, added, reason, next, entry, clear, holds, app)
-                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app AND r.lease_id = $9
+                FROM \(.unnest([
+                    Self.tokens(rows), Self.kinds(rows), .integers(kept.map { Int64($0.1.failuresAdded) }),
+                    .text(kept.map(\.1.reason)), .integers(kept.map(\.1.nextPushAt)), .text(rows.map(Self.entry)),
+                    Self.clears(rows), .integers(kept.map { Int64($0.1.guardHoldsAdded) }), Self.apps(rows),
+                ])) AS u(token, kind, added, reason, next, entry, clear, holds, app)
+                WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app AND r.lease_id = \(bind: lease.id)
                 RETURNING r.registration_token, r.push_kind, r.app
                 """
-            ).rows([
-                Self.tokens(rows), Self.kinds(rows), PostgresArray.integers(kept.map { Int64($0.1.failuresAdded) }),
-                PostgresArray.text(kept.map(\.1.reason)), PostgresArray.integers(kept.map(\.1.nextPushAt)),
-                PostgresArray.text(rows.map(Self.entry)), Self.clears(rows),
-                PostgresArray.integers(kept.map { Int64($0.1.guardHoldsAdded) }), .text(lease.id),
-                .integer(Int64(PushAttempt.kept)), Self.apps(rows),
-            ]) { Self.key($0) })
+            ) { Self.key($0) })
     }
 
     /// The targets whose deletion is still this sweep's to write (the lease on the row the answer
@@ -148,14 +141,17 @@ extension PostgresStoreConnection {
         -> [(key: String, counted: CountedTarget?)]
     {
         guard !rows.isEmpty else { return [] }
-        return try statement(
+        return try self.rows(
             """
             WITH owned AS (
                 SELECT o.registration_token, o.push_kind, o.app, u.cutoff, u.whole
                 FROM push_targets o
-                JOIN unnest($1::text[], $2::text[], $3::bigint[], $4::bool[], $6::text[]) AS u(token, kind, cutoff, whole, app)
+                JOIN \(.unnest([
+                    Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), .integers(rows.map(\.1)),
+                    .bools(rows.map(\.0.deletesRegistration)), Self.apps(rows.map(\.0)),
+                ])) AS u(token, kind, cutoff, whole, app)
                     ON o.registration_token = u.token AND o.push_kind = u.kind AND o.app = u.app
-                WHERE o.lease_id = $5 AND o.registered_at <= u.cutoff
+                WHERE o.lease_id = \(bind: lease.id) AND o.registered_at <= u.cutoff
                 FOR UPDATE OF o
             )
             DELETE FROM push_targets t USING owned
@@ -164,11 +160,7 @@ extension PostgresStoreConnection {
             RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app,
                 t.push_count
             """
-        ).rows([
-            Self.tokens(rows.map(\.0)), Self.kinds(rows.map(\.0)), PostgresArray.integers(rows.map(\.1)),
-            PostgresArray.text(rows.map { $0.0.deletesRegistration ? "true" : "false" }), .text(lease.id),
-            Self.apps(rows.map(\.0)),
-        ]) { (Self.key($0, appColumn: 5), Self.counted($0, from: 1)) }
+        ) { (Self.key($0, appColumn: 5), Self.counted($0, from: 1)) }
     }
 
     /// An answer whose row no batch writes: its attempt goes on the row whatever it holds now; a
@@ -176,36 +168,33 @@ extension PostgresStoreConnection {
     private func placeAttempts(_ rows: [OutcomeRow]) throws(PostgresError) -> Set<String> {
         guard !rows.isEmpty else { return [] }
         return Set(
-            try statement(
+            try self.rows(
                 """
-                UPDATE push_targets r SET attempts = \(Self.prepended(entry: "u.entry", kept: 5)),
+                UPDATE push_targets r SET attempts = \(Self.prepended),
                     waiting_ack_at = CASE WHEN u.clear THEN NULL ELSE r.waiting_ack_at END
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $6::text[]) AS u(token, kind, entry, clear, app)
+                FROM \(.unnest([Self.tokens(rows), Self.kinds(rows), .text(rows.map(Self.entry)), Self.clears(rows), Self.apps(rows)]))
+                    AS u(token, kind, entry, clear, app)
                 WHERE r.registration_token = u.token AND r.push_kind = u.kind AND r.app = u.app
                 RETURNING r.registration_token, r.push_kind, r.app
                 """
-            ).rows([
-                Self.tokens(rows), Self.kinds(rows), PostgresArray.text(rows.map(Self.entry)), Self.clears(rows),
-                .integer(Int64(PushAttempt.kept)), Self.apps(rows),
-            ]) { Self.key($0) })
+            ) { Self.key($0) })
     }
 
     func add(_ deliveries: [DeliveryCount]) throws {
         guard !deliveries.isEmpty else { return }
         try storeFaults {
-            try statement(
+            try run(
                 """
                 INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, registrations, delivered, app)
-                SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])
+                SELECT * FROM \(.unnest([
+                    .integers(deliveries.map(\.hour)), .text(deliveries.map(\.activityType.rawValue)),
+                    .text(deliveries.map(\.environment.rawValue)), .text(deliveries.map(\.kind.name)),
+                    .integers(deliveries.map(\.registrations)), .integers(deliveries.map(\.delivered)),
+                    .text(deliveries.map(\.app.rawValue)),
+                ]))
                 ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
                     registrations = h.registrations + excluded.registrations, delivered = h.delivered + excluded.delivered
-                """
-            ).run([
-                PostgresArray.integers(deliveries.map(\.hour)), PostgresArray.text(deliveries.map(\.activityType.rawValue)),
-                PostgresArray.text(deliveries.map(\.environment.rawValue)), PostgresArray.text(deliveries.map(\.kind.name)),
-                PostgresArray.integers(deliveries.map(\.registrations)), PostgresArray.integers(deliveries.map(\.delivered)),
-                PostgresArray.text(deliveries.map(\.app.rawValue)),
-            ])
+                """)
         }
     }
 

@@ -13,130 +13,102 @@ extension PostgresStoreConnection {
         let record = RunRecord(summary)
         try transaction {
             let runID =
-                try statement(
+                try scalarInt(
                     """
-                    INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host) VALUES ($1, $2, $3, $4, $5)
+                    INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host)
+                    VALUES (\(bind: record.startedAt), \(bind: record.durationMilliseconds), \(bind: record.expired), \
+                    \(bind: record.outcome), \(bind: host))
                     RETURNING id
                     """
-                ).scalarInt([
-                    .integer(record.startedAt), .integer(record.durationMilliseconds), .integer(record.expired),
-                    .text(record.outcome), .text(host),
-                ]) ?? 0
-            try statement("UPDATE sweep_totals SET runs = runs + 1, expired = expired + $1 WHERE id = 1").run([
-                .integer(record.expired)
-            ])
+                ) ?? 0
+            try run("UPDATE sweep_totals SET runs = runs + 1, expired = expired + \(bind: record.expired) WHERE id = 1")
             try recordCounts(record.kinds, run: runID, at: record.startedAt)
             try recordReasons(record.reasons, run: runID)
             try recordFaults(record.faults, run: runID, at: record.startedAt)
             try recordWithheld(record.withheld, run: runID, at: record.startedAt)
-            try prune(retention)
+            for statement in retention.pruning() as [PostgresSQL] { try run(statement) }
         }
     }
 
     private func recordCounts(_ kinds: [RunRecord.KindCounts], run: Int64, at startedAt: Int64) throws(PostgresError) {
-        let column = { (count: KeyPath<RunRecord.KindCounts, Int64>) in PostgresArray.integers(kinds.map { $0[keyPath: count] }) }
-        try statement(
+        let column = { (count: KeyPath<RunRecord.KindCounts, Int64>) in UnnestColumn.integers(kinds.map { $0[keyPath: count] }) }
+        let kindNames = UnnestColumn.text(kinds.map(\.kind.name))
+        let apps = UnnestColumn.text(kinds.map(\.app.rawValue))
+        try self.run(
             """
             INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, active, sent, skipped, failed, removed, held, app)
-            SELECT $10::bigint, $1::bigint, *
-            FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[])
-            """
-        ).run([
-            .integer(run), PostgresArray.text(kinds.map(\.kind.name)), column(\.active), column(\.sent), column(\.skipped),
-            column(\.failed), column(\.removed), column(\.held), PostgresArray.text(kinds.map(\.app.rawValue)),
-            .integer(startedAt),
-        ])
-        try statement(
+            SELECT \(bind: startedAt)::bigint, \(bind: run)::bigint, *
+            FROM \(.unnest([
+                kindNames, column(\.active), column(\.sent), column(\.skipped), column(\.failed), column(\.removed),
+                column(\.held), apps,
+            ]))
+            """)
+        try self.run(
             """
             INSERT INTO sweep_kind_totals AS t (push_kind, sent, failed, removed, app)
-            SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[])
+            SELECT * FROM \(.unnest([kindNames, column(\.sent), column(\.failed), column(\.removed), apps]))
             ON CONFLICT (push_kind, app) DO UPDATE SET sent = t.sent + excluded.sent, failed = t.failed + excluded.failed,
                 removed = t.removed + excluded.removed
-            """
-        ).run([
-            PostgresArray.text(kinds.map(\.kind.name)), column(\.sent), column(\.failed), column(\.removed),
-            PostgresArray.text(kinds.map(\.app.rawValue)),
-        ])
+            """)
     }
 
     private func recordReasons(_ reasons: [RunRecord.Reason], run: Int64) throws(PostgresError) {
         guard !reasons.isEmpty else { return }
-        let columns = [
-            PostgresArray.text(reasons.map(\.category.rawValue)), PostgresArray.text(reasons.map(\.kind.name)),
-            PostgresArray.text(reasons.map(\.reason)), PostgresArray.integers(reasons.map(\.count)),
+        let columns: [UnnestColumn] = [
+            .text(reasons.map(\.category.rawValue)), .text(reasons.map(\.kind.name)), .text(reasons.map(\.reason)),
+            .integers(reasons.map(\.count)),
         ]
-        try statement(
+        try self.run(
             """
             INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count)
-            SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[])
-            """
-        ).run([.integer(run)] + columns)
-        try statement(
+            SELECT \(bind: run)::bigint, * FROM \(.unnest(columns))
+            """)
+        try self.run(
             """
             INSERT INTO sweep_reason_totals AS t (kind, push_kind, reason, count)
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+            SELECT * FROM \(.unnest(columns))
             ON CONFLICT (kind, push_kind, reason) DO UPDATE SET count = t.count + excluded.count
-            """
-        ).run(columns)
+            """)
     }
 
     private func recordFaults(_ faults: [RunRecord.Fault], run: Int64, at startedAt: Int64) throws(PostgresError) {
         guard !faults.isEmpty else { return }
-        let columns = [
-            PostgresArray.text(faults.map(\.environment)), PostgresArray.text(faults.map(\.pushKind)),
-            PostgresArray.text(faults.map(\.kind)), PostgresArray.text(faults.map(\.reason)),
-            PostgresArray.integers(faults.map(\.pushes)), PostgresArray.text(faults.map(\.app)),
+        let columns: [UnnestColumn] = [
+            .text(faults.map(\.environment)), .text(faults.map(\.pushKind)), .text(faults.map(\.kind)),
+            .text(faults.map(\.reason)), .integers(faults.map(\.pushes)), .text(faults.map(\.app)),
         ]
-        try statement(
+        try self.run(
             """
             INSERT INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes, app)
-            SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
-            """
-        ).run([.integer(run)] + columns)
-        try statement(
+            SELECT \(bind: run)::bigint, * FROM \(.unnest(columns))
+            """)
+        try self.run(
             """
             INSERT INTO sweep_fault_totals AS t (environment, push_kind, kind, reason, runs, pushes, last_at, app)
-            SELECT e, p, k, r, 1, n, $7::bigint, a
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS u(e, p, k, r, n, a)
+            SELECT e, p, k, r, 1, n, \(bind: startedAt)::bigint, a
+            FROM \(.unnest(columns)) AS u(e, p, k, r, n, a)
             ON CONFLICT (environment, push_kind, kind, reason, app) DO UPDATE SET runs = t.runs + 1,
                 pushes = t.pushes + excluded.pushes, last_at = greatest(t.last_at, excluded.last_at)
-            """
-        ).run(columns + [.integer(startedAt)])
+            """)
     }
 
     private func recordWithheld(_ withheld: [WithheldWakes], run: Int64, at startedAt: Int64) throws(PostgresError) {
         guard !withheld.isEmpty else { return }
-        let columns = [
-            PostgresArray.text(withheld.map(\.group.app.rawValue)),
-            PostgresArray.text(withheld.map(\.group.activityType.rawValue)),
-            PostgresArray.text(withheld.map(\.group.environment.rawValue)),
-            PostgresArray.text(withheld.map(\.group.reason.rawValue)),
-            PostgresArray.integers(withheld.map(\.count)),
+        let columns: [UnnestColumn] = [
+            .text(withheld.map(\.group.app.rawValue)), .text(withheld.map(\.group.activityType.rawValue)),
+            .text(withheld.map(\.group.environment.rawValue)), .text(withheld.map(\.group.reason.rawValue)),
+            .integers(withheld.map(\.count)),
         ]
-        try statement(
+        try self.run(
             """
             INSERT INTO sweep_run_withheld (started_at, run_id, app, activity_type, environment, reason, count)
-            SELECT $6::bigint, $7::bigint, * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
-            """
-        ).run(columns + [.integer(startedAt), .integer(run)])
-        try statement(
+            SELECT \(bind: startedAt)::bigint, \(bind: run)::bigint, * FROM \(.unnest(columns))
+            """)
+        try self.run(
             """
             INSERT INTO sweep_withheld_totals AS t (app, activity_type, environment, reason, count)
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+            SELECT * FROM \(.unnest(columns))
             ON CONFLICT (app, activity_type, environment, reason) DO UPDATE SET count = t.count + excluded.count
-            """
-        ).run(columns)
-    }
-
-    private func prune(_ retention: Retention) throws(PostgresError) {
-        let old = PostgresValue.integer(retention.runsBefore)
-        try statement("DELETE FROM sweep_run_kinds WHERE started_at < $1").run([old])
-        try statement("DELETE FROM sweep_run_withheld WHERE started_at < $1").run([old])
-        for table in ["sweep_reasons", "sweep_faults"] {
-            try statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < $1)").run([old])
-        }
-        try statement("DELETE FROM sweep_runs WHERE started_at < $1").run([old])
-        try statement("DELETE FROM delivery_hours WHERE hour < $1").run([.integer(retention.hoursBefore)])
-        try statement("DELETE FROM ack_hours WHERE hour < $1").run([.integer(retention.hoursBefore)])
+            """)
     }
 }

@@ -24,3 +24,26 @@ extension PostgresStoreConnection {
 
     func scalarInt(_ sql: PostgresSQL) throws(PostgresError) -> Int64? { try statement(sql.text).scalarInt(sql.binds) }
 }
+
+/// One column of a batch, bound as one array with its type, for `unnest(...)`.
+struct UnnestColumn {
+    var array: PostgresValue
+    var type: String
+
+    static func text(_ values: [String?]) -> UnnestColumn { UnnestColumn(array: PostgresArray.text(values), type: "text[]") }
+
+    static func integers(_ values: [Int64?]) -> UnnestColumn {
+        UnnestColumn(array: PostgresArray.integers(values), type: "bigint[]")
+    }
+
+    static func bools(_ values: [Bool]) -> UnnestColumn {
+        UnnestColumn(array: PostgresArray.text(values.map { $0 ? "true" : "false" }), type: "bool[]")
+    }
+}
+
+extension SQL where Value == PostgresValue {
+    /// `unnest($1::text[], $2::bigint[], ...)`: a batch's columns, a thousand rows in one statement.
+    static func unnest(_ columns: [UnnestColumn]) -> PostgresSQL {
+        "unnest(\(joined(columns.map { "\(bind: $0.array)::\(raw: $0.type)" }, separator: ", ")))"
+    }
+}

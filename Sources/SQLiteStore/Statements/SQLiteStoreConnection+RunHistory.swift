@@ -10,106 +10,83 @@ extension SQLiteStoreConnection {
     /// and prunes what `retention` says has aged out.
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws {
         try transaction {
-            try connection.statement(
-                "INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host) VALUES (?, ?, ?, ?, ?)"
-            ).run([
-                .integer(summary.startedAt), .integer(summary.durationMilliseconds), .integer(Int64(summary.expired)),
-                .text(summary.outcome), .text(host),
-            ])
+            try connection.run(
+                """
+                INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host)
+                VALUES (\(bind: summary.startedAt), \(bind: summary.durationMilliseconds), \(bind: Int64(summary.expired)), \
+                \(bind: summary.outcome), \(bind: host))
+                """)
             let runID = try connection.statement("SELECT last_insert_rowid()").scalarInt() ?? 0
             // The lifetime totals grow with the run in its transaction (they never go down:
             // pruning the history below leaves them), as `RunRecord` lists what it adds.
             let record = RunRecord(summary)
-            try connection.statement("UPDATE sweep_totals SET runs = runs + 1, expired = expired + ? WHERE id = 1")
-                .run([.integer(record.expired)])
+            try connection.run(
+                "UPDATE sweep_totals SET runs = runs + 1, expired = expired + \(bind: record.expired) WHERE id = 1")
             for kind in record.kinds {
-                try connection.statement(
+                try connection.run(
                     """
                     INSERT INTO sweep_run_kinds (started_at, run_id, push_kind, app, active, sent, skipped, failed, removed, held)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (\(bind: record.startedAt), \(bind: runID), \(bind: kind.kind.name), \(bind: kind.app.rawValue), \
+                    \(bind: kind.active), \(bind: kind.sent), \(bind: kind.skipped), \(bind: kind.failed), \(bind: kind.removed), \
+                    \(bind: kind.held))
+                    """)
+                try connection.run(
                     """
-                ).run([
-                    .integer(record.startedAt), .integer(runID), .text(kind.kind.name), .text(kind.app.rawValue),
-                    .integer(kind.active), .integer(kind.sent), .integer(kind.skipped),
-                    .integer(kind.failed), .integer(kind.removed), .integer(kind.held),
-                ])
-                try connection.statement(
-                    """
-                    INSERT INTO sweep_kind_totals (push_kind, app, sent, failed, removed) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO sweep_kind_totals (push_kind, app, sent, failed, removed)
+                    VALUES (\(bind: kind.kind.name), \(bind: kind.app.rawValue), \(bind: kind.sent), \(bind: kind.failed), \
+                    \(bind: kind.removed))
                     ON CONFLICT (push_kind, app) DO UPDATE SET sent = sent + excluded.sent, failed = failed + excluded.failed,
                         removed = removed + excluded.removed
-                    """
-                ).run([
-                    .text(kind.kind.name), .text(kind.app.rawValue), .integer(kind.sent), .integer(kind.failed),
-                    .integer(kind.removed),
-                ])
+                    """)
             }
             for reason in record.reasons {
-                try connection.statement(
-                    "INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count) VALUES (?, ?, ?, ?, ?)"
-                ).run([
-                    .integer(runID), .text(reason.category.rawValue), .text(reason.kind.name), .text(reason.reason),
-                    .integer(reason.count),
-                ])
-                try connection.statement(
+                let names: SQLiteSQL = "\(bind: reason.category.rawValue), \(bind: reason.kind.name), \(bind: reason.reason)"
+                try connection.run(
                     """
-                    INSERT INTO sweep_reason_totals (kind, push_kind, reason, count) VALUES (?, ?, ?, ?)
+                    INSERT INTO sweep_reasons (run_id, kind, push_kind, reason, count)
+                    VALUES (\(bind: runID), \(names), \(bind: reason.count))
+                    """)
+                try connection.run(
+                    """
+                    INSERT INTO sweep_reason_totals (kind, push_kind, reason, count) VALUES (\(names), \(bind: reason.count))
                     ON CONFLICT (kind, push_kind, reason) DO UPDATE SET count = count + excluded.count
-                    """
-                ).run([.text(reason.category.rawValue), .text(reason.kind.name), .text(reason.reason), .integer(reason.count)])
+                    """)
             }
             for fault in record.faults {
-                try connection.statement(
+                let names: SQLiteSQL = """
+                    \(bind: fault.environment), \(bind: fault.pushKind), \(bind: fault.kind), \(bind: fault.reason)
+                    """
+                try connection.run(
                     """
                     INSERT OR REPLACE INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes, app)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """
-                ).run([
-                    .integer(runID), .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason),
-                    .integer(fault.pushes), .text(fault.app),
-                ])
-                try connection.statement(
+                    VALUES (\(bind: runID), \(names), \(bind: fault.pushes), \(bind: fault.app))
+                    """)
+                try connection.run(
                     """
                     INSERT INTO sweep_fault_totals (environment, push_kind, kind, reason, runs, pushes, last_at, app)
-                    VALUES (?, ?, ?, ?, 1, ?, ?, ?)
+                    VALUES (\(names), 1, \(bind: fault.pushes), \(bind: record.startedAt), \(bind: fault.app))
                     ON CONFLICT (environment, push_kind, kind, reason, app) DO UPDATE SET runs = runs + 1,
                         pushes = pushes + excluded.pushes, last_at = max(last_at, excluded.last_at)
-                    """
-                ).run([
-                    .text(fault.environment), .text(fault.pushKind), .text(fault.kind), .text(fault.reason),
-                    .integer(fault.pushes),
-                    .integer(record.startedAt), .text(fault.app),
-                ])
+                    """)
             }
             for withheld in record.withheld {
                 let group = withheld.group
-                let names: [PreparedStatement.Value] = [
-                    .text(group.app.rawValue), .text(group.activityType.rawValue), .text(group.environment.rawValue),
-                    .text(group.reason.rawValue), .integer(withheld.count),
-                ]
-                try connection.statement(
+                let names: SQLiteSQL = """
+                    \(bind: group.app.rawValue), \(bind: group.activityType.rawValue), \(bind: group.environment.rawValue), \
+                    \(bind: group.reason.rawValue), \(bind: withheld.count)
+                    """
+                try connection.run(
                     """
                     INSERT INTO sweep_run_withheld (app, activity_type, environment, reason, count, started_at, run_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    VALUES (\(names), \(bind: record.startedAt), \(bind: runID))
+                    """)
+                try connection.run(
                     """
-                ).run(names + [.integer(record.startedAt), .integer(runID)])
-                try connection.statement(
-                    """
-                    INSERT INTO sweep_withheld_totals (app, activity_type, environment, reason, count) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO sweep_withheld_totals (app, activity_type, environment, reason, count) VALUES (\(names))
                     ON CONFLICT (app, activity_type, environment, reason) DO UPDATE SET count = count + excluded.count
-                    """
-                ).run(names)
+                    """)
             }
-            let old = PreparedStatement.Value.integer(retention.runsBefore)
-            try connection.statement("DELETE FROM sweep_run_kinds WHERE started_at < ?").run([old])
-            try connection.statement("DELETE FROM sweep_run_withheld WHERE started_at < ?").run([old])
-            for table in ["sweep_reasons", "sweep_faults"] {
-                try connection.statement("DELETE FROM \(table) WHERE run_id IN (SELECT id FROM sweep_runs WHERE started_at < ?)")
-                    .run([old])
-            }
-            try connection.statement("DELETE FROM sweep_runs WHERE started_at < ?").run([old])
-            try connection.statement("DELETE FROM delivery_hours WHERE hour < ?").run([.integer(retention.hoursBefore)])
-            try connection.statement("DELETE FROM ack_hours WHERE hour < ?").run([.integer(retention.hoursBefore)])
+            for statement in retention.pruning() as [SQLiteSQL] { try connection.run(statement) }
         }
     }
 }
