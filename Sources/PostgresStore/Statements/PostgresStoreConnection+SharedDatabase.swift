@@ -13,17 +13,17 @@ extension PostgresStoreConnection: SharedDatabase {
     /// when it is taken, who holds it tells a second sweep under the same name from someone else.
     func holdHostName(_ host: String) throws -> HostNameClaim {
         try storeFaults {
-            let key = "hashtextextended('liveactivity sweep host ' || $1, 0)"
-            let held = try statement("SELECT pg_try_advisory_lock(\(key))").firstRow([.text(host)]) { $0.bool(0) } ?? false
+            let key: PostgresSQL = "hashtextextended('liveactivity sweep host ' || \(bind: host), 0)"
+            let held = try firstRow("SELECT pg_try_advisory_lock(\(key))") { $0.bool(0) } ?? false
             if held { return .held }
-            let holders = try statement(
+            let holders = try rows(
                 """
                 SELECT a.usename::text, a.usename = current_user FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
                 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
                     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                     AND l.classid::bigint = ((\(key)) >> 32) & 4294967295 AND l.objid::bigint = (\(key)) & 4294967295
                 """
-            ).rows([.text(host)]) { (role: $0.text(0) ?? "?", ours: $0.bool(1)) }
+            ) { (role: $0.text(0) ?? "?", ours: $0.bool(1)) }
             if let stranger = holders.first(where: { !$0.ours }) { return .heldByAnotherRole(stranger.role) }
             return .inUseBySweep
         }
@@ -32,8 +32,7 @@ extension PostgresStoreConnection: SharedDatabase {
     func releaseClaims() throws {
         let lease = try leaseInForce()
         try storeFaults {
-            try statement("UPDATE push_targets SET lease_until = NULL WHERE lease_id = $1 AND lease_until IS NOT NULL")
-                .run([.text(lease.id)])
+            try run("UPDATE push_targets SET lease_until = NULL WHERE lease_id = \(bind: lease.id) AND lease_until IS NOT NULL")
         }
     }
 

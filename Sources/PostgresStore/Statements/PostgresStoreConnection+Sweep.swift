@@ -56,18 +56,8 @@ extension PostgresStoreConnection: SweepStatements {
                 WHERE next_push_at <= \(bind: cutoff) AND \(Self.filter(environments))
                 GROUP BY environment, push_kind, app
                 """
-            ) { row in
-                (
-                    APNsEnvironment(name: row.text(0) ?? ""), PushKind(name: row.text(1) ?? ""),
-                    row.text(2).flatMap(AppName.init),
-                    Int(row.int(3))
-                )
-            }
-            var result: [PushScope: Int] = [:]
-            for case (let environment?, let kind?, let app?, let count) in counts {
-                result[PushScope(environment: environment, kind: kind, app: app), default: 0] += count
-            }
-            return result
+            ) { (PushScope(stored: $0), Int($0.int(3))) }
+            return PushScope.tally(counts)
         }
     }
 
@@ -133,9 +123,7 @@ extension PostgresStoreConnection: SweepStatements {
                 SELECT DISTINCT push_kind, activity_type, requested_interval FROM push_targets
                 WHERE \(Self.unreached(scope, cutoff: cutoff, start: start, lease: lease))
                 """
-            ) { row in
-                Self.group(kind: row.text(0), type: row.text(1), requested: row.optionalInt(2))
-            }.compactMap { $0 }
+            ) { IntervalGroup(stored: $0) }.compactMap { $0 }
         }
     }
 
@@ -158,27 +146,11 @@ extension PostgresStoreConnection: SweepStatements {
         }
     }
 
-    /// A group read back; nil for a kind or type this build does not know, or an interval out of range.
-    /// (Not `try?` on the interval: it flattens "none asked" into "out of range".)
-    static func group(kind: String?, type: String?, requested: Int64?) -> IntervalGroup? {
-        guard let kind = kind.flatMap(PushKind.init(name:)), let type = type.flatMap(ActivityType.init(rawValue:)) else {
-            return nil
-        }
-        let interval: Int?
-        do { interval = try StoredValue.requestedInterval(requested) } catch { return nil }
-        return IntervalGroup(kind: kind, activityType: type, requestedInterval: interval)
-    }
-
     func scopesEverDelivered() throws -> Set<PushScope> {
         try storeFaults {
-            let rows = try statement("SELECT environment, push_kind, app FROM delivered_scopes").rows {
-                (APNsEnvironment(name: $0.text(0) ?? ""), PushKind(name: $0.text(1) ?? ""), $0.text(2).flatMap(AppName.init))
-            }
-            return Set(
-                rows.compactMap { environment, kind, app in
-                    guard let environment, let kind, let app else { return nil }
-                    return PushScope(environment: environment, kind: kind, app: app)
-                })
+            Set(
+                try statement("SELECT environment, push_kind, app FROM delivered_scopes").rows { PushScope(stored: $0) }
+                    .compactMap { $0 })
         }
     }
 
