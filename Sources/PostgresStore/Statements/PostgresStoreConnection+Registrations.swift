@@ -145,7 +145,7 @@ extension PostgresStoreConnection: RegistrationStatements {
                 """
                 SELECT app, environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
                     sum(least(greatest(unproven, 0), 1125899906842624))::bigint
-                FROM target_groups WHERE push_kind = 'wake' GROUP BY app, environment
+                FROM target_groups WHERE \(PushKind.wake.sqlIs()) GROUP BY app, environment
                 """
             ).rows { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) }
             return RegistrationCounts(groups)
@@ -159,7 +159,7 @@ extension PostgresStoreConnection: RegistrationStatements {
             try statement(
                 """
                 SELECT registration_token FROM push_targets
-                WHERE app = $1 AND environment = $2 AND push_kind = 'wake' AND guard_holds > 0 AND last_push_at IS NULL
+                WHERE app = $1 AND environment = $2 AND \(PushKind.wake.sqlIs()) AND guard_holds > 0 AND last_push_at IS NULL
                 ORDER BY registered_at, registration_token LIMIT $3 FOR UPDATE SKIP LOCKED
                 """
             ).rows([.text(app.rawValue), .text(environment.rawValue), .integer(Int64(limit))]) { row in
@@ -241,7 +241,7 @@ extension PostgresStoreConnection: RegistrationStatements {
                     t.registration_token, t.app
                 FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
                     ON t.registration_token = u.token AND t.app = u.app
-                WHERE t.push_kind = 'wake'
+                WHERE \(PushKind.wake.sqlIs(alias: "t"))
                 ORDER BY t.registration_token, t.app FOR UPDATE OF t
                 """
             ).rows(
@@ -265,14 +265,14 @@ extension PostgresStoreConnection: RegistrationStatements {
                     try statement(
                         """
                         UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
-                        WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3
+                        WHERE registration_token = $1 AND \(PushKind.wake.sqlIs()) AND app = $3
                         """
                     ).run([.text(key.token.hex), PostgresArray.text(Self.entries(attempts)), .text(key.app.rawValue)])
                 case .wait(let key, let at, let changed):
                     try statement(
                         """
                         UPDATE push_targets SET waiting_ack_at = $2, waiting_changed = $4
-                        WHERE registration_token = $1 AND push_kind = 'wake' AND app = $3
+                        WHERE registration_token = $1 AND \(PushKind.wake.sqlIs()) AND app = $3
                         """
                     ).run([
                         .text(key.token.hex), .integer(at), .text(key.app.rawValue),
@@ -284,7 +284,7 @@ extension PostgresStoreConnection: RegistrationStatements {
                         """
                         UPDATE push_targets SET activities = $2, background_refresh = $3, low_power = $4, unchanged_acks = $5,
                             next_push_at = $6
-                        WHERE registration_token = $1 AND push_kind = 'wake' AND app = $7
+                        WHERE registration_token = $1 AND \(PushKind.wake.sqlIs()) AND app = $7
                         """
                     ).run([
                         .text(key.token.hex), stored.activities.map { .integer($0) } ?? .null,
@@ -331,7 +331,7 @@ extension PostgresStoreConnection: RegistrationStatements {
                     delivered[bucket] = try statement(
                         """
                         INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket), app)
-                        VALUES ($1, $2, $3, 'wake', 1, $4, 1, $5)
+                        VALUES ($1, $2, $3, \(PushKind.wake.sqlLiteral), 1, $4, 1, $5)
                         ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
                             acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = h.d\(bucket) + 1
                         """)

@@ -42,7 +42,7 @@ struct UnnestColumn {
 }
 
 extension SQL where Value == PostgresValue {
-    /// `unnest($1::text[], $2::bigint[], ...)`: a batch's columns, a thousand rows in one statement.
+    /// `unnest(<tokens>::text[], <times>::bigint[], ...)`: a batch's columns, a thousand rows in one statement.
     static func unnest(_ columns: [UnnestColumn]) -> PostgresSQL {
         "unnest(\(joined(columns.map { "\(bind: $0.array)::\(raw: $0.type)" }, separator: ", ")))"
     }
