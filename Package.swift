@@ -82,14 +82,21 @@ let package = Package(
         // sweep's outcome batch, how figures add up. No C: the rules are decided here, engines
         // differ only in statements.
         .target(name: "LiveActivityStore", dependencies: ["LiveActivityDomain", "LiveActivityFigures", "SystemSupport"]),
+        // The SQL both SQL engines share: statement text whose binds number themselves, and the
+        // rules' fragments (the due order, the unreached targets, the registered-at guard).
+        .target(name: "StoreSQL", dependencies: ["LiveActivityStore", "LiveActivityDomain"]),
         // The embedded engine: the contract's statements over one SQLite file.
         .target(
             name: "SQLiteStore",
-            dependencies: ["CSQLite", "SQLiteClient", "LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
+            dependencies: [
+                "CSQLite", "SQLiteClient", "LiveActivityStore", "StoreSQL", "LiveActivityDomain", "LiveActivityFigures",
+            ]),
         // The engine of several hosts: the contract's statements over one PostgreSQL database, with leases.
         .target(
             name: "PostgresStore",
-            dependencies: ["PostgresClient", "LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
+            dependencies: [
+                "PostgresClient", "LiveActivityStore", "StoreSQL", "LiveActivityDomain", "LiveActivityFigures",
+            ]),
         // The in-memory engine: the contract over plain values, for the figures' and the sweep's
         // unit tests. It decides nothing (every rule is above the contract), so a rule that an
         // engine had to write again would show here first. No program links it.
@@ -103,14 +110,15 @@ let package = Package(
         // The JSON API of SPEC section 3 as a plain function from request to response.
         .target(
             name: "RegistrationService",
-            dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore"]),
+            dependencies: ["FastCGIWire", "LiveActivityDomain", "LiveActivityFigures", "LiveActivityStore", "SystemSupport"]),
         // The sweep of SPEC section 5.
         .target(
             name: "LiveActivitySweep",
             dependencies: ["LiveActivityDomain", "LiveActivityStore", "APNsJWT", "APNsHTTP2", "SystemSupport"]),
         // The local APNs stand-in's checks and record (SPEC 2), behind nginx's HTTP/2 + TLS. It
         // verifies tokens through APNsJWT's public verifier, so it names no libcrypto type.
-        .target(name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "SQLiteClient", "APNsJWT"]),
+        .target(
+            name: "APNsStandIn", dependencies: ["FastCGIWire", "LiveActivityDomain", "SQLiteClient", "APNsJWT", "SystemSupport"]),
 
         // MARK: - The app's side
         // The client the iOS app adds (SPEC 7 "The app's side"): registers the device token, acks a
@@ -149,7 +157,8 @@ let package = Package(
         .testTarget(
             name: "LiveActivityStoreTests",
             dependencies: [
-                "LiveActivityStore", "SQLiteStore", "SQLiteClient", "StoreEngines", "LiveActivityDomain", "LiveActivityFigures",
+                "LiveActivityStore", "StoreSQL", "SQLiteStore", "SQLiteClient", "StoreEngines", "LiveActivityDomain",
+                "LiveActivityFigures",
                 "TestSupport",
             ]),
         .testTarget(

@@ -200,6 +200,19 @@ import Testing
             checked += 1
         }
         #expect(checked > 15, "sources found: \(checked)")
+        // The SQL both SQL engines share names neither engine nor C library: a third SQL engine
+        // reuses it as it is.
+        let shared = packageRoot + "/Sources/StoreSQL"
+        var sharedChecked = 0
+        for case let file as String in try #require(FileManager.default.enumerator(atPath: shared)) where file.hasSuffix(".swift")
+        {
+            let text = try String(contentsOfFile: shared + "/" + file, encoding: .utf8)
+            for word in ["import C", "import SQLite", "import Postgres"] {
+                #expect(!text.contains(word), "StoreSQL/\(file) names \(word)")
+            }
+            sharedChecked += 1
+        }
+        #expect(sharedChecked >= 4, "sources found: \(sharedChecked)")
         for engine in ["SQLiteStore", "PostgresStore"] {
             let folder = packageRoot + "/Sources/" + engine
             let sources = try #require(FileManager.default.enumerator(atPath: folder))

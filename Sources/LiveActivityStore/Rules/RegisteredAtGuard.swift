@@ -9,8 +9,6 @@ public struct RegisteredAtGuard: Sendable {
 
     public init(read: Int64) { self.read = read }
 
-    public func sql<Value>() -> SQL<Value> { "registered_at = \(bind: read)" }
-
     public func matches(_ registeredAt: Int64) -> Bool { registeredAt == read }
 }
 

@@ -15,16 +15,6 @@ public struct UnreachedTargets: Sendable {
         self.start = start
     }
 
-    /// The predicate over `push_targets`; a scope of every kind names none.
-    public func sql<Value>() -> SQL<Value> {
-        let kind: SQL<Value> = scope.kind.map { " AND push_kind = \(bind: $0.name)" } ?? ""
-        return """
-            next_push_at <= \(bind: cutoff) AND environment = \(bind: scope.environment.rawValue) \
-            AND registered_at <= \(bind: start) AND (last_push_at IS NULL OR last_push_at < \(bind: start))\(kind) \
-            AND app = \(bind: scope.app.rawValue)
-            """
-    }
-
     /// Whether the target `key`, with these stored fields, is one of them.
     public func matches(
         _ key: TargetKey, environment: APNsEnvironment, nextPushAt: Int64, registeredAt: Int64, lastPushAt: Int64?

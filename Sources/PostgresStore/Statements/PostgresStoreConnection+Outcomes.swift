@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// A sweep's outcome batches on PostgreSQL (SPEC 5): one statement per kind of change for the
 /// whole batch, keyed by target (registration token and kind), each only where the row still

@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// The run history on PostgreSQL (SPEC 7): a sweep's run, its counts, reasons, faults and
 /// withheld wakes, each list one statement of unnested arrays, what they add to the lifetime

@@ -1,5 +1,6 @@
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// PostgreSQL writes the `n`th bind as `$n`.
 extension PostgresValue: SQLValue {

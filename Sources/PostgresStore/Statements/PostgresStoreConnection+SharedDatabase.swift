@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// What a database several hosts share adds on PostgreSQL (SPEC 5, "Several hosts"): the lock
 /// on a sweep's host name and its lease (the server's clock is measured as the session opens,

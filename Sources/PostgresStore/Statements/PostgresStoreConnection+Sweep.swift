@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// A sweep's statements (SPEC 5) on PostgreSQL, where several hosts sweep the same database at the
 /// same minute with no leader (SPEC 5, "Several hosts"): a sweep claims the targets it pushes

@@ -1,5 +1,5 @@
 import LiveActivityDomain
-import Synchronization
+import SystemSupport
 
 /// The responder's own limit on `/wakeup/diagnostics` (SPEC 3: a few a minute per token), beside
 /// nginx's per-client one: the answer reads a registration's attempts, which a loop in an app
@@ -16,7 +16,7 @@ public final class DiagnosticsLimit: Sendable {
     public let capacity: Int
 
     /// When each key's last requests came (at most `allowed`, oldest first).
-    private let seen = Mutex([RegistrationKey: [Int64]]())
+    private let seen = LockedValue([RegistrationKey: [Int64]]())
 
     /// Four a minute: enough for a person tapping "why is this stale?" again, not for a loop.
     public init(allowed: Int = 4, window: Int64 = 60_000, capacity: Int = 10_000) {

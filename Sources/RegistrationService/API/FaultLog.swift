@@ -1,5 +1,5 @@
 import LiveActivityStore
-import Synchronization
+import SystemSupport
 
 /// What the responder tells operators about conditions that repeat per request, shared by its
 /// workers, so that log volume follows time, not traffic (SPEC 7). Any repeated condition (the
@@ -37,7 +37,7 @@ public final class FaultLog: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let repeatMilliseconds: Int64
 
     /// `repeatSeconds`: how often a fault (or its all-clear) may be logged again. A nearly full

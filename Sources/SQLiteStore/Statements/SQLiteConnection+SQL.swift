@@ -1,5 +1,6 @@
 import LiveActivityStore
 import SQLiteClient
+import StoreSQL
 
 /// SQLite writes the `n`th bind as `?n`.
 extension PreparedStatement.Value: SQLValue {

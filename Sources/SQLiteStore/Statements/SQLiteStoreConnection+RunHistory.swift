@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import SQLiteClient
+import StoreSQL
 
 /// The run history on SQLite (SPEC 7): a sweep's run, its counts, reasons, faults and withheld
 /// wakes, what they add to the lifetime totals, and the pruning of what aged out, in one

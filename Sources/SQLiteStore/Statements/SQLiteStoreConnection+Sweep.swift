@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import SQLiteClient
+import StoreSQL
 
 /// A sweep's statements (SPEC 5) on SQLite. One host runs one sweep at a time (the sweep's
 /// lock), so it is no `SharedDatabase` (no lease, no host name to lock): a due target is read,

@@ -1,3 +1,5 @@
+import LiveActivityStore
+
 /// The history's pruning, the same statements on every SQL engine (idempotent: several hosts
 /// may prune the same minute).
 extension Retention {
