@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// The provider token on PostgreSQL (SPEC 5): a row per key (key id, team and key: the cache
 /// key) that every host's sweep shares, in a table the responder's role is never granted. A
@@ -32,8 +33,9 @@ struct ProviderTokenTable: ProviderTokenStore {
         let store = try session()
         defer { store.close() }
         return try store.storeFaults {
-            try store.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = $1")
-                .firstRow([.text(cacheKey)]) { Self.token($0) } ?? nil
+            try store.firstRow("SELECT token, issued_at FROM provider_tokens WHERE cache_key = \(bind: cacheKey)") {
+                Self.token($0)
+            } ?? nil
         }
     }
 
@@ -41,19 +43,23 @@ struct ProviderTokenTable: ProviderTokenStore {
         let store = try session()
         defer { store.close() }
         return try store.transaction {
-            _ = try store.statement("SELECT set_config('idle_in_transaction_session_timeout', $1, true)")
-                .run([.text(Self.idleRenewalTimeout)])
-            _ = try store.statement("SELECT set_config('lock_timeout', $1, true)").run([.text(Self.renewalLockTimeout)])
+            try store.run("SELECT set_config('idle_in_transaction_session_timeout', \(bind: Self.idleRenewalTimeout), true)")
+            try store.run("SELECT set_config('lock_timeout', \(bind: Self.renewalLockTimeout), true)")
             // A row to lock for a key never seen: empty until this renewal writes it.
-            _ = try store.statement(
-                "INSERT INTO provider_tokens (cache_key, token, issued_at) VALUES ($1, '', 0) ON CONFLICT (cache_key) DO NOTHING"
-            ).run([.text(cacheKey)])
+            try store.run(
+                "INSERT INTO provider_tokens (cache_key, token, issued_at) VALUES (\(bind: cacheKey), '', 0) ON CONFLICT (cache_key) DO NOTHING"
+            )
             let kept =
-                try store.statement("SELECT token, issued_at FROM provider_tokens WHERE cache_key = $1 FOR UPDATE")
-                .firstRow([.text(cacheKey)]) { Self.token($0) } ?? nil
+                try store.firstRow("SELECT token, issued_at FROM provider_tokens WHERE cache_key = \(bind: cacheKey) FOR UPDATE")
+            {
+                Self.token($0)
+            } ?? nil
             let token = try renew(kept)
-            _ = try store.statement("UPDATE provider_tokens SET token = $2, issued_at = $3 WHERE cache_key = $1")
-                .run([.text(cacheKey), .text(token.jwt), .integer(token.issuedAt)])
+            try store.run(
+                """
+                UPDATE provider_tokens SET token = \(bind: token.jwt), issued_at = \(bind: token.issuedAt)
+                WHERE cache_key = \(bind: cacheKey)
+                """)
             return token
         }
     }

@@ -1,6 +1,7 @@
 import LiveActivityDomain
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// The responder's statements (SPEC 3) on PostgreSQL: each over a whole group-commit batch in one
 /// statement (arrays unnested), so a batch costs a few round trips whatever its size.
@@ -10,16 +11,15 @@ extension PostgresStoreConnection: RegistrationStatements {
     func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?] {
         guard !keys.isEmpty else { return [] }
         return try storeFaults {
-            let rows = try statement(
-                """
+            let sql: PostgresSQL = """
                 SELECT t.registration_token, t.push_kind, t.push_token, t.environment, t.activity_type,
                     t.last_push_at IS NOT NULL, t.app, t.push_count
-                FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
+                FROM push_targets t JOIN \(.unnest(Self.columns(keys))) AS u(token, app)
                     ON t.registration_token = u.token AND t.app = u.app
                 ORDER BY t.registration_token, t.push_kind, t.app FOR UPDATE OF t
                 """
-            ).rows(
-                Self.columns(keys),
+            let rows = try statement(sql.text).rows(
+                sql.binds,
                 refusing: { (row) throws(StoredValueError) in
                     (
                         registration: RegistrationKey(
@@ -51,90 +51,91 @@ extension PostgresStoreConnection: RegistrationStatements {
     func write(_ targets: [TargetWrite]) throws {
         guard !targets.isEmpty else { return }
         try storeFaults {
-            let delete = try statement(
-                """
-                DELETE FROM push_targets t USING unnest($1::text[], $2::text[], $3::text[]) AS u(token, kind, app)
-                WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
-                """)
-            // A refresh takes the target out of any sweep's lease: that sweep's write is skipped.
-            let refresh = try statement(
-                """
-                UPDATE push_targets t SET activity_type = u.activity_type, environment = u.environment, registered_at = u.at,
-                    expires_at = u.expires, next_push_at = u.at, consecutive_failures = 0, last_error = NULL,
-                    requested_interval = u.interval, last_push_at = CASE WHEN u.keeps THEN t.last_push_at END,
-                    lease_id = NULL, lease_until = NULL, activities = u.activities, background_refresh = u.refresh,
-                    low_power = u.low_power, unchanged_acks = u.unchanged, waiting_changed = NULL
-                FROM unnest(
-                    $1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bool[],
-                    $9::text[], $10::bigint[], $11::text[], $12::bigint[], $13::bigint[])
-                    AS u(token, kind, activity_type, environment, at, expires, interval, keeps, app, activities, refresh,
-                        low_power, unchanged)
-                WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
-                """)
-            let insert = try statement(
-                """
-                INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
-                    expires_at, requested_interval, next_push_at, app, activities, background_refresh, low_power,
-                    unchanged_acks)
-                SELECT token, kind, target, activity_type, environment, at, expires, interval, at, app, activities, refresh,
-                    low_power, unchanged
-                FROM unnest(
-                    $1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[],
-                    $9::text[], $10::bigint[], $11::text[], $12::bigint[], $13::bigint[])
-                    AS u(token, kind, target, activity_type, environment, at, expires, interval, app, activities, refresh,
-                        low_power, unchanged)
-                """)
-            _ = try connection.pipeline { pipeline in
+            _ = try connection.pipeline { pipeline throws(PostgresError) in
                 for run in TargetWriteRun.cut(targets) {
-                    if !run.deletes.isEmpty { pipeline.run(delete, Self.columns(deleting: run.deletes)) }
-                    if !run.refreshes.isEmpty { pipeline.run(refresh, Self.columns(refreshing: run.refreshes)) }
-                    if !run.inserts.isEmpty { pipeline.run(insert, Self.columns(inserting: run.inserts)) }
+                    if !run.deletes.isEmpty { try add(Self.deleting(run.deletes), to: pipeline) }
+                    if !run.refreshes.isEmpty { try add(Self.refreshing(run.refreshes), to: pipeline) }
+                    if !run.inserts.isEmpty { try add(Self.inserting(run.inserts), to: pipeline) }
                 }
             }
         }
     }
 
-    private static func columns(deleting keys: [TargetKey]) -> [PostgresValue] {
-        [
-            PostgresArray.text(keys.map(\.registration.hex)), PostgresArray.text(keys.map(\.kind.name)),
-            PostgresArray.text(keys.map(\.app.rawValue)),
-        ]
+    /// Queues `sql` on `pipeline`, its statement prepared once and found again by its text.
+    private func add(_ sql: PostgresSQL, to pipeline: PostgresPipeline) throws(PostgresError) {
+        pipeline.run(try statement(sql.text), sql.binds)
     }
 
-    /// Registrations as two arrays, tokens and apps, for `unnest($1::text[], $2::text[])`.
-    static func columns(_ keys: [RegistrationKey]) -> [PostgresValue] {
-        [PostgresArray.text(keys.map(\.token.hex)), PostgresArray.text(keys.map(\.app.rawValue))]
+    private static func deleting(_ keys: [TargetKey]) -> PostgresSQL {
+        """
+        DELETE FROM push_targets t USING \(.unnest(columns(deleting: keys))) AS u(token, kind, app)
+        WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
+        """
     }
 
-    private static func columns(refreshing rows: [TargetWriteRun.Refresh]) -> [PostgresValue] {
+    /// A refresh takes the target out of any sweep's lease: that sweep's write is skipped.
+    private static func refreshing(_ rows: [TargetWriteRun.Refresh]) -> PostgresSQL {
+        """
+        UPDATE push_targets t SET activity_type = u.activity_type, environment = u.environment, registered_at = u.at,
+            expires_at = u.expires, next_push_at = u.at, consecutive_failures = 0, last_error = NULL,
+            requested_interval = u.interval, last_push_at = CASE WHEN u.keeps THEN t.last_push_at END,
+            lease_id = NULL, lease_until = NULL, activities = u.activities, background_refresh = u.refresh,
+            low_power = u.low_power, unchanged_acks = u.unchanged, waiting_changed = NULL
+        FROM \(.unnest(columns(refreshing: rows)))
+            AS u(token, kind, activity_type, environment, at, expires, interval, keeps, app, activities, refresh,
+                low_power, unchanged)
+        WHERE t.registration_token = u.token AND t.push_kind = u.kind AND t.app = u.app
+        """
+    }
+
+    private static func inserting(_ targets: [NewTarget]) -> PostgresSQL {
+        """
+        INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
+            expires_at, requested_interval, next_push_at, app, activities, background_refresh, low_power,
+            unchanged_acks)
+        SELECT token, kind, target, activity_type, environment, at, expires, interval, at, app, activities, refresh,
+            low_power, unchanged
+        FROM \(.unnest(columns(inserting: targets)))
+            AS u(token, kind, target, activity_type, environment, at, expires, interval, app, activities, refresh,
+                low_power, unchanged)
+        """
+    }
+
+    private static func columns(deleting keys: [TargetKey]) -> [UnnestColumn] {
+        [.text(keys.map(\.registration.hex)), .text(keys.map(\.kind.name)), .text(keys.map(\.app.rawValue))]
+    }
+
+    /// Registrations as two columns, tokens and apps, for `unnest(<tokens>::text[], <apps>::text[])`.
+    static func columns(_ keys: [RegistrationKey]) -> [UnnestColumn] {
+        [.text(keys.map(\.token.hex)), .text(keys.map(\.app.rawValue))]
+    }
+
+    private static func columns(refreshing rows: [TargetWriteRun.Refresh]) -> [UnnestColumn] {
         [
-            PostgresArray.text(rows.map(\.key.registration.hex)), PostgresArray.text(rows.map(\.key.kind.name)),
-            PostgresArray.text(rows.map(\.facts.activityType.rawValue)),
-            PostgresArray.text(rows.map(\.facts.environment.rawValue)),
-            PostgresArray.integers(rows.map(\.facts.registeredAt)), PostgresArray.integers(rows.map(\.facts.expiresAt)),
-            PostgresArray.integers(rows.map { $0.requestedInterval.map(Int64.init) }),
-            PostgresArray.text(rows.map { $0.keepsProof ? "true" : "false" }), PostgresArray.text(rows.map(\.key.app.rawValue)),
+            .text(rows.map(\.key.registration.hex)), .text(rows.map(\.key.kind.name)),
+            .text(rows.map(\.facts.activityType.rawValue)), .text(rows.map(\.facts.environment.rawValue)),
+            .integers(rows.map(\.facts.registeredAt)), .integers(rows.map(\.facts.expiresAt)),
+            .integers(rows.map { $0.requestedInterval.map(Int64.init) }), .bools(rows.map(\.keepsProof)),
+            .text(rows.map(\.key.app.rawValue)),
         ] + Self.columns(cadence: rows.map(\.cadence))
     }
 
-    /// The four `CadenceColumns` as arrays, one entry per target.
-    private static func columns(cadence states: [CadenceState]) -> [PostgresValue] {
+    /// The four `CadenceColumns`, one entry per target.
+    private static func columns(cadence states: [CadenceState]) -> [UnnestColumn] {
         let stored = states.map(\.storedValues)
         return [
-            PostgresArray.integers(stored.map(\.activities)), PostgresArray.text(stored.map(\.backgroundRefresh)),
-            PostgresArray.integers(stored.map(\.lowPower)), PostgresArray.integers(stored.map { Optional($0.unchangedAcks) }),
+            .integers(stored.map(\.activities)), .text(stored.map(\.backgroundRefresh)),
+            .integers(stored.map(\.lowPower)), .integers(stored.map { Optional($0.unchangedAcks) }),
         ]
     }
 
-    private static func columns(inserting targets: [NewTarget]) -> [PostgresValue] {
+    private static func columns(inserting targets: [NewTarget]) -> [UnnestColumn] {
         [
-            PostgresArray.text(targets.map(\.key.registration.hex)), PostgresArray.text(targets.map(\.key.kind.name)),
-            PostgresArray.text(targets.map(\.token.hex)), PostgresArray.text(targets.map(\.facts.activityType.rawValue)),
-            PostgresArray.text(targets.map(\.facts.environment.rawValue)),
-            PostgresArray.integers(targets.map(\.facts.registeredAt)),
-            PostgresArray.integers(targets.map(\.facts.expiresAt)),
-            PostgresArray.integers(targets.map { $0.requestedInterval.map(Int64.init) }),
-            PostgresArray.text(targets.map(\.key.app.rawValue)),
+            .text(targets.map(\.key.registration.hex)), .text(targets.map(\.key.kind.name)),
+            .text(targets.map(\.token.hex)), .text(targets.map(\.facts.activityType.rawValue)),
+            .text(targets.map(\.facts.environment.rawValue)), .integers(targets.map(\.facts.registeredAt)),
+            .integers(targets.map(\.facts.expiresAt)), .integers(targets.map { $0.requestedInterval.map(Int64.init) }),
+            .text(targets.map(\.key.app.rawValue)),
         ] + Self.columns(cadence: targets.map(\.cadence))
     }
 
@@ -156,13 +157,14 @@ extension PostgresStoreConnection: RegistrationStatements {
     /// host's writer is evicting (locked) are skipped, not waited for.
     func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
         try storeFaults {
-            try statement(
+            try rows(
                 """
                 SELECT registration_token FROM push_targets
-                WHERE app = $1 AND environment = $2 AND \(PushKind.wake.sqlIs()) AND guard_holds > 0 AND last_push_at IS NULL
-                ORDER BY registered_at, registration_token LIMIT $3 FOR UPDATE SKIP LOCKED
+                WHERE app = \(bind: app.rawValue) AND environment = \(bind: environment.rawValue) \
+                AND \(raw: PushKind.wake.sqlIs()) AND guard_holds > 0 AND last_push_at IS NULL
+                ORDER BY registered_at, registration_token LIMIT \(bind: Int64(limit)) FOR UPDATE SKIP LOCKED
                 """
-            ).rows([.text(app.rawValue), .text(environment.rawValue), .integer(Int64(limit))]) { row in
+            ) { row in
                 // A token this build cannot read is skipped: not evicted, and no fault for a new device.
                 try? StoredValue.token(row.text(0), column: "registration_token")
             }.compactMap { $0.map { RegistrationKey(app: app, token: $0) } }
@@ -173,14 +175,14 @@ extension PostgresStoreConnection: RegistrationStatements {
     func delete(_ keys: [RegistrationKey]) throws -> [[CountedTarget]] {
         guard !keys.isEmpty else { return [] }
         return try storeFaults {
-            let deleted = try statement(
+            let deleted = try rows(
                 """
-                DELETE FROM push_targets t USING unnest($1::text[], $2::text[]) AS u(token, app)
+                DELETE FROM push_targets t USING \(.unnest(Self.columns(keys))) AS u(token, app)
                 WHERE t.registration_token = u.token AND t.app = u.app
                 RETURNING t.registration_token, t.push_kind, t.activity_type, t.environment, t.last_push_at IS NOT NULL, t.app,
                     t.push_count
                 """
-            ).rows(Self.columns(keys)) { row in
+            ) { row in
                 (
                     RegistrationKey(app: AppName(trusted: row.text(5) ?? ""), token: PushToken(trusted: row.text(0) ?? "")),
                     Self.counted(row, from: 1)
@@ -211,19 +213,18 @@ extension PostgresStoreConnection: RegistrationStatements {
     func adjust(_ deltas: [GroupDelta]) throws {
         guard !deltas.isEmpty else { return }
         try storeFaults {
-            try statement(
+            let columns: [UnnestColumn] = [
+                .text(deltas.map(\.group.kind.name)), .text(deltas.map(\.group.environment.rawValue)),
+                .text(deltas.map(\.group.activityType.rawValue)), .integers(deltas.map(\.targets)),
+                .integers(deltas.map(\.unproven)), .text(deltas.map(\.group.app.rawValue)), .integers(deltas.map(\.wakeups)),
+            ]
+            try run(
                 """
                 INSERT INTO target_groups AS g (push_kind, environment, activity_type, n, unproven, app, wakeups)
-                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[])
+                SELECT * FROM \(.unnest(columns))
                 ON CONFLICT (push_kind, environment, activity_type, app) DO UPDATE SET
                     n = g.n + excluded.n, unproven = g.unproven + excluded.unproven, wakeups = g.wakeups + excluded.wakeups
-                """
-            ).run([
-                PostgresArray.text(deltas.map(\.group.kind.name)), PostgresArray.text(deltas.map(\.group.environment.rawValue)),
-                PostgresArray.text(deltas.map(\.group.activityType.rawValue)), PostgresArray.integers(deltas.map(\.targets)),
-                PostgresArray.integers(deltas.map(\.unproven)), PostgresArray.text(deltas.map(\.group.app.rawValue)),
-                PostgresArray.integers(deltas.map(\.wakeups)),
-            ])
+                """)
         }
     }
 
@@ -234,18 +235,17 @@ extension PostgresStoreConnection: RegistrationStatements {
         guard !keys.isEmpty else { return [] }
         let wanted = Set(keys)
         return try storeFaults {
-            let rows = try statement(
-                """
-                SELECT t.activity_type, t.environment, t.requested_interval, t.next_push_at, \(joinedAttempts(alias: "t")),
-                    t.waiting_ack_at, t.last_push_at, t.registered_at, \(TargetColumns.aliased(CadenceColumns.list, "t")),
+            let sql: PostgresSQL = """
+                SELECT t.activity_type, t.environment, t.requested_interval, t.next_push_at, \(raw: joinedAttempts(alias: "t")),
+                    t.waiting_ack_at, t.last_push_at, t.registered_at, \(raw: TargetColumns.aliased(CadenceColumns.list, "t")),
                     t.registration_token, t.app
-                FROM push_targets t JOIN unnest($1::text[], $2::text[]) AS u(token, app)
+                FROM push_targets t JOIN \(.unnest(Self.columns(keys))) AS u(token, app)
                     ON t.registration_token = u.token AND t.app = u.app
-                WHERE \(PushKind.wake.sqlIs(alias: "t"))
+                WHERE \(raw: PushKind.wake.sqlIs(alias: "t"))
                 ORDER BY t.registration_token, t.app FOR UPDATE OF t
                 """
-            ).rows(
-                Self.columns(keys),
+            let rows = try statement(sql.text).rows(
+                sql.binds,
                 refusing: { (row) throws(StoredValueError) -> (RegistrationKey, AckSubject)? in
                     let key = RegistrationKey(
                         app: AppName(trusted: row.text(13) ?? ""), token: PushToken(trusted: row.text(12) ?? ""))
@@ -262,38 +262,39 @@ extension PostgresStoreConnection: RegistrationStatements {
             for ack in acks {
                 switch ack {
                 case .mark(let key, let attempts):
-                    try statement(
+                    try run(
                         """
-                        UPDATE push_targets SET attempts = ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) WITH ORDINALITY AS a(h, o) ORDER BY o)
-                        WHERE registration_token = $1 AND \(PushKind.wake.sqlIs()) AND app = $3
-                        """
-                    ).run([.text(key.token.hex), PostgresArray.text(Self.entries(attempts)), .text(key.app.rawValue)])
+                        UPDATE push_targets SET attempts = ARRAY(
+                            SELECT decode(h, 'hex') FROM \(.unnest([.text(Self.entries(attempts))])) WITH ORDINALITY AS a(h, o)
+                            ORDER BY o)
+                        WHERE \(Self.wakeTarget(of: key))
+                        """)
                 case .wait(let key, let at, let changed):
-                    try statement(
+                    let changed: PostgresValue = changed.map { .integer($0 ? 1 : 0) } ?? .null
+                    try run(
                         """
-                        UPDATE push_targets SET waiting_ack_at = $2, waiting_changed = $4
-                        WHERE registration_token = $1 AND \(PushKind.wake.sqlIs()) AND app = $3
-                        """
-                    ).run([
-                        .text(key.token.hex), .integer(at), .text(key.app.rawValue),
-                        changed.map { .integer($0 ? 1 : 0) } ?? .null,
-                    ])
+                        UPDATE push_targets SET waiting_ack_at = \(bind: at), waiting_changed = \(bind: changed)
+                        WHERE \(Self.wakeTarget(of: key))
+                        """)
                 case .cadence(let key, let state, let next):
                     let stored = state.storedValues
-                    try statement(
+                    let activities: PostgresValue = stored.activities.map { .integer($0) } ?? .null
+                    let refresh: PostgresValue = stored.backgroundRefresh.map { .text($0) } ?? .null
+                    let lowPower: PostgresValue = stored.lowPower.map { .integer($0) } ?? .null
+                    try run(
                         """
-                        UPDATE push_targets SET activities = $2, background_refresh = $3, low_power = $4, unchanged_acks = $5,
-                            next_push_at = $6
-                        WHERE registration_token = $1 AND \(PushKind.wake.sqlIs()) AND app = $7
-                        """
-                    ).run([
-                        .text(key.token.hex), stored.activities.map { .integer($0) } ?? .null,
-                        stored.backgroundRefresh.map { .text($0) } ?? .null, stored.lowPower.map { .integer($0) } ?? .null,
-                        .integer(stored.unchangedAcks), .integer(next), .text(key.app.rawValue),
-                    ])
+                        UPDATE push_targets SET activities = \(bind: activities), background_refresh = \(bind: refresh),
+                            low_power = \(bind: lowPower), unchanged_acks = \(bind: stored.unchangedAcks), next_push_at = \(bind: next)
+                        WHERE \(Self.wakeTarget(of: key))
+                        """)
                 }
             }
         }
+    }
+
+    /// The wake target of the registration `key`.
+    private static func wakeTarget(of key: RegistrationKey) -> PostgresSQL {
+        "registration_token = \(bind: key.token.hex) AND \(raw: PushKind.wake.sqlIs()) AND app = \(bind: key.app.rawValue)"
     }
 
     /// Each attempt's entry (`AttemptRing`) as hex, newest first, the first 20.
@@ -304,55 +305,40 @@ extension PostgresStoreConnection: RegistrationStatements {
     func count(_ acks: [AckCount]) throws {
         guard !acks.isEmpty else { return }
         try storeFaults {
-            // One round trip for every counter of every ack.
-            let hours = try statement(
-                """
-                INSERT INTO ack_hours AS a (hour, outcome, app, count) VALUES ($1, $2, $3, 1)
-                ON CONFLICT (hour, outcome, app) DO UPDATE SET count = a.count + 1
-                """)
-            let totals = try statement(
-                """
-                INSERT INTO ack_totals AS a (outcome, app, count, delay_sum_ms) VALUES ($1, $3, 1, $2)
-                ON CONFLICT (outcome, app) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
-                """)
-            let delays = try statement(
-                """
-                INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES ($1, $2, 1)
-                ON CONFLICT (bucket, app) DO UPDATE SET count = a.count + 1
-                """
-            )
-            var delivered: [Int: PostgresStatement] = [:]
-            for ack in acks {
-                guard let match = ack.match else { continue }
-                let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
-                if delivered[bucket] == nil {
-                    // The column of the delay's bucket (d0 ... d10): a statement per bucket, each
-                    // prepared once. Acks are the wakes' only.
-                    delivered[bucket] = try statement(
-                        """
-                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(bucket), app)
-                        VALUES ($1, $2, $3, \(PushKind.wake.sqlLiteral), 1, $4, 1, $5)
-                        ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
-                            acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, d\(bucket) = h.d\(bucket) + 1
-                        """)
-                }
-            }
-            _ = try connection.pipeline { pipeline in
+            // One round trip for every counter of every ack; each statement prepared once.
+            _ = try connection.pipeline { pipeline throws(PostgresError) in
                 for ack in acks {
-                    let app = PostgresValue.text(ack.app.rawValue)
-                    pipeline.run(hours, [.integer(DeliveryHour.of(ack.at)), .text(ack.outcome.rawValue), app])
-                    pipeline.run(totals, [.text(ack.outcome.rawValue), .integer(ack.match?.delayMilliseconds ?? 0), app])
+                    let app = ack.app.rawValue
+                    try add(
+                        """
+                        INSERT INTO ack_hours AS a (hour, outcome, app, count)
+                        VALUES (\(bind: DeliveryHour.of(ack.at)), \(bind: ack.outcome.rawValue), \(bind: app), 1)
+                        ON CONFLICT (hour, outcome, app) DO UPDATE SET count = a.count + 1
+                        """, to: pipeline)
+                    try add(
+                        """
+                        INSERT INTO ack_totals AS a (outcome, app, count, delay_sum_ms)
+                        VALUES (\(bind: ack.outcome.rawValue), \(bind: app), 1, \(bind: ack.match?.delayMilliseconds ?? 0))
+                        ON CONFLICT (outcome, app) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
+                        """, to: pipeline)
                     guard let match = ack.match else { continue }
+                    // The column of the delay's bucket (d0 ... d10): a statement per bucket. Acks
+                    // are the wakes' only.
                     let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
-                    if let statement = delivered[bucket] {
-                        pipeline.run(
-                            statement,
-                            [
-                                .integer(DeliveryHour.of(match.answeredAt)), .text(match.activityType.rawValue),
-                                .text(match.environment.rawValue), .integer(match.delayMilliseconds), app,
-                            ])
-                    }
-                    pipeline.run(delays, [.integer(Int64(bucket)), app])
+                    try add(
+                        """
+                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: String(bucket)), app)
+                        VALUES (\(bind: DeliveryHour.of(match.answeredAt)), \(bind: match.activityType.rawValue), \
+                        \(bind: match.environment.rawValue), \(raw: PushKind.wake.sqlLiteral), 1, \(bind: match.delayMilliseconds), 1, \(bind: app))
+                        ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
+                            acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, \
+                        d\(raw: String(bucket)) = h.d\(raw: String(bucket)) + 1
+                        """, to: pipeline)
+                    try add(
+                        """
+                        INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES (\(bind: Int64(bucket)), \(bind: app), 1)
+                        ON CONFLICT (bucket, app) DO UPDATE SET count = a.count + 1
+                        """, to: pipeline)
                 }
             }
         }
