@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "LiveActivityStore", dependencies: ["LiveActivityDomain", "LiveActivityFigures", "SystemSupport"]),
         // The SQL both SQL engines share: statement text whose binds number themselves, and the
         // rules' fragments (the due order, the unreached targets, the registered-at guard).
-        .target(name: "StoreSQL", dependencies: ["LiveActivityStore", "LiveActivityDomain"]),
+        .target(name: "StoreSQL", dependencies: ["LiveActivityStore", "LiveActivityDomain", "LiveActivityFigures"]),
         // The embedded engine: the contract's statements over one SQLite file.
         .target(
             name: "SQLiteStore",

@@ -10,13 +10,12 @@ import PostgresClient
 extension PostgresStoreConnection: FigureQueries {
     func registration(_ key: RegistrationKey, attempts: Bool) throws -> Registration? {
         try storeFaults {
-            let rows = try statement(
+            let query: PostgresSQL = """
+                SELECT \(raw: TargetColumns.stored)\(raw: attempts ? ", \(attemptsJoined)" : "") FROM push_targets
+                WHERE registration_token = \(bind: key.token.hex) AND app = \(bind: key.app.rawValue)
                 """
-                SELECT \(TargetColumns.stored)\(attempts ? ", \(attemptsJoined)" : "") FROM push_targets
-                WHERE registration_token = $1 AND app = $2
-                """
-            ).rows(
-                [.text(key.token.hex), .text(key.app.rawValue)],
+            let rows = try statement(query.text).rows(
+                query.binds,
                 refusing: { (row) throws(StoredValueError) in try StoredTargetRow(stored: row, attempts: attempts) })
             return try Registration(stored: rows)
         }
@@ -24,16 +23,15 @@ extension PostgresStoreConnection: FigureQueries {
 
     func groups() throws -> [StatsReport.Group] {
         try storeFaults {
-            try statement("SELECT \(StatsReport.Group.storedColumns) FROM target_groups WHERE n > 0")
-                .rows { StatsReport.Group(stored: $0) }.compactMap { $0 }
+            try rows(.figureGroups) { StatsReport.Group(stored: $0) }.compactMap { $0 }
         }
     }
 
     /// From the counters, not a sum over the targets.
     func wakeupTotal() throws -> Int64 {
         try storeFaults {
-            try statement("SELECT coalesce(sum(wakeups), 0)::bigint FROM target_groups WHERE push_kind = 'wake'")
-                .scalarInt() ?? 0
+            try scalarInt("SELECT coalesce(sum(wakeups), 0)::bigint FROM target_groups WHERE \(raw: PushKind.wake.sqlIs())")
+                ?? 0
         }
     }
 
@@ -42,38 +40,29 @@ extension PostgresStoreConnection: FigureQueries {
     func registeredAfter(_ bounds: [Int64]) throws -> [Int64] {
         guard let oldest = bounds.min() else { return [] }
         return try storeFaults {
-            let counts = bounds.indices.map { "count(*) FILTER (WHERE registered_at > $\($0 + 2))" }.joined(separator: ", ")
-            return try statement("SELECT \(counts) FROM push_targets WHERE registered_at > $1 AND push_kind = 'wake'")
-                .firstRow([.integer(oldest)] + bounds.map { .integer($0) }) { row in bounds.indices.map { row.int(Int32($0)) } }
-                ?? bounds.map { _ in 0 }
+            let counts = PostgresSQL.joined(
+                bounds.map { "count(*) FILTER (WHERE registered_at > \(bind: $0))" }, separator: ", ")
+            return try firstRow(
+                "SELECT \(counts) FROM push_targets WHERE registered_at > \(bind: oldest) AND \(raw: PushKind.wake.sqlIs())"
+            ) { row in bounds.indices.map { row.int(Int32($0)) } } ?? bounds.map { _ in 0 }
         }
     }
 
     func oldestRegisteredAt() throws -> Int64? {
-        try storeFaults { try statement("SELECT min(registered_at) FROM push_targets WHERE push_kind = 'wake'").scalarInt() }
+        try storeFaults { try scalarInt(.oldestWakeRegistration) }
     }
 
     /// The partial index on push counts holds only pushed targets, by kind and count.
     func topWakeups(limit: Int) throws -> [StatsReport.TopCount] {
         try storeFaults {
-            try statement(
-                """
-                SELECT substr(registration_token, 1, 8), push_count FROM push_targets WHERE push_kind = 'wake' AND push_count > 0
-                ORDER BY push_count DESC, registration_token LIMIT $1
-                """
-            ).rows([.integer(Int64(limit))]) { row in StatsReport.TopCount(token: row.text(0) ?? "", count: row.int(1)) }
+            try rows(.topWakeups(limit: limit)) { row in StatsReport.TopCount(token: row.text(0) ?? "", count: row.int(1)) }
         }
     }
 
     /// From the partial index that holds only the failing targets.
     func backingOff() throws -> [StatsReport.BackingOff] {
         try storeFaults {
-            try statement(
-                """
-                SELECT \(StatsReport.BackingOff.storedColumns), count(*) FROM push_targets WHERE consecutive_failures > 0
-                GROUP BY environment, push_kind
-                """
-            ).rows { StatsReport.BackingOff(stored: $0) }.compactMap { $0 }
+            try rows(.backingOff) { StatsReport.BackingOff(stored: $0) }.compactMap { $0 }
         }
     }
 
@@ -88,19 +77,19 @@ extension PostgresStoreConnection: FigureQueries {
             }
             let kinds: [StatsReport.PushTotals]
             if let since {
-                try statement("SELECT count(*), coalesce(sum(expired), 0)::bigint FROM sweep_runs WHERE started_at >= $1")
-                    .firstRow([.integer(since)]) { row in (totals.runs, totals.expired) = (row.int(0), row.int(1)) }
-                kinds = try statement(
+                try firstRow(
+                    "SELECT count(*), coalesce(sum(expired), 0)::bigint FROM sweep_runs WHERE started_at >= \(bind: since)"
+                ) { row in (totals.runs, totals.expired) = (row.int(0), row.int(1)) }
+                kinds = try rows(
                     """
                     SELECT push_kind, sum(sent)::bigint, sum(failed)::bigint, sum(removed)::bigint, app
-                    FROM sweep_run_kinds WHERE started_at >= $1 GROUP BY 1, 5
-                    """
-                ).rows([.integer(since)], read)
+                    FROM sweep_run_kinds WHERE started_at >= \(bind: since) GROUP BY 1, 5
+                    """, read)
             } else {
-                try statement("SELECT runs, expired FROM sweep_totals WHERE id = 1").firstRow { row in
+                try firstRow(.lifetimeRuns) { row in
                     (totals.runs, totals.expired) = (row.int(0), row.int(1))
                 }
-                kinds = try statement("SELECT push_kind, sent, failed, removed, app FROM sweep_kind_totals").rows([], read)
+                kinds = try rows(.lifetimeKindTotals, read)
             }
             return StatsReport.RunTotals.assembled(totals, kinds: kinds)
         }
@@ -109,21 +98,21 @@ extension PostgresStoreConnection: FigureQueries {
     /// The run recorded last: by its id, the order of recording, not by any host's clock.
     func lastRun() throws -> RecordedRun? {
         try storeFaults {
-            try statement("SELECT started_at, duration_ms, outcome FROM sweep_runs ORDER BY id DESC LIMIT 1")
-                .firstRow { row in RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2)) }
+            try firstRow(.lastRun) { row in
+                RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2))
+            }
         }
     }
 
     func lastRunPerHost(since: Int64?, failingKinds: [String]) throws -> [HostRun] {
         try storeFaults {
             // The last run of each host by the order runs were recorded (its largest id), as `lastRun`.
-            try statement(
+            try rows(
                 """
-                SELECT DISTINCT ON (host) host, started_at, duration_ms,
-                       EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind = ANY($2::text[]))
-                FROM sweep_runs WHERE started_at >= $1 ORDER BY host, id DESC
+                SELECT DISTINCT ON (host) host, started_at, duration_ms, \(Self.failed(failingKinds))
+                FROM sweep_runs WHERE started_at >= \(bind: since ?? Int64.min) ORDER BY host, id DESC
                 """
-            ).rows([.integer(since ?? Int64.min), PostgresArray.text(failingKinds)]) { row in
+            ) { row in
                 HostRun(host: row.text(0) ?? "", startedAt: row.int(1), durationMilliseconds: row.int(2), failed: row.bool(3))
             }
         }
@@ -131,14 +120,18 @@ extension PostgresStoreConnection: FigureQueries {
 
     func lastRunEnd(failingKinds: [String]) throws -> RunEnd? {
         try storeFaults {
-            try statement(
-                """
-                SELECT started_at + duration_ms,
-                       EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id AND f.kind = ANY($1::text[]))
-                FROM sweep_runs ORDER BY id DESC LIMIT 1
-                """
-            ).firstRow([PostgresArray.text(failingKinds)]) { row in RunEnd(finishedAt: row.int(0), failed: row.bool(1)) }
+            try firstRow(
+                "SELECT started_at + duration_ms, \(Self.failed(failingKinds)) FROM sweep_runs ORDER BY id DESC LIMIT 1"
+            ) { row in RunEnd(finishedAt: row.int(0), failed: row.bool(1)) }
         }
+    }
+
+    /// Whether the run (a row of sweep_runs) had a fault of one of `kinds`, bound as one array.
+    private static func failed(_ kinds: [String]) -> PostgresSQL {
+        """
+        EXISTS (SELECT 1 FROM sweep_faults f WHERE f.run_id = sweep_runs.id \
+        AND f.kind = ANY(\(bind: PostgresArray.text(kinds))::text[]))
+        """
     }
 
     /// sweep_faults holds at most one per scope and kind in a run; the lifetime totals are kept
@@ -151,19 +144,14 @@ extension PostgresStoreConnection: FigureQueries {
                     reason: row.text(3) ?? "", runs: row.int(4), pushes: row.int(5), lastAt: row.int(6), app: row.text(7) ?? "")
             }
             guard let since else {
-                return try statement(
-                    """
-                    SELECT environment, push_kind, kind, reason, runs, pushes, last_at, app FROM sweep_fault_totals
-                    """
-                ).rows([], read)
+                return try rows(.lifetimeFaults, read)
             }
-            return try statement(
+            return try rows(
                 """
                 SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes)::bigint, max(r.started_at), f.app
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
-                WHERE r.started_at >= $1 GROUP BY f.app, 1, 2, 3, 4
-                """
-            ).rows([.integer(since)], read)
+                WHERE r.started_at >= \(bind: since) GROUP BY f.app, 1, 2, 3, 4
+                """, read)
         }
     }
 
@@ -172,49 +160,43 @@ extension PostgresStoreConnection: FigureQueries {
     func withheld(since: Int64?) throws -> [WithheldWakes] {
         try storeFaults {
             guard let since else {
-                return try statement(
-                    "SELECT \(WithheldWakes.storedColumns), count FROM sweep_withheld_totals"
-                ).rows([]) { WithheldWakes(stored: $0) }.compactMap { $0 }
+                return try rows(.lifetimeWithheld) { WithheldWakes(stored: $0) }.compactMap { $0 }
             }
-            return try statement(
+            return try rows(
                 """
-                SELECT \(WithheldWakes.storedColumns), sum(least(greatest(count, 0), 1125899906842624))::bigint FROM sweep_run_withheld
-                WHERE started_at >= $1 GROUP BY 1, 2, 3, 4
+                SELECT \(raw: WithheldWakes.storedColumns), sum(least(greatest(count, 0), 1125899906842624))::bigint
+                FROM sweep_run_withheld WHERE started_at >= \(bind: since) GROUP BY 1, 2, 3, 4
                 """
-            ).rows([.integer(since)]) { WithheldWakes(stored: $0) }.compactMap { $0 }
+            ) { WithheldWakes(stored: $0) }.compactMap { $0 }
         }
     }
 
     func lifetimeFailureReasons() throws -> [StatsReport.ReasonCount] {
         try storeFaults {
-            try statement(
-                """
-                SELECT reason, count, push_kind FROM sweep_reason_totals WHERE kind = 'failed'
-                """
-            ).rows { StatsReport.ReasonCount(stored: $0) }.compactMap { $0 }
+            try rows(.lifetimeFailureReasons) { StatsReport.ReasonCount(stored: $0) }.compactMap { $0 }
         }
     }
 
     func reasons(since: Int64) throws -> [RunReason] {
         try storeFaults {
-            try statement(
+            try rows(
                 """
-                SELECT s.kind, s.push_kind, s.reason, sum(s.count)::bigint FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id
-                WHERE r.started_at >= $1 GROUP BY 1, 2, 3
+                SELECT s.kind, s.push_kind, s.reason, sum(s.count)::bigint
+                FROM sweep_runs r JOIN sweep_reasons s ON s.run_id = r.id WHERE r.started_at >= \(bind: since) GROUP BY 1, 2, 3
                 """
-            ).rows([.integer(since)]) { RunReason(stored: $0) }.compactMap { $0 }
+            ) { RunReason(stored: $0) }.compactMap { $0 }
         }
     }
 
     func runBuckets(since: Int64, width: Int64) throws -> [StatsReport.SweepBucket] {
         try storeFaults {
             // Integer division that floors, as SQLite's does for the non-negative times stored.
-            try statement(
+            try rows(
                 """
-                SELECT started_at / $1, push_kind, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint, app
-                FROM sweep_run_kinds WHERE started_at >= $2 GROUP BY 1, 2, 7
+                SELECT started_at / \(bind: width), push_kind, count(*), max(active), sum(sent)::bigint, sum(failed)::bigint, app
+                FROM sweep_run_kinds WHERE started_at >= \(bind: since) GROUP BY 1, 2, 7
                 """
-            ).rows([.integer(width), .integer(since)]) { StatsReport.SweepBucket(stored: $0, width: width) }.compactMap { $0 }
+            ) { StatsReport.SweepBucket(stored: $0, width: width) }.compactMap { $0 }
         }
     }
 
@@ -222,13 +204,13 @@ extension PostgresStoreConnection: FigureQueries {
 
     func deliveryWindows(sinceHour: Int64) throws -> [DeliveryReport.Window] {
         try storeFaults {
-            try statement(
+            try rows(
                 """
                 SELECT activity_type, push_kind, sum(delivered)::bigint, sum(acked)::bigint, sum(registrations)::bigint,
-                       sum(delay_sum_ms)::bigint, \(Self.bucketSums), app
-                FROM delivery_hours WHERE hour >= $1 GROUP BY app, push_kind, activity_type
+                       sum(delay_sum_ms)::bigint, \(raw: Self.bucketSums), app
+                FROM delivery_hours WHERE hour >= \(bind: sinceHour) GROUP BY app, push_kind, activity_type
                 """
-            ).rows([.integer(sinceHour)]) { row in
+            ) { row in
                 var window = DeliveryReport.Window(
                     activityType: row.text(0) ?? "", kind: row.text(1) ?? "",
                     app: row.text(Int32(AckDelayBuckets.count + 6)) ?? "")
@@ -244,32 +226,32 @@ extension PostgresStoreConnection: FigureQueries {
 
     func deliveryHours(sinceHour: Int64) throws -> [DeliveryHourFigures] {
         try storeFaults {
-            try statement(
+            try rows(
                 """
-                SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(Self.bucketSums), app
-                FROM delivery_hours WHERE hour >= $1 AND push_kind = 'wake' GROUP BY hour, app
+                SELECT hour, sum(delivered)::bigint, sum(acked)::bigint, \(raw: Self.bucketSums), app
+                FROM delivery_hours WHERE hour >= \(bind: sinceHour) AND \(raw: PushKind.wake.sqlIs()) GROUP BY hour, app
                 """
-            ).rows([.integer(sinceHour)]) { DeliveryHourFigures(stored: $0) }
+            ) { DeliveryHourFigures(stored: $0) }
         }
     }
 
     func acks(sinceHour: Int64?) throws -> [AckOutcomeCount] {
         try storeFaults {
             guard let sinceHour else {
-                return try statement("SELECT outcome, count, app FROM ack_totals").rows([]) { AckOutcomeCount(stored: $0) }
-                    .compactMap { $0 }
+                return try rows(.lifetimeAcks) { AckOutcomeCount(stored: $0) }.compactMap { $0 }
             }
-            return try statement("SELECT outcome, sum(count)::bigint, app FROM ack_hours WHERE hour >= $1 GROUP BY app, outcome")
-                .rows([.integer(sinceHour)]) { AckOutcomeCount(stored: $0) }.compactMap { $0 }
+            return try rows(
+                "SELECT outcome, sum(count)::bigint, app FROM ack_hours WHERE hour >= \(bind: sinceHour) GROUP BY app, outcome"
+            ) { AckOutcomeCount(stored: $0) }.compactMap { $0 }
         }
     }
 
     func ackDelayTotals() throws -> [AckDelayTotals] {
         try storeFaults {
-            let buckets = try statement("SELECT bucket, count, app FROM ack_delay_totals").rows {
+            let buckets = try rows(.lifetimeAckDelayBuckets) {
                 (bucket: $0.int(0), count: $0.int(1), app: AppName(trusted: $0.text(2) ?? ""))
             }
-            let sums = try statement("SELECT app, delay_sum_ms FROM ack_totals WHERE outcome = 'matched'").rows {
+            let sums = try rows(.lifetimeAckDelaySums) {
                 (app: AppName(trusted: $0.text(0) ?? ""), sumMilliseconds: $0.int(1))
             }
             return AckDelayTotals.assembled(buckets: buckets, sums: sums)
@@ -278,33 +260,22 @@ extension PostgresStoreConnection: FigureQueries {
 
     // MARK: - One device
 
-    /// Ranges on the primary key and on the partial index of other kinds' own tokens: `token >=
-    /// prefix AND token < prefix || 'g'` (tokens are lowercase hex, and 'g' sorts after every hex
-    /// digit, in the byte order and in every collation's order of digits and letters).
-    private static let prefixMatches = """
-        SELECT registration_token, app FROM push_targets
-        WHERE registration_token >= $1 AND registration_token < $2 AND push_kind = 'wake'
-        UNION SELECT registration_token, app FROM push_targets WHERE push_token >= $1 AND push_token < $2 AND push_kind <> 'wake'
-        """
-
     func tokens(withPrefix prefix: String, limit: Int) throws -> [RegistrationKey] {
         try storeFaults {
-            try statement("\(Self.prefixMatches) ORDER BY 1, 2 LIMIT $3")
-                .rows(
-                    [.text(prefix), .text(prefix + "g"), .integer(Int64(limit))],
-                    refusing: { (row) throws(StoredValueError) in
-                        RegistrationKey(
-                            app: try StoredValue.app(row.text(1)),
-                            token: try StoredValue.token(row.text(0), column: "registration_token"))
-                    })
+            let matches: PostgresSQL = "\(PostgresSQL.prefixMatches(prefix)) ORDER BY 1, 2 LIMIT \(bind: Int64(limit))"
+            return try statement(matches.text).rows(
+                matches.binds,
+                refusing: { (row) throws(StoredValueError) in
+                    RegistrationKey(
+                        app: try StoredValue.app(row.text(1)),
+                        token: try StoredValue.token(row.text(0), column: "registration_token"))
+                })
         }
     }
 
     func tokenCount(withPrefix prefix: String) throws -> Int {
         try storeFaults {
-            Int(
-                try statement("SELECT count(*) FROM (\(Self.prefixMatches)) AS matches")
-                    .scalarInt([.text(prefix), .text(prefix + "g")]) ?? 0)
+            Int(try scalarInt("SELECT count(*) FROM (\(PostgresSQL.prefixMatches(prefix))) AS matches") ?? 0)
         }
     }
 }
