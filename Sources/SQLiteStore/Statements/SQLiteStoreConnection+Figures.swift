@@ -182,11 +182,7 @@ extension SQLiteStoreConnection: FigureQueries {
     /// by a trigger.
     func faults(since: Int64?) throws -> [StatsReport.FaultTotals] {
         try storeFaults {
-            let read = { (row: Row) in
-                StatsReport.FaultTotals(
-                    environment: row.text(0) ?? "", pushKind: row.text(1) ?? "", kind: row.text(2) ?? "",
-                    reason: row.text(3) ?? "", runs: row.int(4), pushes: row.int(5), lastAt: row.int(6), app: row.text(7) ?? "")
-            }
+            let read = { (row: Row) in StatsReport.FaultTotals(stored: row) }
             guard let since else {
                 return try connection.rows(.lifetimeFaults, read)
             }
@@ -252,17 +248,7 @@ extension SQLiteStoreConnection: FigureQueries {
                        \(raw: buckets), app
                 FROM delivery_hours WHERE hour >= \(bind: sinceHour) GROUP BY app, push_kind, activity_type
                 """
-            ) { row in
-                var window = DeliveryReport.Window(
-                    activityType: row.text(0) ?? "", kind: row.text(1) ?? "",
-                    app: row.text(Int32(AckDelayBuckets.count + 6)) ?? "")
-                window.delivered = row.int(2)
-                window.acked = row.int(3)
-                window.registrationHours = row.int(4)
-                window.delaySumMilliseconds = row.int(5)
-                window.delayBuckets = (0..<AckDelayBuckets.count).map { row.int(Int32($0 + 6)) }
-                return window
-            }
+            ) { DeliveryReport.Window(stored: $0) }
         }
     }
 
