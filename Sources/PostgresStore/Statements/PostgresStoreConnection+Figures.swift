@@ -2,6 +2,7 @@ import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
 import PostgresClient
+import StoreSQL
 
 /// The figures' reads (SPEC 7) on PostgreSQL, query by query SQLite's: the trigger-kept group
 /// counters, range counts on the registered_at index (which carries the kind), the partial

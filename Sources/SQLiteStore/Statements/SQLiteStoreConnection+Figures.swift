@@ -2,6 +2,7 @@ import LiveActivityDomain
 import LiveActivityFigures
 import LiveActivityStore
 import SQLiteClient
+import StoreSQL
 
 /// The figures' reads (SPEC 7) on SQLite, without reading the targets themselves: the
 /// trigger-kept group counters, range counts on the registered_at index (index entries are cheap
