@@ -15,6 +15,13 @@ package final class SQLiteConnection {
     private var statements: [String: PreparedStatement] = [:]
     /// The same statements, by the address of the literal their text was written as.
     private var literalStatements: [UnsafeRawPointer: PreparedStatement] = [:]
+    /// The same statements, by their family's literal and their shape in it (`statement(_:shape:text:)`).
+    private var shapedStatements: [ShapeKey: PreparedStatement] = [:]
+
+    private struct ShapeKey: Hashable {
+        var family: UnsafeRawPointer
+        var shape: Int
+    }
     /// Where this connection's commits hand their checkpoints, if anywhere (`checkpoint(in:)`).
     private var checkpointer: WALCheckpointer?
 
@@ -83,6 +90,7 @@ package final class SQLiteConnection {
         isClosed = true
         statements.removeAll()
         literalStatements.removeAll()
+        shapedStatements.removeAll()
         // Its connection first, so that this one, closing last, checkpoints and removes the WAL.
         checkpointer?.stop()
         sqlite3_close_v2(handle)
@@ -143,6 +151,22 @@ package final class SQLiteConnection {
         if let cached = literalStatements[key] { return cached }
         let statement = try statement(sql.description)
         literalStatements[key] = statement
+        return statement
+    }
+
+    /// The statement of `shape` in the `family` of statements whose text varies with the parts a
+    /// row needs (a literal naming the family, the shape a number the caller computes from those
+    /// parts), its text built by `text` only the first time: for a statement run once per pushed
+    /// row, found without building or hashing its text.
+    package func statement(
+        _ family: StaticString, shape: Int, text: () -> String
+    ) throws(SQLiteError) -> PreparedStatement {
+        precondition(family.hasPointerRepresentation, "a statement family is named by a string literal")
+        try checkOpen(family.description)
+        let key = ShapeKey(family: UnsafeRawPointer(family.utf8Start), shape: shape)
+        if let cached = shapedStatements[key] { return cached }
+        let statement = try statement(text())
+        shapedStatements[key] = statement
         return statement
     }
 

@@ -3,5 +3,5 @@ import LiveActivityStore
 /// The guard as the SQL engines write it.
 extension RegisteredAtGuard {
     /// `registered_at` is still the value the sweep read.
-    public func sql<Value>() -> SQL<Value> { "registered_at = \(bind: read)" }
+    @inlinable public func sql<Value>() -> SQL<Value> { "registered_at = \(bind: read)" }
 }
