@@ -238,23 +238,22 @@ extension SQLiteStoreConnection: SweepStatements {
             """
         // One statement per shape, found by it: this runs once per pushed row, and building and
         // hashing its text each time cost the sweep a tenth of its pushes a second.
-        try connection.statement("outcome update", shape: Self.shape(of: row, setting: set != nil), text: { sql.text })
+        try connection.statement("outcome update", shape: Self.shape(of: row), text: { sql.text })
             .run(sql.binds)
         return connection.changes > 0
     }
 
-    /// Which of the outcome update's texts `row` takes: what its `set` is (the change's kind;
-    /// `setting` false: none), how its attempts change, whether it clears a waiting ack and
-    /// whether it writes the unchanged acks.
-    private static func shape(of row: OutcomeRow, setting: Bool) -> Int {
-        var change = 0
+    /// Which of the outcome update's texts `row` takes: what its change sets (an attempt alone
+    /// sets nothing else), how its attempts change, whether it clears a waiting ack and whether
+    /// it writes the unchanged acks.
+    private static func shape(of row: OutcomeRow) -> Int {
+        let change: Int
         switch row.change {
-        case .delivered: change = 1
-        case .kept, .deletedUnlessRenewed, .deleted: change = 2
-        case .attemptOnly: change = 3
+        case .delivered: change = 0
+        case .kept, .deletedUnlessRenewed, .deleted: change = 1
+        case .attemptOnly: change = 2
         }
-        if !setting { change = 3 }
-        var attempts = 0
+        let attempts: Int
         switch row.attempts {
         case .unchanged: attempts = 0
         case .prepend: attempts = 1
