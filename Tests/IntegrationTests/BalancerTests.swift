@@ -24,12 +24,12 @@ struct BalancerTests {
     /// `certificate`, the document's host lines in its server block with the balancer at 127.0.0.1, and
     /// the shipped rate with a refill too slow to matter within a test (burst 20 stays).
     static func host(
-        _ label: String, certificate: TestCertificate, hostLines: String, database: String? = nil
+        _ engine: TestEngine, _ label: String, certificate: TestCertificate, hostLines: String, database: String? = nil
     ) throws -> (stack: LiveStack, tlsPort: Int) {
         var lastError: (any Error)?
         for _ in 0..<3 {
             let tlsPort = freePort()
-            var options = LiveStack.Options()
+            var options = LiveStack.Options(engine: engine)
             options.rate = "1r/m"
             // The hosts share one database, as several hosts do.
             if let database { options.environment["LIVEACTIVITY_DB"] = database }
@@ -97,12 +97,14 @@ struct BalancerTests {
             sourceAddress: address)
     }
 
-    @Test func twoClientsAreLimitedApartAndOnlyTheAppsRoutesPassVerified() throws {
+    @Test(arguments: TestEngine.real)
+    func twoClientsAreLimitedApartAndOnlyTheAppsRoutesPassVerified(engine: TestEngine) throws {
         let blocks = try Self.readmeBlocks()
         let folder = TemporaryDirectory("balancer")
         let certificate = try TestCertificate(in: folder, name: "hosts")
-        let web1 = try Self.host("web1", certificate: certificate, hostLines: blocks.host)
-        let web2 = try Self.host("web2", certificate: certificate, hostLines: blocks.host, database: web1.stack.database.setting)
+        let web1 = try Self.host(engine, "web1", certificate: certificate, hostLines: blocks.host)
+        let web2 = try Self.host(
+            engine, "web2", certificate: certificate, hostLines: blocks.host, database: web1.stack.database.setting)
         let hosts = [web1, web2]
         let balancer = try Self.balancer(
             in: folder, hosts: hosts.map(\.tlsPort), trusting: certificate.certificatePath, blocks: blocks)

@@ -4,7 +4,7 @@ import Testing
 
 /// The harness's own promises (SPEC 8): every child is stopped and reaped with bounded waits,
 /// its process group included, and how it ended is judged, so a crash fails the test.
-@Suite("Child processes of the tests", .sqlitePassOnly)
+@Suite("Child processes of the tests")
 struct ChildProcessTests {
     let shell = "/bin/sh"
     let folder = TemporaryDirectory("child")

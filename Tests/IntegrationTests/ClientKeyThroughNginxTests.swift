@@ -5,7 +5,7 @@ import Testing
 /// nginx's per-client rate limit keys an IPv6 client by its /64 (SPEC 7, issue 18 point 11): the
 /// shipped `map` run by the real nginx. The key of many address forms, through a test location
 /// that echoes it, and the limiter itself on [::1] with two addresses of one /64.
-@Suite("Client key through nginx", .sqlitePassOnly)
+@Suite("Client key through nginx")
 struct ClientKeyThroughNginxTests {
     /// The map block of a shipped file, between its BEGIN and END lines, without indentation.
     static func clientKeyMap(in file: String) throws -> String {

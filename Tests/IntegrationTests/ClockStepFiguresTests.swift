@@ -6,7 +6,7 @@ import Testing
 /// the last run is the last one recorded, not the one with the latest start, so a clock that
 /// went back neither hides a stopped cron nor raises a false alarm while cron runs. Real sweeps
 /// (nothing due, so no push) and `stats --json`, each with its clock moved as a stepped host's is.
-@Suite("Figures across a step of the wall clock", .sqlitePassOnly)
+@Suite("Figures across a step of the wall clock")
 struct ClockStepFiguresTests {
     let folder = TemporaryDirectory("clock-step")
 

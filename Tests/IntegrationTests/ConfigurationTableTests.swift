@@ -7,7 +7,7 @@ import Testing
 /// held to it: a malformed value of a setting "both" read stops it with exit 2 naming it, and one
 /// only the sweep reads is ignored. The shipped settings file and liveactivity.conf(5) name the
 /// same settings as the table (issue 33).
-@Suite("Configuration table", .sqlitePassOnly)
+@Suite("Configuration table")
 struct ConfigurationTableTests {
     static let document = "docs/CONFIGURATION.md"
 

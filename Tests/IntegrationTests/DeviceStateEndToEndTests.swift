@@ -9,9 +9,10 @@ import Testing
 /// state makes, and the stand-in's record, the sweep's line and `history` show it.
 @Suite("Device state end to end")
 struct DeviceStateEndToEndTests {
-    @Test func theStandInSeesTheCadenceTheAppsStateMakes() throws {
+    @Test(arguments: TestEngine.real)
+    func theStandInSeesTheCadenceTheAppsStateMakes(engine: TestEngine) throws {
         let standIn = try StandInStack()
-        let live = try LiveStack()
+        let live = try LiveStack(engine)
         let lowPower = testToken(4901)
         let refreshOff = testToken(4902)
         let silent = testToken(4903)

@@ -5,7 +5,7 @@ import Testing
 /// The documents as a reader meets them (issue 33): the README is the front door, at most 250
 /// lines, and its package steps are the blocks docs/INSTALL.md's tests run; every link between
 /// the documents reaches a file, and a heading where it names one.
-@Suite("Documentation", .sqlitePassOnly)
+@Suite("Documentation")
 struct DocumentationTests {
     /// README.md and every Markdown file of docs/, relative to the package root.
     static func documents() throws -> [String] {

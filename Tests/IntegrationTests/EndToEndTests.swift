@@ -7,9 +7,10 @@ import Testing
 /// stand-in over HTTP/2 + TLS - and the unregister that stops the pushes.
 @Suite("End to end")
 struct EndToEndTests {
-    @Test func aRegistrationThroughNginxIsPushedByTheNextSweep() throws {
+    @Test(arguments: TestEngine.real)
+    func aRegistrationThroughNginxIsPushedByTheNextSweep(engine: TestEngine) throws {
         let standIn = try StandInStack()
-        let live = try LiveStack()
+        let live = try LiveStack(engine)
         let token = testToken(2024)
 
         let registered = try live.request("POST", "/dev/wakeup", body: registerBody(token, type: "debug"))

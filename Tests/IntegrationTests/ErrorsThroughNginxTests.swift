@@ -8,8 +8,9 @@ struct ErrorsThroughNginxTests {
     /// SPEC section 3's error table (`ErrorRow.all`, shared with the in-process run) through the
     /// real stack, one stack for every row: each answered with its status, body and headers, and
     /// the database unchanged after each.
-    @Test func everyErrorRowIsAnsweredWithItsStatusAndChangesNothing() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func everyErrorRowIsAnsweredWithItsStatusAndChangesNothing(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         #expect(
             try stack.request("POST", "/wakeup", body: registerBody(ErrorRow.seedToken, widget: ErrorRow.widgetToken)).status
                 == 200)
@@ -30,8 +31,9 @@ struct ErrorsThroughNginxTests {
         }
     }
 
-    @Test func aFullTableRefusesNewTokensWith503AndEvictsNothing() throws {
-        let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "2"]))
+    @Test(arguments: TestEngine.real)
+    func aFullTableRefusesNewTokensWith503AndEvictsNothing(engine: TestEngine) throws {
+        let stack = try LiveStack(with(engine, ["LIVEACTIVITY_MAX_REGISTRATIONS": "2"]))
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(110))).status == 200)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(111))).status == 200)
         let before = try snapshot(of: stack)
@@ -54,8 +56,9 @@ struct ErrorsThroughNginxTests {
     /// 400 refusals at the cap through nginx and FastCGI: the responder's log grows by a line a
     /// minute, not a line a request (SPEC 7). The bound follows the time the requests took, so a
     /// slow machine is no failure.
-    @Test func refusalsAtTheCapLogALineAMinuteNotALineARequest() throws {
-        let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"], workers: 4))
+    @Test(arguments: TestEngine.real)
+    func refusalsAtTheCapLogALineAMinuteNotALineARequest(engine: TestEngine) throws {
+        let stack = try LiveStack(with(engine, ["LIVEACTIVITY_MAX_REGISTRATIONS": "1"], workers: 4))
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(120))).status == 200)
         let started = Date()
         var statuses: [Int: Int] = [:]
@@ -68,8 +71,9 @@ struct ErrorsThroughNginxTests {
         #expect(refusals.count >= 1 && refusals.count <= 1 + minutes, "\(refusals.count) lines for 400 refusals")
     }
 
-    @Test func aClientOverItsRateIsAnswered429WhileOthersAreServed() throws {
-        let stack = try LiveStack(with([:], rate: "1r/m"))
+    @Test(arguments: TestEngine.real)
+    func aClientOverItsRateIsAnswered429WhileOthersAreServed(engine: TestEngine) throws {
+        let stack = try LiveStack(with(engine, [:], rate: "1r/m"))
         var statuses: [Int] = []
         for _ in 0..<25 {
             statuses.append(try stack.request("POST", "/wakeup", body: "{}", from: "127.0.0.4").status)
@@ -84,8 +88,9 @@ struct ErrorsThroughNginxTests {
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(120))).status == 200)
     }
 
-    @Test func contentTypeParametersAndAMissingContentTypeAreAccepted() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func contentTypeParametersAndAMissingContentTypeAreAccepted(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let withCharset = try stack.request(
             "POST", "/wakeup", body: registerBody(testToken(130)), contentType: "application/json; charset=utf-8")
         let without = try stack.request("POST", "/wakeup", body: registerBody(testToken(131)), contentType: nil)
@@ -94,9 +99,10 @@ struct ErrorsThroughNginxTests {
         #expect(try stack.database.count() == 2)
     }
 
-    @Test func anUnusableDatabaseIsA503AndTheResponderStaysUp() throws {
+    @Test(arguments: TestEngine.real)
+    func anUnusableDatabaseIsA503AndTheResponderStaysUp(engine: TestEngine) throws {
         let folder = TemporaryDirectory("baddb")
-        var options = with(["LIVEACTIVITY_DB": folder.file("missing/folder/db.sqlite")])
+        var options = with(engine, ["LIVEACTIVITY_DB": folder.file("missing/folder/db.sqlite")])
         options.waitForHealthy = false
         let stack = try LiveStack(options)
 

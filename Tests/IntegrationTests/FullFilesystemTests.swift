@@ -21,13 +21,13 @@ struct FullFilesystemTests {
         return true
     }()
 
-    @Test(.enabled(if: mountPermitted))
-    func aFullDiskAnswers503KeepsEveryAcknowledgedRowAndResumesWhenSpaceReturns() throws {
+    @Test(.enabled(if: mountPermitted), arguments: TestEngine.real)
+    func aFullDiskAnswers503KeepsEveryAcknowledgedRowAndResumesWhenSpaceReturns(engine: TestEngine) throws {
         let disk = try #require(Self.mountTmpfs(kilobytes: 1024))
         let umount = systemTool("umount") ?? "/bin/umount"
         defer { _ = try? runCommand(umount, ["-l", disk.path]) }
         let path = disk.file("registrations.sqlite")
-        let stack = try LiveStack(with(["LIVEACTIVITY_DB": path]))
+        let stack = try LiveStack(with(engine, ["LIVEACTIVITY_DB": path]))
         let pid = stack.responder.pid
 
         let (accepted, refused) = try registerUntilRefused(stack, seeds: 40_000..<45_000)

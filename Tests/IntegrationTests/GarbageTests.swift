@@ -45,8 +45,10 @@ struct GarbageTests {
         }
     }
 
-    @Test func twoHundredGarbageRequestsLeaveTheSameResponderAnsweringAndTheDataUnchanged() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real) func twoHundredGarbageRequestsLeaveTheSameResponderAnsweringAndTheDataUnchanged(
+        engine: TestEngine
+    ) throws {
+        let stack = try LiveStack(engine)
         for seed in 201..<204 {
             #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(seed))).status == 200)
         }
@@ -65,8 +67,9 @@ struct GarbageTests {
         #expect(try snapshot(of: stack) == before)
     }
 
-    @Test func malformedHTTPNeverReachesTheResponderAsARequest() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func malformedHTTPNeverReachesTheResponderAsARequest(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let before = try snapshot(of: stack)
         let host = "Host: 127.0.0.1\r\n"
         let sends: [[UInt8]] = [
@@ -94,8 +97,9 @@ struct GarbageTests {
         #expect(try snapshot(of: stack) == before)
     }
 
-    @Test func aChunkedBodyIsReadWithoutTrustingALength() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func aChunkedBodyIsReadWithoutTrustingALength(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let body = registerBody(testToken(210))
         let chunked =
             "POST /wakeup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
@@ -119,8 +123,9 @@ struct GarbageTests {
         [UInt8(name.utf8.count), UInt8(value.utf8.count)] + Array(name.utf8) + Array(value.utf8)
     }
 
-    @Test func malformedFastCGIRecordsCostOnlyTheirConnection() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func malformedFastCGIRecordsCostOnlyTheirConnection(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let before = try snapshot(of: stack)
         let pid = stack.responder.pid
         var random = Generator(state: 7)

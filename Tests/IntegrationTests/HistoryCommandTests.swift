@@ -11,7 +11,8 @@ struct HistoryCommandTests {
     var database: String { store.setting }
     var folder: TemporaryDirectory { store.folder }
 
-    init() throws { store = try TestDatabase(label: "history") }
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws { store = try TestDatabase(engine, label: "history") }
 
     func history(_ arguments: [String], _ settings: [String: String] = [:]) throws -> CommandResult {
         var environment = ["LIVEACTIVITY_DB": database, "PATH": "/usr/bin:/bin"]
@@ -62,9 +63,11 @@ struct HistoryCommandTests {
         return (first, second)
     }
 
-    @Test func aPrefixShowsTheRegistrationAndItsAttemptsNewestFirst() throws {
-        let (first, _) = try populate()
-        let run = try history([String(first.prefix(12)).uppercased()])
+    @Test(arguments: TestEngine.real)
+    static func aPrefixShowsTheRegistrationAndItsAttemptsNewestFirst(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let (first, _) = try fixture.populate()
+        let run = try fixture.history([String(first.prefix(12)).uppercased()])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Registration \(first.prefix(8))… (charging, production)")
@@ -81,45 +84,51 @@ struct HistoryCommandTests {
         #expect(!run.stdout.contains(String(first.prefix(9))), "the token by its first 8 characters only")
     }
 
-    @Test func jsonHasTheSameStoryAndTheClampedInterval() throws {
-        let (first, second) = try populate()
-        let run = try history([second, "--json"])
+    @Test(arguments: TestEngine.real)
+    static func jsonHasTheSameStoryAndTheClampedInterval(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let (first, second) = try fixture.populate()
+        let run = try fixture.history([second, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let story = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(story["token"] as? String == String(second.prefix(8)))
         #expect(story["interval"] as? Int == 3600 && story["intervalAsked"] as? Int == 86_400)
         #expect((story["attempts"] as? [Any])?.isEmpty == true)
         #expect(!run.stdout.contains(second) && !run.stdout.contains(first))
-        let longer = try history([second, "--json"], ["LIVEACTIVITY_INTERVAL_MAX": "7200"])
+        let longer = try fixture.history([second, "--json"], ["LIVEACTIVITY_INTERVAL_MAX": "7200"])
         #expect(longer.stdout.contains("\"interval\":7200,"))
     }
 
-    @Test func anAmbiguousPrefixSaysHowManyAndAnUnknownOneIsNotRegistered() throws {
-        let (first, _) = try populate()
-        let ambiguous = try history(["c0ffee12"])
+    @Test(arguments: TestEngine.real)
+    static func anAmbiguousPrefixSaysHowManyAndAnUnknownOneIsNotRegistered(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let (first, _) = try fixture.populate()
+        let ambiguous = try fixture.history(["c0ffee12"])
         #expect(ambiguous.status == 1 && ambiguous.stdout.isEmpty)
         #expect(ambiguous.stderr.contains("2 registrations start with c0ffee12…; give more digits of the token"))
-        let unknown = try history(["deadbeef"])
+        let unknown = try fixture.history(["deadbeef"])
         #expect(unknown.status == 1 && unknown.stderr.contains("deadbeef… is not registered"))
         #expect(unknown.stderr.split(separator: "\n").count == 1)
-        let whole = try history([first])
+        let whole = try fixture.history([first])
         #expect(whole.status == 0)
     }
 
-    @Test func aTokenThatIsNotEightHexDigitsIsOneLineAndExit2() throws {
-        _ = try populate()
+    @Test(arguments: TestEngine.real)
+    static func aTokenThatIsNotEightHexDigitsIsOneLineAndExit2(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        _ = try fixture.populate()
         for bad in [["c0ffee1"], ["c0ffee1z"], [], ["c0ffee12", "c0ffee13"]] {
-            let run = try history(bad)
+            let run = try fixture.history(bad)
             #expect(run.status == 2, "\(bad): \(run.status)")
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("TOKEN"), "\(bad): \(run.stderr)")
         }
         // `--app` names an app (SPEC 6): without a name, or with one no app may have, one line and exit 2.
         for bad in [["c0ffee12", "--app"], ["c0ffee12", "--app", "Other_App"]] {
-            let run = try history(bad)
+            let run = try fixture.history(bad)
             #expect(run.status == 2, "\(bad): \(run.status)")
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("--app"), "\(bad): \(run.stderr)")
         }
-        let other = try history([sampleToken(1), "--app", "other-app"])
+        let other = try fixture.history([sampleToken(1), "--app", "other-app"])
         #expect(other.status == 1 && other.stderr.contains("is not registered for app other-app"), "\(other.stderr)")
         let help = try runCommand(product("liveactivity-sweep"), ["--help"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(help.stdout.contains("history TOKEN [--app NAME] [--json]"))
@@ -127,14 +136,16 @@ struct HistoryCommandTests {
 
     /// Issue 50: the hints the app's diagnostics give, printed by the command as the same
     /// function renders them: a line each after the attempts, and `--json`'s `hints`.
-    @Test func itPrintsTheHintsTheAppsDiagnosticsGive() throws {
+    @Test(arguments: TestEngine.real)
+    static func itPrintsTheHintsTheAppsDiagnosticsGive(engine: TestEngine) throws {
+        let fixture = try Self(engine)
         let token = try PushToken(validating: testToken(50))
         let now = Clock().now()
         let registeredAt = now - 3_600_000
-        try store.register(token, now: registeredAt, device: DeviceState(activities: 1, lowPower: true))
+        try fixture.store.register(token, now: registeredAt, device: DeviceState(activities: 1, lowPower: true))
         for index in 0..<3 {
             let at = registeredAt + Int64(index + 1) * 600_000
-            try store.apply(
+            try fixture.store.apply(
                 [.delivered(.wake(token), selectedRegisteredAt: registeredAt, at: at, nextPushAt: at + 600_000)],
                 answered: [
                     AnsweredPush(
@@ -143,15 +154,15 @@ struct HistoryCommandTests {
                         activityType: .charging, environment: .production, previousDeliveryAt: nil)
                 ])
         }
-        let registration = try #require(try store.registration(token, attempts: true))
+        let registration = try #require(try fixture.store.registration(token, attempts: true))
         let hints = DiagnosticHint.hints(for: registration, policy: IntervalPolicy(), expiry: 8 * 3_600_000, now: Clock().now())
         #expect(hints.map(\.code) == [.notWaking, .lowPower])
 
-        let text = try history([String(token.hex.prefix(10))])
+        let text = try fixture.history([String(token.hex.prefix(10))])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Hints (as /wakeup/diagnostics gives them to the app):\n"), "\(text.stdout)")
         for hint in hints { #expect(text.stdout.contains("\n  \(hint.code.rawValue): \(hint.text)"), "\(text.stdout)") }
-        let json = try history([String(token.hex.prefix(10)), "--json"])
+        let json = try fixture.history([String(token.hex.prefix(10)), "--json"])
         #expect(json.status == 0)
         #expect(json.stdout.contains("\"hints\":" + DiagnosticHint.json(hints)), "\(json.stdout)")
     }

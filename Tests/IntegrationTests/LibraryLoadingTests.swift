@@ -27,8 +27,9 @@ struct LibraryLoadingTests {
         stderr.split(separator: "\n").filter { $0.contains("liveactivity-sweep: ") || $0.contains("liveactivity-fcgi: ") }
     }
 
-    @Test func anIdleSweepMapsNoneAndASweepWithAPushOpensLibcurlAndLibcrypto() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func anIdleSweepMapsNoneAndASweepWithAPushOpensLibcurlAndLibcrypto(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         let idle = try fixture.sweep(["LD_DEBUG": "files"])
         #expect(idle.status == 0, "\(Self.ownLines(idle.stderr))")
         #expect(SweepFixture.field("sent", in: idle.stdout) == "0", "\(idle.stdout)")
@@ -38,11 +39,11 @@ struct LibraryLoadingTests {
         // through LDAP, GnuTLS): only libcurl's own are left out there.
         let notMapped =
             ["libcurl", "libnghttp2", "librtmp", "libssh2"]
-            + (TestEngine.current == .sqlite ? ["libcrypto", "libssl", "libgnutls", "libldap", "libpq"] : [])
+            + (engine == .sqlite ? ["libcrypto", "libssl", "libgnutls", "libldap", "libpq"] : [])
         for library in notMapped {
             #expect(!Self.has(idleLibraries, library), "an idle run loads \(library): \(idleLibraries.sorted())")
         }
-        #expect(Self.has(idleLibraries, "libpq") == (TestEngine.current == .postgres), "\(idleLibraries.sorted())")
+        #expect(Self.has(idleLibraries, "libpq") == (engine == .postgres), "\(idleLibraries.sorted())")
 
         try fixture.register([1])
         let sending = try fixture.sweep(["LD_DEBUG": "files"])
@@ -57,8 +58,9 @@ struct LibraryLoadingTests {
     /// nothing: one line naming the library, exit 1, and the row still due at the next run. An
     /// idle run needs no libcurl and goes on. (A file of that name first on the loader's path
     /// stands in for a missing or broken library: an empty one, then SQLite's.)
-    @Test func aSweepWithoutLibcurlSaysSoInOneLineAndSendsNothing() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aSweepWithoutLibcurlSaysSoInOneLineAndSendsNothing(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         let broken = TemporaryDirectory("nolibcurl")
         _ = try broken.write("libcurl.so.4", "")
         let without = ["LD_LIBRARY_PATH": broken.path]
@@ -99,8 +101,9 @@ struct LibraryLoadingTests {
 
     /// The responder answers a registration as CGI: on SQLite with none of the three libraries
     /// mapped; on PostgreSQL with libpq opened (the control).
-    @Test func theResponderOpensLibpqOnlyForPostgreSQL() throws {
-        let database = try TestDatabase(label: "libraries")
+    @Test(arguments: TestEngine.real)
+    func theResponderOpensLibpqOnlyForPostgreSQL(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "libraries")
         var environment = [
             "GATEWAY_INTERFACE": "CGI/1.1", "SERVER_PROTOCOL": "HTTP/1.1", "REQUEST_METHOD": "POST", "SCRIPT_NAME": "/wakeup",
             "PATH_INFO": "", "LIVEACTIVITY_DB": database.setting, "PATH": "/usr/bin:/bin", "LD_DEBUG": "files",
@@ -114,8 +117,8 @@ struct LibraryLoadingTests {
         let libraries = Self.loaded(run.stderr)
         #expect(Self.has(libraries, "libfcgi"), "the loader's report is read: \(libraries.sorted())")
         #expect(!Self.has(libraries, "libcurl"), "\(libraries.sorted())")
-        #expect(Self.has(libraries, "libpq") == (TestEngine.current == .postgres), "\(libraries.sorted())")
-        if TestEngine.current == .sqlite {
+        #expect(Self.has(libraries, "libpq") == (engine == .postgres), "\(libraries.sorted())")
+        if engine == .sqlite {
             #expect(!Self.has(libraries, "libcrypto") && !Self.has(libraries, "libssl"), "\(libraries.sorted())")
         }
     }

@@ -8,8 +8,9 @@ import Testing
 /// and searches every log it produced for any 12 characters of any token.
 @Suite("Log privacy")
 struct LogPrivacyTests {
-    @Test func noLogOfALiveRunHoldsMoreThanATokensFirstEightCharacters() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func noLogOfALiveRunHoldsMoreThanATokensFirstEightCharacters(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let standIn = try StandInStack()
         let tokens = (0..<6).map { testToken(40_000 + $0) }
         let sweepEnvironment = standIn.sweepEnvironment(database: stack.databasePath)

@@ -5,7 +5,7 @@ import Testing
 /// The package's man pages as a Debian operator reads them (issue 33): each renders without a
 /// warning at 80 columns, each program's page names every option of its `--help` and has an
 /// EXIT STATUS section, and `--version` says the version debian/changelog gives.
-@Suite("Man pages and --version", .sqlitePassOnly)
+@Suite("Man pages and --version")
 struct ManPageTests {
     static let pages = ["liveactivity-fcgi.8", "liveactivity-sweep.8", "liveactivity.conf.5"]
 

@@ -26,8 +26,8 @@ struct MonitoringAccessTests {
         }
         """
 
-    func stack(monitorFrom: String? = nil, label: String) throws -> LiveStack {
-        var options = LiveStack.Options()
+    func stack(_ engine: TestEngine, monitorFrom: String? = nil, label: String) throws -> LiveStack {
+        var options = LiveStack.Options(engine: engine)
         options.serverLines = Self.otherLocations
         if let monitorFrom { options.environment["LIVEACTIVITY_MONITOR_FROM"] = monitorFrom }
         return try LiveStack(options, label: label)
@@ -38,8 +38,9 @@ struct MonitoringAccessTests {
             port: stack.port, method: "GET", path: path, headers: client.map { [("X-Test-Client", $0)] } ?? [])
     }
 
-    @Test func aLocationWithoutNginxsRuleOrTheClientsAddressPublishesNothing() throws {
-        let stack = try stack(label: "monitor-open")
+    @Test(arguments: TestEngine.real)
+    func aLocationWithoutNginxsRuleOrTheClientsAddressPublishesNothing(engine: TestEngine) throws {
+        let stack = try stack(engine, label: "monitor-open")
         for path in Self.monitoringPaths {
             let shipped = try get(stack, path)
             #expect(shipped.status == 200, "the shipped \(path) from 127.0.0.1: \(shipped.status) \(shipped.text.prefix(120))")
@@ -50,8 +51,10 @@ struct MonitoringAccessTests {
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(1))).status == 200)
     }
 
-    @Test func aStrangerIsRefusedAndTheHostAnsweredThroughALocationThatPassesTheAddress() throws {
-        let stack = try stack(label: "monitor-fwd")
+    @Test(arguments: TestEngine.real) func aStrangerIsRefusedAndTheHostAnsweredThroughALocationThatPassesTheAddress(
+        engine: TestEngine
+    ) throws {
+        let stack = try stack(engine, label: "monitor-fwd")
         for path in Self.monitoringPaths {
             #expect(try get(stack, "/fwd" + path, as: Self.stranger).status == 403, "/fwd\(path) from a stranger")
             #expect(try get(stack, "/fwd" + path).status == 200, "/fwd\(path) from 127.0.0.1")
@@ -60,8 +63,9 @@ struct MonitoringAccessTests {
         }
     }
 
-    @Test func theOperatorsNetworksMayReadThem() throws {
-        let stack = try stack(monitorFrom: "198.51.100.0/24, 203.0.113.0/28", label: "monitor-from")
+    @Test(arguments: TestEngine.real)
+    func theOperatorsNetworksMayReadThem(engine: TestEngine) throws {
+        let stack = try stack(engine, monitorFrom: "198.51.100.0/24, 203.0.113.0/28", label: "monitor-from")
         for path in Self.monitoringPaths {
             #expect(try get(stack, "/fwd" + path, as: Self.stranger).status == 200, "/fwd\(path) from a monitor network")
             #expect(try get(stack, "/fwd" + path, as: "203.0.113.77").status == 403, "/fwd\(path) beyond the /28")

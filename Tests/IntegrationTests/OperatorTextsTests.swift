@@ -7,7 +7,7 @@ import Testing
 /// host by hand is given the packages the programs load, not the test stack; the settings page
 /// gives the table's figures; the shipped files cite sections that exist; each restart of the
 /// responder says how without systemd too; a check of the sweep's log names the journal too.
-@Suite("What the operator reads", .sqlitePassOnly)
+@Suite("What the operator reads")
 struct OperatorTextsTests {
     /// The documents an operator follows to deploy: README, docs/, README.Debian.
     static func operatorDocuments() throws -> [String] {

@@ -9,7 +9,7 @@ import Testing
 /// at run time by the targets that use them (an idle sweep and a responder on SQLite map none of
 /// them: `LibraryLoadingTests`), and the web-facing responder has no code that would open libcurl
 /// or libcrypto, so it cannot sign or send a push even if it were compromised.
-@Suite(.sqlitePassOnly) struct PackageShapeTests {
+@Suite struct PackageShapeTests {
     /// The manifest as `swift package dump-package` prints it.
     func manifest() throws -> [String: Any] {
         let swift = try #require(

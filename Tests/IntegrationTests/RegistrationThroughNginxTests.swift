@@ -6,8 +6,9 @@ import Testing
 /// The app's calls through real nginx, the real responder over FastCGI and a real SQLite file.
 @Suite("Registration through nginx")
 struct RegistrationThroughNginxTests {
-    @Test func theAppsExactRequestRegistersTheTokenWithTheConfiguredEnvironment() throws {
-        let stack = try LiveStack(with(["APNS_ENVIRONMENT": "sandbox"]))
+    @Test(arguments: TestEngine.real)
+    func theAppsExactRequestRegistersTheTokenWithTheConfiguredEnvironment(engine: TestEngine) throws {
+        let stack = try LiveStack(with(engine, ["APNS_ENVIRONMENT": "sandbox"]))
         let token = testToken(1)
         let result = try stack.request("POST", "/wakeup", body: "{\"pushToken\":\"\(token)\",\"activityType\":\"charging\"}")
 
@@ -19,8 +20,9 @@ struct RegistrationThroughNginxTests {
         #expect(row.expiresAt - row.registeredAt == 8 * 3_600_000)
     }
 
-    @Test func everyAnswerCarriesTheAPIHeaders() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func everyAnswerCarriesTheAPIHeaders(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let answers = [
             try stack.request("POST", "/wakeup", body: registerBody(testToken(2))),
             try stack.request("POST", "/wakeup", body: "not json"),
@@ -37,8 +39,9 @@ struct RegistrationThroughNginxTests {
         }
     }
 
-    @Test func unregisterRemovesTheRowAndIsIdempotent() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func unregisterRemovesTheRowAndIsIdempotent(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let token = testToken(3)
         let other = testToken(4)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(token)).status == 200)
@@ -56,8 +59,9 @@ struct RegistrationThroughNginxTests {
         #expect(try stack.database.count() == 1)
     }
 
-    @Test func healthCountsTheRegistrations() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func healthCountsTheRegistrations(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         #expect(try stack.request("GET", "/wakeup/health").text == "{\"status\":\"ok\",\"registrations\":0}")
         for seed in 10..<13 {
             #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(seed))).status == 200)
@@ -67,8 +71,9 @@ struct RegistrationThroughNginxTests {
         #expect(health.text == "{\"status\":\"ok\",\"registrations\":3}")
     }
 
-    @Test func healthMetricsAndStatusAnswerOnlyLocalClients() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func healthMetricsAndStatusAnswerOnlyLocalClients(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         for path in ["/wakeup/health", "/wakeup/metrics", "/wakeup/status"] {
             let remote = try stack.request("GET", path, from: "127.0.0.2")
             #expect(remote.status == 403, "\(path)")
@@ -77,8 +82,9 @@ struct RegistrationThroughNginxTests {
         #expect(try stack.request("GET", "/wakeup/health").status == 200)
     }
 
-    @Test func prefixedLocationsChooseTheEnvironmentAndTheBodyWins() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func prefixedLocationsChooseTheEnvironmentAndTheBodyWins(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let viaDev = testToken(20)
         let viaProd = testToken(21)
         let bodyWins = testToken(22)
@@ -99,8 +105,9 @@ struct RegistrationThroughNginxTests {
         #expect(try stack.database.count() == 2)
     }
 
-    @Test func registeringAgainRefreshesTheRowInPlace() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func registeringAgainRefreshesTheRowInPlace(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let token = testToken(30)
         #expect(try stack.request("POST", "/dev/wakeup", body: registerBody(token, type: "debug")).status == 200)
         #expect(
@@ -111,8 +118,9 @@ struct RegistrationThroughNginxTests {
         #expect(try stack.database.count() == 1)
     }
 
-    @Test func theAccessLogHoldsNoClientAddress() throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func theAccessLogHoldsNoClientAddress(engine: TestEngine) throws {
+        let stack = try LiveStack(engine)
         let registered = try stack.request("POST", "/wakeup", body: registerBody(testToken(40)), from: "127.0.0.3")
         #expect(registered.status == 200, "\(registered.status) \(stack.responderLog)")
         _ = try stack.request("GET", "/nowhere", from: "127.0.0.3")
@@ -122,9 +130,9 @@ struct RegistrationThroughNginxTests {
     }
 }
 
-/// Stack options with `environment` for the responder.
-func with(_ environment: [String: String], workers: Int = 16, rate: String? = nil) -> LiveStack.Options {
-    var options = LiveStack.Options()
+/// Stack options on `engine` with `environment` for the responder.
+func with(_ engine: TestEngine, _ environment: [String: String], workers: Int = 16, rate: String? = nil) -> LiveStack.Options {
+    var options = LiveStack.Options(engine: engine)
     options.environment = environment
     options.workers = workers
     if let rate { options.rate = rate }

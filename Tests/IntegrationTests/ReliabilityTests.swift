@@ -9,11 +9,12 @@ import Testing
 /// load. Each must cost requests (503), never data, and name its cause in one log line.
 @Suite("Reliability")
 struct ReliabilityTests {
-    @Test(.enabled(if: TestEngine.current == .sqlite, "SQLite's page ceiling"))
+    // SQLite only: SQLite's page ceiling.
+    @Test
     func aFullDatabaseAnswers503WithOneLineKeepsItsRowsAndResumesWhenSpaceReturns() throws {
         // max_page_count is the database's own "disk": writes past it fail exactly as ENOSPC does.
         // The schema itself takes some 26 pages (a page a table and index); the rest holds rows.
-        let stack = try LiveStack(with(["LIVEACTIVITY_SQLITE_MAX_PAGES": "40"]))
+        let stack = try LiveStack(with(.sqlite, ["LIVEACTIVITY_SQLITE_MAX_PAGES": "40"]))
         let pid = stack.responder.pid
         var (accepted, refusal) = try registerUntilRefused(stack, seeds: 20_000..<23_000)
         let refused = try #require(refusal, "3000 registrations fit in 40 pages?")
@@ -50,7 +51,8 @@ struct ReliabilityTests {
     }
 
     // Needs root to run the responder as nobody and to hand the folder over to it.
-    @Test(.enabled(if: geteuid() == 0), .enabled(if: TestEngine.current == .sqlite, "a SQLite file's folder"))
+    // SQLite only: a SQLite file's folder.
+    @Test(.enabled(if: geteuid() == 0))
     func aDatabaseFolderTheResponderMayNotWriteIsA503UntilItMay() throws {
         // The responder runs as nobody (root would write anyway); the folder and file are root's.
         let data = TemporaryDirectory("readonly")
@@ -60,7 +62,7 @@ struct ReliabilityTests {
         try TestDatabase(sqliteFile: path).register(
             try PushToken(validating: earlier), type: .charging, environment: .production, now: Clock().now(),
             expiresAt: Clock().now() + 3_600_000, cap: 10)
-        var options = with(["LIVEACTIVITY_DB": path])
+        var options = with(.sqlite, ["LIVEACTIVITY_DB": path])
         options.unprivileged = true
         options.waitForHealthy = false
         let stack = try LiveStack(options)
@@ -85,9 +87,10 @@ struct ReliabilityTests {
         try expectIntact(TestDatabase(sqliteFile: path), holding: [earlier, later])
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "a SQLite file"))
+    // SQLite only: what happens to a SQLite file.
+    @Test
     func aDatabaseFileDeletedUnderTheResponderIsCreatedAgainAndTakesTheNextRegistrations() throws {
-        let stack = try LiveStack(with([:], workers: 4))
+        let stack = try LiveStack(with(.sqlite, [:], workers: 4))
         let before = testToken(31_000)
         #expect(try stack.request("POST", "/wakeup", body: registerBody(before)).status == 200)
 
@@ -116,9 +119,11 @@ struct ReliabilityTests {
 
     /// Under spawn-fcgi the restarted child serves the same inherited socket; with `--socket` it
     /// opens the socket again.
-    @Test(arguments: [LiveStack.Launcher.socketFlag, .spawnFCGI])
-    func everyRegistrationAnswered200SurvivesAKill9AndTheSupervisorBringsTheResponderBack(_ launcher: LiveStack.Launcher) throws {
-        var options = with([:], workers: 4)
+    @Test(arguments: TestEngine.real, [LiveStack.Launcher.socketFlag, .spawnFCGI])
+    func everyRegistrationAnswered200SurvivesAKill9AndTheSupervisorBringsTheResponderBack(
+        engine: TestEngine, _ launcher: LiveStack.Launcher
+    ) throws {
+        var options = with(engine, [:], workers: 4)
         options.arguments = ["--supervise"]
         options.launcher = launcher
         let stack = try LiveStack(options)

@@ -174,8 +174,9 @@ struct ResponderProcessTests {
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 
-    @Test func spawnFCGICanStartItWithTheSocketOnStdin() throws {
-        var options = LiveStack.Options()
+    @Test(arguments: TestEngine.real)
+    func spawnFCGICanStartItWithTheSocketOnStdin(engine: TestEngine) throws {
+        var options = LiveStack.Options(engine: engine)
         options.launcher = .spawnFCGI
         options.workers = 2
         let stack = try LiveStack(options, label: "spawn")
@@ -184,8 +185,9 @@ struct ResponderProcessTests {
         #expect(stack.responderLog.contains("serving FastCGI on the inherited socket on stdin with 2 workers"))
     }
 
-    @Test func workersAnswerConcurrentClients() throws {
-        let stack = try LiveStack(with([:], workers: 4))
+    @Test(arguments: TestEngine.real)
+    func workersAnswerConcurrentClients(engine: TestEngine) throws {
+        let stack = try LiveStack(with(engine, [:], workers: 4))
         let statuses = LockedBox([Int]())
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             for round in 0..<10 {

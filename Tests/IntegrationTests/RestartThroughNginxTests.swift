@@ -43,8 +43,9 @@ struct RestartThroughNginxTests {
     }
 
     /// The supervisor (spawn-fcgi's inherited socket, `--supervise`) restarts its child on SIGHUP.
-    @Test func sighupToTheSupervisorUnderLoadCostsNoRequest() throws {
-        var options = LiveStack.Options()
+    @Test(arguments: TestEngine.real)
+    func sighupToTheSupervisorUnderLoadCostsNoRequest(engine: TestEngine) throws {
+        var options = LiveStack.Options(engine: engine)
         options.launcher = .spawnFCGI
         options.arguments = ["--supervise"]
         let stack = try LiveStack(options, label: "restart-sighup")
@@ -68,13 +69,14 @@ struct RestartThroughNginxTests {
 
     /// systemd's socket unit (or spawn-fcgi) holds the socket; each responder is stopped with
     /// SIGTERM and the next started on the same socket, as `systemctl restart` does.
-    @Test func aRestartOnAnInheritedSocketUnderLoadCostsNoRequest() throws {
+    @Test(arguments: TestEngine.real)
+    func aRestartOnAnInheritedSocketUnderLoadCostsNoRequest(engine: TestEngine) throws {
         let folder = TemporaryDirectory("restart-inherited")
         let socketPath = folder.file("fcgi.sock")
         let listening = try inheritedListeningSocket(at: socketPath)
         defer { close(listening) }
         let stdin = FileHandle(fileDescriptor: listening, closeOnDealloc: false)
-        let database = try TestDatabase(label: "restart-inherited", folder: folder)
+        let database = try TestDatabase(engine, label: "restart-inherited", folder: folder)
         let environment = database.programEnvironment.merging(["PATH": "/usr/bin:/bin"]) { _, new in new }
         func responder(_ round: Int) throws -> ChildProcess {
             try ChildProcess(

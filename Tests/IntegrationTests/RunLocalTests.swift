@@ -2,14 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `scripts/run-local --once` (with `--postgres` on the PostgreSQL pass), as a newcomer runs it, on free ports and a state folder of the
+/// `scripts/run-local --once` (with `--postgres` in the PostgreSQL case), as a newcomer runs it, on free ports and a state folder of the
 /// test's own, with the binaries this build made (issue 18 point 7): what it prints as received by
 /// the stand-in is the wake and the widgets push, not its own readiness probe (a `405 MethodNotAllowed` line); then
 /// it acks the push as the app does and shows the device's history and the delivery line (issue 16).
 @Suite("run-local")
 struct RunLocalTests {
-    @Test(.enabled(if: systemTool("nginx") != nil && systemTool("curl") != nil, "run-local needs nginx and curl"))
-    func theStandInShowsThePushAndNothingElse() throws {
+    @Test(
+        .enabled(if: systemTool("nginx") != nil && systemTool("curl") != nil, "run-local needs nginx and curl"),
+        arguments: TestEngine.real)
+    func theStandInShowsThePushAndNothingElse(engine: TestEngine) throws {
         let state = TemporaryDirectory("runlocal")
         let binaries = URL(fileURLWithPath: product("liveactivity-fcgi")).deletingLastPathComponent().path
         var environment = ProcessInfo.processInfo.environment.filter { $0.key == "PATH" || $0.key == "HOME" }
@@ -17,8 +19,8 @@ struct RunLocalTests {
             "LIVEACTIVITY_LOCAL_STATE": state.path, "LIVEACTIVITY_LOCAL_BIN": binaries,
             "LIVEACTIVITY_LOCAL_PORT": "\(freePort())", "LIVEACTIVITY_LOCAL_APNS_PORT": "\(freePort())",
         ]) { _, new in new }
-        // On the PostgreSQL pass, `--postgres`: the same loop on a throwaway server of its own.
-        let postgres = TestEngine.current == .postgres
+        // On PostgreSQL, `--postgres`: the same loop on a throwaway server of its own.
+        let postgres = engine == .postgres
         let run = try runCommand(
             "/bin/bash", [packageRoot + "/scripts/run-local", "--once"] + (postgres ? ["--postgres"] : []),
             environment: environment, timeout: 180)

@@ -52,9 +52,9 @@ struct SeveralAppsEndToEndTests {
 
     /// The stand-in serving the three apps, and the responder behind nginx with the shipped
     /// example's locations for `two` and `three`.
-    static func deployment(_ keys: Keys) throws -> (standIn: StandInStack, live: LiveStack) {
+    static func deployment(_ engine: TestEngine, _ keys: Keys) throws -> (standIn: StandInStack, live: LiveStack) {
         let standIn = try StandInStack(key: keys.first, environment: keys.apps)
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: engine)
         options.environment = keys.apps
         options.serverLines = try shippedLocations(for: "two") + "\n" + shippedLocations(for: "three")
         return (standIn, try LiveStack(options, label: "apps"))
@@ -88,9 +88,10 @@ struct SeveralAppsEndToEndTests {
         return "\(object(parts[1])["iss"] as? String ?? "?")/\(object(parts[0])["kid"] as? String ?? "?")"
     }
 
-    @Test func eachAppIsRegisteredUnderItsLocationAndPushedWithItsTopicAndKey() throws {
+    @Test(arguments: TestEngine.real)
+    func eachAppIsRegisteredUnderItsLocationAndPushedWithItsTopicAndKey(engine: TestEngine) throws {
         let keys = try Keys()
-        let (standIn, live) = try Self.deployment(keys)
+        let (standIn, live) = try Self.deployment(engine, keys)
         let (alone, shared, ofTwo, ofThree) = (testToken(3401), testToken(3402), testToken(3403), testToken(3404))
         for (path, token) in [
             ("/wakeup", alone), ("/wakeup", shared), ("/two/wakeup", shared), ("/two/wakeup", ofTwo), ("/three/wakeup", ofThree),
@@ -145,9 +146,10 @@ struct SeveralAppsEndToEndTests {
     /// A wrong bundle id for app two (its team has no such app: TopicDisallowed) stops app two's
     /// pushes alone: the sweep exits 1 with a line naming app two, app two's rows wait one interval
     /// and are kept, and the default app's and app three's pushes of the same sweep go out.
-    @Test func aWrongBundleIDOfOneAppStopsThatAppAlone() throws {
+    @Test(arguments: TestEngine.real)
+    func aWrongBundleIDOfOneAppStopsThatAppAlone(engine: TestEngine) throws {
         let keys = try Keys()
-        let (standIn, live) = try Self.deployment(keys)
+        let (standIn, live) = try Self.deployment(engine, keys)
         let tokens = (alone: testToken(3411), shared: testToken(3412), ofTwo: testToken(3413), ofThree: testToken(3414))
         let registrations = [
             ("/wakeup", tokens.alone), ("/wakeup", tokens.shared), ("/two/wakeup", tokens.shared), ("/two/wakeup", tokens.ofTwo),
@@ -211,12 +213,17 @@ struct SeveralAppsEndToEndTests {
 
     /// A bad app setting stops the sweep with one line naming it and exit 2, before it sends
     /// anything or touches a row (the stand-in's own refusal is StandInAppsTests').
-    @Test(arguments: [
-        ([:], "configuration: APNS_BUNDLE_ID_TWO is not set"),
-        (["APNS_BUNDLE_ID_TWO": "com.example.betterblue"], "configuration: APNS_BUNDLE_ID_TWO is malformed"),
-    ])
-    func aBadAppSettingStopsTheSweepBeforeItSends(_ settings: [String: String], _ message: String) throws {
-        let fixture = try SweepFixture()
+    @Test(
+        arguments: TestEngine.real,
+        [
+            ([:], "configuration: APNS_BUNDLE_ID_TWO is not set"),
+            (["APNS_BUNDLE_ID_TWO": "com.example.betterblue"], "configuration: APNS_BUNDLE_ID_TWO is malformed"),
+        ])
+    func aBadAppSettingStopsTheSweepBeforeItSends(engine: TestEngine, _ setting: (settings: [String: String], message: String))
+        throws
+    {
+        let (settings, message) = setting
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...3)
         let rows = try storedRows(fixture.database)
         var extra = ["LIVEACTIVITY_APPS": "two"]
@@ -234,7 +241,8 @@ struct SeveralAppsEndToEndTests {
     /// responder and the sweep read (`LIVEACTIVITY_CONFIG`), its nginx lines in the server block
     /// (the package's snippet shows the same lines, commented), and its check run against the
     /// deployment, before and after the app registered and the sweep pushed it.
-    @Test func theReadmesSecondAppRunsAsWritten() throws {
+    @Test(arguments: TestEngine.real)
+    func theReadmesSecondAppRunsAsWritten(engine: TestEngine) throws {
         let blocks = try MarkdownBlock.all(in: "README.md").filter { $0.heading == "A second app" }
         let shell = blocks.filter { $0.language == "sh" }
         let locations = try #require(blocks.first { $0.language == "nginx" }, "README's second app has no nginx block")
@@ -273,7 +281,7 @@ struct SeveralAppsEndToEndTests {
 
         // The responder started after the change (as restarted), nginx with the block's lines (by
         // the hand-made snippets' name for the FastCGI file, which the package renames).
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: engine)
         options.environment = ["LIVEACTIVITY_CONFIG": config]
         options.serverLines = locations.text.replacingOccurrences(
             of: "snippets/liveactivity-fastcgi-pass.conf", with: "snippets/liveactivity-fastcgi.conf")

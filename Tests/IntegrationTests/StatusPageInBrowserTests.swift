@@ -14,10 +14,11 @@ import Testing
 struct StatusPageInBrowserTests {
     static let screenshots = packageRoot + "/.build/status-page"
 
-    @Test func thePageShowsTheFiguresOfStatsJSONAndTheAlarmExactlyWhenDue() throws {
+    @Test(arguments: TestEngine.real)
+    func thePageShowsTheFiguresOfStatsJSONAndTheAlarmExactlyWhenDue(engine: TestEngine) throws {
         guard let browser = try openBrowser() else { return }
         let standIn = try StandInStack()
-        let live = try LiveStack()
+        let live = try LiveStack(engine)
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
 
         // The day before, as the sweep records its runs (one per 10 minutes here), so the charts
@@ -142,10 +143,11 @@ struct StatusPageInBrowserTests {
     /// Several apps (SPEC 6, 7): each further app's pushes apart on the page - its chart of pushes
     /// answered 200, its wakes per hour, its sweep totals under its name - every figure equal to
     /// `stats --json`; the default app's as with one app; app two's gone token counted as its own.
-    @Test func eachFurtherAppShowsApartWithTheFiguresOfStatsJSON() throws {
+    @Test(arguments: TestEngine.real)
+    func eachFurtherAppShowsApartWithTheFiguresOfStatsJSON(engine: TestEngine) throws {
         guard let browser = try openBrowser() else { return }
         let keys = try SeveralAppsEndToEndTests.Keys()
-        let (standIn, live) = try SeveralAppsEndToEndTests.deployment(keys)
+        let (standIn, live) = try SeveralAppsEndToEndTests.deployment(engine, keys)
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
 
         // The default app three devices, app two two (one of them gone), app three one.

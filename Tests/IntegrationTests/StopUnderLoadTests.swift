@@ -10,7 +10,7 @@ import Testing
 /// connect, never cut off (a reset, or a close before FCGI_END_REQUEST). `STOP_STORM_ROUNDS` raises the
 /// count (`scripts/stop-storm` runs 200 of each); the suite runs 20. `STOP_STORM_PRODUCTS` names
 /// another build's products folder, to measure that build's programs the same way.
-@Suite("Stops under load", .sqlitePassOnly)
+@Suite("Stops under load")
 struct StopUnderLoadTests {
     enum Program: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case responder = "liveactivity-fcgi"
@@ -58,7 +58,7 @@ struct StopUnderLoadTests {
     /// What a client of nginx sees while the responder stops and after: an answer every time,
     /// 503 with Retry-After at worst (nginx's answer once the socket is gone), never a reset.
     @Test func throughNginxEveryRequestDuringAStopIsAnswered() throws {
-        let stack = try LiveStack(label: "stop-nginx")
+        let stack = try LiveStack(.sqlite, label: "stop-nginx")
         let results = LockedBox<[Int: Int]>([:])
         let failures = LockedBox<[String]>([])
         let running = LockedBox(true)

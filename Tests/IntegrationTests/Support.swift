@@ -15,12 +15,3 @@ func jsonObject(_ result: HTTPResult) -> [String: Any]? {
 
 /// Every row of the table, as comparable text (to prove that nothing changed).
 func snapshot(of stack: LiveStack) throws -> [String] { try storedRows(stack.database) }
-
-extension Trait where Self == ConditionTrait {
-    /// For a suite whose subject is not the store (the deployment, the package, the transport, the
-    /// tests' own tools) or that makes SQLite files of its own: scripts/test's SQLite pass runs
-    /// it, and the PostgreSQL pass does not run it again to no purpose.
-    static var sqlitePassOnly: Self {
-        .enabled(if: TestEngine.current == .sqlite, "not about the store: the SQLite pass runs it")
-    }
-}

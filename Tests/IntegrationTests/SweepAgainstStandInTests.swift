@@ -7,8 +7,9 @@ import Testing
 /// `liveactivity-sweep` as cron runs it, against the APNs stand-in over real HTTP/2 + TLS.
 @Suite("Sweep against the APNs stand-in")
 struct SweepAgainstStandInTests {
-    @Test func theRequestCarriesExactlyTheHeadersAndPayloadOfSpecSection5() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func theRequestCarriesExactlyTheHeadersAndPayloadOfSpecSection5(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         try fixture.register([2], type: .debug, environment: .sandbox)
         let before = Clock().now() / 1000
@@ -37,8 +38,9 @@ struct SweepAgainstStandInTests {
         #expect(row.wakeupCount == 1 && row.lastPushAt != nil && row.consecutiveFailures == 0)
     }
 
-    @Test func theProviderTokenVerifiesWithPyJWTAndIsReusedByThreeSweepProcesses() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func theProviderTokenVerifiesWithPyJWTAndIsReusedByThreeSweepProcesses(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         var tokens: [String] = []
         for round in 0..<3 {
             try fixture.register([100 + round], type: .debug)
@@ -59,8 +61,9 @@ struct SweepAgainstStandInTests {
         #expect(tokens[0].split(separator: ".").last?.count == 86)
     }
 
-    @Test func theTokenIsRenewedOnceItIsFiftyMinutesOld() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func theTokenIsRenewedOnceItIsFiftyMinutesOld(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1], type: .debug)
         #expect(try fixture.sweep().status == 0)
         let first = try #require(try fixture.cachedToken())
@@ -80,8 +83,9 @@ struct SweepAgainstStandInTests {
         #expect(decoded.count == 1)
     }
 
-    @Test func unregisteredAndBadTokensAreRemovedAndServerErrorsKept() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func unregisteredAndBadTokensAreRemovedAndServerErrorsKept(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...6, ago: 60_000)
         let state = try fixture.standIn.state()
         try state.script(token: sampleToken(1), status: 410, reason: "Unregistered", timestamp: Clock().now())
@@ -110,8 +114,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.row(4)?.wakeupCount == 1)
     }
 
-    @Test func expiredProviderTokenIsRenewedAndRetriedInTheSameSweep() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func expiredProviderTokenIsRenewedAndRetriedInTheSameSweep(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1, 2])
         try fixture.standIn.state().script(token: sampleToken(1), status: 403, reason: "ExpiredProviderToken")
         let result = try fixture.sweep()
@@ -124,9 +129,12 @@ struct SweepAgainstStandInTests {
         #expect(result.stderr.contains("ExpiredProviderToken"))
     }
 
-    @Test(arguments: [(403, "InvalidProviderToken"), (403, "BadEnvironmentKeyInToken"), (400, "BadTopic")])
-    func aConfigurationFaultStopsTheSweepAndKeepsEveryRegistration(status: Int, reason: String) throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real, [(403, "InvalidProviderToken"), (403, "BadEnvironmentKeyInToken"), (400, "BadTopic")])
+    func aConfigurationFaultStopsTheSweepAndKeepsEveryRegistration(engine: TestEngine, answer: (status: Int, reason: String))
+        throws
+    {
+        let (status, reason) = answer
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...300)
         try fixture.standIn.state().script(token: "*", status: status, reason: reason)
         let result = try fixture.sweep()
@@ -138,8 +146,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.received().count < 300, "sending stopped")
     }
 
-    @Test func aWrongKeyIdIsAConfigurationFaultFromTheStandInItself() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aWrongKeyIdIsAConfigurationFaultFromTheStandInItself(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         let result = try fixture.sweep(["APNS_KEY_ID": "WRONGKEY01"])
         #expect(result.status == 1)
@@ -149,8 +158,9 @@ struct SweepAgainstStandInTests {
 
     /// Unproven tokens rejected while others in their environment get 200s are junk (the guard's
     /// trips are in SweepFaultsAgainstStandInTests).
-    @Test func mostlyBadUnprovenTokensBesideTwoHundredsAreDeleted() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func mostlyBadUnprovenTokensBesideTwoHundredsAreDeleted(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...20, environment: .sandbox)
         try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 15)
         let result = try fixture.sweep()
@@ -159,8 +169,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.count() == 5)
     }
 
-    @Test func intervalsPerTypeAndTheEightHourExpiry() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func intervalsPerTypeAndTheEightHourExpiry(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1], type: .charging)
         try fixture.register([2], type: .debug)
         try fixture.register([3], type: .debug, ago: 8 * 3_600_000 + 1000)
@@ -175,8 +186,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.received(3).isEmpty)
     }
 
-    @Test func twoSweepsStartedTogetherPushEachTokenOnce() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func twoSweepsStartedTogetherPushEachTokenOnce(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...400)
         let results = LockedBox<[CommandResult]>([])
         let group = DispatchGroup()
@@ -199,8 +211,9 @@ struct SweepAgainstStandInTests {
         #expect(Set(received.map(\.deviceToken)).count == 400)
     }
 
-    @Test func aSweepKilledMidwayLeavesASoundDatabaseAndTheNextOneFinishes() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aSweepKilledMidwayLeavesASoundDatabaseAndTheNextOneFinishes(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...2000)
         // Each answer takes 10 ms, so the run lasts long enough to be killed in the middle.
         try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 10, count: 2000)
@@ -223,8 +236,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.count() == 2000)
     }
 
-    @Test func anUnreachableStandInCountsFailuresAndKeepsRegistrations() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func anUnreachableStandInCountsFailuresAndKeepsRegistrations(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...3)
         let result = try fixture.sweep(["APNS_HOST": "https://127.0.0.1:\(freePort())"])
         #expect(result.status == 0)
@@ -233,8 +247,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.count() == 3)
     }
 
-    @Test func anUntrustedCertificateIsATransportFailureNotACrash() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func anUntrustedCertificateIsATransportFailureNotACrash(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...2)
         let result = try fixture.sweep(["APNS_CA_FILE": ""])
         #expect(result.status == 0)
@@ -243,8 +258,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.received().isEmpty)
     }
 
-    @Test func aStandInThatDoesNotAnswerHitsTheTimeout() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aStandInThatDoesNotAnswerHitsTheTimeout(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         try fixture.standIn.state().script(token: "*", status: 200, reason: nil, delayMilliseconds: 5000)
         // The answer comes after 5 s; a timeout, not the answer, ended it (how soon is the bench's).
@@ -254,8 +270,9 @@ struct SweepAgainstStandInTests {
         #expect(try fixture.row(1)?.lastError == "CURLE_OPERATION_TIMEDOUT")
     }
 
-    @Test func missingSettingsAndAnUnusableDatabaseAreOneLineEach() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func missingSettingsAndAnUnusableDatabaseAreOneLineEach(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         let missing = try fixture.sweep(["APNS_TEAM_ID": ""])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasSuffix(" liveactivity-sweep: configuration: APNS_TEAM_ID is not set\n"))

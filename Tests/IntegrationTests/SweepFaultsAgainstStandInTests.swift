@@ -10,8 +10,9 @@ import Testing
 struct SweepFaultsAgainstStandInTests {
     func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
-    @Test func aProductionOnlyKeyWithSandboxJunkStillPushesEveryProductionToken() throws {
-        let fixture = try SweepFixture(standIn: StandInStack(workers: 8, keyEnvironments: [.production]))
+    @Test(arguments: TestEngine.real)
+    func aProductionOnlyKeyWithSandboxJunkStillPushesEveryProductionToken(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, standIn: StandInStack(workers: 8, keyEnvironments: [.production]))
         try fixture.register(1...100, environment: .production)
         try fixture.register(1001...2000, environment: .sandbox)
         let before = Clock().now()
@@ -30,8 +31,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.received().filter { $0.environment == .sandbox }.count < 1000, "sending to sandbox stopped")
     }
 
-    @Test func aThousandJunkTokensAmongFiftyProvenOnesAreDeleted() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aThousandJunkTokensAmongFiftyProvenOnesAreDeleted(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...50)
         #expect(try fixture.sweep().status == 0)
         try fixture.register(1001...2000)
@@ -44,8 +46,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func aWrongHostForAMatureDeploymentDeletesNothing() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aWrongHostForAMatureDeploymentDeletesNothing(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...50)
         #expect(try fixture.sweep().status == 0)
         // The host no longer knows any of them: every push says BadDeviceToken.
@@ -57,8 +60,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.count() == 50)
     }
 
-    @Test func aFreshDeploymentPointedAtTheWrongEnvironmentDeletesNothingAndWaits() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aFreshDeploymentPointedAtTheWrongEnvironmentDeletesNothingAndWaits(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...20, environment: .sandbox)
         try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 20)
         let result = try fixture.sweep()
@@ -73,8 +77,9 @@ struct SweepFaultsAgainstStandInTests {
     /// Issue 30 point 1: junk the guard must hold (a quiet sandbox that never delivered) cannot
     /// fill the unproven cap: a held row never proven is deleted at its third hold, and the
     /// holds back off (5, then 10 minutes) so each costs a handful of pushes.
-    @Test func heldJunkIsDeletedAtItsThirdHold() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func heldJunkIsDeletedAtItsThirdHold(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...12, environment: .sandbox)
         try fixture.standIn.state().script(token: "*", status: 400, reason: "BadDeviceToken", count: 1000)
         let first = try fixture.sweep()
@@ -94,8 +99,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.received().count == 36)
     }
 
-    @Test func junkInAQuietSandboxThatOnceDeliveredIsDeleted() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func junkInAQuietSandboxThatOnceDeliveredIsDeleted(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1], environment: .sandbox)
         #expect(try fixture.sweep().status == 0)
         // A minute later the real device is not due; fifty junk tokens are.
@@ -109,8 +115,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func failuresBackOffOverSeveralSweeps() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func failuresBackOffOverSeveralSweeps(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         try fixture.standIn.state().script(token: sampleToken(1), status: 503, reason: "ServiceUnavailable", count: 10)
         var pushedAt: [Int] = []
@@ -126,8 +133,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.row(1)?.consecutiveFailures == 5)
     }
 
-    @Test func tenThousandPushesAnsweredBadPriorityAreOneLogLine() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func tenThousandPushesAnsweredBadPriorityAreOneLogLine(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...10_000)
         try fixture.standIn.state().script(token: "*", status: 400, reason: "BadPriority", count: 10_000)
         let result = try fixture.sweep()
@@ -139,9 +147,10 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.count() == 10_000)
     }
 
-    @Test(arguments: [(400, "BadPriority"), (429, "TooManyProviderTokenUpdates")])
-    func aProviderFaultsUnsentAndUnreadRowsWaitOneIntervalToo(status: Int, reason: String) throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real, [(400, "BadPriority"), (429, "TooManyProviderTokenUpdates")])
+    func aProviderFaultsUnsentAndUnreadRowsWaitOneIntervalToo(engine: TestEngine, answer: (status: Int, reason: String)) throws {
+        let (status, reason) = answer
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...200)
         try fixture.standIn.state().script(token: "*", status: status, reason: reason, count: 400)
         // Pages of 20 and 10 pushes queued: the fault stops production before most rows are read.
@@ -161,9 +170,9 @@ struct SweepFaultsAgainstStandInTests {
     /// A loaded machine mixes answers: some pushes fail (a 5xx, nginx's 502 in front of a slow
     /// stand-in) before or after the fault's first answer; every due row that got no 200 still
     /// waits one interval, as cron's next minute shows.
-    @Test(arguments: [true, false])
-    func failuresAroundAProviderFaultWaitOneIntervalWithIt(failuresFirst: Bool) throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real, [true, false])
+    func failuresAroundAProviderFaultWaitOneIntervalWithIt(engine: TestEngine, failuresFirst: Bool) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...20, ago: 10_000)
         try fixture.register(21...200)
         let state = try fixture.standIn.state()
@@ -184,8 +193,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(SweepFixture.field("sent", in: minuteLater.stdout) == "0", "\(minuteLater.stdout)")
     }
 
-    @Test func aHostWithoutHTTP2IsNotAPNsAndAConfigurationFault() throws {
-        let fixture = try SweepFixture(standIn: StandInStack(http2: false))
+    @Test(arguments: TestEngine.real)
+    func aHostWithoutHTTP2IsNotAPNsAndAConfigurationFault(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, standIn: StandInStack(http2: false))
         try fixture.register(1...5)
         let result = try fixture.sweep()
         #expect(result.status == 1)
@@ -193,8 +203,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(try fixture.count() == 5 && fixture.provenCount() == 0)
     }
 
-    @Test func streamsResetAfterTheirAnswerAreAnsweredOnceAndNoneFails() throws {
-        let fixture = try SweepFixture(standIn: StandInStack(resetAfterAnswer: true))
+    @Test(arguments: TestEngine.real)
+    func streamsResetAfterTheirAnswerAreAnsweredOnceAndNoneFails(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, standIn: StandInStack(resetAfterAnswer: true))
         try fixture.register(1...1000)
         let result = try fixture.sweep()
         #expect(result.status == 0, "\(result.stderr)")
@@ -203,8 +214,9 @@ struct SweepFaultsAgainstStandInTests {
         #expect(answered.count == 1000 && Set(answered.map(\.path)).count == 1000)
     }
 
-    @Test func goawayEveryFewHundredStreamsLosesNoPush() throws {
-        let fixture = try SweepFixture(standIn: StandInStack(workers: 8, goawayAfter: 300))
+    @Test(arguments: TestEngine.real)
+    func goawayEveryFewHundredStreamsLosesNoPush(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, standIn: StandInStack(workers: 8, goawayAfter: 300))
         try fixture.register(1...3000)
         let result = try fixture.sweep()
         #expect(result.status == 0, "\(result.stderr)")

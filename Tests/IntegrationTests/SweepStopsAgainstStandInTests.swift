@@ -12,9 +12,10 @@ struct SweepStopsAgainstStandInTests {
         Int(try fixture.database.scalar("SELECT count(*) FROM push_targets WHERE push_count > 0") ?? -1)
     }
 
-    @Test func pastTheTimeBudgetNothingNewIsSentAndEveryAnswerIsWritten() throws {
+    @Test(arguments: TestEngine.real)
+    func pastTheTimeBudgetNothingNewIsSentAndEveryAnswerIsWritten(engine: TestEngine) throws {
         // 50 pushes a second get through; 1,000 would take 20 s.
-        let fixture = try SweepFixture(standIn: StandInStack(pace: 50))
+        let fixture = try SweepFixture(engine, standIn: StandInStack(pace: 50))
         try fixture.register(1...1000)
         // The budget, not the backlog, ended it: most rows deferred (checked below), the line says so.
         let result = try fixture.sweep(["LIVEACTIVITY_SWEEP_BUDGET": "2", "LIVEACTIVITY_APNS_CONCURRENCY": "20"])
@@ -31,8 +32,9 @@ struct SweepStopsAgainstStandInTests {
         #expect(Int(SweepFixture.field("sent", in: next.stdout) ?? "") ?? 0 > 0)
     }
 
-    @Test func sigtermEndsTheSweepAsTheBudgetDoesWithoutLosingAWrite() throws {
-        let fixture = try SweepFixture(standIn: StandInStack(pace: 50))
+    @Test(arguments: TestEngine.real)
+    func sigtermEndsTheSweepAsTheBudgetDoesWithoutLosingAWrite(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine, standIn: StandInStack(pace: 50))
         try fixture.register(1...1000)
         let sweep = try fixture.startSweep(["LIVEACTIVITY_APNS_CONCURRENCY": "20"])
         #expect(waitUntil(timeout: 60) { ((try? fixture.received().count) ?? 0) >= 50 })
@@ -47,8 +49,9 @@ struct SweepStopsAgainstStandInTests {
         #expect(try fixture.database.scalar("SELECT count(*) FROM sweep_runs") == 1, "the run was recorded")
     }
 
-    @Test func aRegistrationDuringTheSweepStaysDueAtOnce() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aRegistrationDuringTheSweepStaysDueAtOnce(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         #expect(try fixture.sweep().status == 0)
         // The next push is answered 503 after two seconds; the app registers again meanwhile.
@@ -64,8 +67,9 @@ struct SweepStopsAgainstStandInTests {
         #expect(row.consecutiveFailures == 0 && row.lastError == nil)
     }
 
-    @Test func anEnvironmentTakenOutOfAPNSEnvironmentsIsNotPushed() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func anEnvironmentTakenOutOfAPNSEnvironmentsIsNotPushed(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...3, environment: .production)
         try fixture.register(11...13, environment: .sandbox)
         let result = try fixture.sweep(["APNS_ENVIRONMENTS": "production"])
@@ -77,8 +81,9 @@ struct SweepStopsAgainstStandInTests {
         #expect(refused.status == 2 && refused.stderr.contains("APNS_ENVIRONMENT"))
     }
 
-    @Test func aClosedStdoutCostsTheLineNotTheOutcomes() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aClosedStdoutCostsTheLineNotTheOutcomes(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...5)
         let binary = product("liveactivity-sweep")
         var environment = fixture.sweepEnvironment()

@@ -14,9 +14,9 @@ final class SweepFixture: @unchecked Sendable {
     /// `LIVEACTIVITY_DB` of the sweep the fixture runs.
     var databasePath: String { database.setting }
 
-    /// `database` is a test's own (a server it stops, say); a fresh one of this run's engine by default.
-    init(database: TestDatabase? = nil, standIn: StandInStack? = nil, standInEnvironment: [String: String] = [:]) throws {
-        self.database = try database ?? TestDatabase(label: "sweepdb")
+    /// A fresh database of `engine`.
+    init(_ engine: TestEngine, standIn: StandInStack? = nil, standInEnvironment: [String: String] = [:]) throws {
+        self.database = try TestDatabase(engine, label: "sweepdb")
         self.standIn = try standIn ?? StandInStack(environment: standInEnvironment)
     }
 

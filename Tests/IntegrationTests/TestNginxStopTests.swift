@@ -11,7 +11,7 @@ import Testing
 /// its pid file until its loop first sleeps. A SIGTERM sent the moment the pid file appears
 /// lands in it in about a third of the starts; nginx as `LoopbackNginx` runs it is sent SIGTERM
 /// again every 250 ms of the stop, so every one of those starts ends on a SIGTERM.
-@Suite("The tests' own nginx stops on SIGTERM", .sqlitePassOnly)
+@Suite("The tests' own nginx stops on SIGTERM")
 struct TestNginxStopTests {
     static let rounds = 30
 

@@ -21,9 +21,9 @@ struct UpgradeFromPreviousReleaseTests {
         "Tests/Fixtures/upgrade-from-a220b33", "Tests/Fixtures/upgrade-from-728a968", "Tests/Fixtures/upgrade-from-3773c25",
     ]
 
-    @Test(arguments: fixtures)
-    func everyRegistrationItsHistoryAndItsFiguresAreKept(fixture: String) throws {
-        let store = try TestDatabase(label: "upgrade")
+    @Test(arguments: TestEngine.real, fixtures)
+    func everyRegistrationItsHistoryAndItsFiguresAreKept(engine: TestEngine, fixture: String) throws {
+        let store = try TestDatabase(engine, label: "upgrade")
         try restore(fixture, into: store)
 
         // The operator's first command after the upgrade migrates it, as the sweep's would.

@@ -9,9 +9,10 @@ import Testing
 /// operator sees it in `history`, `stats --json` and `/wakeup/metrics`.
 @Suite("Wake acks end to end")
 struct WakeAckEndToEndTests {
-    @Test func anAckedWakeIsSeenInHistoryStatsAndMetrics() throws {
+    @Test(arguments: TestEngine.real)
+    func anAckedWakeIsSeenInHistoryStatsAndMetrics(engine: TestEngine) throws {
         let standIn = try StandInStack()
-        let live = try LiveStack()
+        let live = try LiveStack(engine)
         let token = testToken(1616)
 
         let registered = try live.request("POST", "/dev/wakeup", body: registerBody(token, interval: 900))
@@ -62,8 +63,9 @@ struct WakeAckEndToEndTests {
         #expect(!live.accessLog.contains("127.0.0.1"))
     }
 
-    @Test func aRefreshWithoutTheIntervalGoesBackToTheTypes() throws {
-        let live = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func aRefreshWithoutTheIntervalGoesBackToTheTypes(engine: TestEngine) throws {
+        let live = try LiveStack(engine)
         let token = testToken(1618)
         #expect(try live.request("POST", "/wakeup", body: registerBody(token, interval: 1200)).status == 200)
         #expect(try storedRegistration(token, in: live)?.requestedInterval == 1200)

@@ -12,8 +12,9 @@ import Testing
 struct WidgetsAgainstStandInTests {
     func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
-    @Test func aWidgetsPushGoesAsApplesOwnRequestBesideTheWake() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aWidgetsPushGoesAsApplesOwnRequestBesideTheWake(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...3, widgets: true)
         let before = Clock().now() / 1000
         let result = try fixture.sweep()
@@ -46,8 +47,9 @@ struct WidgetsAgainstStandInTests {
         #expect(SweepFixture.field("widgets_skipped", in: later.stdout) == "3", "\(later.stdout)")
     }
 
-    @Test func aGoneWidgetTokenTakesItsTargetAloneAndAGoneDeviceTokenTakesBoth() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aGoneWidgetTokenTakesItsTargetAloneAndAGoneDeviceTokenTakesBoth(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(11...12, widgets: true)
         let state = try fixture.standIn.state()
         try state.script(token: SweepFixture.widgetToken(11), status: 410, reason: "Unregistered")
@@ -67,8 +69,9 @@ struct WidgetsAgainstStandInTests {
         #expect(try fixture.row(11) == nil && fixture.row(12) != nil)
     }
 
-    @Test func aWrongWidgetsTopicStopsWidgetsAloneAndTheWakesGoOut() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aWrongWidgetsTopicStopsWidgetsAloneAndTheWakesGoOut(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(21...30, widgets: true)
         let state = try fixture.standIn.state()
         // The widget extension lacks the push capability: APNs refuses its topic.
@@ -96,9 +99,10 @@ struct WidgetsAgainstStandInTests {
     /// and the stand-in: registered beside the wake, pushed at its own interval with its own
     /// headers, its token gone while the wakes go on, a new one sent, a wrong topic held as a
     /// fault, forgotten by a refresh without it, unregistered, and expired with its registration.
-    @Test func aWidgetsWholeLifeThroughNginxTheResponderTheSweepAndTheStandIn() throws {
+    @Test(arguments: TestEngine.real)
+    func aWidgetsWholeLifeThroughNginxTheResponderTheSweepAndTheStandIn(engine: TestEngine) throws {
         let standIn = try StandInStack()
-        let live = try LiveStack()
+        let live = try LiveStack(engine)
         let token = testToken(3201)
         let (first, second, third) = (testToken(3202), testToken(3203), testToken(3204))
         var outputs: [String] = []
@@ -185,8 +189,9 @@ struct WidgetsAgainstStandInTests {
         }
     }
 
-    @Test func theResponderTakesAndAnswersTheWidgetToken() throws {
-        let live = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func theResponderTakesAndAnswersTheWidgetToken(engine: TestEngine) throws {
+        let live = try LiveStack(engine)
         let token = testToken(3101)
         let widget = testToken(3102)
         let answer = try live.request(

@@ -6,8 +6,7 @@ import Testing
 /// How the server runs a sweep's outcome writes: each batch reaches its rows through the key's
 /// index, whatever the table's size and whatever the statistics know of the batch's values.
 @Suite(
-    "PostgreSQL plans",
-    .enabled(if: TestEngine.current == .postgres, "a PostgreSQL server's plans: the PostgreSQL pass"))
+    "PostgreSQL plans")
 struct PostgresPlanTests {
     /// A sweep's lease id is new each run, so the statistics never saw it. Planned for its values
     /// (the server's way for a prepared statement's first five runs), an outcome write judged

@@ -9,8 +9,7 @@ import Testing
 /// advisory lock, whichever opens first; a database a newer build migrated refused by every
 /// program and left as it is.
 @Suite(
-    "PostgreSQL schema",
-    .enabled(if: TestEngine.current == .postgres, "a PostgreSQL server's schema: the PostgreSQL pass"))
+    "PostgreSQL schema")
 struct PostgresSchemaTests {
     @Test func programsOpeningAnEmptyDatabaseAtOnceMigrateItOnce() throws {
         let database = try PostgresCluster.shared().createDatabase("migrate")

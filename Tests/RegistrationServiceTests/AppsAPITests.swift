@@ -16,7 +16,8 @@ import Testing
     let other = AppName("other-app")!
     let device = sampleToken(1)
 
-    init() throws { database = try TestDatabase(label: "appsapi") }
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws { database = try TestDatabase(engine, label: "appsapi") }
 
     /// The API with `LIVEACTIVITY_APPS=other-app` and `settings` over it.
     func api(_ settings: [String: String] = [:], cap: Int = 100, unprovenCap: Int = 100) throws -> RegistrationAPI {
@@ -45,115 +46,128 @@ import Testing
         return try database.rows("SELECT app, registration_token FROM push_targets WHERE push_kind = 'wake' ORDER BY app")
     }
 
-    @Test func theSameTokenUnderTwoAppsIsTwoRegistrations() throws {
-        let api = try api()
-        #expect(post(api, registerBody(device, environment: "sandbox")).status == 200)
-        #expect(post(api, registerBody(device, type: "debug"), app: "other-app").status == 200)
-        #expect(try wakeRows() == [["default", device], ["other-app", device]])
-        #expect(try stored(device)?.environment == .sandbox)
-        #expect(try stored(device)?.app == .defaultApp)
-        #expect(try stored(device, app: other)?.activityType == .debug)
-        #expect(try stored(device, app: other)?.app == other)
-        #expect(try database.count() == 2)
+    @Test(arguments: TestEngine.real)
+    static func theSameTokenUnderTwoAppsIsTwoRegistrations(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        #expect(fixture.post(api, registerBody(fixture.device, environment: "sandbox")).status == 200)
+        #expect(fixture.post(api, registerBody(fixture.device, type: "debug"), app: "other-app").status == 200)
+        #expect(try fixture.wakeRows() == [["default", fixture.device], ["other-app", fixture.device]])
+        #expect(try fixture.stored(fixture.device)?.environment == .sandbox)
+        #expect(try fixture.stored(fixture.device)?.app == .defaultApp)
+        #expect(try fixture.stored(fixture.device, app: fixture.other)?.activityType == .debug)
+        #expect(try fixture.stored(fixture.device, app: fixture.other)?.app == fixture.other)
+        #expect(try fixture.database.count() == 2)
 
         // Each app's unregister takes its own registration only.
-        #expect(post(api, unregisterBody(device), path: "/wakeup/unregister", app: "other-app").status == 200)
-        #expect(try stored(device, app: other) == nil)
-        #expect(try stored(device)?.environment == .sandbox, "the default app's stays")
-        #expect(post(api, unregisterBody(device), path: "/wakeup/unregister").status == 200)
-        #expect(try wakeRows().isEmpty)
+        #expect(fixture.post(api, unregisterBody(fixture.device), path: "/wakeup/unregister", app: "other-app").status == 200)
+        #expect(try fixture.stored(fixture.device, app: fixture.other) == nil)
+        #expect(try fixture.stored(fixture.device)?.environment == .sandbox, "the default app's stays")
+        #expect(fixture.post(api, unregisterBody(fixture.device), path: "/wakeup/unregister").status == 200)
+        #expect(try fixture.wakeRows().isEmpty)
     }
 
-    @Test func anEmptyParameterIsTheDefaultApp() throws {
-        let api = try api()
-        #expect(post(api, registerBody(device), app: "").status == 200)
-        #expect(try wakeRows() == [["default", device]])
+    @Test(arguments: TestEngine.real)
+    static func anEmptyParameterIsTheDefaultApp(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        #expect(fixture.post(api, registerBody(fixture.device), app: "").status == 200)
+        #expect(try fixture.wakeRows() == [["default", fixture.device]])
     }
 
-    @Test(arguments: ["third", "Other-App", "other_app", "default-x", "other-app\n"])
-    func anAppNotConfiguredIsA400ListingTheAppsAndStoresNothing(_ name: String) throws {
-        let api = try api()
+    @Test(arguments: TestEngine.real, ["third", "Other-App", "other_app", "default-x", "other-app\n"])
+    static func anAppNotConfiguredIsA400ListingTheAppsAndStoresNothing(engine: TestEngine, _ name: String) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
         for (path, body) in [
-            ("/wakeup", registerBody(device)), ("/wakeup/unregister", unregisterBody(device)),
-            ("/wakeup/ack", unregisterBody(device)),
+            ("/wakeup", registerBody(fixture.device)), ("/wakeup/unregister", unregisterBody(fixture.device)),
+            ("/wakeup/ack", unregisterBody(fixture.device)),
         ] {
-            let answer = post(api, body, path: path, app: name)
+            let answer = fixture.post(api, body, path: path, app: name)
             #expect(answer.status == 400, "\(path)")
             #expect(answer.bodyText.contains(#""supported":["default","other-app"]"#), "\(answer.bodyText)")
             #expect(answer.bodyText.contains("Unsupported app"), "\(answer.bodyText)")
         }
-        #expect(try wakeRows().isEmpty)
+        #expect(try fixture.wakeRows().isEmpty)
         // One line for the operator, the value escaped, however many requests.
-        let lines = logged.get().filter { $0.contains("LIVEACTIVITY_APP=") }
-        #expect(lines.count == 1, "\(logged.get())")
+        let lines = fixture.logged.get().filter { $0.contains("LIVEACTIVITY_APP=") }
+        #expect(lines.count == 1, "\(fixture.logged.get())")
         #expect(lines.allSatisfy { !$0.contains("\n") })
     }
 
-    @Test func eachAppHasItsOwnEnvironmentsOrTheDefaultAppsOnes() throws {
-        let api = try api([
+    @Test(arguments: TestEngine.real)
+    static func eachAppHasItsOwnEnvironmentsOrTheDefaultAppsOnes(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api([
             "APNS_ENVIRONMENTS": "production,sandbox", "APNS_ENVIRONMENTS_OTHER_APP": "sandbox",
             "APNS_ENVIRONMENT_OTHER_APP": "sandbox",
         ])
-        let refused = post(api, registerBody(device, environment: "production"), app: "other-app")
+        let refused = fixture.post(api, registerBody(fixture.device, environment: "production"), app: "other-app")
         #expect(refused.status == 400)
         // The reason names the setting that would enable it: this app's own.
         #expect(
             refused.bodyText
                 == #"{"error":"Unsupported environment: production (the backend's APNS_ENVIRONMENTS_OTHER_APP does not enable it)","supported":["sandbox"]}"#,
             "\(refused.bodyText)")
-        #expect(try wakeRows().isEmpty)
+        #expect(try fixture.wakeRows().isEmpty)
         // Its default environment is its own; the default app's stays production.
-        #expect(post(api, registerBody(device), app: "other-app").status == 200)
-        #expect(post(api, registerBody(device)).status == 200)
-        #expect(try stored(device, app: other)?.environment == .sandbox)
-        #expect(try stored(device)?.environment == .production)
-        #expect(post(api, registerBody(sampleToken(2), environment: "production")).status == 200)
+        #expect(fixture.post(api, registerBody(fixture.device), app: "other-app").status == 200)
+        #expect(fixture.post(api, registerBody(fixture.device)).status == 200)
+        #expect(try fixture.stored(fixture.device, app: fixture.other)?.environment == .sandbox)
+        #expect(try fixture.stored(fixture.device)?.environment == .production)
+        #expect(fixture.post(api, registerBody(sampleToken(2), environment: "production")).status == 200)
     }
 
-    @Test func aFurtherAppsMalformedEnvironmentIsNamedBySetting() throws {
+    @Test(arguments: TestEngine.real)
+    static func aFurtherAppsMalformedEnvironmentIsNamedBySetting(engine: TestEngine) throws {
+        let fixture = try Self(engine)
         #expect(
             throws: ConfigurationError.malformed(
                 name: "APNS_ENVIRONMENTS_OTHER_APP", expected: "a comma list of production and sandbox")
         ) {
-            _ = try api(["APNS_ENVIRONMENTS_OTHER_APP": "prod"])
+            _ = try fixture.api(["APNS_ENVIRONMENTS_OTHER_APP": "prod"])
         }
-        #expect(throws: ConfigurationError.self) { _ = try api(["APNS_ENVIRONMENTS_OTHER_APP": "sandbox"]) }
+        #expect(throws: ConfigurationError.self) { _ = try fixture.api(["APNS_ENVIRONMENTS_OTHER_APP": "sandbox"]) }
     }
 
-    @Test func theCapsCountPerApp() throws {
-        let api = try api(cap: 2, unprovenCap: 1)
-        #expect(post(api, registerBody(sampleToken(1))).status == 200)
+    @Test(arguments: TestEngine.real)
+    static func theCapsCountPerApp(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api(cap: 2, unprovenCap: 1)
+        #expect(fixture.post(api, registerBody(sampleToken(1))).status == 200)
         // The default app's unproven cap is reached in production; the other app's is not.
-        #expect(post(api, registerBody(sampleToken(2))).status == 503)
-        #expect(post(api, registerBody(sampleToken(2)), app: "other-app").status == 200)
-        #expect(post(api, registerBody(sampleToken(3)), app: "other-app").status == 503)
-        #expect(post(api, registerBody(sampleToken(3), environment: "sandbox"), app: "other-app").status == 200)
+        #expect(fixture.post(api, registerBody(sampleToken(2))).status == 503)
+        #expect(fixture.post(api, registerBody(sampleToken(2)), app: "other-app").status == 200)
+        #expect(fixture.post(api, registerBody(sampleToken(3)), app: "other-app").status == 503)
+        #expect(fixture.post(api, registerBody(sampleToken(3), environment: "sandbox"), app: "other-app").status == 200)
         // The total cap of 2 is the other app's now, and the default app still has room for one.
-        #expect(post(api, registerBody(sampleToken(4), environment: "sandbox"), app: "other-app").status == 503)
-        #expect(post(api, registerBody(sampleToken(4), environment: "sandbox")).status == 200)
-        #expect(try database.count() == 4)
-        let lines = logged.get()
+        #expect(fixture.post(api, registerBody(sampleToken(4), environment: "sandbox"), app: "other-app").status == 503)
+        #expect(fixture.post(api, registerBody(sampleToken(4), environment: "sandbox")).status == 200)
+        #expect(try fixture.database.count() == 4)
+        let lines = fixture.logged.get()
         #expect(lines.contains { $0.contains("in app other-app's production were never answered 200") }, "\(lines)")
         #expect(lines.contains { $0.contains("app other-app holds its cap of 2") }, "\(lines)")
         #expect(lines.contains { $0.contains("registrations in production were never answered 200") }, "\(lines)")
     }
 
-    @Test func anAckIsJudgedAgainstItsOwnAppsRegistration() throws {
-        let api = try api()
-        #expect(post(api, registerBody(device), app: "other-app").status == 200)
+    @Test(arguments: TestEngine.real)
+    static func anAckIsJudgedAgainstItsOwnAppsRegistration(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        #expect(fixture.post(api, registerBody(fixture.device), app: "other-app").status == 200)
         // The default app has no such registration: unmatched, and the other app's is untouched.
-        #expect(post(api, unregisterBody(device), path: "/wakeup/ack").status == 200)
-        #expect(try database.rows("SELECT outcome, count FROM ack_totals") == [["unmatched", "1"]])
+        #expect(fixture.post(api, unregisterBody(fixture.device), path: "/wakeup/ack").status == 200)
+        #expect(try fixture.database.rows("SELECT outcome, count FROM ack_totals") == [["unmatched", "1"]])
         #expect(
-            try database.rows("SELECT app, CASE WHEN waiting_ack_at IS NULL THEN 0 ELSE 1 END FROM push_targets") == [
+            try fixture.database.rows("SELECT app, CASE WHEN waiting_ack_at IS NULL THEN 0 ELSE 1 END FROM push_targets") == [
                 ["other-app", "0"]
             ])
         // Its own app's ack finds its registration, due, so it waits there for the sweep to judge.
-        #expect(post(api, unregisterBody(device), path: "/wakeup/ack", app: "other-app").status == 200)
+        #expect(fixture.post(api, unregisterBody(fixture.device), path: "/wakeup/ack", app: "other-app").status == 200)
         #expect(
-            try database.rows("SELECT app, CASE WHEN waiting_ack_at IS NULL THEN 0 ELSE 1 END FROM push_targets") == [
+            try fixture.database.rows("SELECT app, CASE WHEN waiting_ack_at IS NULL THEN 0 ELSE 1 END FROM push_targets") == [
                 ["other-app", "1"]
             ])
-        #expect(try database.rows("SELECT outcome, count FROM ack_totals") == [["unmatched", "1"]])
+        #expect(try fixture.database.rows("SELECT outcome, count FROM ack_totals") == [["unmatched", "1"]])
     }
 }

@@ -19,8 +19,9 @@ import Testing
         #expect(RegistrationAPI.answer(to: StoreFault(kind, message: "m", advice: "a")) == .unavailable)
     }
 
-    @Test func aDatabaseFromANewerBuildIs503WithOneLineNamingIt() throws {
-        let database = try TestDatabase(label: "newer")
+    @Test(arguments: TestEngine.real)
+    func aDatabaseFromANewerBuildIs503WithOneLineNamingIt(engine: TestEngine) throws {
+        let database = try TestDatabase(engine, label: "newer")
         try database.pretendNewerSchema()
         let logged = LockedBox<[String]>([])
         let api = RegistrationAPI(database: database, log: { line in logged.update { $0.append(line) } })

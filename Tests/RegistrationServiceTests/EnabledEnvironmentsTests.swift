@@ -11,7 +11,8 @@ import Testing
 @Suite struct EnabledEnvironmentsTests {
     let database: TestDatabase
 
-    init() throws { database = try TestDatabase(label: "api-environments") }
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws { database = try TestDatabase(engine, label: "api-environments") }
 
     func api(_ enabled: [APNsEnvironment]) -> RegistrationAPI {
         var configuration = Configuration()
@@ -38,44 +39,53 @@ import Testing
     /// A known environment the operator did not enable is refused with the enabled ones and the
     /// setting that enables it (issue 50: the development build's first registration meets it);
     /// an unknown name, which no setting enables, with the enabled ones alone.
-    @Test func anEnvironmentTheOperatorDidNotEnableIsRefusedWithTheEnabledOnes() throws {
-        let productionOnly = api([.production])
+    @Test(arguments: TestEngine.real) static func anEnvironmentTheOperatorDidNotEnableIsRefusedWithTheEnabledOnes(
+        engine: TestEngine
+    ) throws {
+        let fixture = try Self(engine)
+        let productionOnly = fixture.api([.production])
         let refused =
             #"{"error":"Unsupported environment: sandbox (the backend's APNS_ENVIRONMENTS does not enable it)","supported":["production"]}"#
         for name in ["sandbox", "development"] {
-            let response = post(productionOnly, #"{"pushToken":"\#(sampleToken(1))","environment":"\#(name)"}"#)
+            let response = fixture.post(productionOnly, #"{"pushToken":"\#(sampleToken(1))","environment":"\#(name)"}"#)
             #expect(response.status == 400)
             #expect(response.bodyText == refused.replacingOccurrences(of: ": sandbox", with: ": \(name)"))
         }
-        let fromLocation = post(productionOnly, #"{"pushToken":"\#(sampleToken(1))"}"#, path: "/dev/wakeup", location: "sandbox")
+        let fromLocation = fixture.post(
+            productionOnly, #"{"pushToken":"\#(sampleToken(1))"}"#, path: "/dev/wakeup", location: "sandbox")
         #expect(fromLocation.status == 400 && fromLocation.bodyText == refused, "an nginx location of a disabled environment")
         #expect(
-            post(productionOnly, #"{"pushToken":"\#(sampleToken(1))","environment":"staging"}"#).bodyText
+            fixture.post(productionOnly, #"{"pushToken":"\#(sampleToken(1))","environment":"staging"}"#).bodyText
                 == #"{"error":"Unsupported environment: staging","supported":["production"]}"#)
-        #expect(try stored().isEmpty, "nothing written for a refused registration")
+        #expect(try fixture.stored().isEmpty, "nothing written for a refused registration")
 
-        #expect(post(productionOnly, #"{"pushToken":"\#(sampleToken(2))","environment":"production"}"#).status == 200)
-        #expect(post(productionOnly, #"{"pushToken":"\#(sampleToken(3))"}"#).status == 200, "the default is enabled")
-        #expect(try stored().map(\.environment) == [.production, .production])
+        #expect(fixture.post(productionOnly, #"{"pushToken":"\#(sampleToken(2))","environment":"production"}"#).status == 200)
+        #expect(fixture.post(productionOnly, #"{"pushToken":"\#(sampleToken(3))"}"#).status == 200, "the default is enabled")
+        #expect(try fixture.stored().map(\.environment) == [.production, .production])
     }
 
-    @Test func bothEnvironmentsAreEnabledByDefault() {
-        let both = api(APNsEnvironment.allCases)
-        #expect(post(both, #"{"pushToken":"\#(sampleToken(1))","environment":"sandbox"}"#).status == 200)
+    @Test(arguments: TestEngine.real)
+    static func bothEnvironmentsAreEnabledByDefault(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let both = fixture.api(APNsEnvironment.allCases)
+        #expect(fixture.post(both, #"{"pushToken":"\#(sampleToken(1))","environment":"sandbox"}"#).status == 200)
         #expect(
-            post(both, #"{"pushToken":"\#(sampleToken(2))","environment":"staging"}"#).bodyText
+            fixture.post(both, #"{"pushToken":"\#(sampleToken(2))","environment":"staging"}"#).bodyText
                 == #"{"error":"Unsupported environment: staging","supported":["production","sandbox"]}"#)
     }
 
-    @Test(arguments: [
-        #""activityType":"parking""#, #""activityType":7"#, #""environment":{}"#, #""environment":"staging""#,
-        #""environment":"sandbox""#, #""extra":[1,{"a":null}]"#, #""pushToken2":false"#,
-    ])
-    func unregisterIgnoresEveryFieldButThePushToken(extra: String) throws {
-        let productionOnly = api([.production])
-        #expect(post(productionOnly, #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
-        let response = post(productionOnly, #"{"pushToken":"\#(sampleToken(1))",\#(extra)}"#, path: "/wakeup/unregister")
+    @Test(
+        arguments: TestEngine.real,
+        [
+            #""activityType":"parking""#, #""activityType":7"#, #""environment":{}"#, #""environment":"staging""#,
+            #""environment":"sandbox""#, #""extra":[1,{"a":null}]"#, #""pushToken2":false"#,
+        ])
+    static func unregisterIgnoresEveryFieldButThePushToken(engine: TestEngine, extra: String) throws {
+        let fixture = try Self(engine)
+        let productionOnly = fixture.api([.production])
+        #expect(fixture.post(productionOnly, #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        let response = fixture.post(productionOnly, #"{"pushToken":"\#(sampleToken(1))",\#(extra)}"#, path: "/wakeup/unregister")
         #expect(response.status == 200 && response.bodyText == #"{"success":true}"#)
-        #expect(try stored().isEmpty)
+        #expect(try fixture.stored().isEmpty)
     }
 }

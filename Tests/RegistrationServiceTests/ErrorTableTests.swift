@@ -8,9 +8,9 @@ import Testing
 /// SPEC section 3's error table (`ErrorRow.all`, shared with the run through nginx) against the
 /// API itself, each request made from the parameters nginx would send.
 @Suite struct ErrorTableTests {
-    @Test(arguments: ErrorRow.all)
-    func aBadRequestIsAnsweredWithItsStatusAndChangesNothing(_ row: ErrorRow) throws {
-        let database = try TestDatabase(label: "table")
+    @Test(arguments: TestEngine.real, ErrorRow.all)
+    func aBadRequestIsAnsweredWithItsStatusAndChangesNothing(engine: TestEngine, _ row: ErrorRow) throws {
+        let database = try TestDatabase(engine, label: "table")
         let api = RegistrationAPI(database: database)
         // The seed with a widgets target too: a row wrongly accepted would refresh it without one.
         let seed = HTTPRequest(

@@ -14,7 +14,8 @@ import Testing
     let database: TestDatabase
     let logged = LockedBox<[String]>([])
 
-    init() throws { database = try TestDatabase(label: "log-limit-step") }
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws { database = try TestDatabase(engine, label: "log-limit-step") }
 
     func api(_ faults: FaultLog, wallClockStep seconds: Int64) -> RegistrationAPI {
         var configuration = Configuration()
@@ -36,20 +37,24 @@ import Testing
 
     var reported: Int { logged.get().filter { $0.contains("LIVEACTIVITY_APNS_ENVIRONMENT=\"staging\"") }.count }
 
-    @Test func aBackwardStepOfTheWallClockDoesNotSilenceTheLog() {
+    @Test(arguments: TestEngine.real)
+    static func aBackwardStepOfTheWallClockDoesNotSilenceTheLog(engine: TestEngine) throws {
+        let fixture = try Self(engine)
         let faults = FaultLog(repeatSeconds: 1)
-        #expect(postWithABadParameter(api(faults, wallClockStep: 0)) == 500)
-        #expect(reported == 1)
+        #expect(fixture.postWithABadParameter(fixture.api(faults, wallClockStep: 0)) == 500)
+        #expect(fixture.reported == 1)
         // More than the period passes; meanwhile the wall clock went back an hour.
         usleep(1_200_000)
-        #expect(postWithABadParameter(api(faults, wallClockStep: -3600)) == 500)
-        #expect(reported == 2, "the condition was silenced by the step: \(logged.get())")
+        #expect(fixture.postWithABadParameter(fixture.api(faults, wallClockStep: -3600)) == 500)
+        #expect(fixture.reported == 2, "the condition was silenced by the step: \(fixture.logged.get())")
     }
 
-    @Test func aForwardStepOfTheWallClockDoesNotLetALineThroughEarly() {
+    @Test(arguments: TestEngine.real)
+    static func aForwardStepOfTheWallClockDoesNotLetALineThroughEarly(engine: TestEngine) throws {
+        let fixture = try Self(engine)
         let faults = FaultLog(repeatSeconds: 60)
-        #expect(postWithABadParameter(api(faults, wallClockStep: 0)) == 500)
-        #expect(postWithABadParameter(api(faults, wallClockStep: 3600)) == 500)
-        #expect(reported == 1, "a line came within the minute: \(logged.get())")
+        #expect(fixture.postWithABadParameter(fixture.api(faults, wallClockStep: 0)) == 500)
+        #expect(fixture.postWithABadParameter(fixture.api(faults, wallClockStep: 3600)) == 500)
+        #expect(fixture.reported == 1, "a line came within the minute: \(fixture.logged.get())")
     }
 }

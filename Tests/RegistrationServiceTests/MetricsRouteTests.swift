@@ -9,8 +9,9 @@ import Testing
 @Suite struct MetricsRouteTests {
     let now: Int64 = 1_800_000_000_000
 
-    @Test func theMetricsRouteAnswersGetOnly() throws {
-        let database = try populateStatsFigures(TestDatabase(label: "metrics"), now: now)
+    @Test(arguments: TestEngine.real)
+    func theMetricsRouteAnswersGetOnly(engine: TestEngine) throws {
+        let database = try populateStatsFigures(TestDatabase(engine, label: "metrics"), now: now)
         let api = RegistrationAPI(database: database)
         let response = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/metrics"))
         #expect(response.status == 200)

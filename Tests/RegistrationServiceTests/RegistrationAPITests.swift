@@ -13,8 +13,9 @@ import Testing
     let api: RegistrationAPI
     let logged = LockedBox<[String]>([])
 
-    init() throws {
-        database = try TestDatabase(label: "api")
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws {
+        database = try TestDatabase(engine, label: "api")
         var configuration = Configuration()
         configuration.maxRegistrations = 3
         configuration.defaultEnvironment = .production
@@ -54,14 +55,16 @@ import Testing
 
     // MARK: - Success
 
-    @Test func theAppsExactRequestRegisters() throws {
-        let response = post(#"{"pushToken":"\#(sampleToken(1))","activityType":"charging"}"#)
+    @Test(arguments: TestEngine.real)
+    static func theAppsExactRequestRegisters(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let response = fixture.post(#"{"pushToken":"\#(sampleToken(1))","activityType":"charging"}"#)
         #expect(response.status == 200)
         #expect(response.bodyText == #"{"success":true}"#)
         #expect(response.header("Content-Type") == "application/json")
         #expect(response.header("Cache-Control") == "no-store")
         #expect(response.header("Access-Control-Allow-Origin") == "*")
-        let rows = try stored()
+        let rows = try fixture.stored()
         #expect(rows.count == 1)
         #expect(rows.first?.activityType == .charging)
         #expect(rows.first?.environment == .production)
@@ -69,91 +72,119 @@ import Testing
         #expect(row.expiresAt - row.registeredAt == 8 * 3_600_000)
     }
 
-    @Test func theTypeDefaultsToChargingAndTheTokenIsStoredLowercase() throws {
-        #expect(post(#"{"pushToken":"\#(sampleToken(2).uppercased())"}"#).status == 200)
-        #expect(try stored().map(\.token.hex) == [sampleToken(2)])
-        #expect(try stored().first?.activityType == .charging)
+    @Test(arguments: TestEngine.real)
+    static func theTypeDefaultsToChargingAndTheTokenIsStoredLowercase(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        #expect(fixture.post(#"{"pushToken":"\#(sampleToken(2).uppercased())"}"#).status == 200)
+        #expect(try fixture.stored().map(\.token.hex) == [sampleToken(2)])
+        #expect(try fixture.stored().first?.activityType == .charging)
     }
 
-    @Test func unknownFieldsAndCharsetAreAccepted() throws {
-        let response = post(
+    @Test(arguments: TestEngine.real)
+    static func unknownFieldsAndCharsetAreAccepted(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let response = fixture.post(
             #"{"pushToken":"\#(sampleToken(3))","activityType":"debug","extra":{"deep":[1,2]}}"#,
             contentType: "application/json; charset=utf-8")
         #expect(response.status == 200)
-        #expect(try stored().first?.activityType == .debug)
+        #expect(try fixture.stored().first?.activityType == .debug)
     }
 
-    @Test func noContentTypeIsAccepted() {
-        #expect(post(#"{"pushToken":"\#(sampleToken(3))"}"#, contentType: nil).status == 200)
+    @Test(arguments: TestEngine.real)
+    static func noContentTypeIsAccepted(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        #expect(fixture.post(#"{"pushToken":"\#(sampleToken(3))"}"#, contentType: nil).status == 200)
     }
 
-    @Test func theEnvironmentComesFromBodyThenParameterThenConfiguration() throws {
-        #expect(post(#"{"pushToken":"\#(sampleToken(1))","environment":"development"}"#, parameter: "production").status == 200)
-        #expect(post(#"{"pushToken":"\#(sampleToken(2))"}"#, parameter: "sandbox").status == 200)
-        #expect(post(#"{"pushToken":"\#(sampleToken(3))"}"#).status == 200)
-        #expect(try stored().map(\.environment) == [.sandbox, .sandbox, .production])
+    @Test(arguments: TestEngine.real)
+    static func theEnvironmentComesFromBodyThenParameterThenConfiguration(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        #expect(
+            fixture.post(#"{"pushToken":"\#(sampleToken(1))","environment":"development"}"#, parameter: "production").status
+                == 200)
+        #expect(fixture.post(#"{"pushToken":"\#(sampleToken(2))"}"#, parameter: "sandbox").status == 200)
+        #expect(fixture.post(#"{"pushToken":"\#(sampleToken(3))"}"#).status == 200)
+        #expect(try fixture.stored().map(\.environment) == [.sandbox, .sandbox, .production])
     }
 
-    @Test func unregisterIsIdempotent() throws {
-        #expect(post(#"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
-        let first = post("/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#)
+    @Test(arguments: TestEngine.real)
+    static func unregisterIsIdempotent(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        #expect(fixture.post(#"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        let first = fixture.post("/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#)
         #expect(first.status == 200 && first.bodyText == #"{"success":true}"#)
-        #expect(try stored().isEmpty)
-        #expect(post("/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        #expect(try fixture.stored().isEmpty)
+        #expect(fixture.post("/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
     }
 
-    @Test func routesWorkUnderAnyPrefix() throws {
-        #expect(post("/dev/wakeup", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
-        #expect(post("/prod/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
-        #expect(try stored().isEmpty)
-        let health = api.respond(to: HTTPRequest(method: "GET", path: "/dev/wakeup/health"))
+    @Test(arguments: TestEngine.real)
+    static func routesWorkUnderAnyPrefix(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        #expect(fixture.post("/dev/wakeup", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        #expect(fixture.post("/prod/wakeup/unregister", #"{"pushToken":"\#(sampleToken(1))"}"#).status == 200)
+        #expect(try fixture.stored().isEmpty)
+        let health = fixture.api.respond(to: HTTPRequest(method: "GET", path: "/dev/wakeup/health"))
         #expect(health.status == 200)
     }
 
-    @Test func healthCountsRegistrations() {
-        _ = post(#"{"pushToken":"\#(sampleToken(1))"}"#)
-        _ = post(#"{"pushToken":"\#(sampleToken(2))"}"#)
-        let health = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health"))
+    @Test(arguments: TestEngine.real)
+    static func healthCountsRegistrations(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        _ = fixture.post(#"{"pushToken":"\#(sampleToken(1))"}"#)
+        _ = fixture.post(#"{"pushToken":"\#(sampleToken(2))"}"#)
+        let health = fixture.api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health"))
         #expect(health.status == 200)
         #expect(health.bodyText == #"{"status":"ok","registrations":2}"#)
     }
 
     // MARK: - Errors beyond SPEC section 3's table (ErrorTableTests runs the table)
 
-    @Test func aBodyTheWireFlaggedAsTooLargeIs413() throws {
-        expectError(api.respond(to: HTTPRequest(method: "POST", path: "/wakeup", bodyTooLarge: true)), 413)
-        #expect(try stored().isEmpty)
+    @Test(arguments: TestEngine.real)
+    static func aBodyTheWireFlaggedAsTooLargeIs413(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        fixture.expectError(fixture.api.respond(to: HTTPRequest(method: "POST", path: "/wakeup", bodyTooLarge: true)), 413)
+        #expect(try fixture.stored().isEmpty)
     }
 
-    @Test func theCapAnswers503AndEvictsNothing() throws {
-        for seed in 1...3 { #expect(post(#"{"pushToken":"\#(sampleToken(seed))"}"#).status == 200) }
-        expectError(post(#"{"pushToken":"\#(sampleToken(4))"}"#), 503, containing: "capacity")
-        #expect(try stored().map(\.token.hex) == (1...3).map(sampleToken))
-        #expect(post(#"{"pushToken":"\#(sampleToken(2))","activityType":"debug"}"#).status == 200, "a refresh is not a new row")
-        #expect(logged.get().contains { $0.contains("LIVEACTIVITY_MAX_REGISTRATIONS") })
+    @Test(arguments: TestEngine.real)
+    static func theCapAnswers503AndEvictsNothing(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        for seed in 1...3 { #expect(fixture.post(#"{"pushToken":"\#(sampleToken(seed))"}"#).status == 200) }
+        fixture.expectError(fixture.post(#"{"pushToken":"\#(sampleToken(4))"}"#), 503, containing: "capacity")
+        #expect(try fixture.stored().map(\.token.hex) == (1...3).map(sampleToken))
+        #expect(
+            fixture.post(#"{"pushToken":"\#(sampleToken(2))","activityType":"debug"}"#).status == 200,
+            "a refresh is not a new row")
+        #expect(fixture.logged.get().contains { $0.contains("LIVEACTIVITY_MAX_REGISTRATIONS") })
     }
 
-    @Test func anUnusableDatabaseIs503WithoutInternals() throws {
-        let broken = RegistrationAPI(database: try TestDatabase.unusable(in: database.folder))
+    @Test(arguments: TestEngine.real)
+    static func anUnusableDatabaseIs503WithoutInternals(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let broken = RegistrationAPI(database: try TestDatabase.unusable(engine, in: fixture.database.folder))
         let response = broken.respond(
             to: HTTPRequest(
                 method: "POST", path: "/wakeup", contentType: "application/json",
                 body: Array(#"{"pushToken":"\#(sampleToken(1))"}"#.utf8)))
-        expectError(response, 503)
+        fixture.expectError(response, 503)
         #expect(!response.bodyText.contains("SQLite"))
         #expect(!response.bodyText.contains("missing-folder"))
-        expectError(broken.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health")), 503)
+        fixture.expectError(broken.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health")), 503)
     }
 
-    @Test func aBadLocationParameterIsAnInternalFaultNotAClientError() throws {
-        let response = post(#"{"pushToken":"\#(sampleToken(1))"}"#, parameter: "staging")
-        expectError(response, 500)
-        #expect(try stored().isEmpty)
-        #expect(logged.get().contains { $0.contains("LIVEACTIVITY_APNS_ENVIRONMENT") })
+    @Test(arguments: TestEngine.real)
+    static func aBadLocationParameterIsAnInternalFaultNotAClientError(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let response = fixture.post(#"{"pushToken":"\#(sampleToken(1))"}"#, parameter: "staging")
+        fixture.expectError(response, 500)
+        #expect(try fixture.stored().isEmpty)
+        #expect(fixture.logged.get().contains { $0.contains("LIVEACTIVITY_APNS_ENVIRONMENT") })
     }
 
-    @Test func garbageNeverCrashesAndChangesNothing() throws {
-        #expect(post(#"{"pushToken":"\#(sampleToken(9))"}"#).status == 200)
+    @Test(arguments: TestEngine.real)
+    static func garbageNeverCrashesAndChangesNothing(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        #expect(fixture.post(#"{"pushToken":"\#(sampleToken(9))"}"#).status == 200)
         var generator = SystemRandomNumberGenerator()
         for round in 0..<200 {
             let body: [UInt8]
@@ -164,10 +195,10 @@ import Testing
             case 2: body = [0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x00, 0x7d]
             default: body = Array(#"{"pushToken":"\#(sampleToken(1))\u{0000}"}"#.utf8) + [0, 0, 0]
             }
-            let response = api.respond(
+            let response = fixture.api.respond(
                 to: HTTPRequest(method: "POST", path: "/wakeup", contentType: "application/json", body: body))
             #expect(response.status == 400 || response.status == 413)
         }
-        #expect(try stored().map(\.token.hex) == [sampleToken(9)])
+        #expect(try fixture.stored().map(\.token.hex) == [sampleToken(9)])
     }
 }

@@ -13,7 +13,8 @@ import Testing
     let faults = FaultLog()
     let logged = LockedBox<[String]>([])
 
-    init() throws { database = try TestDatabase(label: "repeated") }
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws { database = try TestDatabase(engine, label: "repeated") }
 
     func api(minutesLater minutes: Int64 = 0) -> RegistrationAPI {
         var configuration = Configuration()
@@ -35,36 +36,43 @@ import Testing
 
     func lines(containing text: String) -> [String] { logged.get().filter { $0.contains(text) } }
 
-    @Test func fourHundredRefusalsAtTheCapAreOneLineAndTheCountComesAMinuteLater() {
-        let first = api()
-        #expect(post(first, 1) == 200 && post(first, 2) == 200)
-        let statuses = (0..<400).map { post(first, 100 + $0) }
+    @Test(arguments: TestEngine.real) static func fourHundredRefusalsAtTheCapAreOneLineAndTheCountComesAMinuteLater(
+        engine: TestEngine
+    ) throws {
+        let fixture = try Self(engine)
+        let first = fixture.api()
+        #expect(fixture.post(first, 1) == 200 && fixture.post(first, 2) == 200)
+        let statuses = (0..<400).map { fixture.post(first, 100 + $0) }
         #expect(statuses.allSatisfy { $0 == 503 })
-        #expect(lines(containing: "registration refused").count == 1, "\(logged.get().count) lines")
+        #expect(fixture.lines(containing: "registration refused").count == 1, "\(fixture.logged.get().count) lines")
 
-        let minuteLater = api(minutesLater: 1)
-        #expect(post(minuteLater, 600) == 503)
-        let refusals = lines(containing: "registration refused")
+        let minuteLater = fixture.api(minutesLater: 1)
+        #expect(fixture.post(minuteLater, 600) == 503)
+        let refusals = fixture.lines(containing: "registration refused")
         #expect(refusals.count == 2)
         #expect(
             refusals.last?.hasSuffix("(LIVEACTIVITY_MAX_REGISTRATIONS) (and 399 more since the last line)") == true, "\(refusals)"
         )
     }
 
-    @Test func aBadEnvironmentParameterIsOneLineAMinute() {
-        let worker = api()
-        let statuses = (0..<50).map { post(worker, 1 + $0, parameter: "staging") }
+    @Test(arguments: TestEngine.real)
+    static func aBadEnvironmentParameterIsOneLineAMinute(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let worker = fixture.api()
+        let statuses = (0..<50).map { fixture.post(worker, 1 + $0, parameter: "staging") }
         #expect(statuses.allSatisfy { $0 == 500 })
-        #expect(lines(containing: "LIVEACTIVITY_APNS_ENVIRONMENT=\"staging\"").count == 1, "\(logged.get())")
-        #expect(post(api(minutesLater: 1), 99, parameter: "staging") == 500)
-        #expect(lines(containing: "(and 49 more since the last line)").count == 1, "\(logged.get())")
+        #expect(fixture.lines(containing: "LIVEACTIVITY_APNS_ENVIRONMENT=\"staging\"").count == 1, "\(fixture.logged.get())")
+        #expect(fixture.post(fixture.api(minutesLater: 1), 99, parameter: "staging") == 500)
+        #expect(fixture.lines(containing: "(and 49 more since the last line)").count == 1, "\(fixture.logged.get())")
     }
 
-    @Test func eachConditionHasItsOwnMinute() {
-        let worker = api()
-        #expect(post(worker, 1) == 200 && post(worker, 2) == 200 && post(worker, 3) == 503)
-        #expect(post(worker, 4, parameter: "staging") == 500)
-        #expect(lines(containing: "registration refused").count == 1)
-        #expect(lines(containing: "is not production or sandbox").count == 1)
+    @Test(arguments: TestEngine.real)
+    static func eachConditionHasItsOwnMinute(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let worker = fixture.api()
+        #expect(fixture.post(worker, 1) == 200 && fixture.post(worker, 2) == 200 && fixture.post(worker, 3) == 503)
+        #expect(fixture.post(worker, 4, parameter: "staging") == 500)
+        #expect(fixture.lines(containing: "registration refused").count == 1)
+        #expect(fixture.lines(containing: "is not production or sandbox").count == 1)
     }
 }

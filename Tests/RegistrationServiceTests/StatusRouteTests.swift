@@ -38,11 +38,16 @@ import Testing
             Row(method: "PUT", status: 405, allow: "GET, HEAD"),
             Row(method: "DELETE", path: "/prod/wakeup/status", status: 405, allow: "GET, HEAD"),
             Row(method: "GET", database: .newerSchema, status: 503),
-        ] + (TestEngine.current == .sqlite ? [Row(method: "GET", database: .notADatabase, status: 503)] : [])
+        ]
 
-    @Test(arguments: rows)
-    func theStatusRouteAnswers(_ row: Row) throws {
-        let database = try TestDatabase(label: "status")
+    /// Every row on each engine, and on SQLite a file that is not a database (only a file can be).
+    static let cases =
+        TestEngine.real.flatMap { engine in rows.map { (engine, $0) } }
+        + [(TestEngine.sqlite, Row(method: "GET", database: .notADatabase, status: 503))]
+
+    @Test(arguments: cases)
+    func theStatusRouteAnswers(engine: TestEngine, _ row: Row) throws {
+        let database = try TestDatabase(engine, label: "status")
         switch row.database {
         case .populated: try populateStatsFigures(database, now: Clock().now())
         case .empty: break
@@ -82,8 +87,9 @@ import Testing
         }
     }
 
-    @Test func thePageShowsTheFiguresStatsGathers() throws {
-        let database = try populateStatsFigures(TestDatabase(label: "status-figures"), now: Clock().now())
+    @Test(arguments: TestEngine.real)
+    func thePageShowsTheFiguresStatsGathers(engine: TestEngine) throws {
+        let database = try populateStatsFigures(TestDatabase(engine, label: "status-figures"), now: Clock().now())
         let api = RegistrationAPI(database: database)
         let page = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/status")).bodyText
         #expect(page.contains("data-figure=\"active\" data-value=\"4\""))

@@ -13,7 +13,8 @@ import Testing
 @Suite struct WidgetRegistrationAPITests {
     let database: TestDatabase
 
-    init() throws { database = try TestDatabase(label: "widgetapi") }
+    /// The suite's state on `engine`, made afresh by each test case (the engine is its argument).
+    init(_ engine: TestEngine) throws { database = try TestDatabase(engine, label: "widgetapi") }
 
     /// The device token every request here registers, and its widget extension's token.
     let device = sampleToken(1)
@@ -33,95 +34,114 @@ import Testing
 
     // MARK: - Accepted
 
-    @Test func aWidgetTokenAddsAWidgetsTargetAndTheAnswerSaysItsInterval() throws {
-        let api = try api()
-        let answer = post(api, registerBody(device, widget: widget.uppercased()))
+    @Test(arguments: TestEngine.real)
+    static func aWidgetTokenAddsAWidgetsTargetAndTheAnswerSaysItsInterval(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        let answer = fixture.post(api, registerBody(fixture.device, widget: fixture.widget.uppercased()))
         #expect(answer.status == 200)
         #expect(answer.bodyText == #"{"success":true,"widgetInterval":1800}"#, "LIVEACTIVITY_INTERVAL_WIDGETS's default")
         #expect(answer.header("Content-Type") == "application/json" && answer.header("Cache-Control") == "no-store")
-        let registration = try #require(try stored(device))
+        let registration = try #require(try fixture.stored(fixture.device))
         #expect(registration.targets.map(\.kind) == [.wake, .widgets])
         let target = try #require(registration.target(.widgets))
-        #expect(target.token.hex == widget, "stored lowercase")
+        #expect(target.token.hex == fixture.widget, "stored lowercase")
         #expect(target.requestedInterval == nil)
-        #expect(registration.target(.wake)?.token.hex == device)
-        #expect(try database.count() == 1, "one registration")
+        #expect(registration.target(.wake)?.token.hex == fixture.device)
+        #expect(try fixture.database.count() == 1, "one registration")
         let health = api.respond(to: HTTPRequest(method: "GET", path: "/wakeup/health"))
         #expect(health.bodyText == #"{"status":"ok","registrations":1}"#, "the registrations, not their targets")
     }
 
-    @Test func theWidgetIntervalIsStoredAndAnsweredClampedToTheSettings() throws {
-        let api = try api()
+    @Test(arguments: TestEngine.real)
+    static func theWidgetIntervalIsStoredAndAnsweredClampedToTheSettings(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
         #expect(
-            post(api, registerBody(device, widget: widget, widgetInterval: 3600)).bodyText
+            fixture.post(api, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 3600)).bodyText
                 == #"{"success":true,"widgetInterval":3600}"#)
-        #expect(try stored(device)?.target(.widgets)?.requestedInterval == 3600)
+        #expect(try fixture.stored(fixture.device)?.target(.widgets)?.requestedInterval == 3600)
         #expect(
-            post(api, registerBody(device, widget: widget, widgetInterval: 60)).bodyText
+            fixture.post(api, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 60)).bodyText
                 == #"{"success":true,"widgetInterval":1800}"#,
             "never more often than LIVEACTIVITY_INTERVAL_WIDGETS")
-        #expect(try stored(device)?.target(.widgets)?.requestedInterval == 60, "what the app asked for is kept")
+        #expect(try fixture.stored(fixture.device)?.target(.widgets)?.requestedInterval == 60, "what the app asked for is kept")
         #expect(
-            post(api, registerBody(device, widget: widget, widgetInterval: 86_400)).bodyText
+            fixture.post(api, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 86_400)).bodyText
                 == #"{"success":true,"widgetInterval":3600}"#, "never less often than LIVEACTIVITY_INTERVAL_MAX")
-        let decimal = post(api, #"{"pushToken":"\#(device)","widgetPushToken":"\#(widget)","widgetInterval":2700.0}"#)
+        let decimal = fixture.post(
+            api, #"{"pushToken":"\#(fixture.device)","widgetPushToken":"\#(fixture.widget)","widgetInterval":2700.0}"#)
         #expect(decimal.bodyText == #"{"success":true,"widgetInterval":2700}"#, "2700.0 is whole seconds")
 
-        let set = try self.api(["LIVEACTIVITY_INTERVAL_WIDGETS": "3600", "LIVEACTIVITY_INTERVAL_MAX": "7200"])
-        #expect(post(set, registerBody(device, widget: widget)).bodyText == #"{"success":true,"widgetInterval":3600}"#)
+        let set = try fixture.api(["LIVEACTIVITY_INTERVAL_WIDGETS": "3600", "LIVEACTIVITY_INTERVAL_MAX": "7200"])
         #expect(
-            post(set, registerBody(device, widget: widget, widgetInterval: 1800)).bodyText
+            fixture.post(set, registerBody(fixture.device, widget: fixture.widget)).bodyText
                 == #"{"success":true,"widgetInterval":3600}"#)
         #expect(
-            post(set, registerBody(device, widget: widget, widgetInterval: 86_400)).bodyText
-                == #"{"success":true,"widgetInterval":7200}"#)
-        let below = try self.api(["LIVEACTIVITY_INTERVAL_MAX": "600"])
+            fixture.post(set, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 1800)).bodyText
+                == #"{"success":true,"widgetInterval":3600}"#)
         #expect(
-            post(below, registerBody(device, widget: widget, widgetInterval: 900)).bodyText
+            fixture.post(set, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 86_400)).bodyText
+                == #"{"success":true,"widgetInterval":7200}"#)
+        let below = try fixture.api(["LIVEACTIVITY_INTERVAL_MAX": "600"])
+        #expect(
+            fixture.post(below, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 900)).bodyText
                 == #"{"success":true,"widgetInterval":1800}"#,
             "a maximum below the widgets' interval never pushes widgets more often than it allows")
     }
 
-    @Test func bothIntervalsAreAnsweredWhenBothAreAsked() throws {
-        let api = try api()
-        let answer = post(api, registerBody(device, widget: widget, widgetInterval: 3600, interval: 900))
+    @Test(arguments: TestEngine.real)
+    static func bothIntervalsAreAnsweredWhenBothAreAsked(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        let answer = fixture.post(api, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 3600, interval: 900))
         #expect(answer.bodyText == #"{"success":true,"interval":900,"widgetInterval":3600}"#)
-        let registration = try #require(try stored(device))
+        let registration = try #require(try fixture.stored(fixture.device))
         #expect(registration.target(.wake)?.requestedInterval == 900)
         #expect(registration.target(.widgets)?.requestedInterval == 3600)
         #expect(
-            post(api, #"{"pushToken":"\#(device)","interval":900,"widgetPushToken":"\#(widget)"}"#).bodyText
+            fixture.post(api, #"{"pushToken":"\#(fixture.device)","interval":900,"widgetPushToken":"\#(fixture.widget)"}"#)
+                .bodyText
                 == #"{"success":true,"interval":900,"widgetInterval":1800}"#)
     }
 
-    @Test func aBodyWithoutWidgetFieldsAnswersAsBeforeAndARefreshWithoutOneRemovesIt() throws {
-        let api = try api()
-        #expect(post(api, registerBody(device, widget: widget)).status == 200)
-        let refresh = post(api, registerBody(device))
+    @Test(arguments: TestEngine.real) static func aBodyWithoutWidgetFieldsAnswersAsBeforeAndARefreshWithoutOneRemovesIt(
+        engine: TestEngine
+    ) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        #expect(fixture.post(api, registerBody(fixture.device, widget: fixture.widget)).status == 200)
+        let refresh = fixture.post(api, registerBody(fixture.device))
         #expect(refresh.status == 200 && refresh.bodyText == #"{"success":true}"#)
-        #expect(try stored(device)?.targets.map(\.kind) == [.wake], "the app sends it while a push widget is installed")
-        #expect(post(api, registerBody(device, interval: 900)).bodyText == #"{"success":true,"interval":900}"#)
-        let null = post(api, #"{"pushToken":"\#(device)","widgetPushToken":null}"#)
+        #expect(
+            try fixture.stored(fixture.device)?.targets.map(\.kind) == [.wake],
+            "the app sends it while a push widget is installed")
+        #expect(fixture.post(api, registerBody(fixture.device, interval: 900)).bodyText == #"{"success":true,"interval":900}"#)
+        let null = fixture.post(api, #"{"pushToken":"\#(fixture.device)","widgetPushToken":null}"#)
         #expect(null.bodyText == #"{"success":true}"#, "null is no token")
-        #expect(try stored(device)?.targets.map(\.kind) == [.wake])
+        #expect(try fixture.stored(fixture.device)?.targets.map(\.kind) == [.wake])
     }
 
-    @Test func aWidgetIntervalWithoutAWidgetTokenIsIgnored() throws {
-        let api = try api()
-        let answer = post(api, #"{"pushToken":"\#(device)","activityType":"charging","widgetInterval":3600}"#)
+    @Test(arguments: TestEngine.real)
+    static func aWidgetIntervalWithoutAWidgetTokenIsIgnored(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        let answer = fixture.post(api, #"{"pushToken":"\#(fixture.device)","activityType":"charging","widgetInterval":3600}"#)
         #expect(answer.status == 200 && answer.bodyText == #"{"success":true}"#)
-        #expect(try stored(device)?.targets.map(\.kind) == [.wake])
+        #expect(try fixture.stored(fixture.device)?.targets.map(\.kind) == [.wake])
     }
 
-    @Test func unregisteringIgnoresWidgetFieldsAndRemovesBothTargets() throws {
-        let api = try api()
-        #expect(post(api, registerBody(device, widget: widget)).status == 200)
-        let body = #"{"pushToken":"\#(device)","widgetPushToken":7,"widgetInterval":"soon"}"#
-        let answer = post(api, body, path: "/wakeup/unregister")
+    @Test(arguments: TestEngine.real)
+    static func unregisteringIgnoresWidgetFieldsAndRemovesBothTargets(engine: TestEngine) throws {
+        let fixture = try Self(engine)
+        let api = try fixture.api()
+        #expect(fixture.post(api, registerBody(fixture.device, widget: fixture.widget)).status == 200)
+        let body = #"{"pushToken":"\#(fixture.device)","widgetPushToken":7,"widgetInterval":"soon"}"#
+        let answer = fixture.post(api, body, path: "/wakeup/unregister")
         #expect(answer.status == 200 && answer.bodyText == #"{"success":true}"#)
-        #expect(try stored(device) == nil)
-        #expect(try database.scalar("SELECT count(*) FROM push_targets") == 0)
-        #expect(post(api, body, path: "/wakeup/ack").status == 200, "an ack ignores them alike")
+        #expect(try fixture.stored(fixture.device) == nil)
+        #expect(try fixture.database.scalar("SELECT count(*) FROM push_targets") == 0)
+        #expect(fixture.post(api, body, path: "/wakeup/ack").status == 200, "an ack ignores them alike")
     }
 
     // MARK: - Refused
@@ -156,20 +176,21 @@ import Testing
         return rows
     }()
 
-    @Test(arguments: refusals.indices)
-    func aBadWidgetFieldIsA400NamingItAndChangesNothing(_ index: Int) throws {
+    @Test(arguments: TestEngine.real, refusals.indices)
+    static func aBadWidgetFieldIsA400NamingItAndChangesNothing(engine: TestEngine, _ index: Int) throws {
+        let fixture = try Self(engine)
         let (members, error) = Self.refusals[index]
-        let api = try api()
+        let api = try fixture.api()
         // The seed: a registration with a widgets target, as a wrong acceptance could change it.
-        #expect(post(api, registerBody(device, widget: widget, widgetInterval: 3600)).status == 200)
-        let before = try storedRows(database)
-        #expect(before.filter { $0.hasPrefix("\(device)|") }.count == 2, "its wake and widgets targets")
+        #expect(fixture.post(api, registerBody(fixture.device, widget: fixture.widget, widgetInterval: 3600)).status == 200)
+        let before = try storedRows(fixture.database)
+        #expect(before.filter { $0.hasPrefix("\(fixture.device)|") }.count == 2, "its wake and widgets targets")
 
-        let body = #"{"pushToken":"\#(device)","activityType":"debug",\#(members)}"#
-        let answer = post(api, body)
+        let body = #"{"pushToken":"\#(fixture.device)","activityType":"debug",\#(members)}"#
+        let answer = fixture.post(api, body)
         #expect(answer.status == 400, "\(body)")
         #expect(answer.bodyText == #"{"error":"\#(error)"}"#, "\(body)")
         #expect(answer.header("Content-Type") == "application/json" && answer.header("Access-Control-Allow-Origin") == "*")
-        #expect(try storedRows(database) == before, "\(body)")
+        #expect(try storedRows(fixture.database) == before, "\(body)")
     }
 }

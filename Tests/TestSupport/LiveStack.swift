@@ -4,7 +4,7 @@ import LiveActivityStore
 
 /// The registration service as it runs for real: `liveactivity-fcgi` on a unix socket in a
 /// folder of its own, and nginx from `nginx/local.conf.template` (with the shipped locations)
-/// on a free loopback port, against a real SQLite file. Both are stopped by PID on release.
+/// on a free loopback port, against a database of the test's engine. Both are stopped by PID on release.
 public final class LiveStack: @unchecked Sendable {
     /// How the responder gets its socket.
     public enum Launcher: Sendable {
@@ -15,8 +15,8 @@ public final class LiveStack: @unchecked Sendable {
     }
 
     public struct Options: Sendable {
-        /// The engine the responder stores in.
-        public var engine = TestEngine.current
+        /// The engine the responder stores in (the test's argument, or the one engine it is about).
+        public var engine: TestEngine
         /// Extra settings for the responder (SPEC section 6), over `LIVEACTIVITY_DB`.
         public var environment: [String: String] = [:]
         public var workers = 16
@@ -36,7 +36,7 @@ public final class LiveStack: @unchecked Sendable {
         /// Where the responder's stdout and stderr go instead of `responder.log` (`/dev/full`: a
         /// disk with no room for its log).
         public var responderOutput: String?
-        public init() {}
+        public init(engine: TestEngine) { self.engine = engine }
     }
 
     public let folder: TemporaryDirectory
@@ -49,7 +49,12 @@ public final class LiveStack: @unchecked Sendable {
     public let responder: ChildProcess
     public let nginx: ChildProcess
 
-    public init(_ options: Options = Options(), label: String = "live") throws {
+    /// The stack with every option at its default, storing in `engine`.
+    public convenience init(_ engine: TestEngine, label: String = "live") throws {
+        try self.init(Options(engine: engine), label: label)
+    }
+
+    public init(_ options: Options, label: String = "live") throws {
         let folder = TemporaryDirectory(label)
         self.folder = folder
         socketPath = folder.file(options.unprivileged ? "run/fcgi.sock" : "fcgi.sock")
@@ -98,7 +103,9 @@ public final class LiveStack: @unchecked Sendable {
         let prefix = folder.file("nginx")
         let started: (port: Int, process: ChildProcess)
         do {
-            let render = try Self.nginxConfiguration(prefix: prefix, socketPath: socketPath, options: options)
+            let render = try Self.nginxConfiguration(
+                prefix: prefix, socketPath: socketPath, workers: options.workers, rate: options.rate,
+                serverLines: options.serverLines)
             started = try LoopbackNginx.start(prefix: prefix, outputPath: folder.file("nginx.out"), render: render)
         } catch {
             responder.stop()
@@ -120,7 +127,7 @@ public final class LiveStack: @unchecked Sendable {
     /// Prepares nginx's folder `prefix` (the shipped locations in `snippets/`) and returns the
     /// configuration for a port: `nginx/local.conf.template` filled in for `socketPath`.
     public static func nginxConfiguration(
-        prefix: String, socketPath: String, options: Options = Options()
+        prefix: String, socketPath: String, workers: Int = 16, rate: String = "100000r/s", serverLines: String = ""
     ) throws -> (Int) -> String {
         try FileManager.default.createDirectory(atPath: prefix + "/snippets", withIntermediateDirectories: true)
         for name in ["liveactivity-locations.conf", "liveactivity-fastcgi.conf"] {
@@ -133,11 +140,11 @@ public final class LiveStack: @unchecked Sendable {
                 .replacingOccurrences(of: "@PREFIX@", with: prefix)
                 .replacingOccurrences(of: "@PORT@", with: String(port))
                 .replacingOccurrences(of: "@SOCKET@", with: socketPath)
-                .replacingOccurrences(of: "@WORKERS@", with: String(options.workers))
-                .replacingOccurrences(of: "@RATE@", with: options.rate)
+                .replacingOccurrences(of: "@WORKERS@", with: String(workers))
+                .replacingOccurrences(of: "@RATE@", with: rate)
                 .replacingOccurrences(
                     of: "include snippets/liveactivity-locations.conf;",
-                    with: options.serverLines + "\n        include snippets/liveactivity-locations.conf;")
+                    with: serverLines + "\n        include snippets/liveactivity-locations.conf;")
         }
     }
 

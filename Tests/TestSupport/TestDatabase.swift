@@ -25,10 +25,11 @@ public final class TestDatabase: @unchecked Sendable {
     /// The responder's path for writes (`register`, `unregister`, `acknowledge`), opened on first use.
     public private(set) lazy var writer = RegistrationWriter(engine: engine)
 
-    public init(_ kind: TestEngine = .current, label: String = "db", folder: TemporaryDirectory? = nil) throws {
+    public init(_ kind: TestEngine, label: String = "db", folder: TemporaryDirectory? = nil) throws {
         self.kind = kind
         fixture = kind.fixture
-        let folder = folder ?? TemporaryDirectory(label)
+        // The engine in the folder's name, so a leftover folder or a log path says which case it was.
+        let folder = folder ?? TemporaryDirectory("\(label)-\(kind)")
         self.folder = folder
         let parts = try fixture.create(label: label, in: folder)
         setting = parts.setting
@@ -67,9 +68,9 @@ public final class TestDatabase: @unchecked Sendable {
         postgres = nil
     }
 
-    /// A database of this run's engine that cannot be used: a file in a folder that is not there
+    /// A database of `engine` that cannot be used: a file in a folder that is not there
     /// (SQLite); a database the server does not have (PostgreSQL).
-    public static func unusable(_ engine: TestEngine = .current, in folder: TemporaryDirectory) throws -> TestDatabase {
+    public static func unusable(_ engine: TestEngine, in folder: TemporaryDirectory) throws -> TestDatabase {
         try engine.fixture.unusable(in: folder)
     }
 

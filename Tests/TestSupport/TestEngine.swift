@@ -1,11 +1,10 @@
 import Foundation
 
 /// The engine a test stores in (SPEC 8: every store, API and sweep test runs on each, from the
-/// same test code). A suite of the store takes the engine as its argument and runs on each in one
-/// pass (`every`: its name in the test's); the suites of the live system run twice, once per
-/// real engine, named in `LIVEACTIVITY_TEST_ENGINE` (`current`). A test of what only one engine
-/// has (a SQLite file deleted under the responder, a PostgreSQL server restarted) says so in its
-/// name.
+/// same test code). A test takes the engine as its argument and runs on each in one pass of
+/// `swift test` (`every`, or `real` for one that starts a program: its name in the test case's).
+/// A test of what only one engine has (a SQLite file deleted under the responder, a PostgreSQL
+/// server restarted) names that engine itself and says so in its name.
 public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
@@ -20,15 +19,6 @@ public enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible 
     public static let real: [TestEngine] = [.sqlite, .postgres]
 
     public var description: String { rawValue }
-
-    /// This run's engine: `LIVEACTIVITY_TEST_ENGINE`, SQLite when unset.
-    public static let current: TestEngine = {
-        guard let name = ProcessInfo.processInfo.environment["LIVEACTIVITY_TEST_ENGINE"], !name.isEmpty else { return .sqlite }
-        guard let engine = TestEngine(rawValue: name) else {
-            preconditionFailure("LIVEACTIVITY_TEST_ENGINE=\(name): expected one of \(allCases.map(\.rawValue))")
-        }
-        return engine
-    }()
 
     /// How a test makes and reaches a database of this engine: the one place that tells the
     /// engines apart, so `TestDatabase`'s helpers are written once (STYLE 23).

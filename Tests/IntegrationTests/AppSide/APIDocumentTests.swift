@@ -65,10 +65,11 @@ struct APIDocumentTests {
         return nil
     }
 
-    @Test func everyCurlLineRunsAsWrittenAndAnswersAsItsCommentSays() throws {
+    @Test(arguments: TestEngine.real)
+    func everyCurlLineRunsAsWrittenAndAnswersAsItsCommentSays(engine: TestEngine) throws {
         let commands = try Self.commands()
         #expect(commands.count >= 8, "docs/API.md's block holds \(commands.count) commands")
-        let stack = try LiveStack()
+        let stack = try LiveStack(engine)
         let token = testToken(3301)
         let widget = testToken(3302)
         let bash = try #require(systemTool("bash"))
@@ -100,14 +101,15 @@ struct APIDocumentTests {
     /// Each route of the block answers the `Content-Type` the section's prose gives it: the one
     /// named beside the route (`/wakeup/metrics` ... (`Content-Type: ...`)), else JSON's, which
     /// the prose gives every other answer (issue 48 point 12: it once called every answer JSON).
-    @Test func eachRouteAnswersTheContentTypeTheDocumentGives() throws {
+    @Test(arguments: TestEngine.real)
+    func eachRouteAnswersTheContentTypeTheDocumentGives(engine: TestEngine) throws {
         let prose = try Documents.section("## The routes", in: "docs/API.md")
         #expect(prose.contains("`Content-Type: application/json`"), "docs/API.md gives no JSON content type")
         var types: [String: String] = [:]
         for match in prose.matches(of: /`(\/wakeup\/[a-z]+)`[^`(]*\(`Content-Type: ([^`]+)`\)/) {
             types[String(match.output.1)] = String(match.output.2)
         }
-        let stack = try LiveStack()
+        let stack = try LiveStack(engine)
         let token = testToken(3311)
         let bash = try #require(systemTool("bash"))
         var routes = Set<String>()

@@ -17,9 +17,11 @@ struct AppGuideTests {
     /// nothing, a wake that refreshes the activity (its `staleDate` moved) and acks, a new device
     /// token registered again, a relaunch and a wake that find no activity and ack `activities:
     /// 0`, and the feature turned off.
-    @Test func theGuidesSwiftCompilesInAnAppsPackageAndRunsEachLaunchAgainstTheResponder() throws {
+    @Test(arguments: TestEngine.real) func theGuidesSwiftCompilesInAnAppsPackageAndRunsEachLaunchAgainstTheResponder(
+        engine: TestEngine
+    ) throws {
         let guide = try AppGuide()
-        let stack = try LiveStack()
+        let stack = try LiveStack(engine)
         let folder = TemporaryDirectory("app-guide")
         let sources = folder.file("AppGuide/Sources/AppGuide")
         try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
@@ -232,9 +234,11 @@ struct AppGuideTests {
 
     /// The guide's plain URLSession block and a driver, one file built by swiftc, as an app makes
     /// its requests without the library: it registers, acks, unregisters and reads a 400.
-    @Test func theGuidesPlainURLSessionClientBuiltBySwiftcRegistersAcksAndUnregisters() throws {
+    @Test(arguments: TestEngine.real) func theGuidesPlainURLSessionClientBuiltBySwiftcRegistersAcksAndUnregisters(
+        engine: TestEngine
+    ) throws {
         let guide = try AppGuide()
-        let stack = try LiveStack()
+        let stack = try LiveStack(engine)
         let folder = TemporaryDirectory("plain-client")
         let source = try folder.write(
             "main.swift", try pointingAt("http://127.0.0.1:\(stack.port)", guide.plainSwift) + "\n" + Self.plainDriver)
@@ -290,9 +294,10 @@ struct AppGuideTests {
 
     /// The curl block, run by bash as written but for the backend's URL: each command's output
     /// is the line its `# →` comment shows.
-    @Test func everyCurlLineOfTheGuideRunsAgainstTheResponder() throws {
+    @Test(arguments: TestEngine.real)
+    func everyCurlLineOfTheGuideRunsAgainstTheResponder(engine: TestEngine) throws {
         let guide = try AppGuide()
-        let stack = try LiveStack()
+        let stack = try LiveStack(engine)
         let script = try pointingAt("http://127.0.0.1:\(stack.port)", guide.curlBlock)
         let expected = script.components(separatedBy: "\n").filter { $0.hasPrefix("# → ") }.map { String($0.dropFirst(4)) }
         #expect(expected.count == 5, "\(expected)")
@@ -314,9 +319,12 @@ struct AppGuideTests {
     /// OPERATIONS.md's way of running the sweep's commands, and run here as written but for the
     /// settings file (this stack's database) and `runuser` (the test is not root): the first lines
     /// are the guide's sample's, for the guide's token registered as its curl block does.
-    @Test func theHistoryLineRunsWithTheHostsSettingsAndShowsTheGuidesSample() async throws {
+    @Test(arguments: TestEngine.real)
+    func theHistoryLineRunsWithTheHostsSettingsAndShowsTheGuidesSample(engine: TestEngine)
+        async throws
+    {
         let guide = try AppGuide()
-        let stack = try LiveStack()
+        let stack = try LiveStack(engine)
         let token = try #require(DeviceToken(hex: try guide.shellVariable("TOKEN")))
         let operations = try Documents.text("docs/OPERATIONS.md")
         let prefix = try #require(
@@ -352,12 +360,13 @@ struct AppGuideTests {
 
     /// The 400 the guide says a development build meets first, on the package's settings
     /// (production alone): the responder's answer, word for word, naming the setting.
-    @Test func theSandboxRefusalTheGuideQuotesIsTheResponders() throws {
+    @Test(arguments: TestEngine.real)
+    func theSandboxRefusalTheGuideQuotesIsTheResponders(engine: TestEngine) throws {
         let guide = try AppGuide()
         let shipped = try Documents.text("debian/conf/liveactivity.conf")
         #expect(shipped.contains("\nAPNS_ENVIRONMENTS=production\n"), "the guide says the package enables production alone")
         #expect(guide.sandboxRefusal.contains("APNS_ENVIRONMENTS"))
-        let stack = try LiveStack(with(["APNS_ENVIRONMENTS": "production"]))
+        let stack = try LiveStack(with(engine, ["APNS_ENVIRONMENTS": "production"]))
         let answer = try stack.request(
             "POST", "/prod/wakeup", body: #"{"pushToken":"\#(testToken(830))","environment":"sandbox"}"#)
         #expect(answer.status == 400)

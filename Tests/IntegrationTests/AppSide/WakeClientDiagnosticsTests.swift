@@ -11,8 +11,9 @@ import Testing
 /// another host.
 @Suite("Wake client diagnostics through nginx")
 struct WakeClientDiagnosticsTests {
-    @Test func theRegistrationsStoryComesBackTypedWithItsHints() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func theRegistrationsStoryComesBackTypedWithItsHints(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let client = wakeClient(stack, environment: .production)
         let token = deviceToken(5001)
         try await client.register(deviceToken: token, interval: 600)
@@ -51,8 +52,9 @@ struct WakeClientDiagnosticsTests {
 
     /// The responder's limit (4 a minute per token) comes back at once as `rateLimited` with its
     /// `Retry-After`: a wait longer than the policy's cap is not waited for.
-    @Test func askingTooOftenIsRateLimitedWithRetryAfter() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func askingTooOftenIsRateLimitedWithRetryAfter(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let log = LogLines()
         let client = wakeClient(stack, log: log)
         let token = deviceToken(5011)
@@ -78,8 +80,9 @@ struct WakeClientDiagnosticsTests {
     /// A redirect within the backend's own origin is followed; one to another host (here
     /// `localhost` for `127.0.0.1`) is not: the body, which holds the token, is not sent again,
     /// and the client reports the 3xx.
-    @Test func noBodyIsResentToARedirectsOtherHost() async throws {
-        var options = LiveStack.Options()
+    @Test(arguments: TestEngine.real)
+    func noBodyIsResentToARedirectsOtherHost(engine: TestEngine) async throws {
+        var options = LiveStack.Options(engine: engine)
         options.serverLines = """
                     location = /same/wakeup { return 307 http://127.0.0.1:$server_port/wakeup; }
                     location = /away/wakeup { return 307 http://localhost:$server_port/wakeup; }

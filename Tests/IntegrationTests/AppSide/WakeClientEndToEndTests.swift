@@ -7,9 +7,10 @@ import Testing
 /// cron sweep pushes to the APNs stand-in, the app acks, and the operator's `history` shows it.
 @Suite("Wake client end to end")
 struct WakeClientEndToEndTests {
-    @Test func aWakeAcknowledgedThroughTheLibraryIsMatchedToItsPush() async throws {
+    @Test(arguments: TestEngine.real)
+    func aWakeAcknowledgedThroughTheLibraryIsMatchedToItsPush(engine: TestEngine) async throws {
         let standIn = try StandInStack()
-        let live = try LiveStack()
+        let live = try LiveStack(engine)
         let token = deviceToken(700)
         let client = wakeClient(live, prefix: "/dev", environment: .backendChooses)
 

@@ -10,8 +10,11 @@ import Testing
 struct WakeClientRetryTests {
     /// The responder's own 503 at `LIVEACTIVITY_MAX_REGISTRATIONS` has no Retry-After: the
     /// client waits its own doubling waits, for real, a bounded number of times.
-    @Test func atTheRegistrationCapTheClientRetriesABoundedNumberOfTimesThenThrows() async throws {
-        let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
+    @Test(arguments: TestEngine.real)
+    func atTheRegistrationCapTheClientRetriesABoundedNumberOfTimesThenThrows(engine: TestEngine)
+        async throws
+    {
+        let stack = try LiveStack(with(engine, ["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
         let client = wakeClient(stack, policy: WakeRetryPolicy(maximumAttempts: 3, maximumWait: 1, firstWait: 0.05))
         let held = deviceToken(600)
         try await client.register(deviceToken: held)
@@ -27,8 +30,9 @@ struct WakeClientRetryTests {
     }
 
     /// A slot that frees while the client waits is taken by its next attempt.
-    @Test func aRetryThatFindsRoomSucceeds() async throws {
-        let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
+    @Test(arguments: TestEngine.real)
+    func aRetryThatFindsRoomSucceeds(engine: TestEngine) async throws {
+        let stack = try LiveStack(with(engine, ["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
         let held = deviceToken(610)
         let waiting = deviceToken(611)
         try await wakeClient(stack).register(deviceToken: held)
@@ -43,8 +47,9 @@ struct WakeClientRetryTests {
     }
 
     /// With the responder down nginx answers 503 with `Retry-After: 5`: each retry waits that.
-    @Test func nginxsRetryAfterIsHonouredWhileTheResponderIsDown() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func nginxsRetryAfterIsHonouredWhileTheResponderIsDown(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let token = deviceToken(620)
         try await wakeClient(stack).register(deviceToken: token)
         #expect(stack.responder.stop() == .exited(0))
@@ -62,8 +67,11 @@ struct WakeClientRetryTests {
     /// of the test's that always refuses (`return 429`, answered by the shipped error page):
     /// the per-client rate itself refills a request a minute, so a test that exhausts it would
     /// depend on how long the machine takes between two requests.
-    @Test func aRateLimitLongerThanTheCapIsThrownAtOnceAndWaitedWhenAllowed() async throws {
-        var options = LiveStack.Options()
+    @Test(arguments: TestEngine.real)
+    func aRateLimitLongerThanTheCapIsThrownAtOnceAndWaitedWhenAllowed(engine: TestEngine)
+        async throws
+    {
+        var options = LiveStack.Options(engine: engine)
         options.serverLines = """
             location = /limited/wakeup { return 429; }
                     location = /limited/wakeup/ack { return 429; }

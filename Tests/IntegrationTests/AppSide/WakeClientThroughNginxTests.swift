@@ -9,8 +9,11 @@ import Testing
 /// answer SPEC 3 has for it.
 @Suite("Wake client through nginx")
 struct WakeClientThroughNginxTests {
-    @Test func registersRefreshesAcknowledgesAndUnregistersTheDeviceToken() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func registersRefreshesAcknowledgesAndUnregistersTheDeviceToken(engine: TestEngine)
+        async throws
+    {
+        let stack = try LiveStack(engine)
         let client = wakeClient(stack)
         let token = deviceToken(500)
 
@@ -41,8 +44,10 @@ struct WakeClientThroughNginxTests {
         #expect(loggedRequests(stack, "/wakeup/unregister", status: 200, expected: 2) == 2)
     }
 
-    @Test func thePrefixReachesItsLocationAndTheEnvironmentIsTheClientsOrTheLocations() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real) func thePrefixReachesItsLocationAndTheEnvironmentIsTheClientsOrTheLocations(
+        engine: TestEngine
+    ) async throws {
+        let stack = try LiveStack(engine)
         let viaProd = deviceToken(510)
         let viaDev = deviceToken(511)
         let told = deviceToken(512)
@@ -61,8 +66,11 @@ struct WakeClientThroughNginxTests {
 
     /// Each 400 comes back as `badRequest` with the backend's own reason and, where it has one,
     /// its `supported` list; none changes what is stored, and none is retried.
-    @Test func every400ComesBackWithTheBackendsReasonAndChangesNothing() async throws {
-        let stack = try LiveStack(with(["APNS_ENVIRONMENTS": "production"]))
+    @Test(arguments: TestEngine.real)
+    func every400ComesBackWithTheBackendsReasonAndChangesNothing(engine: TestEngine)
+        async throws
+    {
+        let stack = try LiveStack(with(engine, ["APNS_ENVIRONMENTS": "production"]))
         let client = wakeClient(stack, environment: .production)
         let seed = deviceToken(520)
         try await client.register(deviceToken: seed)
@@ -103,8 +111,9 @@ struct WakeClientThroughNginxTests {
         #expect(loggedRequests(stack, "/wakeup", status: 400, expected: 4) == 4, "one request each: a 400 is not retried")
     }
 
-    @Test func aWrongPrefixIsNotFoundAndAnAbsurdBodyTooLarge() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func aWrongPrefixIsNotFoundAndAnAbsurdBodyTooLarge(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let token = deviceToken(530)
         #expect(await clientError { try await wakeClient(stack, prefix: "/staging").register(deviceToken: token) } == .notFound)
         #expect(
@@ -122,8 +131,9 @@ struct WakeClientThroughNginxTests {
     /// The widget extension's token and interval go in the body as SPEC 3 names them; the
     /// backend stores a widgets target beside the wake target and answers the interval that
     /// applies; a registration without the token removes it again.
-    @Test func theWidgetTokenRidesWithTheRegistration() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func theWidgetTokenRidesWithTheRegistration(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let client = wakeClient(stack)
         let token = deviceToken(540)
         let widget = deviceToken(541)
@@ -143,8 +153,9 @@ struct WakeClientThroughNginxTests {
 
     /// The device state rides with the registration and the ack (what the backend does with it is
     /// its own suites'); a value the backend would refuse is not sent at all.
-    @Test func theDeviceStateRidesWithTheRegistrationAndTheAck() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func theDeviceStateRidesWithTheRegistrationAndTheAck(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let client = wakeClient(stack)
         let token = deviceToken(560)
         // The library's own values (the backend's domain has types of the same names).
@@ -167,8 +178,9 @@ struct WakeClientThroughNginxTests {
 
     /// Issue 49 point 5: the backend keeps what the library sends, and the library reads the
     /// pause a registration answers with.
-    @Test func theBackendKeepsTheStateAndTheLibraryReadsThePause() async throws {
-        let stack = try LiveStack()
+    @Test(arguments: TestEngine.real)
+    func theBackendKeepsTheStateAndTheLibraryReadsThePause(engine: TestEngine) async throws {
+        let stack = try LiveStack(engine)
         let client = wakeClient(stack)
         let token = deviceToken(562)
         let off = LiveActivityWakeClient.DeviceState(
@@ -188,8 +200,9 @@ struct WakeClientThroughNginxTests {
     }
 
     /// What the client writes about its calls, and what its errors say, never hold a token.
-    @Test func noLogLineOrErrorShowsATokenWhole() async throws {
-        let stack = try LiveStack(with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
+    @Test(arguments: TestEngine.real)
+    func noLogLineOrErrorShowsATokenWhole(engine: TestEngine) async throws {
+        let stack = try LiveStack(with(engine, ["LIVEACTIVITY_MAX_REGISTRATIONS": "1"]))
         let log = LogLines()
         let client = wakeClient(stack, policy: WakeRetryPolicy(maximumAttempts: 2, maximumWait: 1, firstWait: 0.01), log: log)
         let token = deviceToken(550)

@@ -9,8 +9,9 @@ import Testing
 /// its last run and refuses such an expiry (one line, exit 1).
 @Suite("A clock step and expiry")
 struct ClockStepExpiryTests {
-    @Test func aForwardStepOfNineHoursExpiresNothingAndSaysSo() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aForwardStepOfNineHoursExpiresNothingAndSaysSo(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...10)
         #expect(try fixture.sweep().status == 0)
         let stepped = try fixture.sweep(["LIVEACTIVITY_TEST_CLOCK_OFFSET": String(9 * 3600)])
@@ -29,8 +30,9 @@ struct ClockStepExpiryTests {
         #expect(SweepFixture.field("expired", in: right.stdout) == "0")
     }
 
-    @Test func rowsThatReallyAgedExpireAsBefore() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func rowsThatReallyAgedExpireAsBefore(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...5)
         #expect(try fixture.sweep().status == 0)
         // Registered 9 hours ago by a right clock: old by any clock, and no step in between.
@@ -41,8 +43,9 @@ struct ClockStepExpiryTests {
         #expect(try fixture.count() == 5)
     }
 
-    @Test func aSmallShareExpiringAfterAStepIsNotRefused() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aSmallShareExpiringAfterAStepIsNotRefused(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...10)
         try fixture.register([11], ago: 7 * 3_600_000 + 30 * 60_000)
         #expect(try fixture.sweep().status == 0)

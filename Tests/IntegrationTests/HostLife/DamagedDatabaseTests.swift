@@ -5,7 +5,7 @@ import Testing
 /// Every database fault is a 503 (SPEC 3, issue #8 defect 7): a file that is not a database, a
 /// corrupt one, and one from a newer build - each with one log line saying what is wrong, through
 /// the API in CGI mode (one process per request, as Apache runs it) and through FastCGI.
-@Suite("Damaged database", .sqlitePassOnly)
+@Suite("Damaged database")
 struct DamagedDatabaseTests {
     enum Damage: String, CaseIterable, Sendable {
         case randomBytes, corruptAfterHeader, tooNew

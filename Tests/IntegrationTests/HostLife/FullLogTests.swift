@@ -18,8 +18,9 @@ struct FullLogTests {
         }
     }
 
-    @Test func aResponderWhoseLogIsFullKeepsAnsweringAndCountsWhatItDropped() throws {
-        var options = with(["LIVEACTIVITY_MAX_REGISTRATIONS": "1"], workers: 4)
+    @Test(arguments: TestEngine.real)
+    func aResponderWhoseLogIsFullKeepsAnsweringAndCountsWhatItDropped(engine: TestEngine) throws {
+        var options = with(engine, ["LIVEACTIVITY_MAX_REGISTRATIONS": "1"], workers: 4)
         options.responderOutput = "/dev/full"
         let stack = try LiveStack(options, label: "fulllog")
         #expect(try stack.request("POST", "/wakeup", body: registerBody(testToken(1))).status == 200)
@@ -36,8 +37,9 @@ struct FullLogTests {
         #expect(stack.responder.stop() == .exited(0))
     }
 
-    @Test func aSweepWhoseLogIsFullWritesEveryOutcomeAndExitsAsItWould() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aSweepWhoseLogIsFullWritesEveryOutcomeAndExitsAsItWould(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...20)
         // Every push answered with a fault: its line goes to the full stderr.
         try fixture.standIn.state().script(token: "*", status: 403, reason: "InvalidProviderToken", count: 20)

@@ -4,7 +4,7 @@ import Testing
 
 /// A listening socket the responder inherited (spawn-fcgi, systemd) outlives the responder: the
 /// next process serves the same socket (SPEC 7, issue #8 defect 1).
-@Suite("Inherited socket", .sqlitePassOnly)
+@Suite("Inherited socket")
 struct InheritedSocketTests {
     /// A listening unix socket made here, as spawn-fcgi or systemd makes it.
     func listeningSocket(at path: String) throws -> Int32 {
@@ -55,7 +55,7 @@ struct InheritedSocketTests {
     }
 
     @Test func sighupToTheSupervisorRestartsTheResponderOnTheSameSocket() throws {
-        let stack = try supervisedStack(label: "sighup")
+        let stack = try supervisedStack(.sqlite, label: "sighup")
         for round in 1...2 {
             let before = childProcesses(of: stack.responder.pid)
             stack.responder.signal(SIGHUP)

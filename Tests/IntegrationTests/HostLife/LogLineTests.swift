@@ -15,8 +15,9 @@ struct LogLineTests {
         #expect(bare.isEmpty, "\(what): a line without time stamp or program name: '\(bare.first ?? "")'")
     }
 
-    @Test func aSweepsLinesAndSummaryAreStamped() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aSweepsLinesAndSummaryAreStamped(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...3)
         let run = try fixture.sweep()
         #expect(run.status == 0)
@@ -24,8 +25,9 @@ struct LogLineTests {
         #expect((run.stdout + run.stderr).contains("sent=3"), "no summary: \(run.stdout)")
     }
 
-    @Test func theLockHeldLineIsStamped() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func theLockHeldLineIsStamped(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         // This user's own process holds it: another sweep, nothing to do.
         #expect(try fixture.sweep().status == 0)
         let lock = open(fixture.database.sweepFolder + "/lock", O_RDWR | O_NOFOLLOW)
@@ -49,8 +51,9 @@ struct LogLineTests {
         expectStamped(responder.stdout + responder.stderr, "the responder's setting error")
     }
 
-    @Test func aSupervisedRespondersLinesAreStampedThroughARestart() throws {
-        let stack = try supervisedStack(label: "stamped")
+    @Test(arguments: TestEngine.real)
+    func aSupervisedRespondersLinesAreStampedThroughARestart(engine: TestEngine) throws {
+        let stack = try supervisedStack(engine, label: "stamped")
         stack.responder.signal(SIGHUP)
         _ = waitUntil(timeout: 60) { stack.responderLog.contains("on SIGHUP") }
         expectStamped(stack.responderLog, "the supervised responder")

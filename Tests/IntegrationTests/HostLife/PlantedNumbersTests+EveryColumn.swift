@@ -11,8 +11,9 @@ import Testing
 extension PlantedNumbersTests {
     static let edges: [Int64] = [.min, .max, -1]
 
-    @Test func everyWritableIntegerColumnAtItsEdgesMeetsEveryReader() throws {
-        let filled = try PlantedDatabase(fillingWith: try SweepFixture())
+    @Test(arguments: TestEngine.real)
+    func everyWritableIntegerColumnAtItsEdgesMeetsEveryReader(engine: TestEngine) throws {
+        let filled = try PlantedDatabase(fillingWith: try SweepFixture(engine))
         let columns = try filled.integerColumns()
         #expect(columns.contains { $0.description == "delivery_hours.hour" }, "the columns planted: \(columns)")
         // As filled, every reader answers in full: each reads what it is meant to.
@@ -43,8 +44,9 @@ extension PlantedNumbersTests {
     /// The attempts' bytes hold times too (SPEC 7: "a malformed history blob"): an entry answered
     /// at each edge, put first in every target's history, met by every reader. An ack decoded it
     /// and trapped: any app's POST /wakeup/ack stopped the responder.
-    @Test func anAttemptAnsweredAtTheEdgesMeetsEveryReader() throws {
-        let filled = try PlantedDatabase(fillingWith: try SweepFixture())
+    @Test(arguments: TestEngine.real)
+    func anAttemptAnsweredAtTheEdgesMeetsEveryReader(engine: TestEngine) throws {
+        let filled = try PlantedDatabase(fillingWith: try SweepFixture(engine))
         var crashes: [String] = []
         for value in Self.edges {
             let copy = try filled.fresh()

@@ -37,8 +37,9 @@ struct PlantedNumbersTests {
         try database.execute("INSERT INTO ack_delay_totals (bucket, count) VALUES (1, \(huge))")
     }
 
-    @Test func theResponderAnswersItsFiguresWithPlantedCounters() throws {
-        let stack = try LiveStack(with([:]), label: "planted")
+    @Test(arguments: TestEngine.real)
+    func theResponderAnswersItsFiguresWithPlantedCounters(engine: TestEngine) throws {
+        let stack = try LiveStack(with(engine, [:]), label: "planted")
         try Self.plant(into: stack.database)
         let pid = stack.responder.pid
         for path in ["/wakeup/status", "/wakeup/metrics", "/wakeup/health"] {
@@ -52,8 +53,9 @@ struct PlantedNumbersTests {
         #expect(stack.responder.isRunning && stack.responder.pid == pid)
     }
 
-    @Test func theSweepAndItsCommandsRunWithPlantedCounters() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func theSweepAndItsCommandsRunWithPlantedCounters(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...3)
         try Self.plant(into: fixture.database)
         let sweep = try fixture.sweep()
@@ -66,8 +68,9 @@ struct PlantedNumbersTests {
     }
 
     /// A cached provider token issued at the edge of time: renewed, never a trap.
-    @Test func aPlantedIssueTimeIsRenewed() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aPlantedIssueTimeIsRenewed(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register(1...2)
         #expect(try fixture.sweep().status == 0)
         switch fixture.database.kind {

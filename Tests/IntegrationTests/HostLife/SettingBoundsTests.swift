@@ -6,7 +6,7 @@ import Testing
 /// one line naming the setting and exit 2, never a trap with a backtrace - in each program that
 /// uses the setting. A program ignores the settings it does not use (the responder and the
 /// APNs ones, defect 5b).
-@Suite("Setting bounds", .sqlitePassOnly)
+@Suite("Setting bounds")
 struct SettingBoundsTests {
     /// The shared settings (`Configuration`): both programs read them.
     static let shared = [

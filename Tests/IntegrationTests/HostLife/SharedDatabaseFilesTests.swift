@@ -49,9 +49,10 @@ struct SharedDatabaseFilesTests {
         #expect(mode(database + ".sweep") == 0o700, "the sweep's folder is open to others")
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "the token's file: SQLite's engine"))
+    // SQLite only: the provider token in a file is the SQLite engine's way.
+    @Test
     func theProviderTokenIsCachedInAFileOnlyTheSweepsUserReads() throws {
-        let fixture = try SweepFixture()
+        let fixture = try SweepFixture(.sqlite)
         try fixture.register([1])
         let run = try fixture.sweep()
         #expect(run.status == 0, "sweep: \(run.stderr)")
@@ -69,9 +70,10 @@ struct SharedDatabaseFilesTests {
         #expect(tokens.count == 1, "the second run signed a new token instead of reusing the cached one")
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "the token's file: SQLite's engine"))
+    // SQLite only: the provider token in a file is the SQLite engine's way.
+    @Test
     func aTokenFileOthersCouldReadIsReplacedNotTrusted() throws {
-        let fixture = try SweepFixture()
+        let fixture = try SweepFixture(.sqlite)
         try fixture.register([1])
         #expect(try fixture.sweep().status == 0)
         let tokenFile = fixture.database.sweepFolder + "/provider-token"

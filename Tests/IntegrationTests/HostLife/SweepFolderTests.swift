@@ -36,9 +36,9 @@ struct SweepFolderTests {
     /// Issue 30 point 14: the folder was made, chmod-ed and its lock opened by path, so a link
     /// swapped in between (the database's folder is the web user's too) was followed. Watched
     /// with strace: after the folder is opened, nothing of it is reached by its path again.
-    @Test(.enabled(if: systemTool("strace") != nil, "strace is not installed (scripts/install-deps)"))
-    func theFolderIsMadeAndUsedThroughItsDescriptor() throws {
-        let fixture = try SweepFixture()
+    @Test(.enabled(if: systemTool("strace") != nil, "strace is not installed (scripts/install-deps)"), arguments: TestEngine.real)
+    func theFolderIsMadeAndUsedThroughItsDescriptor(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         let folder = fixture.database.sweepFolder
         try? FileManager.default.removeItem(atPath: folder)
@@ -66,9 +66,10 @@ struct SweepFolderTests {
         #expect(lstat(folder, &info) == 0 && info.st_mode & 0o7777 == 0o700)
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "files beside a SQLite file"))
+    // SQLite only: files beside a SQLite file.
+    @Test
     func aWebUserHoldingTheOldLockBesideTheDatabaseStopsNothing() throws {
-        let fixture = try SweepFixture()
+        let fixture = try SweepFixture(.sqlite)
         try fixture.register([1])
         let oldLock = fixture.databasePath + ".sweep-lock"
         #expect(FileManager.default.createFile(atPath: oldLock, contents: nil, attributes: [.posixPermissions: 0o666]))
@@ -80,8 +81,9 @@ struct SweepFolderTests {
         #expect(try fixture.received(1).count == 1)
     }
 
-    @Test func aLockInTheSweepsFolderHeldByAnotherUserIsAFault() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aLockInTheSweepsFolderHeldByAnotherUserIsAFault(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         #expect(try fixture.sweep().status == 0)
         try fixture.register([1])
         let holder = try holdLock(fixture.database.sweepFolder + "/lock", in: fixture)
@@ -97,8 +99,9 @@ struct SweepFolderTests {
         #expect(try fixture.received(1).count == 1)
     }
 
-    @Test func theWebUserCannotEnterTheSweepsFolder() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func theWebUserCannotEnterTheSweepsFolder(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         #expect(try fixture.sweep().status == 0)
         let folder = fixture.database.sweepFolder
         let info = try FileManager.default.attributesOfItem(atPath: folder)
@@ -110,8 +113,9 @@ struct SweepFolderTests {
         #expect(attempt.status != 0, "uid \(Self.otherUID) could open the sweep's lock")
     }
 
-    @Test func aFolderAnotherUserMadeIsRefusedWithOneLine() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aFolderAnotherUserMadeIsRefusedWithOneLine(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         let folder = fixture.database.sweepFolder
         #expect(mkdir(folder, 0o700) == 0 && chown(folder, Self.otherUID, Self.otherUID) == 0)
@@ -121,8 +125,9 @@ struct SweepFolderTests {
         #expect(try fixture.received(1).isEmpty)
     }
 
-    @Test func aFolderThatIsALinkIsRefusedNotFollowed() throws {
-        let fixture = try SweepFixture()
+    @Test(arguments: TestEngine.real)
+    func aFolderThatIsALinkIsRefusedNotFollowed(engine: TestEngine) throws {
+        let fixture = try SweepFixture(engine)
         try fixture.register([1])
         let elsewhere = fixture.folder.file("elsewhere")
         #expect(mkdir(elsewhere, 0o700) == 0)
@@ -133,9 +138,10 @@ struct SweepFolderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
 
-    @Test(.enabled(if: TestEngine.current == .sqlite, "the token's file: SQLite's engine"))
+    // SQLite only: the provider token in a file is the SQLite engine's way.
+    @Test
     func aTokenFileThatIsALinkIsNotFollowed() throws {
-        let fixture = try SweepFixture()
+        let fixture = try SweepFixture(.sqlite)
         try fixture.register([1])
         #expect(try fixture.sweep().status == 0)
         let tokenFile = fixture.database.sweepFolder + "/provider-token"
@@ -156,9 +162,10 @@ struct SweepFolderTests {
 
     /// A deployment of an earlier build kept both files beside the database: the sweep ignores
     /// them and deletes those that are its user's own.
-    @Test(.enabled(if: TestEngine.current == .sqlite, "files beside a SQLite file"))
+    // SQLite only: files beside a SQLite file.
+    @Test
     func theOldFilesBesideTheDatabaseAreRemovedOnUpgrade() throws {
-        let fixture = try SweepFixture()
+        let fixture = try SweepFixture(.sqlite)
         try fixture.register([1])
         let oldToken = fixture.databasePath + ".provider-token"
         let oldLock = fixture.databasePath + ".sweep-lock"

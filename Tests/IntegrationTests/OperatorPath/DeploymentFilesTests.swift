@@ -4,7 +4,7 @@ import Testing
 
 /// The shipped deployment files agree with each other and pass systemd's own checks (SPEC 7, 8).
 /// Unlike the operator path, these need no root: they read the files as shipped.
-@Suite("Deployment files", .sqlitePassOnly)
+@Suite("Deployment files")
 struct DeploymentFilesTests {
     static let units = [
         "liveactivity-fcgi.socket", "liveactivity-fcgi.service", "liveactivity-sweep.service", "liveactivity-sweep.timer",

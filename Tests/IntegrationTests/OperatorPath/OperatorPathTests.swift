@@ -8,7 +8,7 @@ import Testing
 /// stand-in; then the operator's and the host's events. It changes the host (users, /etc, /opt,
 /// /var, /run), so it runs as root only, one run per host at a time, and removes everything it
 /// made - on failure too, and after a run that died.
-@Suite("Operator path", .serialized, .sqlitePassOnly)
+@Suite("Operator path", .serialized)
 struct OperatorPathTests {
     @Test(.enabled(if: getuid() == 0, "operator path: needs root (users, /etc, /opt, /var, /run, nginx on :443)"))
     func theREADMEDeploymentLivesThroughAHostsLife() throws {

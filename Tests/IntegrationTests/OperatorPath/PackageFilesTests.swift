@@ -5,7 +5,7 @@ import Testing
 /// The Debian package's own files agree with the hand-made deployment's and with docs/, and its
 /// nginx files work beside a hand-made site (SPEC 7 "Packaging"). Unlike the package life test,
 /// these need no root: they read the files in debian/ and run nginx on a loopback port.
-@Suite("Package files", .sqlitePassOnly)
+@Suite("Package files")
 struct PackageFilesTests {
     /// The package's cron file is the hand-made crontab with the package's paths, each line
     /// behind a guard that makes it do nothing where systemd runs or once the program is gone

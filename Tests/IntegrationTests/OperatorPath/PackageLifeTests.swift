@@ -9,7 +9,7 @@ import Testing
 /// upgraded, removed and purged, and the file system compared with its state before. Like the
 /// operator path it changes the host (users, /etc, /usr, /var, /run, nginx on :443), so it runs
 /// as root only, under the same claim (one run per host at a time), and removes what it made.
-@Suite("Package life", .serialized, .sqlitePassOnly)
+@Suite("Package life", .serialized)
 struct PackageLifeTests {
     /// The host, claimed, or a skip with one line saying why not (nil before Swift 6.3, which
     /// cannot cancel a test).

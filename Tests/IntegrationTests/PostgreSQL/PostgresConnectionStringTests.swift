@@ -7,8 +7,7 @@ import Testing
 /// in one line naming `LIVEACTIVITY_DB` without the password and exits 2; the responder answers
 /// 503 with the same line and serves once the database does, without a restart.
 @Suite(
-    "PostgreSQL connection strings that lead nowhere",
-    .enabled(if: TestEngine.current == .postgres, "a PostgreSQL server's refusals: the PostgreSQL pass"))
+    "PostgreSQL connection strings that lead nowhere")
 struct PostgresConnectionStringTests {
     /// The password every URI here carries, so that a log showing it is caught.
     static let secret = "Hunter2-in-the-uri"
@@ -68,7 +67,7 @@ struct PostgresConnectionStringTests {
         let cluster = try PostgresCluster.shared()
         let database = try TestDatabase(.postgres, label: "uri")
         let name = try #require(database.postgres?.name)
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": uri(fault, cluster: cluster, role: try role(in: cluster), database: name)]
         options.waitForHealthy = false
         let live = try LiveStack(options, label: "uri")
@@ -104,7 +103,7 @@ struct PostgresConnectionStringTests {
         let cluster = try PostgresCluster.shared()
         let name = cluster.uniqueName("late")
         defer { _ = try? cluster.psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": PostgresCluster.uri(hosts: [cluster], database: name)]
         options.waitForHealthy = false
         let live = try LiveStack(options, label: "late")

@@ -8,8 +8,7 @@ import Testing
 /// password from a password file. The lesser role must serve every route and be kept from the
 /// provider token; a role without the grants gets one line and a 503, never a crash.
 @Suite(
-    "PostgreSQL roles as POSTGRESQL.md grants them",
-    .enabled(if: TestEngine.current == .postgres, "the roles of a PostgreSQL server: the PostgreSQL pass"))
+    "PostgreSQL roles as POSTGRESQL.md grants them")
 struct PostgresRolesTests {
     /// The SQL blocks of docs/POSTGRESQL.md, in order.
     static func readmeBlocks() throws -> [String] {
@@ -66,7 +65,7 @@ struct PostgresRolesTests {
         try cluster.psqlScript(names.apply(blocks[1]), database: names.sweep, user: names.sweep, passfile: sweepPassfile)
 
         // The whole loop with the responder as the lesser role.
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": webURI]
         let live = try LiveStack(options, label: "roles")
         let token = testToken(2301)
@@ -126,7 +125,7 @@ struct PostgresRolesTests {
         let rolePassfile = try passfile(in: folder, cluster: cluster, database: postgres.name, role: role)
         let roleURI = uri(cluster, database: postgres.name, role: role, passfile: rolePassfile)
 
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": roleURI]
         options.waitForHealthy = false
         let live = try LiveStack(options, label: "nogrants")

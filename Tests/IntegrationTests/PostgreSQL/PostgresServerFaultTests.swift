@@ -7,8 +7,7 @@ import Testing
 /// registration load, gone when a sweep starts, gone in the middle of one. Each test runs a
 /// server of its own, which it stops; the programs are never restarted.
 @Suite(
-    "PostgreSQL server faults",
-    .enabled(if: TestEngine.current == .postgres, "a PostgreSQL server of the test's own: the PostgreSQL pass"))
+    "PostgreSQL server faults")
 struct PostgresServerFaultTests {
     enum Loss: String, CaseIterable, Sendable {
         /// A fast shutdown (sessions ended, a checkpoint), then a start: an operator's restart.
@@ -35,7 +34,7 @@ struct PostgresServerFaultTests {
     @Test(arguments: Loss.allCases)
     func aServerLostUnderRegistrationLoadCostsNoCommittedRegistration(_ loss: Loss) throws {
         let (cluster, database) = try ownServer("load-\(loss)")
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": database.setting]
         let live = try LiveStack(options, label: "pgload")
         let load = RegistrationLoad(port: live.port)

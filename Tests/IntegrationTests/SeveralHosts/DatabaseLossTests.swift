@@ -8,7 +8,7 @@ import Testing
 /// standby promoted (PostgreSQL's own replication, found through a multi-host URI with
 /// `target_session_attrs=read-write`). No registration answered 200 is lost; the responder answers
 /// and the hosts sweep again without a restart of their own. Each test runs a cluster of its own.
-@Suite("The database is lost under several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("The database is lost under several hosts")
 struct DatabaseLossTests {
     /// The registrations answered 200 that the database does not hold.
     func lost(_ load: RegistrationLoad, in database: TestDatabase) throws -> [String] {
@@ -26,7 +26,7 @@ struct DatabaseLossTests {
             fixture: try SweepFixture(database: database, standIn: StandInStack(pace: 20)),
             shared: ["LIVEACTIVITY_SWEEP_BUDGET": "30", "LIVEACTIVITY_LEASE_SECONDS": "40", "LIVEACTIVITY_APNS_CONCURRENCY": "5"])
         try hosts.register(300)
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": uri]
         let stack = try LiveStack(options, label: "hosts-api")
 
@@ -69,7 +69,7 @@ struct DatabaseLossTests {
         try hosts.register(100)
         #expect(SweepingHosts.sent(try hosts.sweep("host-a").stdout) == 100)
 
-        var options = LiveStack.Options()
+        var options = LiveStack.Options(engine: .postgres)
         options.environment = ["LIVEACTIVITY_DB": uri]
         let stack = try LiveStack(options, label: "hosts-api")
         let load = RegistrationLoad.paced(port: stack.port)

@@ -7,7 +7,7 @@ import Testing
 /// for as long as the server kept its session (TCP keepalive: about two hours), and every other
 /// host's renewal waited for it: no host pushed. The renewal is a row lock in a transaction that
 /// the server ends once it has been idle for seconds, so the other hosts renew and push.
-@Suite("A host frozen inside the token's renewal", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("A host frozen inside the token's renewal")
 struct FrozenRenewalTests {
     /// Stops its process (SIGSTOP) at the first signature, which a sweep makes only inside the
     /// renewal, between the row's lock and the token's write. The sweep looks libcrypto's functions

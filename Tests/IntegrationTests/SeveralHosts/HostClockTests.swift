@@ -8,7 +8,7 @@ import Testing
 /// a right clock would. The host's clock is moved for real, under the unchanged program: a small
 /// preloaded library (built here with cc, as faketime would be) adds minutes to every wall-clock
 /// read of the process (clock_gettime, gettimeofday, time), monotonic clocks left alone.
-@Suite("A host whose clock is off", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("A host whose clock is off")
 struct HostClockTests {
     static let shimSource = """
         #define _GNU_SOURCE

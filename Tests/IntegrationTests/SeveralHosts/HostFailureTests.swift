@@ -7,7 +7,7 @@ import Testing
 /// claim and its writes, frozen past its lease, cut off from the database. Another host's sweep
 /// takes its rows once the lease ends; only what the lost host had sent may be pushed twice;
 /// nothing is lost. Judged by what the APNs stand-in received, on which connection.
-@Suite("A host fails mid-sweep", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("A host fails mid-sweep")
 struct HostFailureTests {
     /// 300 due rows and an APNs that lets 20 pushes a second through, so a sweep is caught
     /// with its rows claimed and its outcomes not yet written (a batch of 1,000 is written at

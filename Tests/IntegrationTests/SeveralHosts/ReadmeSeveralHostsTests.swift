@@ -8,7 +8,7 @@ import Testing
 /// for both here), against a primary and its synchronous streaming standby named in one URI; the
 /// sweeps started as cron starts them (the config file alone); then the primary lost and the
 /// standby promoted, and the same two config files sweep on.
-@Suite("docs/SEVERAL-HOSTS.md: several hosts", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("docs/SEVERAL-HOSTS.md: several hosts")
 struct ReadmeSeveralHostsTests {
     static let readmeURI =
         "postgresql://db1.example.net,db2.example.net/liveactivity?target_session_attrs=read-write&sslmode=verify-full"

@@ -9,7 +9,7 @@ import Testing
 /// Several hosts sweeping one database the same minute (SPEC 5, "Several hosts"): each due row
 /// pushed by exactly one of them, one provider token between them, one name per host. Judged by
 /// what the APNs stand-in received.
-@Suite("Several hosts sweep the same minute", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("Several hosts sweep the same minute")
 struct SameMinuteTests {
     /// Every host of `names` starts its sweep at once; each ends 0.
     func sweepTogether(_ hosts: SweepingHosts, _ names: [String]) throws -> [String: String] {

@@ -5,7 +5,7 @@ import Testing
 
 /// What one host learns, every host knows (SPEC 5, "Several hosts"): the guard's "ever delivered"
 /// history and a row's back-off are the database's, so the next host judges alike.
-@Suite("Several hosts share what they learn", .enabled(if: TestEngine.current == .postgres, "several hosts need PostgreSQL"))
+@Suite("Several hosts share what they learn")
 struct SharedStateTests {
     @Test func anotherHostsDeliveryLetsThisHostDeleteJunkTokens() throws {
         let hosts = try SweepingHosts()

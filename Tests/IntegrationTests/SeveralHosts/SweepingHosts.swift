@@ -21,7 +21,7 @@ final class SweepingHosts: @unchecked Sendable {
     }
 
     convenience init(standIn: StandInStack? = nil, shared: [String: String] = [:]) throws {
-        self.init(fixture: try SweepFixture(standIn: standIn), shared: shared)
+        self.init(fixture: try SweepFixture(.postgres, standIn: standIn), shared: shared)
     }
 
     /// `host`'s environment: its name and its own sweep folder, `extra` on top.
