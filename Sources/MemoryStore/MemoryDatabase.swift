@@ -95,11 +95,11 @@ struct MemoryState {
     }
 
     struct FaultKey: Hashable {
-        var environment: String
-        var pushKind: String
-        var kind: String
+        var environment: APNsEnvironment
+        var pushKind: PushKind?
+        var kind: SweepFault.Kind
         var reason: String
-        var app: String
+        var app: AppName
     }
 
     struct ReasonKey: Hashable {

@@ -44,7 +44,7 @@ import Testing
         report.day.failureReasons = [.init(reason: hostile, count: 3)]
         report.recentFaults[0].reason = hostile
         report.byTypeAndEnvironment[0].app = AppName(trusted: hostile)
-        report.lastRunOutcome = hostile
+        report.lastRunOutcome = RunOutcome(stored: hostile)
         let page = StatusPage.render(report)
         #expect(!page.contains("<script"))
         #expect(!page.contains("<img"))

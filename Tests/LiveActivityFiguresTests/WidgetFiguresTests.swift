@@ -258,7 +258,7 @@ import Testing
         ]
         report.lastRunAt = now - 10 * minute
         report.lastRunDurationMilliseconds = 1234
-        report.lastRunOutcome = "faults: sandbox configuration BadEnvironmentKeyInToken (40 pushes)"
+        report.lastRunOutcome = RunOutcome(stored: "faults: sandbox configuration BadEnvironmentKeyInToken (40 pushes)")
         report.day.start = StatsReport.Day.start(now: now)
         report.day.buckets = [.init(start: now - 10 * minute, runs: 1, active: 4, sent: 90, failed: 10)]
         report.day.failureReasons = [.init(reason: "ServiceUnavailable", count: 10)]

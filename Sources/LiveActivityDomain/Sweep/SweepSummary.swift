@@ -88,12 +88,7 @@ public struct SweepSummary: Equatable, Sendable {
     public var failsTheRun: Bool { faults.contains(where: \.failsTheRun) }
 
     /// `ok`, or the faults, for the run history.
-    public var outcome: String {
-        guard !faults.isEmpty else { return "ok" }
-        return "faults: "
-            + faults.map { "\($0.scope) \($0.kind.rawValue) \($0.reason) (\($0.pushes) pushes)" }
-            .joined(separator: "; ")
-    }
+    public var outcome: RunOutcome { RunOutcome(faults) }
 
     /// The default app's kinds besides wakes that the line shows: those with targets or pushes
     /// this run, in the order kinds are listed.

@@ -84,7 +84,7 @@ extension StatsReport {
         }
         if let lastRunAt {
             lines.append(
-                "Last sweep: \(Self.age(generatedAt.subtractingSaturated(lastRunAt))) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(OutsideText.line(lastRunOutcome ?? "ok"))"
+                "Last sweep: \(Self.age(generatedAt.subtractingSaturated(lastRunAt))) ago, took \(SweepSummary.seconds(lastRunDurationMilliseconds ?? 0)) s, \(OutsideText.line(lastRunOutcome?.text ?? RunOutcome.ok.text))"
             )
         } else {
             lines.append("Last sweep: none recorded")
@@ -157,7 +157,7 @@ extension StatsReport {
                 }.joined(separator: ",") + "]")
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))
-        parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map { JSONText.outside($0) } ?? "null"))
+        parts.append("\"lastRunOutcome\":" + (lastRunOutcome.map { JSONText.outside($0.text) } ?? "null"))
         parts += dayJSON
         return "{" + parts.joined(separator: ",") + "}"
     }

@@ -100,7 +100,8 @@ public enum StatusPage {
             out += ", took <span data-figure=\"lastRunDurationMs\" data-value=\"\(report.lastRunDurationMilliseconds ?? 0)\">"
             out += "\(HTMLText.duration(report.lastRunDurationMilliseconds ?? 0))</span>"
             out += report.day.lastRunExitedNonZero ? ", exited non-zero" : ", exited 0"
-            out += ". Result: <span data-figure=\"lastRunOutcome\">\(HTMLText.escape(report.lastRunOutcome ?? "ok"))</span>.</p>"
+            let outcome = report.lastRunOutcome?.text ?? RunOutcome.ok.text
+            out += ". Result: <span data-figure=\"lastRunOutcome\">\(HTMLText.escape(outcome))</span>.</p>"
         } else {
             out += "<p>Last sweep: none recorded.</p>"
         }

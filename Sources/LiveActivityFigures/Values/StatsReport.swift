@@ -147,7 +147,7 @@ public struct StatsReport: Sendable {
     public var recentFaults: [FaultTotals] = []
     public var lastRunAt: Int64?
     public var lastRunDurationMilliseconds: Int64?
-    public var lastRunOutcome: String?
+    public var lastRunOutcome: RunOutcome?
     /// Wakes the cadence withheld over 24 h, 7 d and every run ever.
     public var withheld = Withheld()
     /// Delivery over 24 h / 7 d: pushes answered 200, acknowledged wakes, acks by outcome.

@@ -8,7 +8,7 @@ public struct RunRecord: Sendable, Equatable {
     public var startedAt: Int64
     public var durationMilliseconds: Int64
     public var expired: Int64
-    public var outcome: String
+    public var outcome: RunOutcome
 
     /// One app's counts of one kind: the default app's wakes always, another app and kind where
     /// the run had its targets.
@@ -31,15 +31,18 @@ public struct RunRecord: Sendable, Equatable {
         public var count: Int64
     }
 
-    /// A fault as the history keeps it: its scope's names (`pushKind` empty for the whole
-    /// environment), at most one per app, environment, kind of push and kind of fault.
+    /// A fault as the history keeps it: its scope (`pushKind` nil for the whole environment), at
+    /// most one per app, environment, kind of push and kind of fault.
     public struct Fault: Sendable, Equatable {
-        public var app: String
-        public var environment: String
-        public var pushKind: String
-        public var kind: String
+        public var app: AppName
+        public var environment: APNsEnvironment
+        public var pushKind: PushKind?
+        public var kind: SweepFault.Kind
         public var reason: String
         public var pushes: Int64
+
+        /// The stored name of `pushKind`: empty for the whole environment.
+        public var pushKindName: String { pushKind?.name ?? "" }
     }
 
     public var kinds: [KindCounts]
@@ -76,8 +79,7 @@ public struct RunRecord: Sendable, Equatable {
         var faults: [Fault] = []
         for fault in summary.faults {
             let kept = Fault(
-                app: fault.app.rawValue, environment: fault.environment.rawValue, pushKind: fault.pushKind?.name ?? "",
-                kind: fault.kind.rawValue,
+                app: fault.app, environment: fault.environment, pushKind: fault.pushKind, kind: fault.kind,
                 reason: fault.reason, pushes: Int64(fault.pushes))
             // One per scope and kind of fault: a later one of the same stands.
             faults.removeAll {

@@ -99,9 +99,7 @@ extension PostgresStoreConnection: FigureQueries {
     /// The run recorded last: by its id, the order of recording, not by any host's clock.
     func lastRun() throws -> RecordedRun? {
         try storeFaults {
-            try firstRow(.lastRun) { row in
-                RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2))
-            }
+            try firstRow(.lastRun) { RecordedRun(stored: $0) }
         }
     }
 

@@ -18,7 +18,7 @@ extension PostgresStoreConnection {
                     """
                     INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host)
                     VALUES (\(bind: record.startedAt), \(bind: record.durationMilliseconds), \(bind: record.expired), \
-                    \(bind: record.outcome), \(bind: host))
+                    \(bind: record.outcome.text), \(bind: host))
                     RETURNING id
                     """
                 ) ?? 0
@@ -75,8 +75,8 @@ extension PostgresStoreConnection {
     private func recordFaults(_ faults: [RunRecord.Fault], run: Int64, at startedAt: Int64) throws(PostgresError) {
         guard !faults.isEmpty else { return }
         let columns: [UnnestColumn] = [
-            .text(faults.map(\.environment)), .text(faults.map(\.pushKind)), .text(faults.map(\.kind)),
-            .text(faults.map(\.reason)), .integers(faults.map(\.pushes)), .text(faults.map(\.app)),
+            .text(faults.map(\.environment.rawValue)), .text(faults.map(\.pushKindName)), .text(faults.map(\.kind.rawValue)),
+            .text(faults.map(\.reason)), .integers(faults.map(\.pushes)), .text(faults.map(\.app.rawValue)),
         ]
         try self.run(
             """

@@ -143,9 +143,7 @@ extension SQLiteStoreConnection: FigureQueries {
     /// hide the newest run behind an older one's later start time.
     func lastRun() throws -> RecordedRun? {
         try storeFaults {
-            try connection.firstRow(.lastRun) { row in
-                RecordedRun(startedAt: row.int(0), durationMilliseconds: row.int(1), outcome: row.text(2))
-            }
+            try connection.firstRow(.lastRun) { RecordedRun(stored: $0) }
         }
     }
 

@@ -11,16 +11,16 @@ extension SQLiteStoreConnection {
     /// and prunes what `retention` says has aged out.
     func record(_ summary: SweepSummary, host: String, retention: Retention) throws {
         try transaction {
+            // The lifetime totals grow with the run in its transaction (they never go down:
+            // pruning the history below leaves them), as `RunRecord` lists what it adds.
+            let record = RunRecord(summary)
             try connection.run(
                 """
                 INSERT INTO sweep_runs (started_at, duration_ms, expired, outcome, host)
                 VALUES (\(bind: summary.startedAt), \(bind: summary.durationMilliseconds), \(bind: Int64(summary.expired)), \
-                \(bind: summary.outcome), \(bind: host))
+                \(bind: record.outcome.text), \(bind: host))
                 """)
             let runID = try connection.statement("SELECT last_insert_rowid()").scalarInt() ?? 0
-            // The lifetime totals grow with the run in its transaction (they never go down:
-            // pruning the history below leaves them), as `RunRecord` lists what it adds.
-            let record = RunRecord(summary)
             try connection.run(
                 "UPDATE sweep_totals SET runs = runs + 1, expired = expired + \(bind: record.expired) WHERE id = 1")
             for kind in record.kinds {
@@ -55,17 +55,18 @@ extension SQLiteStoreConnection {
             }
             for fault in record.faults {
                 let names: SQLiteSQL = """
-                    \(bind: fault.environment), \(bind: fault.pushKind), \(bind: fault.kind), \(bind: fault.reason)
+                    \(bind: fault.environment.rawValue), \(bind: fault.pushKindName), \(bind: fault.kind.rawValue), \
+                    \(bind: fault.reason)
                     """
                 try connection.run(
                     """
                     INSERT OR REPLACE INTO sweep_faults (run_id, environment, push_kind, kind, reason, pushes, app)
-                    VALUES (\(bind: runID), \(names), \(bind: fault.pushes), \(bind: fault.app))
+                    VALUES (\(bind: runID), \(names), \(bind: fault.pushes), \(bind: fault.app.rawValue))
                     """)
                 try connection.run(
                     """
                     INSERT INTO sweep_fault_totals (environment, push_kind, kind, reason, runs, pushes, last_at, app)
-                    VALUES (\(names), 1, \(bind: fault.pushes), \(bind: record.startedAt), \(bind: fault.app))
+                    VALUES (\(names), 1, \(bind: fault.pushes), \(bind: record.startedAt), \(bind: fault.app.rawValue))
                     ON CONFLICT (environment, push_kind, kind, reason, app) DO UPDATE SET runs = runs + 1,
                         pushes = pushes + excluded.pushes, last_at = max(last_at, excluded.last_at)
                     """)
