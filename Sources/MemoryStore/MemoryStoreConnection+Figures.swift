@@ -118,8 +118,8 @@ extension MemoryStoreConnection: FigureQueries {
                 totals,
                 kinds: kinds.map {
                     StatsReport.PushTotals(
-                        kind: $0.key.kind.name, sent: $0.value.sent, failed: $0.value.failed, removed: $0.value.removed,
-                        app: $0.key.app.rawValue)
+                        kind: $0.key.kind, sent: $0.value.sent, failed: $0.value.failed, removed: $0.value.removed,
+                        app: $0.key.app)
                 })
         }
     }

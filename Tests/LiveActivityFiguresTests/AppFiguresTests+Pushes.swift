@@ -138,8 +138,8 @@ extension AppFiguresTests {
             #expect(totals.runs == 1 && totals.sent == 3 && totals.failed == 0 && totals.others.isEmpty, "\(totals)")
             #expect(
                 totals.apps == [
-                    StatsReport.PushTotals(kind: "wake", sent: 2, failed: 1, removed: 1, app: "two"),
-                    StatsReport.PushTotals(kind: "widgets", sent: 1, app: "two"),
+                    StatsReport.PushTotals(kind: .wake, sent: 2, failed: 1, removed: 1, app: AppName(trusted: "two")),
+                    StatsReport.PushTotals(kind: .widgets, sent: 1, app: AppName(trusted: "two")),
                 ], "\(totals.apps)")
         }
         #expect(report.lifetimeSent == 3 && report.lifetimeApps == report.lastDay.apps)
@@ -209,8 +209,8 @@ extension AppFiguresTests {
         #expect(report.lifetimeSent == 6)
         #expect(
             report.lifetimeApps == [
-                StatsReport.PushTotals(kind: "wake", sent: 4, failed: 2, removed: 2, app: "two"),
-                StatsReport.PushTotals(kind: "widgets", sent: 2, app: "two"),
+                StatsReport.PushTotals(kind: .wake, sent: 4, failed: 2, removed: 2, app: AppName(trusted: "two")),
+                StatsReport.PushTotals(kind: .widgets, sent: 2, app: AppName(trusted: "two")),
             ], "\(report.lifetimeApps)")
         let metrics = PrometheusMetrics.render(try database.metricsSnapshot())
         #expect(metrics.contains("liveactivity_sweep_runs_total 2\n"))

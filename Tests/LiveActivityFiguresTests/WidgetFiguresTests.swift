@@ -128,7 +128,7 @@ import Testing
         #expect(both.byTypeAndEnvironment == wakes.byTypeAndEnvironment)
         #expect(both.topWakeups == wakes.topWakeups)
         #expect(both.lastDay.sent == 90 && both.lastDay.failed == 10 && both.lastDay.removed == 3)
-        #expect(both.lastDay.others == [.init(kind: "widgets", sent: 40, failed: 2, removed: 1)])
+        #expect(both.lastDay.others == [.init(kind: .widgets, sent: 40, failed: 2, removed: 1)])
         #expect(both.otherTargets == [.init(activityType: .charging, environment: .production, count: 2, kind: .widgets)])
         for token in [sampleToken(1), sampleToken(2), widgetToken(1).hex, widgetToken(2).hex] {
             #expect(!text.contains(token) && !both.json.contains(token))
@@ -321,9 +321,9 @@ import Testing
     @Test func widgetsFiguresAddLinesAndLeaveEveryWakeLineAsTheReleaseBefore() throws {
         var report = wakesOnlyReport()
         report.otherTargets = [.init(activityType: .charging, environment: .production, count: 3, kind: .widgets)]
-        report.lifetimeOthers = [.init(kind: "widgets", sent: 12, failed: 1, removed: 0)]
-        report.lastDay.others = [.init(kind: "widgets", sent: 6, failed: 1, removed: 0)]
-        report.lastWeek.others = [.init(kind: "widgets", sent: 12, failed: 1, removed: 0)]
+        report.lifetimeOthers = [.init(kind: .widgets, sent: 12, failed: 1, removed: 0)]
+        report.lastDay.others = [.init(kind: .widgets, sent: 6, failed: 1, removed: 0)]
+        report.lastWeek.others = [.init(kind: .widgets, sent: 12, failed: 1, removed: 0)]
         report.backingOff.append(.init(environment: .sandbox, kind: .widgets, count: 2))
         report.recentFaults.append(
             .init(

@@ -63,10 +63,10 @@ public enum PrometheusMetrics {
         let totals = snapshot.totals
         // Every kind this build sends has its series, 0 until it has pushed (as the gauges have).
         var kinds =
-            [StatsReport.PushTotals(kind: PushKind.wake.name, sent: totals.sent, failed: totals.failed, removed: totals.removed)]
+            [StatsReport.PushTotals(kind: .wake, sent: totals.sent, failed: totals.failed, removed: totals.removed)]
             + totals.others
-        for kind in PushKind.all where !kinds.contains(where: { $0.kind == kind.name }) {
-            kinds.append(StatsReport.PushTotals(kind: kind.name))
+        for kind in PushKind.all where !kinds.contains(where: { $0.kind == kind }) {
+            kinds.append(StatsReport.PushTotals(kind: kind))
         }
         // Each further app's after the default app's, with its `app` label (SPEC 7).
         kinds += totals.apps
@@ -74,13 +74,15 @@ public enum PrometheusMetrics {
         out += "liveactivity_sweep_runs_total \(totals.runs)\n"
         family("liveactivity_pushes_sent_total", "counter", "Pushes APNs accepted (200), by kind.")
         for entry in kinds {
-            out += "liveactivity_pushes_sent_total{kind=\"\(label(entry.kind))\"\(appLabel(entry.app))} \(entry.sent)\n"
+            out +=
+                "liveactivity_pushes_sent_total{kind=\"\(label(entry.kind.name))\"\(appLabel(entry.app.rawValue))} \(entry.sent)\n"
         }
         family(
             "liveactivity_pushes_failed_total", "counter",
             "Pushes that failed and were kept for a later sweep, by kind and reason.")
         for entry in kinds {
-            out += "liveactivity_pushes_failed_total{kind=\"\(label(entry.kind))\"\(appLabel(entry.app))} \(entry.failed)\n"
+            out +=
+                "liveactivity_pushes_failed_total{kind=\"\(label(entry.kind.name))\"\(appLabel(entry.app.rawValue))} \(entry.failed)\n"
         }
         for entry in snapshot.failureReasons {
             out +=
@@ -92,7 +94,7 @@ public enum PrometheusMetrics {
         )
         for entry in kinds {
             out +=
-                "liveactivity_registrations_removed_total{kind=\"\(label(entry.kind))\"\(appLabel(entry.app))} \(entry.removed)\n"
+                "liveactivity_registrations_removed_total{kind=\"\(label(entry.kind.name))\"\(appLabel(entry.app.rawValue))} \(entry.removed)\n"
         }
         family("liveactivity_registrations_expired_total", "counter", "Registrations removed by the expiry.")
         out += "liveactivity_registrations_expired_total \(totals.expired)\n"

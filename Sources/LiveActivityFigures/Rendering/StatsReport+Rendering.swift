@@ -33,12 +33,12 @@ extension StatsReport {
             "Wakeups of active registrations\(hasFurtherApps ? " (every app)" : ""): \(activeWakeups); delivered in all runs: \(lifetimeSent)"
         )
         for totals in lifetimeOthers {
-            lines.append("\(Self.title(totals.kind)) pushes delivered in all runs: \(totals.sent)")
+            lines.append("\(Self.title(totals.kind.name)) pushes delivered in all runs: \(totals.sent)")
         }
         // A further app's pushes apart, after its name (SPEC 7), as its registrations' lines.
         for totals in lifetimeApps {
             lines.append(
-                "\(OutsideText.line(Self.appPrefix(totals.app)))\(OutsideText.line(totals.kind)) pushes delivered in all runs: \(totals.sent)"
+                "\(OutsideText.line(totals.app.prefix(" ")))\(OutsideText.line(totals.kind.name)) pushes delivered in all runs: \(totals.sent)"
             )
         }
         if !topWakeups.isEmpty {
@@ -52,7 +52,7 @@ extension StatsReport {
             )
             for other in totals.others + totals.apps {
                 lines.append(
-                    "  \(OutsideText.line(Self.appPrefix(other.app)))\(OutsideText.line(other.kind)): sent \(other.sent), failed \(other.failed), removed \(other.removed), error rate \(String(format1: other.errorRate * 100))%"
+                    "  \(OutsideText.line(other.app.prefix(" ")))\(OutsideText.line(other.kind.name)): sent \(other.sent), failed \(other.failed), removed \(other.removed), error rate \(String(format1: other.errorRate * 100))%"
                 )
             }
         }
@@ -98,13 +98,13 @@ extension StatsReport {
             "{\"sent\":\(totals.sent),\"failed\":\(totals.failed),\"removed\":\(totals.removed),\"errorRate\":\(String(format4: totals.errorRate))}"
         }
         func othersJSON(_ others: [PushTotals]) -> String {
-            "{" + others.map { "\(JSONText.outside($0.kind)):" + pushJSON($0) }.joined(separator: ",") + "}"
+            "{" + others.map { "\(JSONText.outside($0.kind.name)):" + pushJSON($0) }.joined(separator: ",") + "}"
         }
         // Each further app's kinds, by app name: `{"two":{"wake":{...},"widgets":{...}}}`.
         func appsJSON(_ apps: [PushTotals]) -> String {
             "{"
                 + RunTotals.names(apps.map(\.app)).map { app in
-                    "\(JSONText.outside(app)):" + othersJSON(apps.filter { $0.app == app })
+                    "\(JSONText.outside(app.rawValue)):" + othersJSON(apps.filter { $0.app == app })
                 }.joined(separator: ",") + "}"
         }
         func totalsJSON(_ totals: RunTotals) -> String {

@@ -20,12 +20,13 @@ extension StatusPage {
     static func lifetimeBesideDefaultWakes(_ report: StatsReport) -> String {
         var out = ""
         for totals in report.lifetimeOthers {
-            let label = defaultApps("\(title(totals.kind)) pushes delivered over all recorded runs", in: report)
-            out += " \(label): " + figureSpan(totals.sent, figure: "lifetimeOthers.\(totals.kind).sent") + "."
+            let label = defaultApps("\(title(totals.kind.name)) pushes delivered over all recorded runs", in: report)
+            out += " \(label): " + figureSpan(totals.sent, figure: "lifetimeOthers.\(totals.kind.name).sent") + "."
         }
         for totals in report.lifetimeApps {
-            out += " \(appTitle(totals.app)): \(HTMLText.escape(totals.kind)) pushes delivered over all recorded runs: "
-            out += figureSpan(totals.sent, figure: "lifetimeApps.\(totals.app).\(totals.kind).sent") + "."
+            let (app, kind) = (totals.app.rawValue, totals.kind.name)
+            out += " \(appTitle(app)): \(HTMLText.escape(kind)) pushes delivered over all recorded runs: "
+            out += figureSpan(totals.sent, figure: "lifetimeApps.\(app).\(kind).sent") + "."
         }
         return out
     }
@@ -74,15 +75,16 @@ extension StatusPage {
         let periods = [("sweeps24h", report.lastDay), ("sweeps7d", report.lastWeek)]
         let all = report.lastDay.apps + report.lastWeek.apps
         var out = ""
-        for app in Set(all.map(\.app)).sorted() {
-            for kind in inKindOrder(all.filter { $0.app == app }.map(\.kind)) {
+        for app in Set(all.map(\.app.rawValue)).sorted() {
+            for kind in inKindOrder(all.filter { $0.app.rawValue == app }.map(\.kind.name)) {
                 let rows: [(String, String, KeyPath<StatsReport.PushTotals, Int64>)] = [
                     ("sent (200)", "sent", \.sent), ("failed", "failed", \.failed), ("removed", "removed", \.removed),
                 ]
                 for (label, key, path) in rows {
                     out += "<tr><th scope=\"row\">\(appTitle(app)): \(HTMLText.escape(kind)) \(label)</th>"
                     for (name, totals) in periods {
-                        let value: Int64 = totals.apps.first(where: { $0.app == app && $0.kind == kind })?[keyPath: path] ?? 0
+                        let value: Int64 =
+                            totals.apps.first(where: { $0.app.rawValue == app && $0.kind.name == kind })?[keyPath: path] ?? 0
                         out += numberCell(value, figure: "\(name).apps.\(app).\(kind).\(key)")
                     }
                     out += "</tr>"

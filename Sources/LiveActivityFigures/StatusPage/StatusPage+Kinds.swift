@@ -10,7 +10,7 @@ extension StatusPage {
         let named =
             Set(report.otherTargets.map(\.kind.name)).union(report.day.otherBuckets.keys)
             .union((report.day.failureReasons + report.day.removalReasons).map(\.kind.name))
-            .union(report.lastDay.others.map(\.kind)).union(report.backingOff.map(\.kind.name))
+            .union(report.lastDay.others.map(\.kind.name)).union(report.backingOff.map(\.kind.name))
             .subtracting([PushKind.wake.name])
         let order = PushKind.all.map(\.name)
         return named.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }

@@ -211,7 +211,7 @@ extension StatusPage {
             for (label, key, path) in rows {
                 out += "<tr><th scope=\"row\">\(title(kind)) \(label)</th>"
                 for (name, totals) in periods {
-                    let value: Int64 = totals.others.first(where: { $0.kind == kind })?[keyPath: path] ?? 0
+                    let value: Int64 = totals.others.first(where: { $0.kind.name == kind })?[keyPath: path] ?? 0
                     out += numberCell(value, figure: "\(name).others.\(kind).\(key)")
                 }
                 out += "</tr>"

@@ -54,14 +54,15 @@ public struct StatsReport: Sendable {
     /// kept, removed. The default app's wake pushes' are `RunTotals`' own fields; its other
     /// kinds' are in `others`, every further app's in `apps`.
     public struct PushTotals: Sendable, Equatable {
-        public var kind: String
+        public var kind: PushKind
         public var sent: Int64
         public var failed: Int64
         public var removed: Int64
-        /// The app's name (`default` for the default app: SPEC 6 "Several apps").
-        public var app: String
+        /// The app (`default` for the default app: SPEC 6 "Several apps"), as stored: a name read
+        /// back is shown escaped, never refused.
+        public var app: AppName
 
-        public init(kind: String, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, app: String = "default") {
+        public init(kind: PushKind, sent: Int64 = 0, failed: Int64 = 0, removed: Int64 = 0, app: AppName = .defaultApp) {
             self.kind = kind
             self.sent = sent
             self.failed = failed
@@ -102,11 +103,11 @@ public struct StatsReport: Sendable {
         }
 
         /// The further apps `apps` holds, by name.
-        public var appNames: [String] { Self.names(apps.map(\.app)) }
+        public var appNames: [AppName] { Self.names(apps.map(\.app)) }
 
-        /// Names once each, in their first order.
-        static func names(_ list: [String]) -> [String] {
-            var seen = Set<String>()
+        /// Apps once each, in their first order.
+        static func names(_ list: [AppName]) -> [AppName] {
+            var seen = Set<AppName>()
             return list.filter { seen.insert($0).inserted }
         }
 

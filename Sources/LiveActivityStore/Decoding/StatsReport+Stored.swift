@@ -30,3 +30,13 @@ extension StatsReport.BackingOff {
         self.init(environment: environment, kind: kind, count: row.int(2))
     }
 }
+
+extension StatsReport.PushTotals {
+    /// From a row of push kind, sent, failed, removed and app (a total as kept, or the history's
+    /// sums). A kind this build does not know (a newer build's) is left out.
+    public init?(stored row: some StoredRow) {
+        guard let kind = row.text(0).flatMap(PushKind.init(name:)) else { return nil }
+        self.init(
+            kind: kind, sent: row.int(1), failed: row.int(2), removed: row.int(3), app: AppName(trusted: row.text(4) ?? ""))
+    }
+}

@@ -111,22 +111,18 @@ extension StatsReport.RunTotals {
         totals.others = []
         totals.apps = []
         for entry in kinds {
-            if !AppName.isDefault(named: entry.app) {
+            if !entry.app.isDefault {
                 totals.apps.append(entry)
-            } else if entry.kind == PushKind.wake.name {
+            } else if entry.kind == .wake {
                 (totals.sent, totals.failed, totals.removed) = (entry.sent, entry.failed, entry.removed)
             } else {
                 totals.others.append(
                     StatsReport.PushTotals(kind: entry.kind, sent: entry.sent, failed: entry.failed, removed: entry.removed))
             }
         }
-        let order = PushKind.all.map(\.name)
-        totals.others.sort {
-            (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind)
-        }
-        totals.apps.sort {
-            ($0.app, order.firstIndex(of: $0.kind) ?? .max, $0.kind) < ($1.app, order.firstIndex(of: $1.kind) ?? .max, $1.kind)
-        }
+        let order = { (kind: PushKind) in PushKind.all.firstIndex(of: kind) ?? .max }
+        totals.others.sort { order($0.kind) < order($1.kind) }
+        totals.apps.sort { ($0.app.rawValue, order($0.kind)) < ($1.app.rawValue, order($1.kind)) }
         return totals
     }
 }

@@ -72,11 +72,8 @@ extension PostgresStoreConnection: FigureQueries {
     func runTotals(since: Int64?) throws -> StatsReport.RunTotals {
         try storeFaults {
             var totals = StatsReport.RunTotals()
-            let read = { (row: PostgresRow) in
-                StatsReport.PushTotals(
-                    kind: row.text(0) ?? "", sent: row.int(1), failed: row.int(2), removed: row.int(3), app: row.text(4) ?? "")
-            }
-            let kinds: [StatsReport.PushTotals]
+            let read = { (row: PostgresRow) in StatsReport.PushTotals(stored: row) }
+            let kinds: [StatsReport.PushTotals?]
             if let since {
                 try firstRow(
                     "SELECT count(*), coalesce(sum(expired), 0)::bigint FROM sweep_runs WHERE started_at >= \(bind: since)"
@@ -92,7 +89,7 @@ extension PostgresStoreConnection: FigureQueries {
                 }
                 kinds = try rows(.lifetimeKindTotals, read)
             }
-            return StatsReport.RunTotals.assembled(totals, kinds: kinds)
+            return StatsReport.RunTotals.assembled(totals, kinds: kinds.compactMap { $0 })
         }
     }
 

@@ -111,7 +111,7 @@ extension SQLiteStoreConnection: FigureQueries {
                     ) { row in
                         row.int(0) == 0
                             ? nil
-                            : StatsReport.PushTotals(kind: kind.name, sent: row.int(1), failed: row.int(2), removed: row.int(3))
+                            : StatsReport.PushTotals(kind: kind, sent: row.int(1), failed: row.int(2), removed: row.int(3))
                     } ?? nil
                 }
                 // Every further app's, from their own partial index: nothing to read with one app.
@@ -120,20 +120,13 @@ extension SQLiteStoreConnection: FigureQueries {
                     SELECT push_kind, sum(sent), sum(failed), sum(removed), app FROM sweep_run_kinds
                     WHERE app <> \(raw: AppName.defaultApp.sqlLiteral) AND started_at >= \(bind: since) GROUP BY app, push_kind
                     """
-                ) { row in
-                    StatsReport.PushTotals(
-                        kind: row.text(0) ?? "", sent: row.int(1), failed: row.int(2), removed: row.int(3), app: row.text(4) ?? ""
-                    )
-                }
+                ) { StatsReport.PushTotals(stored: $0) }.compactMap { $0 }
             } else {
                 try connection.firstRow(.lifetimeRuns) { row in
                     totals.runs = row.int(0)
                     totals.expired = row.int(1)
                 }
-                kinds = try connection.rows(.lifetimeKindTotals) {
-                    StatsReport.PushTotals(
-                        kind: $0.text(0) ?? "", sent: $0.int(1), failed: $0.int(2), removed: $0.int(3), app: $0.text(4) ?? "")
-                }
+                kinds = try connection.rows(.lifetimeKindTotals) { StatsReport.PushTotals(stored: $0) }.compactMap { $0 }
             }
             return StatsReport.RunTotals.assembled(totals, kinds: kinds)
         }
