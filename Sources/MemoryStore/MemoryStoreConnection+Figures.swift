@@ -179,9 +179,8 @@ extension MemoryStoreConnection: FigureQueries {
             }
             return totals.map {
                 StatsReport.FaultTotals(
-                    environment: $0.key.environment.rawValue, pushKind: $0.key.pushKind?.name ?? "", kind: $0.key.kind.rawValue,
-                    reason: $0.key.reason, runs: $0.value.runs, pushes: $0.value.pushes, lastAt: $0.value.lastAt,
-                    app: $0.key.app.rawValue)
+                    environment: $0.key.environment, pushKind: $0.key.pushKind, kind: $0.key.kind, reason: $0.key.reason,
+                    runs: $0.value.runs, pushes: $0.value.pushes, lastAt: $0.value.lastAt, app: $0.key.app)
             }
         }
     }

@@ -37,7 +37,7 @@ import Testing
         #expect(
             report.recentFaults == [
                 .init(
-                    environment: "sandbox", kind: "configuration", reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
+                    environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
                     lastAt: now - 10 * minute)
             ])
     }

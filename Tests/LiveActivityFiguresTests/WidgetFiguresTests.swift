@@ -253,7 +253,7 @@ import Testing
         report.backingOff = [.init(environment: .production, count: 0), .init(environment: .sandbox, count: 1)]
         report.recentFaults = [
             .init(
-                environment: "sandbox", kind: "configuration", reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
+                environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", runs: 1, pushes: 40,
                 lastAt: now - 10 * minute)
         ]
         report.lastRunAt = now - 10 * minute
@@ -327,7 +327,7 @@ import Testing
         report.backingOff.append(.init(environment: .sandbox, kind: .widgets, count: 2))
         report.recentFaults.append(
             .init(
-                environment: "sandbox", pushKind: "widgets", kind: "configuration", reason: "BadTopic", runs: 1, pushes: 3,
+                environment: .sandbox, pushKind: .widgets, kind: .configuration, reason: "BadTopic", runs: 1, pushes: 3,
                 lastAt: now - 10 * minute))
         var widgets = DeliveryReport.Window(activityType: "", kind: "widgets")
         widgets.delivered = 6

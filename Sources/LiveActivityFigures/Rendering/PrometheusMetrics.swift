@@ -144,9 +144,9 @@ public enum PrometheusMetrics {
     /// A fault's labels: `kind` is the fault's (configuration, provider, ...), as it always was;
     /// `push_kind` names the one kind of push a topic fault stopped, where it stopped one alone.
     static func faultLabels(_ fault: StatsReport.FaultTotals) -> String {
-        "environment=\"\(label(fault.environment))\""
-            + (fault.pushKind.isEmpty ? "" : ",push_kind=\"\(label(fault.pushKind))\"")
-            + ",kind=\"\(label(fault.kind))\",reason=\"\(label(fault.reason))\"" + appLabel(fault.app)
+        "environment=\"\(label(fault.environment.rawValue))\""
+            + (fault.pushKind.map { ",push_kind=\"\(label($0.name))\"" } ?? "")
+            + ",kind=\"\(label(fault.kind.rawValue))\",reason=\"\(label(fault.reason))\"" + appLabel(fault.app.rawValue)
     }
 
     /// `,app="other-app"` on the series of an app other than the default one (SPEC 7: an `app`

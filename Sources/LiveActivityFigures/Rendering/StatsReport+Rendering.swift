@@ -76,9 +76,8 @@ extension StatsReport {
         } else {
             lines.append("Faults over 24 h:")
             for fault in recentFaults {
-                let scope = Self.scope(environment: fault.environment, pushKind: fault.pushKind, app: fault.app)
                 lines.append(
-                    "  \(OutsideText.line(scope)): \(OutsideText.line(fault.kind)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt.subtractingSaturated(fault.lastAt))) ago"
+                    "  \(OutsideText.line(fault.scope.description)): \(OutsideText.line(fault.kind.rawValue)) \(OutsideText.line(fault.reason)) in \(fault.runs) runs (\(fault.pushes) pushes), last \(Self.age(generatedAt.subtractingSaturated(fault.lastAt))) ago"
                 )
             }
         }
@@ -153,7 +152,7 @@ extension StatsReport {
         parts.append(
             "\"faults24h\":["
                 + recentFaults.map {
-                    "{\"environment\":\(JSONText.outside($0.environment)),\"pushKind\":\(JSONText.outside($0.pushKind)),\"kind\":\(JSONText.outside($0.kind)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)\(Self.appMember($0.app))}"
+                    "{\"environment\":\(JSONText.outside($0.environment.rawValue)),\"pushKind\":\(JSONText.outside($0.pushKind?.name ?? "")),\"kind\":\(JSONText.outside($0.kind.rawValue)),\"reason\":\(JSONText.outside($0.reason)),\"runs\":\($0.runs),\"pushes\":\($0.pushes),\"lastAt\":\($0.lastAt)\(Self.appMember($0.app.rawValue))}"
                 }.joined(separator: ",") + "]")
         parts.append("\"lastRunAt\":" + (lastRunAt.map(String.init) ?? "null"))
         parts.append("\"lastRunDurationMs\":" + (lastRunDurationMilliseconds.map(String.init) ?? "null"))

@@ -157,23 +157,19 @@ extension StatusPage {
         out += "<p class=\"small\">A fault stops a sweep's pushes to one environment, or one kind of push there (a "
         out += "wrong widgets topic); the rest goes on.</p>"
         out += "<div class=\"scroll\"><table>" + tableHead(["Fault"], numbers: ["Sweeps", "Pushes"])
-        var environments = APNsEnvironment.allCases.map(\.rawValue)
-        for fault in report.recentFaults where !environments.contains(fault.environment) {
-            environments.append(fault.environment)
-        }
-        for environment in environments {
+        for environment in APNsEnvironment.allCases {
             let faults = report.recentFaults.filter { $0.environment == environment }
-            out += "<tbody><tr><th scope=\"rowgroup\" colspan=\"3\" class=\"group\">\(HTMLText.escape(environment))"
+            out += "<tbody><tr><th scope=\"rowgroup\" colspan=\"3\" class=\"group\">\(HTMLText.escape(environment.rawValue))"
             out += faults.isEmpty ? ": none</th></tr>" : "</th></tr>"
             for fault in faults {
-                let scope = fault.pushKind.isEmpty ? "" : "\(fault.pushKind)/"
-                let app = AppName(trusted: fault.app).prefix("/")
-                let name = "faults24h.\(app)\(fault.environment)/\(scope)\(fault.kind)/\(fault.reason)"
-                let only = fault.pushKind.isEmpty ? "" : "\(HTMLText.escape(fault.pushKind)) pushes: "
+                let scope = fault.pushKind.map { "\($0.name)/" } ?? ""
+                let app = fault.app.prefix("/")
+                let name = "faults24h.\(app)\(environment.rawValue)/\(scope)\(fault.kind.rawValue)/\(fault.reason)"
+                let only = fault.pushKind.map { "\(HTMLText.escape($0.name)) pushes: " } ?? ""
                 // Which app's pushes it stopped, where there are several (SPEC 6).
-                let whose = app.isEmpty ? "" : "app <strong>\(HTMLText.escape(fault.app))</strong>, "
+                let whose = app.isEmpty ? "" : "app <strong>\(HTMLText.escape(fault.app.rawValue))</strong>, "
                 out +=
-                    "<tr class=\"bad\"><td>\(whose)\(only)\(HTMLText.escape(fault.kind)) <code>\(HTMLText.escape(fault.reason))</code>"
+                    "<tr class=\"bad\"><td>\(whose)\(only)\(HTMLText.escape(fault.kind.rawValue)) <code>\(HTMLText.escape(fault.reason))</code>"
                 out += "<br><span class=\"small\">last \(UTCTime(milliseconds: fault.lastAt).full)</span></td>"
                 out +=
                     numberCell(fault.runs, figure: name + ".runs") + numberCell(fault.pushes, figure: name + ".pushes") + "</tr>"

@@ -42,7 +42,7 @@ public enum StatusPage {
     static func failingApps(_ report: StatsReport) -> String {
         guard let last = report.lastRunAt else { return "" }
         let apps = Set(
-            report.recentFaults.filter { $0.lastAt == last && !AppName.isDefault(named: $0.app) }.map(\.app)
+            report.recentFaults.filter { $0.lastAt == last && !$0.app.isDefault }.map(\.app.rawValue)
         ).sorted()
         guard !apps.isEmpty else { return "" }
         let names = apps.map {

@@ -62,8 +62,8 @@ extension StatsReport.FaultTotals {
     }
     private var orderKeys: [FigureOrder.Key] {
         [
-            FigureOrder.app(app), FigureOrder.environment(environment), FigureOrder.name(pushKind), FigureOrder.name(kind),
-            FigureOrder.name(reason),
+            FigureOrder.app(app.rawValue), FigureOrder.environment(environment.rawValue), FigureOrder.name(pushKind?.name ?? ""),
+            FigureOrder.name(kind.rawValue), FigureOrder.name(reason),
         ]
     }
 }

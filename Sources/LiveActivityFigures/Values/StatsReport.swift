@@ -158,10 +158,10 @@ public struct StatsReport: Sendable {
 
     /// How often one fault stopped sending to an environment (or one kind of push there) over some runs.
     public struct FaultTotals: Sendable, Equatable {
-        public var environment: String
-        /// The one push kind it stopped, empty for every kind of the environment.
-        public var pushKind: String = ""
-        public var kind: String
+        public var environment: APNsEnvironment
+        /// The one push kind it stopped, nil for every kind of the environment.
+        public var pushKind: PushKind?
+        public var kind: SweepFault.Kind
         public var reason: String
         /// Runs it stopped.
         public var runs: Int64
@@ -169,12 +169,12 @@ public struct StatsReport: Sendable {
         public var pushes: Int64
         /// Start of the last run it stopped, Unix ms.
         public var lastAt: Int64
-        /// The app whose pushes it stopped (`default` for the default app).
-        public var app: String
+        /// The app whose pushes it stopped (`default` for the default app), as stored.
+        public var app: AppName
 
         public init(
-            environment: String, pushKind: String = "", kind: String, reason: String, runs: Int64, pushes: Int64, lastAt: Int64,
-            app: String = "default"
+            environment: APNsEnvironment, pushKind: PushKind? = nil, kind: SweepFault.Kind, reason: String, runs: Int64,
+            pushes: Int64, lastAt: Int64, app: AppName = .defaultApp
         ) {
             self.app = app
             self.environment = environment
@@ -185,6 +185,9 @@ public struct StatsReport: Sendable {
             self.pushes = pushes
             self.lastAt = lastAt
         }
+
+        /// What it stopped: `sandbox`, or `sandbox widgets` for one kind, after the app's name.
+        public var scope: FaultScope { FaultScope(environment: environment, kind: pushKind, app: app) }
     }
 
     public init() {}
@@ -195,11 +198,6 @@ public struct StatsReport: Sendable {
     public var hasFurtherApps: Bool {
         (byTypeAndEnvironment + otherTargets).contains { !$0.app.isDefault }
             || !day.apps.isEmpty || !lastDay.apps.isEmpty || !lastWeek.apps.isEmpty || !lifetimeApps.isEmpty
-    }
-
-    /// What a fault's line names as its scope: `sandbox`, or `sandbox widgets` for one kind.
-    public static func scope(environment: String, pushKind: String, app: String = "default") -> String {
-        appPrefix(app) + (pushKind.isEmpty ? environment : environment + " " + pushKind)
     }
 
     /// `other-app ` before what belongs to an app other than the default one; nothing for the

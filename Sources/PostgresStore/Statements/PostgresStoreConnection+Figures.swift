@@ -136,14 +136,15 @@ extension PostgresStoreConnection: FigureQueries {
         try storeFaults {
             let read = { (row: PostgresRow) in StatsReport.FaultTotals(stored: row) }
             guard let since else {
-                return try rows(.lifetimeFaults, read)
+                return try rows(.lifetimeFaults, read).compactMap { $0 }
             }
             return try rows(
                 """
                 SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes)::bigint, max(r.started_at), f.app
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
                 WHERE r.started_at >= \(bind: since) GROUP BY f.app, 1, 2, 3, 4
-                """, read)
+                """, read
+            ).compactMap { $0 }
         }
     }
 

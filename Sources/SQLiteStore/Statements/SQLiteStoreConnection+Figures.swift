@@ -176,14 +176,15 @@ extension SQLiteStoreConnection: FigureQueries {
         try storeFaults {
             let read = { (row: Row) in StatsReport.FaultTotals(stored: row) }
             guard let since else {
-                return try connection.rows(.lifetimeFaults, read)
+                return try connection.rows(.lifetimeFaults, read).compactMap { $0 }
             }
             return try connection.rows(
                 """
                 SELECT f.environment, f.push_kind, f.kind, f.reason, count(*), sum(f.pushes), max(r.started_at), f.app
                 FROM sweep_faults f JOIN sweep_runs r ON r.id = f.run_id
                 WHERE r.started_at >= \(bind: since) GROUP BY f.app, 1, 2, 3, 4
-                """, read)
+                """, read
+            ).compactMap { $0 }
         }
     }
 
