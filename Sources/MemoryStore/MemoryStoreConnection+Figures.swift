@@ -247,15 +247,16 @@ extension MemoryStoreConnection: FigureQueries {
     func deliveryWindows(sinceHour: Int64) throws -> [DeliveryReport.Window] {
         state { state in
             struct Key: Hashable {
-                var app: String
-                var kind: String
-                var activityType: String
+                var app: AppName
+                var kind: PushKind
+                var activityType: ActivityType
             }
             var windows: [Key: DeliveryReport.Window] = [:]
             for (key, hour) in state.hours where key.hour >= sinceHour {
-                let group = Key(app: key.app.rawValue, kind: key.kind.name, activityType: key.activityType.rawValue)
+                let group = Key(app: key.app, kind: key.kind, activityType: key.activityType)
                 var window =
-                    windows[group] ?? DeliveryReport.Window(activityType: group.activityType, kind: group.kind, app: group.app)
+                    windows[group]
+                    ?? DeliveryReport.Window(activityType: .known(group.activityType), kind: group.kind, app: group.app)
                 window.delivered += hour.delivered
                 window.acked += hour.acked
                 window.registrationHours += hour.registrations

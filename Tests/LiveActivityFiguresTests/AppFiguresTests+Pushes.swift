@@ -49,7 +49,7 @@ extension AppFiguresTests {
         let own = report.delivery
         #expect(own.lastDay.map(\.delivered) == [2, 0] && own.lastDay.map(\.acked) == [1, 0], "\(own.lastDay)")
         #expect(own.acksLastDay == [.matched: 1, .duplicate: 0, .unmatched: 0])
-        let theirs = try #require(own.apps["two"], "\(own.apps)")
+        let theirs = try #require(own.apps[AppName(trusted: "two")], "\(own.apps)")
         #expect(theirs.lastDay.map(\.delivered) == [1, 1] && theirs.lastDay.map(\.acked) == [0, 1], "\(theirs.lastDay)")
         #expect(theirs.acksLastWeek == [.matched: 1, .duplicate: 0, .unmatched: 1])
         #expect(theirs.acksLifetime == [.matched: 1, .duplicate: 0, .unmatched: 1] && theirs.apps.isEmpty)
@@ -76,7 +76,7 @@ extension AppFiguresTests {
 
         // The page's hours: the default app's as always, app two's apart.
         #expect(report.day.hours.map(\.answered) == [2] && report.day.hours.map(\.acknowledged) == [1])
-        let hours = report.day.apps["two"]?["wake"]?.hours ?? []
+        let hours = report.day.apps[AppName(trusted: "two")]?[.wake]?.hours ?? []
         #expect(hours.map(\.answered) == [2] && hours.map(\.acknowledged) == [1], "\(report.day.apps)")
         let page = StatusPage.render(report)
         #expect(page.contains("<caption>App two: wakes acknowledged, per hour</caption>"), "\(page)")
@@ -144,7 +144,7 @@ extension AppFiguresTests {
         }
         #expect(report.lifetimeSent == 3 && report.lifetimeApps == report.lastDay.apps)
         #expect(report.day.buckets.map(\.sent) == [3], "the default app's buckets as always")
-        #expect(report.day.apps["two"]?["wake"]?.buckets.map(\.sent) == [2], "\(report.day.apps)")
+        #expect(report.day.apps[AppName(trusted: "two")]?[.wake]?.buckets.map(\.sent) == [2], "\(report.day.apps)")
 
         let text = report.text
         for line in [

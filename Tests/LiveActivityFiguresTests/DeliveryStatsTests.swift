@@ -17,7 +17,7 @@ import Testing
         let store = try populateDeliveryFigures(TestDatabase(engine, label: "delivery"), now: now)
         let report = try store.statsReport(now: now)
         for windows in [report.delivery.lastDay, report.delivery.lastWeek] {
-            #expect(windows.map(\.activityType) == ["charging", "debug"])
+            #expect(windows.map(\.activityType?.name) == ["charging", "debug"])
             let charging = windows[0]
             #expect(charging.delivered == 10 && charging.acked == 8 && charging.registrationHours == 10)
             #expect(charging.ackedShare == 0.8)

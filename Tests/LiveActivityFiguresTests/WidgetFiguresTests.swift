@@ -236,13 +236,13 @@ import Testing
         report.topWakeups = [.init(token: "ab000000…", count: 7), .init(token: "ab000000…", count: 2)]
         report.lastDay = .init(runs: 1, sent: 90, failed: 10, removed: 3, expired: 0)
         report.lastWeek = .init(runs: 2, sent: 190, failed: 10, removed: 3, expired: 1)
-        var charging = DeliveryReport.Window(activityType: "charging")
+        var charging = DeliveryReport.Window(activityType: .known(.charging))
         charging.delivered = 10
         charging.acked = 8
         charging.registrationHours = 10
         charging.delaySumMilliseconds = 30_000
         charging.delayBuckets = [0, 0, 2, 4, 1, 1, 0, 0, 0, 0, 0]
-        var debug = DeliveryReport.Window(activityType: "debug")
+        var debug = DeliveryReport.Window(activityType: .known(.debug))
         debug.delivered = 1
         debug.registrationHours = 1
         report.delivery.lastDay = [charging, debug]
@@ -329,7 +329,7 @@ import Testing
             .init(
                 environment: .sandbox, pushKind: .widgets, kind: .configuration, reason: "BadTopic", runs: 1, pushes: 3,
                 lastAt: now - 10 * minute))
-        var widgets = DeliveryReport.Window(activityType: "", kind: "widgets")
+        var widgets = DeliveryReport.Window(activityType: nil, kind: .widgets)
         widgets.delivered = 6
         widgets.registrationHours = 3
         report.delivery.otherKindsLastDay = [widgets]

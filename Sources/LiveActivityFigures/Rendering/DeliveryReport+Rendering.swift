@@ -6,27 +6,28 @@ extension DeliveryReport {
     /// app's, its name before the type (`Delivery over 24 h, two charging`) or after the window
     /// (`Acks over 24 h, two`), as its registrations' lines name it (SPEC 7).
     public var lines: [String] {
-        apps.keys.sorted().reduce(lines(of: AppName.defaultApp.rawValue)) { lines, app in
+        apps.keys.sorted().reduce(lines(of: .defaultApp)) { lines, app in
             lines + (apps[app]?.lines(of: app) ?? [])
         }
     }
 
     /// The lines of these figures, as `app`'s (nothing added for the default app's).
-    func lines(of app: String) -> [String] {
+    func lines(of app: AppName) -> [String] {
         // The app's name and the type as the database holds them (SPEC 7: escaped and cut).
-        let before = OutsideText.line(StatsReport.appPrefix(app))
-        let after = AppName.isDefault(named: app) ? "" : ", " + OutsideText.line(app)
+        let before = OutsideText.line(app.prefix(" "))
+        let after = app.isDefault ? "" : ", " + OutsideText.line(app.rawValue)
         var lines: [String] = []
         for (label, windows, acks) in [("24 h", lastDay, acksLastDay), ("7 d", lastWeek, acksLastWeek)] {
             for window in windows {
                 lines.append(
-                    "Delivery over \(label), \(before)\(OutsideText.line(window.activityType)): " + Self.describe(window))
+                    "Delivery over \(label), \(before)\(OutsideText.line(window.activityType?.name ?? "")): "
+                        + Self.describe(window))
             }
             lines.append("Acks over \(label)\(after): " + Self.describe(acks))
         }
         for (label, windows) in [("24 h", otherKindsLastDay), ("7 d", otherKindsLastWeek)] {
             for window in windows {
-                lines.append("\(StatsReport.title(window.kind)) pushes over \(label)\(after): " + Self.describeOther(window))
+                lines.append("\(StatsReport.title(window.kind.name)) pushes over \(label)\(after): " + Self.describeOther(window))
             }
         }
         return lines
@@ -63,7 +64,7 @@ extension DeliveryReport {
     public var json: String {
         func optional(_ value: Double?) -> String { value.map { String(format4: $0) } ?? "null" }
         func windowJSON(_ window: Window) -> String {
-            "{\"activityType\":\(JSONText.outside(window.activityType)),\"delivered\":\(window.delivered),\"acked\":\(window.acked),"
+            "{\"activityType\":\(JSONText.outside(window.activityType?.name ?? "")),\"delivered\":\(window.delivered),\"acked\":\(window.acked),"
                 + "\"ackedShare\":\(optional(window.ackedShare)),\"delayMedianSeconds\":\(optional(window.delayMedian)),"
                 + "\"delayP90Seconds\":\(optional(window.delayP90)),\"delaySumMs\":\(window.delaySumMilliseconds),"
                 + "\"registrationHours\":\(window.registrationHours),"
@@ -77,7 +78,7 @@ extension DeliveryReport {
             "{\"byType\":[" + windows.map(windowJSON).joined(separator: ",") + "],\"acks\":" + acksJSON(acks) + "}"
         }
         func otherJSON(_ window: Window) -> String {
-            "{\"kind\":\(JSONText.outside(window.kind)),\"delivered\":\(window.delivered),\"targetHours\":\(window.registrationHours),"
+            "{\"kind\":\(JSONText.outside(window.kind.name)),\"delivered\":\(window.delivered),\"targetHours\":\(window.registrationHours),"
                 + "\"pushesPerTargetHour\":\(optional(window.pushesPerRegistrationHour))}"
         }
         func members(_ report: DeliveryReport) -> String {
@@ -92,7 +93,7 @@ extension DeliveryReport {
             ? ""
             : ",\"apps\":{"
                 + self.apps.keys.sorted().map { app in
-                    "\(JSONText.outside(app)):{" + members(self.apps[app] ?? DeliveryReport()) + "}"
+                    "\(JSONText.outside(app.rawValue)):{" + members(self.apps[app] ?? DeliveryReport()) + "}"
                 }.joined(separator: ",") + "}"
         return "{" + members(self) + apps
             + ",\"advisedPerHour\":[\(Int(Self.advisedPerHour.lowerBound)),\(Int(Self.advisedPerHour.upperBound))]}"

@@ -67,20 +67,18 @@ extension StatsReport {
         }
         // Each further app's 24 hours apart (SPEC 7), by app then kind: `{"two":{"wake":{"buckets":
         // [...],"hours":[...]}}}`; none with one app.
-        let order = PushKind.all.map(\.name)
+        let order = { (kind: PushKind) in PushKind.all.firstIndex(of: kind) ?? .max }
         let apps =
             today.apps.isEmpty
             ? ""
             : ",\"apps\":{"
                 + today.apps.keys.sorted().map { app in
                     let kinds = today.apps[app] ?? [:]
-                    return "\(JSONText.outside(app)):{"
-                        + kinds.keys.sorted {
-                            (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1)
-                        }.map { kind in
+                    return "\(JSONText.outside(app.rawValue)):{"
+                        + kinds.keys.sorted { order($0) < order($1) }.map { kind in
                             let figures = kinds[kind] ?? KindDay()
-                            return "\(JSONText.outside(kind)):{\"buckets\":\(bucketsJSON(figures.buckets))"
-                                + (kind == wake ? ",\"hours\":\(hoursJSON(figures.hours))" : "") + "}"
+                            return "\(JSONText.outside(kind.name)):{\"buckets\":\(bucketsJSON(figures.buckets))"
+                                + (kind == .wake ? ",\"hours\":\(hoursJSON(figures.hours))" : "") + "}"
                         }.joined(separator: ",") + "}"
                 }.joined(separator: ",") + "}"
         let day =

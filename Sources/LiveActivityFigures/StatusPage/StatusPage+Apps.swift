@@ -46,15 +46,16 @@ extension StatusPage {
     static func appsDay(_ report: StatsReport) -> String {
         let day = report.day
         var out = ""
-        for app in day.apps.keys.sorted() {
-            let kinds = day.apps[app] ?? [:]
-            for kind in inKindOrder(kinds.keys) {
+        for (app, kinds) in day.apps.sorted(by: { $0.key < $1.key }) {
+            for kind in PushKind.all {
                 let buckets = kinds[kind]?.buckets ?? []
                 guard !buckets.isEmpty else { continue }
+                let (name, kindName) = (app.rawValue, kind.name)
                 out += sentDay(
-                    buckets, of: day, id: "app-\(HTMLText.escape(app))-\(HTMLText.escape(kind))-sent-chart",
-                    subject: "\(appTitle(app)): \(HTMLText.escape(kind)) pushes", className: "s-sent",
-                    figure: "day.apps.\(app).\(kind)", caption: "App \(app): \(kind) pushes answered 200, per 10 minutes.")
+                    buckets, of: day, id: "app-\(HTMLText.escape(name))-\(HTMLText.escape(kindName))-sent-chart",
+                    subject: "\(appTitle(name)): \(HTMLText.escape(kindName)) pushes", className: "s-sent",
+                    figure: "day.apps.\(name).\(kindName)",
+                    caption: "App \(name): \(kindName) pushes answered 200, per 10 minutes.")
             }
         }
         return out
@@ -64,8 +65,8 @@ extension StatusPage {
     static func appsWakes(_ report: StatsReport) -> String {
         var out = ""
         for app in report.day.apps.keys.sorted() {
-            guard let hours = report.day.apps[app]?[PushKind.wake.name]?.hours, !hours.isEmpty else { continue }
-            out += hourTable(hours, caption: "\(appTitle(app)): wakes acknowledged, per hour")
+            guard let hours = report.day.apps[app]?[.wake]?.hours, !hours.isEmpty else { continue }
+            out += hourTable(hours, caption: "\(appTitle(app.rawValue)): wakes acknowledged, per hour")
         }
         return out.isEmpty ? "" : "<div class=\"tables\">" + out + "</div>"
     }

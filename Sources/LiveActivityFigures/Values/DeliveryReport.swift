@@ -11,11 +11,12 @@ public struct DeliveryReport: Sendable, Equatable {
     public static let advisedPerHour = 2.0...3.0
 
     public struct Window: Sendable, Equatable {
-        public var activityType: String
-        /// The push kind's name: `wake` for the per-type windows, another kind's for `otherKinds*`.
-        public var kind: String = "wake"
-        /// The app's name (`default` for the default app).
-        public var app: String = "default"
+        /// The type of a wakes' window, as stored; nil for another kind's, its types summed.
+        public var activityType: StoredActivityType?
+        /// `wake` for the per-type windows, another kind for `otherKinds*`.
+        public var kind: PushKind = .wake
+        /// The app (`default` for the default app), as stored.
+        public var app: AppName = .defaultApp
         /// Pushes APNs answered 200.
         public var delivered: Int64 = 0
         /// Of those, the ones the app acknowledged.
@@ -26,7 +27,7 @@ public struct DeliveryReport: Sendable, Equatable {
         /// Acks by delay (`AckDelayBuckets`).
         public var delayBuckets = [Int64](repeating: 0, count: AckDelayBuckets.count)
 
-        public init(activityType: String, kind: String = "wake", app: String = "default") {
+        public init(activityType: StoredActivityType?, kind: PushKind = .wake, app: AppName = .defaultApp) {
             self.activityType = activityType
             self.kind = kind
             self.app = app
@@ -60,7 +61,7 @@ public struct DeliveryReport: Sendable, Equatable {
     public var acksLifetime: [AckOutcome: Int64] = [:]
     /// Each further app's figures, by name: the same windows and acks, its own (SPEC 7); a
     /// further app without any is left out.
-    public var apps: [String: DeliveryReport] = [:]
+    public var apps: [AppName: DeliveryReport] = [:]
 
     public init() {}
 }

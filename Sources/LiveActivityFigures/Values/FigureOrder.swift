@@ -91,8 +91,14 @@ extension DeliveryReport.Window {
     /// By app, kind, then type.
     public static func ordered(_ left: Self, _ right: Self) -> Bool {
         FigureOrder.precedes(
-            [FigureOrder.app(left.app), FigureOrder.kind(left.kind), FigureOrder.activityType(left.activityType)],
-            [FigureOrder.app(right.app), FigureOrder.kind(right.kind), FigureOrder.activityType(right.activityType)])
+            [
+                FigureOrder.app(left.app.rawValue), FigureOrder.kind(left.kind.name),
+                FigureOrder.activityType(left.activityType?.name ?? ""),
+            ],
+            [
+                FigureOrder.app(right.app.rawValue), FigureOrder.kind(right.kind.name),
+                FigureOrder.activityType(right.activityType?.name ?? ""),
+            ])
     }
 }
 

@@ -24,7 +24,7 @@ extension StatsReport {
         public var hours: [WakeHour] = []
         /// Each further app's 24 hours (SPEC 7: apart), by app name then kind: its pushes per
         /// 10 minutes where it had targets or pushes, and of its wakes the hours answered 200.
-        public var apps: [String: [String: KindDay]] = [:]
+        public var apps: [AppName: [PushKind: KindDay]] = [:]
         /// Why pushes failed in the runs of the 24 hours, most frequent first, each with its kind.
         public var failureReasons: [ReasonCount] = []
         /// Why targets were removed (410, BadDeviceToken) in those runs, most frequent first.

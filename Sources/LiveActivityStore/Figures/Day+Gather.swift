@@ -10,7 +10,6 @@ extension StatsReport.Day {
         day.start = start(now: now)
         let buckets = try queries.runBuckets(since: day.start, width: bucketMilliseconds)
             .sorted(by: StatsReport.SweepBucket.ordered)
-        let wake = PushKind.wake.name
         for var bucket in buckets {
             bucket.start = StoredValue.clamped(time: bucket.start)
             let ofDefaultApp = bucket.app.isDefault
@@ -22,8 +21,7 @@ extension StatsReport.Day {
             if ofDefaultApp {
                 day.otherBuckets[bucket.kind.name, default: []].append(bucket)
             } else {
-                day.apps[bucket.app.rawValue, default: [:]][bucket.kind.name, default: StatsReport.KindDay()].buckets.append(
-                    bucket)
+                day.apps[bucket.app, default: [:]][bucket.kind, default: StatsReport.KindDay()].buckets.append(bucket)
             }
         }
         // Pushes answered 200 and the acks that matched them, both by the hour APNs answered:
@@ -37,7 +35,7 @@ extension StatsReport.Day {
             if hour.app.isDefault {
                 day.hours.append(wakeHour)
             } else {
-                day.apps[hour.app.rawValue, default: [:]][wake, default: StatsReport.KindDay()].hours.append(wakeHour)
+                day.apps[hour.app, default: [:]][.wake, default: StatsReport.KindDay()].hours.append(wakeHour)
             }
         }
         let reasons = try queries.reasons(since: now - 86_400_000).sorted(by: RunReason.ordered)

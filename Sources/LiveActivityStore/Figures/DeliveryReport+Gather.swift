@@ -13,18 +13,18 @@ extension DeliveryReport {
         let acksDay = try queries.acks(sinceHour: hour - 23)
         let acksWeek = try queries.acks(sinceHour: hour - (DeliveryHour.kept - 1))
         let acksLifetime = try queries.acks(sinceHour: nil)
-        func figures(of app: String) -> DeliveryReport {
+        func figures(of app: AppName) -> DeliveryReport {
             var report = DeliveryReport()
             (report.lastDay, report.otherKindsLastDay) = windows(day.filter { $0.app == app })
             (report.lastWeek, report.otherKindsLastWeek) = windows(week.filter { $0.app == app })
-            report.acksLastDay = outcomes(acksDay.filter { $0.app.rawValue == app })
-            report.acksLastWeek = outcomes(acksWeek.filter { $0.app.rawValue == app })
-            report.acksLifetime = outcomes(acksLifetime.filter { $0.app.rawValue == app })
+            report.acksLastDay = outcomes(acksDay.filter { $0.app == app })
+            report.acksLastWeek = outcomes(acksWeek.filter { $0.app == app })
+            report.acksLifetime = outcomes(acksLifetime.filter { $0.app == app })
             return report
         }
-        var report = figures(of: AppName.defaultApp.rawValue)
-        let apps = Set((day + week).map(\.app) + (acksDay + acksWeek + acksLifetime).map(\.app.rawValue))
-        for app in apps where !AppName.isDefault(named: app) { report.apps[app] = figures(of: app) }
+        var report = figures(of: .defaultApp)
+        let apps = Set((day + week).map(\.app) + (acksDay + acksWeek + acksLifetime).map(\.app))
+        for app in apps where !app.isDefault { report.apps[app] = figures(of: app) }
         return report
     }
 
@@ -32,25 +32,25 @@ extension DeliveryReport {
     /// figures, then any type this build does not know), and one window per other kind with
     /// figures, its types summed.
     static func windows(_ found: [Window]) -> (wakes: [Window], others: [Window]) {
-        let wakes = found.filter { $0.kind == PushKind.wake.name }
-        let app = found.first?.app ?? AppName.defaultApp.rawValue
+        let wakes = found.filter { $0.kind == .wake }
+        let app = found.first?.app ?? .defaultApp
         let known = ActivityType.allCases.map { type in
-            wakes.first { $0.activityType == type.rawValue } ?? Window(activityType: type.rawValue, app: app)
+            wakes.first { $0.activityType == .known(type) } ?? Window(activityType: .known(type), app: app)
         }
-        let unknown = wakes.filter { window in !ActivityType.allCases.contains { $0.rawValue == window.activityType } }
+        let unknown = wakes.filter { window in !ActivityType.allCases.contains { window.activityType == .known($0) } }
         var others: [Window] = []
-        for window in found where window.kind != PushKind.wake.name {
+        for window in found where window.kind != .wake {
             guard let at = others.firstIndex(where: { $0.kind == window.kind }) else {
                 var first = window
-                first.activityType = ""
+                first.activityType = nil
                 others.append(first)
                 continue
             }
             others[at].delivered = others[at].delivered.addingSaturated(window.delivered)
             others[at].registrationHours = others[at].registrationHours.addingSaturated(window.registrationHours)
         }
-        let order = PushKind.all.map(\.name)
-        others.sort { (order.firstIndex(of: $0.kind) ?? .max, $0.kind) < (order.firstIndex(of: $1.kind) ?? .max, $1.kind) }
+        let order = { (kind: PushKind) in PushKind.all.firstIndex(of: kind) ?? .max }
+        others.sort { order($0.kind) < order($1.kind) }
         return (known + unknown, others)
     }
 

@@ -203,7 +203,7 @@ extension PostgresStoreConnection: FigureQueries {
                        sum(delay_sum_ms)::bigint, \(raw: Self.bucketSums), app
                 FROM delivery_hours WHERE hour >= \(bind: sinceHour) GROUP BY app, push_kind, activity_type
                 """
-            ) { DeliveryReport.Window(stored: $0) }
+            ) { DeliveryReport.Window(stored: $0) }.compactMap { $0 }
         }
     }
 

@@ -241,7 +241,7 @@ extension SQLiteStoreConnection: FigureQueries {
                        \(raw: buckets), app
                 FROM delivery_hours WHERE hour >= \(bind: sinceHour) GROUP BY app, push_kind, activity_type
                 """
-            ) { DeliveryReport.Window(stored: $0) }
+            ) { DeliveryReport.Window(stored: $0) }.compactMap { $0 }
         }
     }
 
