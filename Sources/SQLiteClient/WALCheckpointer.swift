@@ -33,8 +33,8 @@ package final class WALCheckpointer: Sendable {
     /// in all made one per commit, each with its fsyncs.
     private let copied = Atomic<Int32>(0)
 
-    /// What callers and the thread share.
-    private struct Shared {
+    /// What callers and the thread share (and `WALCheckpointer+Testing` reads).
+    struct Shared {
         var started = false
         var requested = false
         var stopping = false
@@ -46,7 +46,7 @@ package final class WALCheckpointer: Sendable {
         var completed = 0
     }
 
-    private let shared = ConditionLock(Shared())
+    let shared = ConditionLock(Shared())
 
     package init(path: String, options: SQLiteOptions, threshold: Int32 = 1000, limit: Int32 = 10_000) {
         self.path = path
@@ -96,23 +96,6 @@ package final class WALCheckpointer: Sendable {
         shared.withLock { $0.stopping = true }
         shared.broadcast()
         shared.wait(until: { !$0.running })
-    }
-
-    /// Runs `body` while the thread starts no checkpoint (one in progress ends first), as a busy
-    /// disk would hold it: tests see what the commits alone do.
-    package func holdingCheckpoints<T>(_ body: () throws -> T) rethrows -> T {
-        shared.withLock { $0.held = true }
-        shared.wait(until: { !$0.checkpointing })
-        defer {
-            shared.withLock { $0.held = false }
-            shared.broadcast()
-        }
-        return try body()
-    }
-
-    /// Checkpoints that ran to their end so far.
-    package var completedCheckpoints: Int {
-        shared.withLock { $0.completed }
     }
 
     private func run() {

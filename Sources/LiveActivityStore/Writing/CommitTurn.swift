@@ -13,7 +13,8 @@ import SystemSupport
 /// Only writes take it: the reads of health, metrics and the status page have a connection of
 /// their own (`RegistrationWriter.read`), so a flood of them never holds a registration back.
 final class CommitTurn<Write: TurnWaiting>: Sendable {
-    private struct Queue {
+    /// The writes queued, the holders waiting (`CommitTurn+Testing`) and whether the turn is held.
+    struct Queue {
         var writes: [Write] = []
         var holders: [TurnHolder] = []
         var busy = false
@@ -26,7 +27,7 @@ final class CommitTurn<Write: TurnWaiting>: Sendable {
         }
     }
 
-    private let queue = LockedValue(Queue())
+    let queue = LockedValue(Queue())
 
     /// Queues `write`; returns `true` when the caller holds the turn at once. Otherwise the caller
     /// waits to be woken, and finds either its answer or the turn when it wakes.
@@ -37,18 +38,6 @@ final class CommitTurn<Write: TurnWaiting>: Sendable {
         }
     }
 
-    /// Waits for the turn without a write to commit: the writes queued meanwhile wait behind it
-    /// and form one batch when it hands the turn over (how tests make a batch of a known size).
-    func waitAsHolder() {
-        let holder = TurnHolder()
-        let now = queue.withLock { queue in
-            if queue.take() { return true }
-            queue.holders.append(holder)
-            return false
-        }
-        if !now { holder.waitForWake() }
-    }
-
     /// Every write queued so far, for the holder of the turn to commit.
     func takeWrites() -> [Write] {
         queue.withLock { queue in
@@ -56,11 +45,6 @@ final class CommitTurn<Write: TurnWaiting>: Sendable {
             queue.writes.removeAll(keepingCapacity: true)
             return batch
         }
-    }
-
-    /// Writes queued and not yet taken by the holder of the turn (tests wait on it).
-    var queuedCount: Int {
-        queue.withLock { $0.writes.count }
     }
 
     /// Gives up the turn: to a waiting holder, else to the first write queued meanwhile, else to
@@ -80,18 +64,4 @@ final class CommitTurn<Write: TurnWaiting>: Sendable {
 protocol TurnWaiting: AnyObject, Sendable {
     /// Wakes the waiting thread (it finds its answer or the turn).
     func wake()
-}
-
-/// A thread waiting for the turn with no write of its own (`CommitTurn.waitAsHolder`).
-final class TurnHolder: TurnWaiting {
-    private let woken = ConditionLock(false)
-
-    func wake() {
-        woken.withLock { $0 = true }
-        woken.signal()
-    }
-
-    func waitForWake() {
-        woken.wait(until: { $0 })
-    }
 }

@@ -25,7 +25,8 @@ import SystemSupport
 /// the writing one is touched only by the holder of the turn, the reading one only under its lock.
 public final class RegistrationWriter: @unchecked Sendable {
     private let engine: any StoreEngine
-    private let turn = CommitTurn<Pending>()
+    /// The writers' turn (`RegistrationWriter+Testing` holds it too).
+    let turn = CommitTurn<Pending>()
     /// The writing connection; only the holder of the turn touches it.
     private var connection: (any RegistrationStatements)?
     private var writerOpening = FailedOpen()
@@ -42,8 +43,6 @@ public final class RegistrationWriter: @unchecked Sendable {
     static let clockReadInterval: Int64 = 300_000
     /// Transactions begun, each of which may wait the whole busy timeout: what tests count.
     let transactionAttempts = Atomic<Int>(0)
-    /// Writes waiting for the turn (tests wait on it).
-    var queuedWrites: Int { turn.queuedCount }
 
     public init(engine: any StoreEngine) {
         self.engine = engine
@@ -78,14 +77,6 @@ public final class RegistrationWriter: @unchecked Sendable {
                 throw error
             }
         }
-    }
-
-    /// Runs `body` holding the writers' turn, as a commit would, with no write of its own: the
-    /// writes queued meanwhile form one batch when it returns (tests make batches of a known size).
-    func holdingTurn(_ body: () -> Void) {
-        turn.waitAsHolder()
-        body()
-        turn.handOver()?.wake()
     }
 
     /// `local` moved to the database's clock (SPEC 4: registration and ack times go by it). The
@@ -252,7 +243,7 @@ public final class RegistrationWriter: @unchecked Sendable {
 
     /// A queued write and, once committed, its answer. The committing thread sets `answer` before
     /// it wakes the asker, and both go through the write's own lock, which orders the two.
-    private final class Pending: TurnWaiting {
+    final class Pending: TurnWaiting {
         private struct Progress {
             var answer: Result<StoreWrite.Outcome, any Error>?
             var woken = false
