@@ -23,4 +23,17 @@ extension SQLiteConnection {
     }
 
     func scalarInt(_ sql: SQLiteSQL) throws(SQLiteError) -> Int64? { try statement(sql.text).scalarInt(sql.binds) }
+
+    /// The statement of `shape` in `family`, to run with `binds` listed straight from a value (no
+    /// `SQL` built per run): its `SQL` is built by `sql` only the first time, for its text, and
+    /// its binds are checked against `binds` then.
+    func statement(
+        _ family: StaticString, shape: Int, binds: [PreparedStatement.Value], sql: () -> SQLiteSQL
+    ) throws(SQLiteError) -> PreparedStatement {
+        try statement(family, shape: shape) {
+            let built = sql()
+            precondition(built.binds == binds, "binds listed in the order of the statement's text")
+            return built.text
+        }
+    }
 }
