@@ -15,7 +15,14 @@ package final class PostgresConnection {
     package var callTimeout: Duration
     /// The name each statement's text was prepared under.
     private var statementNames: [String: String] = [:]
+    /// The same statements, by their family's literal and their shape in it (`statement(_:shape:text:)`).
+    private var shapedStatements: [ShapeKey: PostgresStatement] = [:]
     private var statementCount = 0
+
+    private struct ShapeKey: Hashable {
+        var family: UnsafeRawPointer
+        var shape: Int
+    }
 
     /// Connects to the server `conninfo` names (a URI or `key=value`, several hosts allowed),
     /// trying each host for up to `connectTimeout` in turn (or the string's `connect_timeout`, if
@@ -49,6 +56,7 @@ package final class PostgresConnection {
         guard !isBroken else { return }
         isBroken = true
         statementNames.removeAll()
+        shapedStatements.removeAll()
         PQfinish(handle)
     }
 
@@ -90,6 +98,21 @@ package final class PostgresConnection {
         _ = try exchange(sql: sql) { PQsendPrepare($0, name, sql, 0, nil) }
         statementNames[sql] = name
         return PostgresStatement(sql: sql, name: name, connection: self)
+    }
+
+    /// The statement of `shape` in the `family` of statements whose text varies with the parts a
+    /// value needs (a literal naming the family, the shape a number the caller computes from those
+    /// parts), its text built by `text` only the first time: for a statement run once per ack or
+    /// per row, found without building or hashing its text.
+    package func statement(
+        _ family: StaticString, shape: Int, text: () -> String
+    ) throws(PostgresError) -> PostgresStatement {
+        precondition(family.hasPointerRepresentation, "a statement family is named by a string literal")
+        let key = ShapeKey(family: UnsafeRawPointer(family.utf8Start), shape: shape)
+        if let cached = shapedStatements[key] { return cached }
+        let statement = try statement(text())
+        shapedStatements[key] = statement
+        return statement
     }
 
     /// Runs the prepared statement `name` with `values`.

@@ -301,46 +301,4 @@ extension PostgresStoreConnection: RegistrationStatements {
     static func entries(_ attempts: [PushAttempt]) -> [String?] {
         attempts.prefix(PushAttempt.kept).map { PostgresArray.hex(AttemptRing.entry($0)) }
     }
-
-    func count(_ acks: [AckCount]) throws {
-        guard !acks.isEmpty else { return }
-        try storeFaults {
-            // One round trip for every counter of every ack; each statement prepared once.
-            _ = try connection.pipeline { pipeline throws(PostgresError) in
-                for ack in acks {
-                    let app = ack.app.rawValue
-                    try add(
-                        """
-                        INSERT INTO ack_hours AS a (hour, outcome, app, count)
-                        VALUES (\(bind: DeliveryHour.of(ack.at)), \(bind: ack.outcome.rawValue), \(bind: app), 1)
-                        ON CONFLICT (hour, outcome, app) DO UPDATE SET count = a.count + 1
-                        """, to: pipeline)
-                    try add(
-                        """
-                        INSERT INTO ack_totals AS a (outcome, app, count, delay_sum_ms)
-                        VALUES (\(bind: ack.outcome.rawValue), \(bind: app), 1, \(bind: ack.match?.delayMilliseconds ?? 0))
-                        ON CONFLICT (outcome, app) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
-                        """, to: pipeline)
-                    guard let match = ack.match else { continue }
-                    // The column of the delay's bucket (d0 ... d10): a statement per bucket. Acks
-                    // are the wakes' only.
-                    let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
-                    try add(
-                        """
-                        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: String(bucket)), app)
-                        VALUES (\(bind: DeliveryHour.of(match.answeredAt)), \(bind: match.activityType.rawValue), \
-                        \(bind: match.environment.rawValue), \(raw: PushKind.wake.sqlLiteral), 1, \(bind: match.delayMilliseconds), 1, \(bind: app))
-                        ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
-                            acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, \
-                        d\(raw: String(bucket)) = h.d\(raw: String(bucket)) + 1
-                        """, to: pipeline)
-                    try add(
-                        """
-                        INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES (\(bind: Int64(bucket)), \(bind: app), 1)
-                        ON CONFLICT (bucket, app) DO UPDATE SET count = a.count + 1
-                        """, to: pipeline)
-                }
-            }
-        }
-    }
 }

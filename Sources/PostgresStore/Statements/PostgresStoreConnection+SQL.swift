@@ -24,6 +24,19 @@ extension PostgresStoreConnection {
     }
 
     func scalarInt(_ sql: PostgresSQL) throws(PostgresError) -> Int64? { try statement(sql.text).scalarInt(sql.binds) }
+
+    /// The statement of `shape` in `family`, to run with `binds` listed straight from a value (no
+    /// `SQL` built per run): its `SQL` is built by `sql` only the first time, for its text, and
+    /// its binds are checked against `binds` then.
+    func statement(
+        _ family: StaticString, shape: Int = 0, binds: [PostgresValue], sql: () -> PostgresSQL
+    ) throws(PostgresError) -> PostgresStatement {
+        try connection.statement(family, shape: shape) {
+            let built = sql()
+            precondition(built.binds == binds, "binds listed in the order of the statement's text")
+            return built.text
+        }
+    }
 }
 
 /// One column of a batch, bound as one array with its type, for `unnest(...)`.
