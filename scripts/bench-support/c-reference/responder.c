@@ -1,17 +1,21 @@
 /* scripts/bench: the C reference for the registration path. A minimal libfcgi + SQLite
  * responder doing the work liveactivity-fcgi does (SPEC section 3) behind the same nginx: routes
  * on the path's end, method, Content-Type and body-size checks, the strict JSON reader of json.c,
- * the token, type and environment rules with the same messages, both caps (registrations, and
- * those never answered 200 in the registration's environment) from the wake rows of target_groups,
- * and the statements SQLiteStoreConnection+Registrations.swift runs for a registration without a
- * widgets target: a SELECT of the registration's stored push targets, then either the refresh of
- * its wake target (its 200s kept in the same environment; a widgets target it no longer asks for
- * deleted) or, under the caps, the INSERT of a wake target keyed (registration_token, 'wake');
- * where the schema has no trigger keeping target_groups, the counters' change of the write (as
- * TargetCounting decides it) added by the same INSERT ... ON CONFLICT as ours, and unregister
- * reads what it deleted (DELETE ... RETURNING) to take it off them. One BEGIN IMMEDIATE ...
- * COMMIT per request, on a database file our own build created and migrated (same schema,
- * indexes and triggers).
+ * the token, type and environment rules with the same messages, both caps (the app's
+ * registrations, and those of the app never answered 200 in the registration's environment)
+ * from the wake rows of target_groups, and the statements SQLiteStoreConnection+Registrations.swift
+ * runs for a registration of the default app without a widgets target or device state: a SELECT
+ * of the registration's stored push targets (keyed by token and app), then either the refresh of
+ * its wake target (its 200s kept in the same environment, its cadence columns set anew; a
+ * widgets target it no longer asks for deleted) or, under the caps, the grouped count and the
+ * INSERT of a wake target keyed (registration_token, 'wake', app); then the counters' change
+ * of the write (as TargetCounting decides it: targets, unproven, wake-ups) added by the same
+ * INSERT ... ON CONFLICT (push_kind, environment, activity_type, app) as ours. Unregister reads
+ * what it deleted (DELETE ... RETURNING) to take it off the counters. One BEGIN IMMEDIATE ...
+ * COMMIT per request, on a database file our own build created and migrated (same schema and
+ * indexes), opened with the pragmas ours sets (WAL, synchronous=NORMAL, busy timeout 5 s,
+ * trusted_schema off). At the unproven cap ours first evicts held junk (SPEC 5's guard); the
+ * bench lifts both caps, so neither ever refuses there, and this one only refuses.
  * Unregister reads only pushToken, as SPEC section 3 says (ours also checks activityType and
  * environment there). Health answers for the bench's start-up check; metrics are not served.
  *
@@ -55,16 +59,16 @@ struct store {
 /* The most push targets a registration has (a wake and a widgets target), with room to spare. */
 #define MAX_TARGETS 8
 
-/* A target as the counters count it: its group (kind, type, environment) and whether it was ever
- * answered 200. */
+/* A target as the counters count it: its group (kind, type, environment; the app is the default
+ * one throughout), whether it was ever answered 200, and its wake-ups (push_count). */
 struct counted {
     char kind[16], type[16], environment[16];
     int proven;
+    long long wakeups;
 };
 
-/* Whether a trigger on push_targets keeps target_groups (schemas that have one), or the writer
- * must add each write's change itself (as ours does where the schema has none). */
-static int counted_by_trigger;
+/* The app every request here belongs to: the shipped locations set no LIVEACTIVITY_APP. */
+static const char *const app = "default";
 
 static const char *db_path;
 static int listen_socket, per_thread;
@@ -89,34 +93,41 @@ static void open_store(struct store *s) {
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, 5000);
-    sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+    sqlite3_exec(s->db, "PRAGMA trusted_schema=OFF; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     s->begin = prepare(s->db, "BEGIN IMMEDIATE");
     s->commit = prepare(s->db, "COMMIT");
     s->rollback = prepare(s->db, "ROLLBACK");
     /* The statements of SQLiteStoreConnection+Registrations.swift, as it binds them. */
     s->stored = prepare(s->db,
-        "SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL FROM push_targets "
-        "WHERE registration_token = ?");
+        "SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL, push_count FROM push_targets "
+        "WHERE registration_token = ?1 AND app = ?2");
     s->refresh = prepare(s->db,
-        "UPDATE push_targets SET activity_type = ?3, environment = ?4, registered_at = ?5, expires_at = ?6, "
-        "next_push_at = ?5, consecutive_failures = 0, last_error = NULL, requested_interval = ?7, "
-        "last_push_at = CASE WHEN ?8 THEN last_push_at END "
-        "WHERE registration_token = ?1 AND push_kind = ?2");
-    s->remove_target = prepare(s->db, "DELETE FROM push_targets WHERE registration_token = ? AND push_kind = ?");
+        "UPDATE push_targets SET activity_type = ?1, environment = ?2, registered_at = ?3, expires_at = ?4, "
+        "next_push_at = ?5, consecutive_failures = 0, last_error = NULL, requested_interval = ?6, "
+        "last_push_at = CASE WHEN ?7 THEN last_push_at END, "
+        "activities = ?8, background_refresh = ?9, low_power = ?10, unchanged_acks = ?11, waiting_changed = NULL "
+        "WHERE registration_token = ?12 AND push_kind = ?13 AND app = ?14");
+    s->remove_target = prepare(s->db,
+        "DELETE FROM push_targets WHERE registration_token = ?1 AND push_kind = ?2 AND app = ?3");
     s->count = prepare(s->db,
-        "SELECT environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624)) "
-        "FROM target_groups WHERE push_kind = 'wake' GROUP BY environment");
-    s->total = prepare(s->db, "SELECT coalesce(sum(n), 0) FROM target_groups WHERE push_kind = 'wake'");
+        "SELECT app, environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624)) "
+        "FROM target_groups WHERE push_kind = 'wake' GROUP BY app, environment");
+    s->total = prepare(s->db,
+        "SELECT coalesce(sum(min(max(n, 0), 1125899906842624)), 0) FROM target_groups WHERE push_kind = 'wake'");
     s->insert = prepare(s->db,
         "INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at, "
-        "expires_at, requested_interval, next_push_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?6)");
-    s->remove = prepare(s->db, counted_by_trigger ? "DELETE FROM push_targets WHERE registration_token = ?"
-        : "DELETE FROM push_targets WHERE registration_token = ? "
-          "RETURNING push_kind, activity_type, environment, last_push_at IS NOT NULL");
+        "expires_at, requested_interval, next_push_at, app, activities, background_refresh, low_power, unchanged_acks) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+    /* last_push_at itself, not IS NOT NULL: SQLite 3.40 returns that expression wrong from a
+     * DELETE on a WITHOUT ROWID table (ours reads it the same way). */
+    s->remove = prepare(s->db,
+        "DELETE FROM push_targets WHERE registration_token = ?1 AND app = ?2 "
+        "RETURNING push_kind, activity_type, environment, last_push_at, app, push_count");
     s->adjust = prepare(s->db,
-        "INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (push_kind, environment, activity_type) DO UPDATE SET "
-        "n = n + excluded.n, unproven = unproven + excluded.unproven");
+        "INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven, app, wakeups) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+        "ON CONFLICT (push_kind, environment, activity_type, app) DO UPDATE SET "
+        "n = n + excluded.n, unproven = unproven + excluded.unproven, wakeups = wakeups + excluded.wakeups");
 }
 
 static int run(sqlite3_stmt *s) {
@@ -131,12 +142,11 @@ static long long now_ms(void) {
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Adds the counters' change of `removed` targets going and `added` ones coming, one statement per
- * group whose counts change (TargetCounting.deltas); nothing where a trigger keeps them. */
+/* Adds the counters' change of `removed` targets going and `added` ones coming (their wake-ups
+ * with them), one statement per group whose counts change (TargetCounting.deltas). */
 static int adjust_counts(struct store *s, const struct counted *removed, int removed_count, const struct counted *added,
                          int added_count) {
-    if (counted_by_trigger) return SQLITE_OK;
-    struct { const struct counted *group; long long n, unproven; } deltas[2 * MAX_TARGETS + 2];
+    struct { const struct counted *group; long long n, unproven, wakeups; } deltas[2 * MAX_TARGETS + 2];
     int groups = 0;
     for (int i = 0; i < removed_count + added_count; i++) {
         const struct counted *t = i < removed_count ? &removed[i] : &added[i - removed_count];
@@ -144,34 +154,48 @@ static int adjust_counts(struct store *s, const struct counted *removed, int rem
         while (g < groups && (strcmp(deltas[g].group->kind, t->kind) || strcmp(deltas[g].group->type, t->type) ||
                               strcmp(deltas[g].group->environment, t->environment)))
             g++;
-        if (g == groups) deltas[groups++] = (typeof(deltas[0])){ t, 0, 0 };
+        if (g == groups) deltas[groups++] = (typeof(deltas[0])){ t, 0, 0, 0 };
         deltas[g].n += sign;
         if (!t->proven) deltas[g].unproven += sign;
+        deltas[g].wakeups += sign * t->wakeups;
     }
     for (int g = 0; g < groups; g++) {
-        if (!deltas[g].n && !deltas[g].unproven) continue;
+        if (!deltas[g].n && !deltas[g].unproven && !deltas[g].wakeups) continue;
         sqlite3_bind_text(s->adjust, 1, deltas[g].group->kind, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(s->adjust, 2, deltas[g].group->environment, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(s->adjust, 3, deltas[g].group->type, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(s->adjust, 4, deltas[g].n);
         sqlite3_bind_int64(s->adjust, 5, deltas[g].unproven);
+        sqlite3_bind_text(s->adjust, 6, app, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s->adjust, 7, deltas[g].wakeups);
         int rc = run(s->adjust);
         if (rc) return rc;
     }
     return SQLITE_OK;
 }
 
-static void set_counted(struct counted *t, const char *kind, const char *type, const char *environment, int proven) {
+static void set_counted(struct counted *t, const char *kind, const char *type, const char *environment, int proven,
+                        long long wakeups) {
     snprintf(t->kind, sizeof t->kind, "%s", kind ? kind : "");
     snprintf(t->type, sizeof t->type, "%s", type ? type : "");
     snprintf(t->environment, sizeof t->environment, "%s", environment ? environment : "");
     t->proven = proven;
+    t->wakeups = wakeups;
+}
+
+/* The cadence columns of a registration that reported no device state: activities,
+ * background_refresh and low_power not said, no unchanged acks (CadenceState.storedValues). */
+static void bind_no_device_state(sqlite3_stmt *statement, int first) {
+    sqlite3_bind_null(statement, first);
+    sqlite3_bind_null(statement, first + 1);
+    sqlite3_bind_null(statement, first + 2);
+    sqlite3_bind_int64(statement, first + 3, 0);
 }
 
 /* 0 done, 1 refused for a cap, else the SQLite error. One transaction: the registration's stored
  * targets read; a stored registration refreshed whatever the counts (its wake target refreshed,
  * any other target deleted: a registration without widgetPushToken has none), a new one counted
- * against both caps and its wake target inserted; then the counters' change. */
+ * against both caps of its app and its wake target inserted; then the counters' change. */
 static int store_register(struct store *s, const char *token, const char *type, const char *environment) {
     long long now = now_ms(), count = 0, unproven = 0;
     struct counted stored[MAX_TARGETS], kept;
@@ -179,11 +203,13 @@ static int store_register(struct store *s, const char *token, const char *type, 
     int rc = run(s->begin);
     if (rc) return rc;
     sqlite3_bind_text(s->stored, 1, token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s->stored, 2, app, -1, SQLITE_STATIC);
     while ((rc = sqlite3_step(s->stored)) == SQLITE_ROW && targets < MAX_TARGETS) {
         const char *kind = (const char *)sqlite3_column_text(s->stored, 0);
         const char *stored_token = (const char *)sqlite3_column_text(s->stored, 1);
         set_counted(&stored[targets], kind, (const char *)sqlite3_column_text(s->stored, 3),
-                    (const char *)sqlite3_column_text(s->stored, 2), sqlite3_column_int(s->stored, 4));
+                    (const char *)sqlite3_column_text(s->stored, 2), sqlite3_column_int(s->stored, 4),
+                    sqlite3_column_int64(s->stored, 5));
         wake_same_token[targets] = kind && !strcmp(kind, "wake") && stored_token && !strcmp(stored_token, token);
         targets++;
     }
@@ -194,30 +220,38 @@ static int store_register(struct store *s, const char *token, const char *type, 
     int keeps_proof = targets > 0 && !strcmp(stored[0].environment, environment);
     for (int i = 0; i < targets && !rc; i++) {
         if (wake_same_token[i]) {
-            sqlite3_bind_text(s->refresh, 1, token, -1, SQLITE_STATIC);
-            sqlite3_bind_text(s->refresh, 2, "wake", -1, SQLITE_STATIC);
-            sqlite3_bind_text(s->refresh, 3, type, -1, SQLITE_STATIC);
-            sqlite3_bind_text(s->refresh, 4, environment, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 1, type, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 2, environment, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(s->refresh, 3, now);
+            sqlite3_bind_int64(s->refresh, 4, now + expiry_ms);
             sqlite3_bind_int64(s->refresh, 5, now);
-            sqlite3_bind_int64(s->refresh, 6, now + expiry_ms);
-            sqlite3_bind_null(s->refresh, 7);
-            sqlite3_bind_int64(s->refresh, 8, keeps_proof);
+            sqlite3_bind_null(s->refresh, 6);
+            sqlite3_bind_int64(s->refresh, 7, keeps_proof);
+            bind_no_device_state(s->refresh, 8);
+            sqlite3_bind_text(s->refresh, 12, token, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 13, "wake", -1, SQLITE_STATIC);
+            sqlite3_bind_text(s->refresh, 14, app, -1, SQLITE_STATIC);
             rc = run(s->refresh);
-            set_counted(&kept, "wake", type, environment, keeps_proof && stored[i].proven);
+            /* A refresh keeps the target's wake-ups. */
+            set_counted(&kept, "wake", type, environment, keeps_proof && stored[i].proven, stored[i].wakeups);
             refreshed = 1;
         } else {
             sqlite3_bind_text(s->remove_target, 1, token, -1, SQLITE_STATIC);
             sqlite3_bind_text(s->remove_target, 2, stored[i].kind, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(s->remove_target, 3, app, -1, SQLITE_STATIC);
             rc = run(s->remove_target);
         }
     }
     if (!rc && targets == 0) {
-        /* The caps: every registration (its wake target), and those never answered 200 in its environment. */
+        /* The caps: the app's registrations (its wake targets), and those of the app never
+         * answered 200 in its environment. */
         while ((rc = sqlite3_step(s->count)) == SQLITE_ROW) {
-            const char *group = (const char *)sqlite3_column_text(s->count, 0);
-            long long n = sqlite3_column_int64(s->count, 1);
+            const char *group_app = (const char *)sqlite3_column_text(s->count, 0);
+            if (!group_app || strcmp(group_app, app)) continue;
+            const char *group = (const char *)sqlite3_column_text(s->count, 1);
+            long long n = sqlite3_column_int64(s->count, 2);
             count += n > 0 ? n : 0;
-            if (group && !strcmp(group, environment)) unproven = sqlite3_column_int64(s->count, 2);
+            if (group && !strcmp(group, environment)) unproven = sqlite3_column_int64(s->count, 3);
         }
         sqlite3_reset(s->count);
         if (rc != SQLITE_DONE) goto done;
@@ -236,8 +270,11 @@ static int store_register(struct store *s, const char *token, const char *type, 
         sqlite3_bind_int64(s->insert, 6, now);
         sqlite3_bind_int64(s->insert, 7, now + expiry_ms);
         sqlite3_bind_null(s->insert, 8);
+        sqlite3_bind_int64(s->insert, 9, now);
+        sqlite3_bind_text(s->insert, 10, app, -1, SQLITE_STATIC);
+        bind_no_device_state(s->insert, 11);
         rc = run(s->insert);
-        set_counted(&kept, "wake", type, environment, 0);
+        set_counted(&kept, "wake", type, environment, 0, 0);
     }
     if (!rc) rc = adjust_counts(s, stored, targets, &kept, 1);
     if (!rc) rc = run(s->commit);
@@ -252,12 +289,13 @@ static int store_unregister(struct store *s, const char *token) {
     int rc = run(s->begin);
     if (rc) return rc;
     sqlite3_bind_text(s->remove, 1, token, -1, SQLITE_STATIC);
-    /* Without a trigger, the RETURNING rows: what leaves the counters. */
+    sqlite3_bind_text(s->remove, 2, app, -1, SQLITE_STATIC);
+    /* The RETURNING rows: what leaves the counters. */
     while ((rc = sqlite3_step(s->remove)) == SQLITE_ROW) {
         if (targets < MAX_TARGETS)
             set_counted(&removed[targets++], (const char *)sqlite3_column_text(s->remove, 0),
                         (const char *)sqlite3_column_text(s->remove, 1), (const char *)sqlite3_column_text(s->remove, 2),
-                        sqlite3_column_int(s->remove, 3));
+                        sqlite3_column_type(s->remove, 3) != SQLITE_NULL, sqlite3_column_int64(s->remove, 5));
     }
     sqlite3_reset(s->remove);
     rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -466,17 +504,6 @@ int main(int argc, char **argv) {
     }
     /* libfcgi's own SIGTERM handler only sets a flag the blocked workers never see: stop at once. */
     signal(SIGTERM, SIG_DFL);
-    /* Which schema keeps the counters: asked once, of the database as our build migrated it. */
-    sqlite3 *probe;
-    if (sqlite3_open_v2(db_path, &probe, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        fprintf(stderr, "reference-responder: cannot open %s\n", db_path);
-        return 1;
-    }
-    sqlite3_stmt *triggers = prepare(probe,
-        "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'push_targets'");
-    counted_by_trigger = sqlite3_step(triggers) == SQLITE_ROW && sqlite3_column_int(triggers, 0) > 0;
-    sqlite3_finalize(triggers);
-    sqlite3_close(probe);
     if (!per_thread) open_store(&shared_store);
     pthread_t ids[threads];
     for (int i = 0; i < threads; i++) pthread_create(&ids[i], NULL, worker, NULL);
