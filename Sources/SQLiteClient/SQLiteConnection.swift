@@ -143,7 +143,9 @@ package final class SQLiteConnection {
 
     /// The statement for the literal `sql`, found by the literal's address: looked up by its text,
     /// a statement's hundreds of characters were hashed on every run (4% of a registration's
-    /// instructions). For the statements a request runs; `statement(_: String)` serves the rest.
+    /// instructions). For a transaction's own statements, run with every request; the engines'
+    /// statements a request runs are found by their shape (`statement(_:shape:text:)`), and
+    /// `statement(_: String)` serves the rest.
     package func statement(_ sql: StaticString) throws(SQLiteError) -> PreparedStatement {
         guard sql.hasPointerRepresentation else { return try statement(sql.description) }
         try checkOpen(sql.description)
