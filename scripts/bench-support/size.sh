@@ -6,7 +6,8 @@
 #     (12 MB a program, 8 MB the .deb);
 #   - an idle cron run: the packaged sweep over 100,000 registrations of which none is due, its
 #     peak resident memory and CPU time (user + system) against the shared-runtime build's on the
-#     same database (goals: 15 MB, and no more than 28 ms of CPU).
+#     same database (goals: 15 MB, and no more than 28 ms of CPU); with BENCH_BASELINE_SWEEP, the
+#     build before on the same rows in the same rounds (issue 52: an idle run no slower).
 
 size_rows=${BENCH_SIZE_ROWS:-100000}
 
@@ -30,9 +31,20 @@ size_run() {
 
   cc -O2 -o "$work/size/rusage-run" "$support/rusage-run.c"
   fill "$work/idle.sqlite" "$size_rows" 0
+  local builds="static shared"
+  if [ -n "${BENCH_BASELINE_SWEEP:-}" ]; then
+    builds+=" baseline"
+    mkdir -p "$work/size/baseline"
+    ln -sf "$BENCH_BASELINE_SWEEP" "$work/size/baseline/liveactivity-sweep"
+    baseline_template "$work/idle.sqlite" "$work/idle-baseline.sqlite"
+  fi
   for round in $(seq "$rounds"); do
-    for build in static shared; do
-      copy_database "$work/idle.sqlite" "$work/idle-run.sqlite"
+    for build in $builds; do
+      if [ "$build" = baseline ]; then
+        copy_database "$work/idle-baseline.sqlite" "$work/idle-run.sqlite"
+      else
+        copy_database "$work/idle.sqlite" "$work/idle-run.sqlite"
+      fi
       rm -rf "$work/idle-run.sqlite.sweep"
       # The kernel's own accounting of the child (wait4's rusage, microseconds; /usr/bin/time
       # rounds to 10 ms, about the whole run): peak resident KiB, then user + system ms. Measured
@@ -69,4 +81,11 @@ size_table() {
     "$(fmt "$(value idle.shared.rss_mb)")" 15 "$(verdict "$(value idle.static.rss_mb) <= 15")"
   printf '  %-22s %14s %14s %10s %8s\n' "CPU ms (user + sys)" "$(fmt "$(value idle.static.cpu_ms)")" \
     "$(fmt "$(value idle.shared.cpu_ms)")" 28 "$(verdict "$(value idle.static.cpu_ms) <= 28")"
+  if [ -n "${BENCH_BASELINE_SWEEP:-}" ]; then
+    # The build before is linked as $bin is (the shared runtime): set against that column.
+    echo "  the build before (BENCH_BASELINE_SWEEP), same rows and rounds: $(fmt "$(value idle.baseline.rss_mb)") MB," \
+      "$(fmt "$(value idle.baseline.cpu_ms)") ms of CPU; this build (shared) / before: memory" \
+      "$(ratio "$(value idle.shared.rss_mb)" "$(value idle.baseline.rss_mb)"), CPU" \
+      "$(ratio "$(value idle.shared.cpu_ms)" "$(value idle.baseline.cpu_ms)")"
+  fi
 }
