@@ -9,7 +9,8 @@ import Testing
 /// `/wakeup/status` loaded through nginx into headless Chromium; the DOM it built checked (the
 /// charts, the alarm exactly when it is due, every figure equal to `stats --json` for the same
 /// database) and its picture saved, wide and phone-sized, under `.build/status-page/` where a
-/// failing run leaves it for a person to look at.
+/// failing run leaves it for a person to look at (a folder per engine, so one case's pictures do
+/// not overwrite the other's).
 @Suite("Status page in a browser")
 struct StatusPageInBrowserTests {
     static let screenshots = packageRoot + "/.build/status-page"
@@ -17,6 +18,7 @@ struct StatusPageInBrowserTests {
     @Test(arguments: TestEngine.real)
     func thePageShowsTheFiguresOfStatsJSONAndTheAlarmExactlyWhenDue(engine: TestEngine) throws {
         guard let browser = try openBrowser() else { return }
+        let shots = try screenshots(engine)
         let standIn = try StandInStack()
         let live = try LiveStack(engine)
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
@@ -94,13 +96,13 @@ struct StatusPageInBrowserTests {
         #expect(plain, "one app's page names no default app")
         let noAcks = healthy.contains("<strong>No acks yet.</strong>")
         #expect(noAcks, "the acks chart should say there are none yet")
-        try browser.screenshot(url, to: Self.screenshots + "/healthy-wide.png", width: 1280, height: 2350)
-        try browser.screenshot(url, to: Self.screenshots + "/healthy-phone.png", width: 390, height: 3900)
+        try browser.screenshot(url, to: shots + "/healthy-wide.png", width: 1280, height: 2350)
+        try browser.screenshot(url, to: shots + "/healthy-phone.png", width: 390, height: 3900)
         // docs/OPERATIONS.md's picture is this one: `LIVEACTIVITY_DOCS_SCREENSHOT=1` puts it in docs/.
-        if ProcessInfo.processInfo.environment["LIVEACTIVITY_DOCS_SCREENSHOT"] == "1" {
+        if engine == .sqlite && ProcessInfo.processInfo.environment["LIVEACTIVITY_DOCS_SCREENSHOT"] == "1" {
             try? FileManager.default.removeItem(atPath: packageRoot + "/docs/status-page.png")
             try FileManager.default.copyItem(
-                atPath: Self.screenshots + "/healthy-wide.png", toPath: packageRoot + "/docs/status-page.png")
+                atPath: shots + "/healthy-wide.png", toPath: packageRoot + "/docs/status-page.png")
         }
 
         // A fault: the next sweep's sandbox push answers InvalidProviderToken, a configuration
@@ -113,8 +115,8 @@ struct StatusPageInBrowserTests {
         let alarmed = try check(browser, url, live, alarms: ["lastSweepFailed"], label: "alarm")
         let inWords = alarmed.contains("Alarm: the sweeps need attention") && alarmed.contains("InvalidProviderToken")
         #expect(inWords, "the alarm in words, naming the fault")
-        try browser.screenshot(url, to: Self.screenshots + "/alarm-wide.png", width: 1280, height: 2050)
-        try browser.screenshot(url, to: Self.screenshots + "/alarm-phone.png", width: 390, height: 3300)
+        try browser.screenshot(url, to: shots + "/alarm-wide.png", width: 1280, height: 2050)
+        try browser.screenshot(url, to: shots + "/alarm-phone.png", width: 390, height: 3300)
 
         // Several hosts (SPEC 5): host-c's cron stopped ten minutes ago while host-b sweeps on.
         // The page lists every host's last sweep and its alarm names host-c.
@@ -131,7 +133,7 @@ struct StatusPageInBrowserTests {
         for host in ["test-host", "host-b", "host-c"] {
             #expect(stopped.contains("data-figure=\"hosts.\(host).lastRunAt\""), "\(host) listed with its last sweep")
         }
-        try browser.screenshot(url, to: Self.screenshots + "/host-stopped-wide.png", width: 1280, height: 2050)
+        try browser.screenshot(url, to: shots + "/host-stopped-wide.png", width: 1280, height: 2050)
 
         // No token on the page, not even its first 8 characters (nor in the access log).
         for token in tokens + widgets + [fresh] {
@@ -146,6 +148,7 @@ struct StatusPageInBrowserTests {
     @Test(arguments: TestEngine.real)
     func eachFurtherAppShowsApartWithTheFiguresOfStatsJSON(engine: TestEngine) throws {
         guard let browser = try openBrowser() else { return }
+        let shots = try screenshots(engine)
         let keys = try SeveralAppsEndToEndTests.Keys()
         let (standIn, live) = try SeveralAppsEndToEndTests.deployment(engine, keys)
         let url = "http://127.0.0.1:\(live.port)/wakeup/status"
@@ -195,8 +198,8 @@ struct StatusPageInBrowserTests {
             )
             #expect(shown, "the row \(row): \(count)")
         }
-        try browser.screenshot(url, to: Self.screenshots + "/apps-wide.png", width: 1280, height: 2600)
-        try browser.screenshot(url, to: Self.screenshots + "/apps-phone.png", width: 390, height: 4200)
+        try browser.screenshot(url, to: shots + "/apps-wide.png", width: 1280, height: 2600)
+        try browser.screenshot(url, to: shots + "/apps-phone.png", width: 390, height: 4200)
 
         // App two's bundle id wrong (TopicDisallowed): its fault on the page, naming the app.
         for (path, token) in [("/two/wakeup", tokens[3]), ("/wakeup", tokens[0])] {
@@ -215,7 +218,7 @@ struct StatusPageInBrowserTests {
         #expect(named, "the alarm and the fault name app two")
         #expect(
             alarmed.contains("data-figure=\"faults24h.two/production/configuration/TopicDisallowed.pushes\" data-value=\"1\""))
-        try browser.screenshot(url, to: Self.screenshots + "/apps-fault-wide.png", width: 1280, height: 2600)
+        try browser.screenshot(url, to: shots + "/apps-fault-wide.png", width: 1280, height: 2600)
     }
 
     // MARK: - Helpers
@@ -230,6 +233,13 @@ struct StatusPageInBrowserTests {
         try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
         browser.deathLog = Self.screenshots + "/chromium-deaths.log"
         return browser
+    }
+
+    /// This engine's folder of pictures under `screenshots`, made if missing.
+    func screenshots(_ engine: TestEngine) throws -> String {
+        let folder = Self.screenshots + "/\(engine)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     /// One cron run against the stack's database, with the stand-in's settings, as `host` (the
