@@ -92,12 +92,13 @@ final class InProcessServer: Sendable {
     @Test func workersServeClientsAtTheSameTime() throws {
         let server = try InProcessServer(workers: 4) { _ in EchoResponder() }
         let statuses = LockedBox([Int]())
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        let ended = TestThreads.run(8) { index in
             let status =
                 (try? FastCGIClient.request(
                     over: server.connect(), parameters: ["REQUEST_METHOD": "GET", "DOCUMENT_URI": "/\(index)"]))?.status ?? -1
             statuses.update { $0.append(status) }
         }
+        #expect(ended, "a client never got its answer")
         #expect(statuses.get() == Array(repeating: 200, count: 8))
     }
 
@@ -110,9 +111,9 @@ final class InProcessServer: Sendable {
 
     @Test func oneWorkerFailingIsNotAllFailingWhileAnotherStillStarts() throws {
         struct Refused: Error, CustomStringConvertible { var description: String { "no database" } }
-        let release = DispatchSemaphore(value: 0)
+        let release = TestSignal()
         let server = try InProcessServer(workers: 2) { worker in
-            if worker == 1 { _ = release.wait(timeout: .now() + 60) }
+            if worker == 1 { _ = release.wait(timeout: .seconds(60)) }
             throw Refused()
         }
         #expect(waitUntil(timeout: 60) { server.logged.get() == ["worker 0 cannot start: no database"] })

@@ -21,25 +21,23 @@ import Testing
         let before = try #require(Self.currentUmask())
         let seen = LockedBox<Set<String>>([])
         let done = LockedBox(false)
-        let ended = DispatchSemaphore(value: 0)
-        let watching = DispatchSemaphore(value: 0)
-        let watcher = Thread {
+        let watching = TestSignal()
+        let watcher = TestThreads()
+        watcher.start {
             var first = true
             while !done.get() {
                 if let mask = Self.currentUmask() { seen.update { _ = $0.insert(mask) } }
                 if first { watching.signal() }
                 first = false
             }
-            ended.signal()
         }
-        watcher.start()
         defer {
             done.set(true)
             // Bounded: the watcher's loop reads one small file per turn.
-            #expect(ended.wait(timeout: .now() + 60) == .success, "the watcher thread did not end")
+            #expect(watcher.wait(timeout: .seconds(60)), "the watcher thread did not end")
         }
         // On a busy machine the 300 opens can be over before a new thread first runs.
-        try #require(watching.wait(timeout: .now() + 60) == .success, "the watcher thread did not start")
+        try #require(watching.wait(timeout: .seconds(60)), "the watcher thread did not start")
         for index in 0..<300 {
             let path = folder.file("s\(index % 4)")
             let socket = try ListeningSocket(.unix(path: path, mode: 0o600), backlog: 4)

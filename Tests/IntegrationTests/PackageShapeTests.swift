@@ -163,6 +163,36 @@ import Testing
         }
     }
 
+    /// One concurrency family (docs/ARCHITECTURE.md, "Locking"): no semaphore, Foundation lock
+    /// or thread, and no libdispatch, in the programs or their tests. The Apple stand-ins are
+    /// Apple's shapes, not ours.
+    @Test func onlyTheOneConcurrencyFamilyIsUsed() throws {
+        let forbidden = [
+            "DispatchSemaphore", "DispatchGroup", "DispatchQueue", "import Dispatch", "NSLock", "NSCondition",
+            "NSRecursiveLock", "Thread {", "Thread(", "Thread.detachNewThread",
+        ]
+        var checked = 0
+        for root in ["Sources", "Tests"] {
+            let folder = packageRoot + "/" + root
+            let files = try #require(FileManager.default.enumerator(atPath: folder), "\(folder)")
+            for case let file as String in files
+            where file.hasSuffix(".swift") && !file.hasPrefix("Fixtures/AppleStandIns")
+                && !file.hasSuffix("PackageShapeTests.swift")
+            {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                for word in forbidden where text.contains(word) {
+                    // `SystemThread(`, `TestThreads(` and the like are the family's own.
+                    let ours = text.components(separatedBy: word).dropLast().allSatisfy { before in
+                        before.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
+                    }
+                    #expect(ours, "\(root)/\(file) names \(word)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 300, "sources found: \(checked)")
+    }
+
     /// The features and programs reach the database through the store's contract alone: no engine,
     /// no SQLite type, statement or connection (the stand-in keeps its own record in SQLite; the
     /// programs name the engine only through `StoreEngines`).

@@ -8,14 +8,12 @@ final class RegistrationLoad: @unchecked Sendable {
     let answers = LockedBox<[(token: String, status: Int)]>([])
     let failures = LockedBox<[String]>([])
     private let running = LockedBox(true)
-    private let clients = DispatchGroup()
+    private let clients = TestThreads()
 
     /// Client `c`'s tokens are `testToken(firstSeed + c * 100_000 + n)`, n = 1, 2, ...
     init(port: Int, clients count: Int = 4, pauseMilliseconds: UInt32 = 0, firstSeed: Int = 500_000) {
         for client in 0..<count {
-            clients.enter()
-            Thread.detachNewThread { [self] in
-                defer { clients.leave() }
+            clients.start { [self] in
                 var seed = 0
                 while running.get() {
                     seed += 1
@@ -52,6 +50,6 @@ final class RegistrationLoad: @unchecked Sendable {
     /// Stops the clients and waits for them (each request is bounded by its socket's timeout).
     func stop() {
         running.set(false)
-        #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
+        #expect(clients.wait(timeout: .seconds(120)), "the clients did not finish")
     }
 }

@@ -100,12 +100,13 @@ struct ReliabilityTests {
         // From several clients at once, so more than one worker meets the vanished file.
         let tokens = (1...16).map { testToken(31_000 + $0) }
         let statuses = LockedBox<[Int]>([])
-        DispatchQueue.concurrentPerform(iterations: 4) { client in
+        let ended = TestThreads.run(4) { client in
             for token in tokens[(client * 4)..<(client * 4 + 4)] {
                 let status = (try? stack.request("POST", "/wakeup", body: registerBody(token)))?.status ?? 0
                 statuses.update { $0.append(status) }
             }
         }
+        #expect(ended, "a client never got its answers")
         #expect(statuses.get().allSatisfy { $0 == 200 }, "\(statuses.get())")
 
         #expect(FileManager.default.fileExists(atPath: stack.databasePath))
@@ -138,9 +139,9 @@ struct ReliabilityTests {
         let acknowledged = LockedBox<[String]>([])
         let refusedCount = LockedBox(0)
         let stop = LockedBox(false)
-        let clients = DispatchGroup()
+        let clients = TestThreads()
         for client in 0..<4 {
-            DispatchQueue.global().async(group: clients) {
+            clients.start {
                 var seed = 0
                 while !stop.get() && seed < 5000 {
                     seed += 1
@@ -153,7 +154,7 @@ struct ReliabilityTests {
         defer {
             stop.set(true)
             // Each request has a socket timeout, so the clients end; the bound is for a bug here.
-            #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
+            #expect(clients.wait(timeout: .seconds(120)), "the clients did not finish")
         }
 
         #expect(waitUntil(timeout: 60) { acknowledged.get().count >= 100 })
@@ -167,7 +168,7 @@ struct ReliabilityTests {
         let atRestart = acknowledged.get().count
         #expect(waitUntil(timeout: 60) { acknowledged.get().count >= atRestart + 50 }, "no registration after the restart")
         stop.set(true)
-        #expect(clients.wait(timeout: .now() + 120) == .success, "the clients did not finish")
+        #expect(clients.wait(timeout: .seconds(120)), "the clients did not finish")
 
         try expectIntact(stack.database, holding: acknowledged.get())
         #expect(stack.responderLog.contains("child \(killed) was killed by signal 9; restarting it"))

@@ -185,13 +185,14 @@ struct ResponderProcessTests {
     func workersAnswerConcurrentClients(engine: TestEngine) throws {
         let stack = try LiveStack(with(engine, [:], workers: 4))
         let statuses = LockedBox([Int]())
-        DispatchQueue.concurrentPerform(iterations: 4) { index in
+        let ended = TestThreads.run(4) { index in
             for round in 0..<10 {
                 let status =
                     (try? stack.request("POST", "/wakeup", body: registerBody(testToken(500 + index * 10 + round))))?.status ?? -1
                 statuses.update { $0.append(status) }
             }
         }
+        #expect(ended, "a client never got its answers")
         // Four clients, four workers: nobody is turned away, every write landed.
         #expect(statuses.get().filter { $0 == 200 }.count == 40, "\(statuses.get())")
         #expect(try stack.database.count() == 40)

@@ -62,11 +62,9 @@ struct StopUnderLoadTests {
         let results = LockedBox<[Int: Int]>([:])
         let failures = LockedBox<[String]>([])
         let running = LockedBox(true)
-        let clients = DispatchGroup()
+        let clients = TestThreads()
         for client in 0..<4 {
-            clients.enter()
-            Thread.detachNewThread {
-                defer { clients.leave() }
+            clients.start {
                 var seed = 0
                 while running.get() {
                     seed += 1
@@ -87,7 +85,7 @@ struct StopUnderLoadTests {
         // Go on a little while nothing serves: nginx answers for it.
         #expect(waitUntil(timeout: 60) { results.get()[503, default: 0] >= 20 }, "\(results.get())")
         running.set(false)
-        #expect(clients.wait(timeout: .now() + 60) == .success, "the clients did not finish")
+        #expect(clients.wait(timeout: .seconds(60)), "the clients did not finish")
         #expect(failures.get().isEmpty, "\(failures.get().prefix(5)) of \(results.get())")
     }
 
@@ -195,12 +193,10 @@ struct StopBench {
         }
         let counts = LockedBox(LoadCounts())
         let running = LockedBox(true)
-        let clients = DispatchGroup()
+        let clients = TestThreads()
         let refusals = [ECONNREFUSED, ENOENT].map { String(cString: strerror($0)) }
         for _ in 0..<48 {
-            clients.enter()
-            Thread.detachNewThread { [parameters, body] in
-                defer { clients.leave() }
+            clients.start { [parameters, body] in
                 while running.get() {
                     let socket: RawSocket
                     do {
@@ -244,7 +240,7 @@ struct StopBench {
         }
         running.set(false)
         // Each client's socket has a timeout of 30 s, so they all return within twice that.
-        #expect(clients.wait(timeout: .now() + 90) == .success, "the clients did not finish")
+        #expect(clients.wait(timeout: .seconds(90)), "the clients did not finish")
         if end != .exited(0) { print("round \(round): \(program.rawValue) \(end): \(process.output.suffix(2000))") }
         return (end, counts.get())
     }

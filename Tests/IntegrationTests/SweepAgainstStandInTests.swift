@@ -191,16 +191,11 @@ struct SweepAgainstStandInTests {
         let fixture = try SweepFixture(engine)
         try fixture.register(1...400)
         let results = LockedBox<[CommandResult]>([])
-        let group = DispatchGroup()
-        for _ in 0..<2 {
-            group.enter()
-            DispatchQueue.global().async {
-                if let result = try? fixture.sweep() { results.update { $0.append(result) } }
-                group.leave()
-            }
-        }
         // Each sweep is killed after runCommand's 60 s; the bound is for a bug here.
-        #expect(group.wait(timeout: .now() + 180) == .success, "the sweeps did not finish")
+        let ended = TestThreads.run(2, timeout: .seconds(180)) { _ in
+            if let result = try? fixture.sweep() { results.update { $0.append(result) } }
+        }
+        #expect(ended, "the sweeps did not finish")
         #expect(results.get().count == 2)
         // What each sweep said, for a failure here: once, with both cores kept busy beside both
         // passes, one of the two exited non-zero on PostgreSQL while every push went out once.

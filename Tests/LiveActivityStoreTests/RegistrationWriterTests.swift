@@ -176,14 +176,11 @@ import Testing
         let writer = RegistrationWriter(engine: database.engine)
         let committed = Atomic<Int>(0)
         try writer.read { _ in
-            let done = DispatchSemaphore(value: 0)
-            for seed in 1...8 {
-                Thread {
-                    if (try? writer.perform(try register(seed))) == .registered(.created) { committed.add(1, ordering: .relaxed) }
-                    done.signal()
-                }.start()
+            let ended = TestThreads.run(8, timeout: .seconds(60)) { index in
+                let answer = try? writer.perform(try register(index + 1))
+                if answer == .registered(.created) { committed.add(1, ordering: .relaxed) }
             }
-            for _ in 1...8 { #expect(done.wait(timeout: .now() + 60) == .success, "a write waited for the reader") }
+            #expect(ended, "a write waited for the reader")
         }
         #expect(committed.load(ordering: .relaxed) == 8)
         #expect(try writer.read { try $0.registrationCount() } == 8)
@@ -223,14 +220,14 @@ import Testing
 /// Holds the writer's turn on a thread of its own until `count` writes are queued (10 s at most),
 /// so that they form one batch when it is handed over.
 private func holdTheTurnUntilQueued(_ count: Int, _ writer: RegistrationWriter) {
-    let holding = DispatchSemaphore(value: 0)
-    Thread {
+    let holding = TestSignal()
+    TestThreads().start {
         writer.holdingTurn {
             holding.signal()
             for _ in 0..<10_000 where writer.queuedWrites < count { usleep(1000) }
         }
-    }.start()
-    holding.wait()
+    }
+    #expect(holding.wait(timeout: .seconds(60)), "the turn was never held")
 }
 
 /// Runs `body(index)` on `count` threads of their own (not a pool that a 2-core machine would
@@ -239,15 +236,7 @@ private func holdTheTurnUntilQueued(_ count: Int, _ writer: RegistrationWriter) 
 private func onThreads(
     _ count: Int, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable (Int) -> Void
 ) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        Thread {
-            body(index)
-            group.leave()
-        }.start()
-    }
-    if group.wait(timeout: .now() + 60) == .timedOut {
+    if !TestThreads.run(count, timeout: .seconds(60), body) {
         Issue.record("a writer thread never got its answer or the turn", sourceLocation: sourceLocation)
     }
 }

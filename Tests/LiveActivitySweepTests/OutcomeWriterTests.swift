@@ -63,13 +63,13 @@ import Testing
     /// Submits batches 1...count (one delivered row each) on a thread of its own; `submitted`
     /// counts those `submit` returned from, `failed` says whether one threw.
     func submitting(_ count: Int, to writer: OutcomeWriter)
-        -> (submitted: LockedBox<Int>, failed: LockedBox<Bool>, done: DispatchSemaphore)
+        -> (submitted: LockedBox<Int>, failed: LockedBox<Bool>, done: TestSignal)
     {
         let submitted = LockedBox(0)
         let failed = LockedBox(false)
-        let done = DispatchSemaphore(value: 0)
+        let done = TestSignal()
         let batches = (1...count).map { OutcomeBatch(writes: [delivered($0)]) }
-        Thread {
+        TestThreads().start {
             do {
                 for batch in batches {
                     try writer.submit(batch)
@@ -79,7 +79,7 @@ import Testing
                 failed.set(true)
             }
             done.signal()
-        }.start()
+        }
         return (submitted, failed, done)
     }
 
@@ -96,7 +96,7 @@ import Testing
         Thread.sleep(forTimeInterval: 0.3)  // room for a submit that should not return to do so
         #expect(submitted.get() == held, "submit returned with \(OutcomeWriter.maximumQueued) batches waiting")
         try lock.release()
-        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(done.wait(timeout: .seconds(60)))
         #expect(submitted.get() == 6 && !failed.get())
         #expect(try writer.finish() == [:], "nothing deleted")
         for seed in 1...6 { #expect(try store.registration(PushToken(trusted: sampleToken(seed)))?.wakeupCount == 1) }
@@ -111,7 +111,7 @@ import Testing
         let (submitted, failed, done) = submitting(6, to: writer)
         #expect(waitUntil { submitted.get() == OutcomeWriter.maximumQueued + 1 })
         try lock.release()
-        #expect(done.wait(timeout: .now() + 60) == .success, "the waiting submit must not hang")
+        #expect(done.wait(timeout: .seconds(60)), "the waiting submit must not hang")
         #expect(failed.get())
         #expect(submitted.get() < 6)
         #expect(throws: StoreFault.self) { try writer.finish() }

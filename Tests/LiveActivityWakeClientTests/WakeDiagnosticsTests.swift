@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import LiveActivityWakeClient
@@ -132,9 +133,8 @@ import Testing
 }
 
 /// A transport that answers every request with `status` and counts them.
-final class CountingTransport: WakeTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent = 0
+final class CountingTransport: WakeTransport, Sendable {
+    private let sent = Mutex(0)
     let status: Int
     let retryAfter: String?
 
@@ -143,10 +143,10 @@ final class CountingTransport: WakeTransport, @unchecked Sendable {
         self.retryAfter = retryAfter
     }
 
-    var count: Int { lock.withLock { sent } }
+    var count: Int { sent.withLock { $0 } }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        lock.withLock { sent += 1 }
+        sent.withLock { $0 += 1 }
         let headers = retryAfter.map { ["Retry-After": $0] }
         let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
         return (Data("{\"success\":true}".utf8), response)
@@ -154,9 +154,8 @@ final class CountingTransport: WakeTransport, @unchecked Sendable {
 }
 
 /// Values recorded from a `@Sendable` closure.
-final class LockedWaits: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [Double] = []
-    func append(_ value: Double) { lock.withLock { recorded.append(value) } }
-    var values: [Double] { lock.withLock { recorded } }
+final class LockedWaits: Sendable {
+    private let recorded = Mutex<[Double]>([])
+    func append(_ value: Double) { recorded.withLock { $0.append(value) } }
+    var values: [Double] { recorded.withLock { $0 } }
 }

@@ -16,7 +16,7 @@ struct PostgresSchemaTests {
         let engine = try PostgresEngine(uri: database.uri())
         let failures = LockedBox<[String]>([])
         // Responders and sweeps started together on a database no program has opened yet.
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
+        let ended = TestThreads.run(8) { index in
             do {
                 let opened: any StoreConnection =
                     index.isMultiple(of: 2) ? try engine.openRegistrations() : try engine.openSweep(migrating: true)
@@ -25,6 +25,7 @@ struct PostgresSchemaTests {
                 failures.update { $0.append("\(error)") }
             }
         }
+        #expect(ended, "a program never finished opening the database")
         #expect(failures.get().isEmpty, "\(failures.get())")
         #expect(
             try database.psql("SELECT count(*), min(version) FROM liveactivity_schema") == "1|\(PostgresSchema.currentVersion)")

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import Testing
 
 /// A process a test started, in a process group of its own: stopped by SIGTERM to the group,
@@ -7,7 +8,7 @@ import Testing
 /// SIGTERM/SIGINT outside `stopsWith` records a test failure (also when only `deinit` stops it),
 /// so a crash on the way out fails the test that caused it. Dying of the SIGTERM itself is
 /// such a failure too unless `stopsWith` says so: this project's programs exit 0 (SPEC 7).
-public final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: Sendable {
     public let pid: Int32
     public let outputPath: String?
     /// The ways a stop (SIGTERM or SIGINT) may legitimately end it.
@@ -15,11 +16,16 @@ public final class ChildProcess: @unchecked Sendable {
     /// Whether a stop sends SIGTERM again every 250 ms within its bound (`resendsStop`).
     private let resendsStop: Bool
     private let name: String
-    private let lock = NSLock()
-    private var ended: ProcessEnd?
-    private var sentSignals: Set<Int32> = []
-    private var neededKill = false
-    private var judged = false
+    /// What the test's threads share of the process: how it ended once reaped, the signals sent,
+    /// whether a stop needed SIGKILL, whether its end was judged.
+    private struct State {
+        var ended: ProcessEnd?
+        var sentSignals: Set<Int32> = []
+        var neededKill = false
+        var judged = false
+    }
+
+    private let state = LockedValue(State())
 
     /// Starts `executable` with `arguments`; stdout and stderr go to `outputPath` when given.
     /// `stopsWith`: how SIGTERM/SIGINT may end it (`.exited(0)`, as SPEC 7 asks of this
@@ -51,9 +57,9 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Sends `signal` to the process itself (not its group).
     public func signal(_ signal: Int32) {
-        lock.withLock {
-            guard ended == nil else { return }
-            sentSignals.insert(signal)
+        state.withLock { state in
+            guard state.ended == nil else { return }
+            state.sentSignals.insert(signal)
             kill(pid, signal)
         }
     }
@@ -74,16 +80,16 @@ public final class ChildProcess: @unchecked Sendable {
         if poll() == nil {
             let deadline = ContinuousClock.now + .seconds(timeout)
             repeat {
-                lock.withLock {
-                    sentSignals.insert(SIGTERM)
-                    if ended == nil { kill(-pid, SIGTERM) }
+                state.withLock { state in
+                    state.sentSignals.insert(SIGTERM)
+                    if state.ended == nil { kill(-pid, SIGTERM) }
                 }
                 waitForExit(timeout: resendsStop ? 0.25 : timeout)
             } while resendsStop && poll() == nil && ContinuousClock.now < deadline
             if poll() == nil {
-                lock.withLock {
-                    neededKill = true
-                    sentSignals.insert(SIGKILL)
+                state.withLock { state in
+                    state.neededKill = true
+                    state.sentSignals.insert(SIGKILL)
                     kill(-pid, SIGKILL)
                 }
             }
@@ -106,23 +112,23 @@ public final class ChildProcess: @unchecked Sendable {
     /// an orphaned grandchild) are killed first, while the unreaped leader still holds the
     /// group's id, so the kill cannot reach an unrelated process.
     private func poll() -> ProcessEnd? {
-        lock.withLock {
-            if let ended { return ended }
+        state.withLock { state in
+            if let ended = state.ended { return ended }
             var info = siginfo_t()
             guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid
             else { return nil }
             kill(-pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            ended = ProcessEnd(waitStatus: status)
-            return ended
+            state.ended = ProcessEnd(waitStatus: status)
+            return state.ended
         }
     }
 
     private func judge(_ end: ProcessEnd) {
-        let (first, sent, killed) = lock.withLock {
-            defer { judged = true }
-            return (!judged, sentSignals, neededKill)
+        let (first, sent, killed) = state.withLock { state in
+            defer { state.judged = true }
+            return (!state.judged, state.sentSignals, state.neededKill)
         }
         guard first else { return }
         // A SIGKILL the test sent itself ends any judgement of the stop: it was not given one.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import Testing
 
 /// A throwaway PostgreSQL server for tests (Debian's postgresql): a cluster in a temporary folder,
@@ -9,7 +10,7 @@ import Testing
 /// (`createDatabase`). A test that stops, kills, freezes or restarts a server, or needs a standby,
 /// makes its own with `init`. The server is this process's child (not pg_ctl's, which would detach
 /// it), so each stop is reaped and judged like any `ChildProcess`, every wait bounded.
-public final class PostgresCluster: @unchecked Sendable {
+public final class PostgresCluster: Sendable {
     /// The cluster's folder: `data` and `socket` are the server's, its logs are beside them.
     public let folder: String
     /// The port naming the socket (`socket/.s.PGSQL.5432`); no TCP port is open.
@@ -19,13 +20,17 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Removes the folder once the server is stopped; nil for a cluster someone else runs.
     private let directory: TemporaryDirectory?
-    private let lock = NSLock()
-    private var server: ChildProcess?
-    private var frozen = false
-    /// While frozen: kills the stopped processes should this test process die first.
-    private var watchdog: ChildProcess?
-    private var starts = 0
-    private var names = 0
+    /// What the test's threads share of the server.
+    private struct State {
+        var server: ChildProcess?
+        var frozen = false
+        /// While frozen: kills the stopped processes should this test process die first.
+        var watchdog: ChildProcess?
+        var starts = 0
+        var names = 0
+    }
+
+    private let state = LockedValue(State())
 
     /// A new cluster, initdb'd in a temporary folder and not started yet (`start()`).
     public convenience init(_ label: String = "pg") throws {
@@ -52,7 +57,7 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Whether the server runs and is not frozen: a database or a role can be made or dropped.
     public var isServing: Bool {
-        lock.withLock { directory == nil || (server?.isRunning == true && !frozen) }
+        directory == nil || state.withLock { $0.server?.isRunning == true && !$0.frozen }
     }
 
     // MARK: - Life
@@ -61,14 +66,14 @@ public final class PostgresCluster: @unchecked Sendable {
     /// includes its crash recovery.
     public func start() throws {
         precondition(directory != nil, "the shared cluster is scripts/test's to start and stop")
-        let (child, log) = try lock.withLock {
-            precondition(server == nil, "the server is already running")
-            starts += 1
-            let log = "\(folder)/server-\(starts).log"
+        let (child, log) = try state.withLock { state in
+            precondition(state.server == nil, "the server is already running")
+            state.starts += 1
+            let log = "\(folder)/server-\(state.starts).log"
             let script = Self.scriptPath
             let folder = folder
             let child = try ServerSpawner.shared.run { try ChildProcess(script, ["run", folder], outputPath: log) }
-            server = child
+            state.server = child
             return (child, log)
         }
         // A loaded two-core machine recovering a crashed cluster takes seconds; two minutes is ample.
@@ -82,20 +87,20 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Stops the server the fast way (SIGINT: sessions ended, a checkpoint, exit 0) and reaps it;
     /// a frozen one is thawed first. Anything but exit status 0 fails the test.
     public func stop() {
-        guard directory != nil, let server = lock.withLock({ self.server }) else { return }
+        guard directory != nil, let server = state.withLock({ $0.server }) else { return }
         thaw()
         server.signal(SIGINT)
         if server.waitForExit(timeout: 120) == nil {
             Issue.record("the PostgreSQL server in \(folder) did not stop within 120 s of SIGINT")
         }
         server.stop(timeout: 10)
-        lock.withLock { self.server = nil }
+        state.withLock { $0.server = nil }
     }
 
     /// Crashes the server: SIGKILL to the postmaster and every process it started, as a power cut
     /// would end them. The next `start()` recovers from the WAL.
     public func kill() {
-        guard directory != nil, let server = lock.withLock({ self.server }) else { return }
+        guard directory != nil, let server = state.withLock({ $0.server }) else { return }
         let processes = haltServerAndChildren(server)
         server.signal(SIGKILL)
         for pid in processes { Glibc.kill(pid, SIGKILL) }
@@ -108,9 +113,9 @@ public final class PostgresCluster: @unchecked Sendable {
         if !waitUntil(timeout: 30, { processes.allSatisfy { [nil, "Z"].contains(processState(of: $0)) } }) {
             Issue.record("processes of the killed PostgreSQL server in \(folder) outlived SIGKILL for 30 s")
         }
-        lock.withLock {
-            self.server = nil
-            frozen = false
+        state.withLock { state in
+            state.server = nil
+            state.frozen = false
         }
     }
 
@@ -123,34 +128,34 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Freezes the server (SIGSTOP to the postmaster and every process it started): connections
     /// stay open and nothing answers, as on a host that stopped.
     public func freeze() {
-        guard directory != nil, let server = lock.withLock({ self.server }), !lock.withLock({ frozen }) else { return }
+        guard directory != nil, let server = state.withLock({ $0.server }), !state.withLock({ $0.frozen }) else { return }
         let processes = haltServerAndChildren(server)
         let script = Self.scriptPath
         do {
             let watchdog = try ServerSpawner.shared.run { try ChildProcess(script, ["watch"] + processes.map(String.init)) }
-            lock.withLock { self.watchdog = watchdog }
+            state.withLock { $0.watchdog = watchdog }
         } catch {
             Issue.record("the frozen server's watchdog did not start: \(error)")
         }
-        lock.withLock { frozen = true }
+        state.withLock { $0.frozen = true }
     }
 
     /// Lets a frozen server go on (SIGCONT to its processes, the postmaster last).
     public func thaw() {
-        guard let server = lock.withLock({ self.server }), lock.withLock({ frozen }) else { return }
+        guard let server = state.withLock({ $0.server }), state.withLock({ $0.frozen }) else { return }
         endWatchdog()
         for pid in childProcesses(of: server.pid) { Glibc.kill(pid, SIGCONT) }
         server.signal(SIGCONT)
-        lock.withLock { frozen = false }
+        state.withLock { $0.frozen = false }
     }
 
     /// Ends the watchdog of a frozen server (SIGINT: it exits 0 and kills nothing).
     private func endWatchdog() {
-        guard let watchdog = lock.withLock({ self.watchdog }) else { return }
+        guard let watchdog = state.withLock({ $0.watchdog }) else { return }
         watchdog.signal(SIGINT)
         watchdog.waitForExit(timeout: 30)
         watchdog.stop(timeout: 10)
-        lock.withLock { self.watchdog = nil }
+        state.withLock { $0.watchdog = nil }
     }
 
     /// Stops the postmaster (so it starts no one new), then every process it started (each in a
@@ -194,9 +199,9 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A name no other database or role of this cluster has, from `label` (lowercase letters,
     /// digits and `_`, within PostgreSQL's 63 bytes).
     public func uniqueName(_ label: String) -> String {
-        let number = lock.withLock {
-            names += 1
-            return names
+        let number = state.withLock { state in
+            state.names += 1
+            return state.names
         }
         let cleaned = String(label.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber ? $0 : "_" }.prefix(30))
         return "t\(getpid())_\(number)_\(cleaned)"

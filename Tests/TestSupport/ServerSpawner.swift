@@ -1,42 +1,38 @@
 import Foundation
+import SystemSupport
 
 /// Starts long-running servers from one thread that lives as long as the test process. A server
 /// started through `setpriv --pdeathsig` (scripts/postgres-cluster) is killed by the kernel when
 /// the *thread* that started it ends - which ties it to the test process only if that thread
 /// never ends before the process does; the threads tests run on come and go.
-final class ServerSpawner: @unchecked Sendable {
+final class ServerSpawner: Sendable {
     static let shared = ServerSpawner()
 
-    private let condition = NSCondition()
-    private var queue: [() -> Void] = []
+    private let queue = ConditionLock<[@Sendable () -> Void]>([])
 
     private init() {
-        let thread = Thread { [self] in
+        let started = SystemThread.start(name: "server-spawner") { [queue] in
             while true {
-                condition.lock()
-                while queue.isEmpty { condition.wait() }
-                let next = queue.removeFirst()
-                condition.unlock()
+                let next = queue.withLock(when: { !$0.isEmpty }, do: { $0.removeFirst() })
                 next()
             }
         }
-        thread.name = "TestSupport.ServerSpawner"
-        thread.start()
+        precondition(started, "the system started no thread for the server spawner")
     }
 
     /// Runs `start` (which spawns the process) on the spawner's thread and returns what it made.
-    func run<T>(_ start: @escaping () throws -> T) throws -> T {
-        let outcome = LockedBox<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        condition.withLock {
-            queue.append {
-                outcome.set(Result(catching: start))
-                done.signal()
+    func run<T: Sendable>(_ start: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = ConditionLock<Result<T, any Error>?>(nil)
+        queue.withLock {
+            $0.append {
+                let result = Result(catching: start)
+                outcome.withLock { $0 = result }
+                outcome.broadcast()
             }
-            condition.signal()
         }
+        queue.broadcast()
         // Spawning takes milliseconds; the bound guards against a spawner that is stuck.
-        guard done.wait(timeout: .now() + 120) == .success, let result = outcome.get() else {
+        guard outcome.wait(until: { $0 != nil }, timeout: .seconds(120)), let result = outcome.withLock({ $0 }) else {
             throw ClusterError("the server spawner did not answer within 120 s")
         }
         return try result.get()
