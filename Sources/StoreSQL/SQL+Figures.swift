@@ -13,10 +13,11 @@ extension SQL {
         "SELECT min(registered_at) FROM push_targets WHERE \(raw: PushKind.wake.sqlIs())"
     }
 
-    /// The most pushed wake targets, from the partial index of pushed targets.
-    public static func topWakeups(limit: Int) -> SQL {
+    /// The most pushed wake targets, read from `source`: no index keeps them in order (its entry
+    /// would move on every push), so each engine names the cheapest whole read it has.
+    public static func topWakeups(limit: Int, from source: String = "push_targets") -> SQL {
         """
-        SELECT substr(registration_token, 1, 8), push_count FROM push_targets WHERE \(raw: PushKind.wake.sqlIs()) \
+        SELECT substr(registration_token, 1, 8), push_count FROM \(raw: source) WHERE \(raw: PushKind.wake.sqlIs()) \
         AND push_count > 0
         ORDER BY push_count DESC, registration_token LIMIT \(bind: Int64(limit))
         """

@@ -82,6 +82,42 @@ struct UpgradeFromPreviousReleaseTests {
         }
     }
 
+    /// The wake-ups index the releases kept is gone once upgraded (SQLite's schema step 19,
+    /// PostgreSQL's 10: it moved on every push), the targets' indexes are a new database's, and
+    /// the most-pushed targets are the same, in the same order: by count, then by token.
+    @Test(arguments: TestEngine.real)
+    func theMostPushedTargetsNeedNoIndexOfTheirOwn(engine: TestEngine) throws {
+        let store = try TestDatabase(engine, label: "top-wakeups")
+        try restore(try #require(Self.fixtures.last), into: store)
+        // Counts 0 to 3 by the token's rank, so the top five hold ties broken by the token.
+        try store.execute(
+            """
+            UPDATE push_targets SET push_count = (SELECT count(*) FROM push_targets o
+                WHERE o.registration_token < push_targets.registration_token) % 4
+            """)
+        let counted = try store.rows("SELECT registration_token, push_count FROM push_targets WHERE push_kind = 'wake'")
+            .map { (token: $0[0] ?? "", count: Int64($0[1] ?? "") ?? -1) }
+        let expected = counted.filter { $0.count > 0 }
+            .sorted { ($1.count, $0.token) < ($0.count, $1.token) }.prefix(5)
+            .map { StatsReport.TopCount(token: String($0.token.prefix(8)) + "…", count: $0.count) }
+        #expect(Set(expected.map(\.count)) == [3, 2, 1], "\(counted)")
+
+        #expect(try store.statsReport(now: 1_900_000_000_000).topWakeups == expected)
+        let fresh = try TestDatabase(engine, label: "top-wakeups-fresh")
+        try fresh.reading { _ in }  // migrated
+        #expect(try Self.targetIndexes(of: store) == Self.targetIndexes(of: fresh))
+        #expect(!(try Self.targetIndexes(of: store)).contains { $0.contains("push_targets_by_wakeups") })
+    }
+
+    /// The indexes of `push_targets`, each as its engine writes it out, by name.
+    static func targetIndexes(of store: TestDatabase) throws -> [String] {
+        let query =
+            store.kind == .postgres
+            ? "SELECT indexdef FROM pg_indexes WHERE tablename = 'push_targets' ORDER BY indexname"
+            : "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'push_targets' ORDER BY name"
+        return try store.rows(query).map { $0.first.flatMap { $0 } ?? "" }
+    }
+
     /// Loads the fixture's dump of this run's engine into `store`'s empty database.
     func restore(_ fixture: String, into store: TestDatabase) throws {
         let dump = try Documents.text("\(fixture)/\(store.kind).sql")

@@ -9,6 +9,7 @@ enum PostgresSchema {
     /// Migration `n` takes a database from version `n` to `n + 1`.
     static let migrations: [String] = [
         toVersion1, toVersion2, toVersion3, toVersion4, toVersion5, toVersion6, toVersion7, toVersion8, toVersion9,
+        toVersion10,
     ]
 
     /// The version this build writes.

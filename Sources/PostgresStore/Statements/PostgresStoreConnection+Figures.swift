@@ -53,7 +53,7 @@ extension PostgresStoreConnection: FigureQueries {
         try storeFaults { try scalarInt(.oldestWakeRegistration) }
     }
 
-    /// The partial index on push counts holds only pushed targets, by kind and count.
+    /// A scan of the table with a top-N sort: no index keeps the targets by push count (schema step 10).
     func topWakeups(limit: Int) throws -> [StatsReport.TopCount] {
         try storeFaults {
             try rows(.topWakeups(limit: limit)) { row in StatsReport.TopCount(token: row.text(0) ?? "", count: row.int(1)) }

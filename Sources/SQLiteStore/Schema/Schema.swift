@@ -116,6 +116,7 @@ enum Schema {
         toVersion16,
         toVersion17,
         toVersion18,
+        toVersion19,
     ]
 
     /// The number of stored registrations: the sum of the trigger-kept counters of the wake
