@@ -69,15 +69,20 @@ extension SQLiteStoreConnection: FigureQueries {
         }
     }
 
-    /// A covering scan of the due index, which carries `push_count` (schema step 19): named,
-    /// since the planner, without statistics, reads the table through the partial index of wake
-    /// targets instead, a lookup in the table per row (ten times the CPU at 100,000 targets).
+    /// The most pushed wake targets, by the statement below.
     func topWakeups(limit: Int) throws -> [StatsReport.TopCount] {
         try storeFaults {
-            try connection.rows(.topWakeups(limit: limit, from: "push_targets INDEXED BY push_targets_due")) { row in
+            try connection.rows(Self.topWakeups(limit: limit)) { row in
                 StatsReport.TopCount(token: row.text(0) ?? "", count: row.int(1))
             }
         }
+    }
+
+    /// A covering scan of the due index, which carries `push_count` (schema step 19): named,
+    /// since the planner, without statistics, reads the table through the partial index of wake
+    /// targets instead, a lookup in the table per row (ten times the CPU at 100,000 targets).
+    static func topWakeups(limit: Int) -> SQLiteSQL {
+        .topWakeups(limit: limit, from: "push_targets INDEXED BY push_targets_due")
     }
 
     /// From the partial index that holds only the failing targets: no row is read.
