@@ -80,7 +80,7 @@ extension SQLiteStoreConnection: FigureQueries {
 
     /// A covering scan of the due index, which carries `push_count` (schema step 19): named,
     /// since the planner, without statistics, reads the table through the partial index of wake
-    /// targets instead, a lookup in the table per row (ten times the CPU at 100,000 targets).
+    /// targets instead, a lookup in the table per row (17 times the CPU at 100,000 targets).
     static func topWakeups(limit: Int) -> SQLiteSQL {
         .topWakeups(limit: limit, from: "push_targets INDEXED BY push_targets_due")
     }
