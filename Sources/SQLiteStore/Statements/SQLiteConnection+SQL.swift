@@ -10,6 +10,12 @@ extension PreparedStatement.Value: SQLValue {
 /// A statement on SQLite, its binds numbered by itself.
 typealias SQLiteSQL = SQL<PreparedStatement.Value>
 
+/// A statement on SQLite whose text is made once, its binds read from each run's input.
+typealias SQLiteShape<Input> = StatementShape<Input, PreparedStatement.Value>
+
+/// A `SQLiteShape`'s text and binds, or a fragment of them.
+typealias SQLiteInputSQL<Input> = InputSQL<Input, PreparedStatement.Value>
+
 /// Runs an `SQL` value: its statement prepared once and found again by its text, its binds bound.
 extension SQLiteConnection {
     func run(_ sql: SQLiteSQL) throws(SQLiteError) { try statement(sql.text).run(sql.binds) }
@@ -23,6 +29,16 @@ extension SQLiteConnection {
     }
 
     func scalarInt(_ sql: SQLiteSQL) throws(SQLiteError) -> Int64? { try statement(sql.text).scalarInt(sql.binds) }
+
+    /// `shape`'s prepared statement, prepared on its first use and found by its name and number.
+    func statement<Input>(_ shape: SQLiteShape<Input>) throws(SQLiteError) -> PreparedStatement {
+        try statement(shape.name, shape: shape.number, text: { shape.text })
+    }
+
+    /// Runs `shape` with the values `input` binds.
+    func run<Input>(_ shape: SQLiteShape<Input>, _ input: Input) throws(SQLiteError) {
+        try statement(shape).run(shape.values(input))
+    }
 
     /// The statement of `shape` in `family`, to run with `binds` listed straight from a value (no
     /// `SQL` built per run): its `SQL` is built by `sql` only the first time, for its text, and

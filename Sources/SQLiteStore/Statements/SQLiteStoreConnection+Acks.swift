@@ -6,7 +6,7 @@ import StoreSQL
 /// The ack's statements (SPEC 3, `POST /wakeup/ack`) on SQLite, run in the responder's writer
 /// transaction like a registration's: the wake target's read and writes, and the ack figures.
 extension SQLiteStoreConnection {
-    private static let ackSubject = StatementShape<RegistrationKey>(
+    private static let ackSubject = SQLiteShape<RegistrationKey>(
         "ack: subject",
         """
         SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at, last_push_at,
@@ -15,32 +15,32 @@ extension SQLiteStoreConnection {
         AND app = \(bind: { .text($0.app.rawValue) })
         """)
     /// The wake target of the key a write reads, as every ack write's `WHERE` names it.
-    private static func wakeTarget<Input>(_ key: @escaping @Sendable (Input) -> RegistrationKey) -> SQL<InputBind<Input>> {
+    private static func wakeTarget<Input>(_ key: @escaping @Sendable (Input) -> RegistrationKey) -> SQLiteInputSQL<Input> {
         """
         registration_token = \(bind: { .text(key($0).token.hex) }) AND push_kind = 'wake' \
         AND app = \(bind: { .text(key($0).app.rawValue) })
         """
     }
-    private static let markAck = StatementShape<(key: RegistrationKey, attempts: [PushAttempt])>(
+    private static let markAck = SQLiteShape<(key: RegistrationKey, attempts: [PushAttempt])>(
         "ack: mark",
         """
         UPDATE push_targets SET attempts = \(bind: { .blob(AttemptRing.encode($0.attempts)) }) \
         WHERE \(wakeTarget { $0.key })
         """)
-    private static let waitAck = StatementShape<(key: RegistrationKey, at: Int64, changed: Bool?)>(
+    private static let waitAck = SQLiteShape<(key: RegistrationKey, at: Int64, changed: Bool?)>(
         "ack: wait",
         """
         UPDATE push_targets SET waiting_ack_at = \(bind: { .integer($0.at) }), \
         waiting_changed = \(bind: { $0.changed.map { .integer($0 ? 1 : 0) } ?? .null })
         WHERE \(wakeTarget { $0.key })
         """)
-    private static let cadence = StatementShape<(key: RegistrationKey, state: CadenceState, next: Int64)>(
+    private static let cadence = SQLiteShape<(key: RegistrationKey, state: CadenceState, next: Int64)>(
         "ack: cadence",
         """
         UPDATE push_targets SET \(cadenceAssignments { $0.state }), next_push_at = \(bind: { .integer($0.next) })
         WHERE \(wakeTarget { $0.key })
         """)
-    private static let countAckHour = StatementShape<AckCount>(
+    private static let countAckHour = SQLiteShape<AckCount>(
         "ack: hour",
         """
         INSERT INTO ack_hours (hour, outcome, app, count)
@@ -48,7 +48,7 @@ extension SQLiteStoreConnection {
         \(bind: { .text($0.app.rawValue) }), 1)
         ON CONFLICT (hour, outcome, app) DO UPDATE SET count = count + 1
         """)
-    private static let countAckTotal = StatementShape<AckCount>(
+    private static let countAckTotal = SQLiteShape<AckCount>(
         "ack: total",
         """
         INSERT INTO ack_totals (outcome, app, count, delay_sum_ms)
@@ -56,7 +56,7 @@ extension SQLiteStoreConnection {
         \(bind: { .integer($0.match?.delayMilliseconds ?? 0) }))
         ON CONFLICT (outcome, app) DO UPDATE SET count = count + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms
         """)
-    private static let countAckDelay = StatementShape<(bucket: Int, app: AppName)>(
+    private static let countAckDelay = SQLiteShape<(bucket: Int, app: AppName)>(
         "ack: delay bucket",
         """
         INSERT INTO ack_delay_totals (bucket, app, count)
@@ -66,7 +66,7 @@ extension SQLiteStoreConnection {
     /// A matched ack in its push's hour, counted in the column of its delay's bucket (d0 ... d10,
     /// schema step 7 → 8): a statement per bucket, numbered by it.
     private static let countAckDelivery = (0..<AckDelayBuckets.count).map { bucket in
-        StatementShape<(match: AckCount.Match, app: AppName)>(
+        SQLiteShape<(match: AckCount.Match, app: AppName)>(
             "ack: delivery hour", number: bucket,
             """
             INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: "\(bucket)"), app)

@@ -9,13 +9,13 @@ import StoreSQL
 extension SQLiteStoreConnection: RegistrationStatements {
     /// The registration's targets (its primary key's prefix); SQLite's write lock, taken at
     /// BEGIN IMMEDIATE, already holds the sweep's writes back.
-    private static let stored = StatementShape<RegistrationKey>(
+    private static let stored = SQLiteShape<RegistrationKey>(
         "registration: stored targets",
         """
         SELECT push_kind, push_token, environment, activity_type, last_push_at IS NOT NULL, push_count FROM push_targets
         WHERE registration_token = \(bind: { .text($0.token.hex) }) AND app = \(bind: { .text($0.app.rawValue) })
         """)
-    private static let insert = StatementShape<NewTarget>(
+    private static let insert = SQLiteShape<NewTarget>(
         "registration: insert target",
         """
         INSERT INTO push_targets (registration_token, push_kind, push_token, activity_type, environment, registered_at,
@@ -32,7 +32,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
         key: TargetKey, facts: RegistrationFacts, requested: Int?, keepsProof: Bool, cadence: CadenceState
     )
     /// The decision to keep the target's 200s is the caller's (`keepsProof`); the statement applies it.
-    private static let refresh = StatementShape<Refresh>(
+    private static let refresh = SQLiteShape<Refresh>(
         "registration: refresh target",
         """
         UPDATE push_targets SET activity_type = \(bind: { .text($0.facts.activityType.rawValue) }), \
@@ -45,20 +45,20 @@ extension SQLiteStoreConnection: RegistrationStatements {
         WHERE registration_token = \(bind: { .text($0.key.registration.hex) }) AND push_kind = \(bind: { .text($0.key.kind.name) }) \
         AND app = \(bind: { .text($0.key.app.rawValue) })
         """)
-    private static let deleteTarget = StatementShape<TargetKey>(
+    private static let deleteTarget = SQLiteShape<TargetKey>(
         "registration: delete target",
         """
         DELETE FROM push_targets WHERE registration_token = \(bind: { .text($0.registration.hex) }) \
         AND push_kind = \(bind: { .text($0.kind.name) }) AND app = \(bind: { .text($0.app.rawValue) })
         """)
-    private static let counts = StatementShape<Void>(
+    private static let counts = SQLiteShape<Void>(
         "registration: counts",
         """
         SELECT app, environment, sum(min(max(n, 0), 1125899906842624)), sum(min(max(unproven, 0), 1125899906842624))
         FROM target_groups WHERE push_kind = 'wake' GROUP BY app, environment
         """)
     /// Read from `push_targets_held_junk` (schema step 16), whose condition this repeats.
-    private static let heldJunk = StatementShape<(app: AppName, environment: APNsEnvironment, limit: Int)>(
+    private static let heldJunk = SQLiteShape<(app: AppName, environment: APNsEnvironment, limit: Int)>(
         "registration: held junk",
         """
         SELECT registration_token FROM push_targets
@@ -66,14 +66,14 @@ extension SQLiteStoreConnection: RegistrationStatements {
         AND push_kind = 'wake' AND guard_holds > 0 AND last_push_at IS NULL
         ORDER BY registered_at, registration_token LIMIT \(bind: { .integer(Int64($0.limit)) })
         """)
-    private static let delete = StatementShape<RegistrationKey>(
+    private static let delete = SQLiteShape<RegistrationKey>(
         "registration: delete",
         """
         DELETE FROM push_targets WHERE registration_token = \(bind: { .text($0.token.hex) }) \
         AND app = \(bind: { .text($0.app.rawValue) })
         RETURNING push_kind, activity_type, environment, last_push_at, app, push_count
         """)
-    private static let adjust = StatementShape<GroupDelta>(
+    private static let adjust = SQLiteShape<GroupDelta>(
         "registration: adjust counters",
         """
         INSERT INTO target_groups (push_kind, environment, activity_type, n, unproven, app, wakeups)
@@ -90,7 +90,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
     /// The four `CadenceColumns`' values, in their order, of the state `cadence` reads.
     static func cadenceValues<Input>(
         _ cadence: @escaping @Sendable (Input) -> CadenceState
-    ) -> SQL<InputBind<Input>> {
+    ) -> SQLiteInputSQL<Input> {
         """
         \(bind: { cadence($0).storedValues.activities.map { .integer($0) } ?? .null }), \
         \(bind: { cadence($0).storedValues.backgroundRefresh.map { .text($0) } ?? .null }), \
@@ -102,7 +102,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
     /// The four `CadenceColumns` set to the state `cadence` reads.
     static func cadenceAssignments<Input>(
         _ cadence: @escaping @Sendable (Input) -> CadenceState
-    ) -> SQL<InputBind<Input>> {
+    ) -> SQLiteInputSQL<Input> {
         """
         activities = \(bind: { cadence($0).storedValues.activities.map { .integer($0) } ?? .null }), \
         background_refresh = \(bind: { cadence($0).storedValues.backgroundRefresh.map { .text($0) } ?? .null }), \
