@@ -10,67 +10,69 @@ extension PostgresStoreConnection {
         guard !acks.isEmpty else { return }
         try storeFaults {
             // One round trip for every counter of every ack; each statement prepared once and
-            // found by its shape, its binds listed straight from the ack (its text built once).
+            // found by its shape, its binds read from the ack (its text built once).
             _ = try connection.pipeline { pipeline throws(PostgresError) in
                 for ack in acks {
-                    let app = PostgresValue.text(ack.app.rawValue)
-                    let outcome = PostgresValue.text(ack.outcome.rawValue)
-                    let hour: [PostgresValue] = [.integer(DeliveryHour.of(ack.at)), outcome, app]
-                    pipeline.run(try statement("ack hours", binds: hour) { Self.ackHour(ack) }, hour)
-                    let total: [PostgresValue] = [outcome, app, .integer(ack.match?.delayMilliseconds ?? 0)]
-                    pipeline.run(try statement("ack totals", binds: total) { Self.ackTotal(ack) }, total)
+                    try add(Self.ackHour, ack, to: pipeline)
+                    try add(Self.ackTotal, ack, to: pipeline)
                     guard let match = ack.match else { continue }
                     let bucket = AckDelayBuckets.index(ofMilliseconds: match.delayMilliseconds)
-                    let delivery: [PostgresValue] = [
-                        .integer(DeliveryHour.of(match.answeredAt)), .text(match.activityType.rawValue),
-                        .text(match.environment.rawValue), .integer(match.delayMilliseconds), app,
-                    ]
-                    pipeline.run(
-                        try statement("ack delivery hour", shape: bucket, binds: delivery) {
-                            Self.ackDeliveryHour(match, bucket: bucket, app: ack.app)
-                        }, delivery)
-                    let delay: [PostgresValue] = [.integer(Int64(bucket)), app]
-                    pipeline.run(
-                        try statement("ack delay total", binds: delay) { Self.ackDelayTotal(bucket, app: ack.app) }, delay)
+                    try add(Self.ackDeliveryHour[bucket], (match, ack.app), to: pipeline)
+                    try add(Self.ackDelayTotal, (bucket, ack.app), to: pipeline)
                 }
             }
         }
     }
 
+    /// Queues `shape` with the values `input` binds on `pipeline`.
+    private func add<Input>(_ shape: PostgresShape<Input>, _ input: Input, to pipeline: PostgresPipeline)
+        throws(PostgresError)
+    {
+        pipeline.run(try statement(shape), shape.values(input))
+    }
+
     // MARK: - The ack counters' statements
 
-    private static func ackHour(_ ack: AckCount) -> PostgresSQL {
+    private static let ackHour = PostgresShape<AckCount>(
+        "ack hours",
         """
         INSERT INTO ack_hours AS a (hour, outcome, app, count)
-        VALUES (\(bind: DeliveryHour.of(ack.at)), \(bind: ack.outcome.rawValue), \(bind: ack.app.rawValue), 1)
+        VALUES (\(bind: { .integer(DeliveryHour.of($0.at)) }), \(bind: { .text($0.outcome.rawValue) }), \
+        \(bind: { .text($0.app.rawValue) }), 1)
         ON CONFLICT (hour, outcome, app) DO UPDATE SET count = a.count + 1
-        """
-    }
+        """)
 
-    private static func ackTotal(_ ack: AckCount) -> PostgresSQL {
+    private static let ackTotal = PostgresShape<AckCount>(
+        "ack totals",
         """
         INSERT INTO ack_totals AS a (outcome, app, count, delay_sum_ms)
-        VALUES (\(bind: ack.outcome.rawValue), \(bind: ack.app.rawValue), 1, \(bind: ack.match?.delayMilliseconds ?? 0))
+        VALUES (\(bind: { .text($0.outcome.rawValue) }), \(bind: { .text($0.app.rawValue) }), 1, \
+        \(bind: { .integer($0.match?.delayMilliseconds ?? 0) }))
         ON CONFLICT (outcome, app) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
-        """
+        """)
+
+    /// The column of the delay's bucket (d0 ... d10): a statement per bucket, numbered by it. Acks
+    /// are the wakes' only.
+    private static let ackDeliveryHour = (0..<AckDelayBuckets.count).map { bucket in
+        PostgresShape<(match: AckCount.Match, app: AppName)>(
+            "ack delivery hour", number: bucket,
+            """
+            INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: String(bucket)), app)
+            VALUES (\(bind: { .integer(DeliveryHour.of($0.match.answeredAt)) }), \
+            \(bind: { .text($0.match.activityType.rawValue) }), \
+            \(bind: { .text($0.match.environment.rawValue) }), \(raw: PushKind.wake.sqlLiteral), 1, \
+            \(bind: { .integer($0.match.delayMilliseconds) }), 1, \(bind: { .text($0.app.rawValue) }))
+            ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
+                acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, \
+            d\(raw: String(bucket)) = h.d\(raw: String(bucket)) + 1
+            """)
     }
 
-    /// The column of the delay's bucket (d0 ... d10): a statement per bucket. Acks are the wakes' only.
-    private static func ackDeliveryHour(_ match: AckCount.Match, bucket: Int, app: AppName) -> PostgresSQL {
+    private static let ackDelayTotal = PostgresShape<(bucket: Int, app: AppName)>(
+        "ack delay total",
         """
-        INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: String(bucket)), app)
-        VALUES (\(bind: DeliveryHour.of(match.answeredAt)), \(bind: match.activityType.rawValue), \
-        \(bind: match.environment.rawValue), \(raw: PushKind.wake.sqlLiteral), 1, \(bind: match.delayMilliseconds), 1, \(bind: app.rawValue))
-        ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
-            acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, \
-        d\(raw: String(bucket)) = h.d\(raw: String(bucket)) + 1
-        """
-    }
-
-    private static func ackDelayTotal(_ bucket: Int, app: AppName) -> PostgresSQL {
-        """
-        INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES (\(bind: Int64(bucket)), \(bind: app.rawValue), 1)
+        INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES (\(bind: { .integer(Int64($0.bucket)) }), \
+        \(bind: { .text($0.app.rawValue) }), 1)
         ON CONFLICT (bucket, app) DO UPDATE SET count = a.count + 1
-        """
-    }
+        """)
 }

@@ -10,6 +10,9 @@ extension PostgresValue: SQLValue {
 /// A statement on PostgreSQL, its binds numbered by itself.
 typealias PostgresSQL = SQL<PostgresValue>
 
+/// A statement on PostgreSQL whose text is made once, its binds read from each run's input.
+typealias PostgresShape<Input> = StatementShape<Input, PostgresValue>
+
 /// Runs an `SQL` value: its statement prepared once and found again by its text, its binds bound.
 extension PostgresStoreConnection {
     @discardableResult
@@ -25,17 +28,9 @@ extension PostgresStoreConnection {
 
     func scalarInt(_ sql: PostgresSQL) throws(PostgresError) -> Int64? { try statement(sql.text).scalarInt(sql.binds) }
 
-    /// The statement of `shape` in `family`, to run with `binds` listed straight from a value (no
-    /// `SQL` built per run): its `SQL` is built by `sql` only the first time, for its text, and
-    /// its binds are checked against `binds` then.
-    func statement(
-        _ family: StaticString, shape: Int = 0, binds: [PostgresValue], sql: () -> PostgresSQL
-    ) throws(PostgresError) -> PostgresStatement {
-        try connection.statement(family, shape: shape) {
-            let built = sql()
-            precondition(built.binds == binds, "binds listed in the order of the statement's text")
-            return built.text
-        }
+    /// `shape`'s prepared statement, prepared on its first use and found by its name and number.
+    func statement<Input>(_ shape: PostgresShape<Input>) throws(PostgresError) -> PostgresStatement {
+        try connection.statement(shape.name, shape: shape.number, text: { shape.text })
     }
 }
 
