@@ -40,16 +40,4 @@ extension SQLiteConnection {
         try statement(shape).run(shape.values(input))
     }
 
-    /// The statement of `shape` in `family`, to run with `binds` listed straight from a value (no
-    /// `SQL` built per run): its `SQL` is built by `sql` only the first time, for its text, and
-    /// its binds are checked against `binds` then.
-    func statement(
-        _ family: StaticString, shape: Int, binds: [PreparedStatement.Value], sql: () -> SQLiteSQL
-    ) throws(SQLiteError) -> PreparedStatement {
-        try statement(family, shape: shape) {
-            let built = sql()
-            precondition(built.binds == binds, "binds listed in the order of the statement's text")
-            return built.text
-        }
-    }
 }

@@ -63,115 +63,155 @@ extension SQLiteStoreConnection {
         case kept(OutcomeRow.Change.Kept)
         /// Nothing but the attempts, on the row whatever it holds now.
         case attemptOnly
+
+        /// A delivered shape's values.
+        var delivered: (at: Int64, next: Int64) {
+            guard case .delivered(let at, let next) = self else { preconditionFailure("a delivered shape, a delivered row") }
+            return (at, next)
+        }
+
+        /// A kept shape's values.
+        var kept: OutcomeRow.Change.Kept {
+            guard case .kept(let kept) = self else { preconditionFailure("a kept shape, a kept row") }
+            return kept
+        }
     }
+
+    /// What one run of an outcome update binds from.
+    private typealias Update = (row: OutcomeRow, setting: Setting)
 
     /// One UPDATE of `row` with `setting`; its attempts as the row says (this answer put first by
     /// the SQL function, with no read of the row before; or all of them anew after a waiting ack
     /// was judged), and a waiting ack cleared when it was judged. Whether the row was there.
     private func update(_ row: OutcomeRow, setting: Setting) throws -> Bool {
-        guard let shape = Self.shape(of: row, setting: setting) else { return false }
-        let binds = Self.binds(of: row, setting: setting)
-        // One statement per shape, found by its number, its binds listed straight from the row:
-        // this runs once per pushed row, and building an `SQL` value for it each time (its pieces
-        // of text, then the text to find it by) slowed a sweep of 100,000 due.
-        try connection.statement("outcome update", shape: shape, binds: binds) { Self.sql(of: row, setting: setting) }
-            .run(binds)
+        let shape = UpdateShape(of: row, setting: setting)
+        guard !shape.setsNothing else { return false }
+        // One statement per shape, found by its number, its binds read from the row: this runs
+        // once per pushed row, and building an `SQL` value for it each time (its pieces of text,
+        // then the text to find it by) slowed a sweep of 100,000 due.
+        try connection.run(Self.updates[shape.number], (row, setting))
         return connection.changes > 0
     }
 
-    /// The update's statement for `row`: its text, and its binds in the order `binds(of:setting:)` lists them.
-    private static func sql(of row: OutcomeRow, setting: Setting) -> SQLiteSQL {
-        var assignments: [SQLiteSQL] = []
-        let condition: SQLiteSQL
-        switch setting {
-        case .delivered(let at, let next):
+    /// Which of the update's texts a row takes: what its setting sets, how its attempts change,
+    /// whether it clears a waiting ack and whether it writes the unchanged acks. Its `number`
+    /// finds its statement.
+    private struct UpdateShape {
+        enum Change: Int, CaseIterable { case delivered, kept, attemptOnly }
+        enum Attempts: Int, CaseIterable { case unchanged, prepend, replace }
+
+        var change: Change
+        var attempts: Attempts
+        var clearsWaitingAck: Bool
+        var writesUnchangedAcks: Bool
+
+        /// Every shape, in the order of their numbers.
+        static let all = Change.allCases.flatMap { change in
+            Attempts.allCases.flatMap { attempts in
+                [false, true].flatMap { clears in
+                    [false, true].map { writes in
+                        UpdateShape(change: change, attempts: attempts, clearsWaitingAck: clears, writesUnchangedAcks: writes)
+                    }
+                }
+            }
+        }
+
+        init(change: Change, attempts: Attempts, clearsWaitingAck: Bool, writesUnchangedAcks: Bool) {
+            self.change = change
+            self.attempts = attempts
+            self.clearsWaitingAck = clearsWaitingAck
+            self.writesUnchangedAcks = writesUnchangedAcks
+        }
+
+        init(of row: OutcomeRow, setting: Setting) {
+            switch setting {
+            case .delivered: change = .delivered
+            case .kept: change = .kept
+            case .attemptOnly: change = .attemptOnly
+            }
+            switch row.attempts {
+            case .unchanged: attempts = .unchanged
+            case .prepend: attempts = .prepend
+            case .replace: attempts = .replace
+            }
+            clearsWaitingAck = row.clearsWaitingAck
+            writesUnchangedAcks = row.unchangedAcks != nil
+        }
+
+        var number: Int {
+            ((change.rawValue * Attempts.allCases.count + attempts.rawValue) * 2 + (clearsWaitingAck ? 1 : 0)) * 2
+                + (writesUnchangedAcks ? 1 : 0)
+        }
+
+        /// An update that would set nothing: none is run.
+        var setsNothing: Bool { change == .attemptOnly && attempts == .unchanged && !clearsWaitingAck && !writesUnchangedAcks }
+    }
+
+    /// Every shape's statement, in the order of their numbers.
+    private static let updates = UpdateShape.all.map { SQLiteShape<Update>("outcome update", number: $0.number, sql(of: $0)) }
+
+    /// The update's statement of `shape`, its binds read from the row and setting it runs with.
+    private static func sql(of shape: UpdateShape) -> SQLiteInputSQL<Update> {
+        var assignments: [SQLiteInputSQL<Update>] = []
+        let condition: SQLiteInputSQL<Update>
+        switch shape.change {
+        case .delivered:
             assignments.append(
                 """
-                last_push_at = \(bind: at), next_push_at = \(bind: next), push_count = push_count + 1, \
+                last_push_at = \(bind: { .integer($0.setting.delivered.at) }), \
+                next_push_at = \(bind: { .integer($0.setting.delivered.next) }), push_count = push_count + 1, \
                 consecutive_failures = 0, last_error = NULL
                 """)
-            condition = stillAsRead(row)
-        case .kept(let kept):
-            let reason: PreparedStatement.Value = kept.reason.map { .text($0) } ?? .null
+            condition = stillAsRead
+        case .kept:
             assignments.append(
                 """
-                consecutive_failures = consecutive_failures + \(bind: Int64(kept.failuresAdded)), \
-                last_error = coalesce(\(bind: reason), last_error), next_push_at = \(bind: kept.nextPushAt), \
-                guard_holds = guard_holds + \(bind: Int64(kept.guardHoldsAdded))
+                consecutive_failures = consecutive_failures + \(bind: { .integer(Int64($0.setting.kept.failuresAdded)) }), \
+                last_error = coalesce(\(bind: { $0.setting.kept.reason.map { .text($0) } ?? .null }), last_error), \
+                next_push_at = \(bind: { .integer($0.setting.kept.nextPushAt) }), \
+                guard_holds = guard_holds + \(bind: { .integer(Int64($0.setting.kept.guardHoldsAdded)) })
                 """)
-            condition = stillAsRead(row)
+            condition = stillAsRead
         case .attemptOnly:
-            condition = "registration_token = \(bind: row.key.registration.hex) AND push_kind = \(bind: row.key.kind.name)"
+            condition = """
+                registration_token = \(bind: { .text($0.row.key.registration.hex) }) \
+                AND push_kind = \(bind: { .text($0.row.key.kind.name) })
+                """
         }
-        switch row.attempts {
+        switch shape.attempts {
         case .unchanged: break
-        case .prepend(let attempt):
-            let entry = PreparedStatement.Value.blob(AttemptRing.entry(attempt))
-            assignments.append("attempts = \(raw: SQLiteConnection.prependAttemptFunction)(\(bind: entry), attempts)")
-        case .replace(let all):
-            assignments.append("attempts = \(bind: .blob(AttemptRing.encode(all)))")
+        case .prepend:
+            let entry: SQLiteInputSQL<Update> = "\(bind: { .blob(AttemptRing.entry(prepended($0.row))) })"
+            assignments.append("attempts = \(raw: SQLiteConnection.prependAttemptFunction)(\(entry), attempts)")
+        case .replace:
+            assignments.append("attempts = \(bind: { .blob(AttemptRing.encode(replacing($0.row))) })")
         }
-        if row.clearsWaitingAck { assignments.append("waiting_ack_at = NULL, waiting_changed = NULL") }
-        if let unchanged = row.unchangedAcks { assignments.append("unchanged_acks = \(bind: Int64(unchanged))") }
+        if shape.clearsWaitingAck { assignments.append("waiting_ack_at = NULL, waiting_changed = NULL") }
+        if shape.writesUnchangedAcks {
+            assignments.append("unchanged_acks = \(bind: { $0.row.unchangedAcks.map { .integer(Int64($0)) } ?? .null })")
+        }
         return """
             UPDATE push_targets SET \(SQL.joined(assignments, separator: ", ")) \
-            WHERE \(condition) AND app = \(bind: row.key.app.rawValue)
+            WHERE \(condition) AND app = \(bind: { .text($0.row.key.app.rawValue) })
             """
     }
 
     /// The row's target as the sweep read it (`RegisteredAtGuard`).
-    private static func stillAsRead(_ row: OutcomeRow) -> SQLiteSQL {
+    private static let stillAsRead: SQLiteInputSQL<Update> = """
+        registration_token = \(bind: { .text($0.row.key.registration.hex) }) \
+        AND push_kind = \(bind: { .text($0.row.key.kind.name) }) \
+        AND \(RegisteredAtGuard.sql(reading: { $0.row.registeredAtGuard }))
         """
-        registration_token = \(bind: row.key.registration.hex) AND push_kind = \(bind: row.key.kind.name) \
-        AND \(row.registeredAtGuard.sql())
-        """
+
+    /// The answer a prepending shape puts first.
+    private static func prepended(_ row: OutcomeRow) -> PushAttempt {
+        guard case .prepend(let attempt) = row.attempts else { preconditionFailure("a row that prepends") }
+        return attempt
     }
 
-    /// The values `sql(of:setting:)` binds, in its order, listed without building its text.
-    private static func binds(of row: OutcomeRow, setting: Setting) -> [PreparedStatement.Value] {
-        var binds: [PreparedStatement.Value] = []
-        binds.reserveCapacity(10)
-        switch setting {
-        case .delivered(let at, let next):
-            binds.append(.integer(at))
-            binds.append(.integer(next))
-        case .kept(let kept):
-            binds.append(.integer(Int64(kept.failuresAdded)))
-            binds.append(kept.reason.map { .text($0) } ?? .null)
-            binds.append(.integer(kept.nextPushAt))
-            binds.append(.integer(Int64(kept.guardHoldsAdded)))
-        case .attemptOnly: break
-        }
-        switch row.attempts {
-        case .unchanged: break
-        case .prepend(let attempt): binds.append(.blob(AttemptRing.entry(attempt)))
-        case .replace(let all): binds.append(.blob(AttemptRing.encode(all)))
-        }
-        if let unchanged = row.unchangedAcks { binds.append(.integer(Int64(unchanged))) }
-        binds.append(.text(row.key.registration.hex))
-        binds.append(.text(row.key.kind.name))
-        if case .attemptOnly = setting {} else { binds.append(.integer(row.registeredAtGuard.read)) }
-        binds.append(.text(row.key.app.rawValue))
-        return binds
-    }
-
-    /// Which of the update's texts `row` takes (nil: it would set nothing): what `setting` sets,
-    /// how the attempts change, whether it clears a waiting ack and whether it writes the
-    /// unchanged acks.
-    private static func shape(of row: OutcomeRow, setting: Setting) -> Int? {
-        let change: Int
-        switch setting {
-        case .delivered: change = 0
-        case .kept: change = 1
-        case .attemptOnly: change = 2
-        }
-        let attempts: Int
-        switch row.attempts {
-        case .unchanged: attempts = 0
-        case .prepend: attempts = 1
-        case .replace: attempts = 2
-        }
-        if change == 2, attempts == 0, !row.clearsWaitingAck, row.unchangedAcks == nil { return nil }
-        return ((change * 3 + attempts) * 2 + (row.clearsWaitingAck ? 1 : 0)) * 2 + (row.unchangedAcks == nil ? 0 : 1)
+    /// The attempts a replacing shape writes.
+    private static func replacing(_ row: OutcomeRow) -> [PushAttempt] {
+        guard case .replace(let all) = row.attempts else { preconditionFailure("a row that replaces") }
+        return all
     }
 }
