@@ -140,31 +140,35 @@ extension PostgresStoreConnection: RegistrationStatements {
     }
 
     /// The registrations are the wake targets.
+    private static let counts = PostgresShape<Void>(
+        "registration: counts",
+        """
+        SELECT app, environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
+            sum(least(greatest(unproven, 0), 1125899906842624))::bigint
+        FROM target_groups WHERE \(raw: PushKind.wake.sqlIs()) GROUP BY app, environment
+        """)
+
     func registrationCounts() throws -> RegistrationCounts {
         try storeFaults {
-            let groups = try statement(
-                """
-                SELECT app, environment, sum(least(greatest(n, 0), 1125899906842624))::bigint,
-                    sum(least(greatest(unproven, 0), 1125899906842624))::bigint
-                FROM target_groups WHERE \(PushKind.wake.sqlIs()) GROUP BY app, environment
-                """
-            ).rows { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) }
+            let groups = try statement(Self.counts).rows { ($0.text(0), $0.text(1), $0.int(2), $0.int(3)) }
             return RegistrationCounts(groups)
         }
     }
 
     /// From `push_targets_held_junk` (schema step 7), whose condition this repeats; rows another
     /// host's writer is evicting (locked) are skipped, not waited for.
+    private static let heldJunk = PostgresShape<(app: AppName, environment: APNsEnvironment, limit: Int)>(
+        "registration: held junk",
+        """
+        SELECT registration_token FROM push_targets
+        WHERE app = \(bind: { .text($0.app.rawValue) }) AND environment = \(bind: { .text($0.environment.rawValue) }) \
+        AND \(raw: PushKind.wake.sqlIs()) AND guard_holds > 0 AND last_push_at IS NULL
+        ORDER BY registered_at, registration_token LIMIT \(bind: { .integer(Int64($0.limit)) }) FOR UPDATE SKIP LOCKED
+        """)
+
     func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
         try storeFaults {
-            try rows(
-                """
-                SELECT registration_token FROM push_targets
-                WHERE app = \(bind: app.rawValue) AND environment = \(bind: environment.rawValue) \
-                AND \(raw: PushKind.wake.sqlIs()) AND guard_holds > 0 AND last_push_at IS NULL
-                ORDER BY registered_at, registration_token LIMIT \(bind: Int64(limit)) FOR UPDATE SKIP LOCKED
-                """
-            ) { row in
+            try statement(Self.heldJunk).rows(Self.heldJunk.values((app, environment, limit))) { row in
                 // A token this build cannot read is skipped: not evicted, and no fault for a new device.
                 try? StoredValue.token(row.text(0), column: "registration_token")
             }.compactMap { $0.map { RegistrationKey(app: app, token: $0) } }
