@@ -56,7 +56,7 @@ extension SQLiteStoreConnection {
     // MARK: - The outcome update
 
     /// What an outcome update sets besides the attempts and the acks' columns.
-    private enum Setting {
+    enum Setting {
         /// Pushed: wake-ups + 1, failures reset, due again at `next`; where the row is as read.
         case delivered(at: Int64, next: Int64)
         /// Kept as read: failures and holds added, the reason, the next push; where the row is as read.
@@ -78,7 +78,7 @@ extension SQLiteStoreConnection {
     }
 
     /// What one run of an outcome update binds from.
-    private typealias Update = (row: OutcomeRow, setting: Setting)
+    typealias Update = (row: OutcomeRow, setting: Setting)
 
     /// One UPDATE of `row` with `setting`; its attempts as the row says (this answer put first by
     /// the SQL function, with no read of the row before; or all of them anew after a waiting ack
@@ -96,7 +96,7 @@ extension SQLiteStoreConnection {
     /// Which of the update's texts a row takes: what its setting sets, how its attempts change,
     /// whether it clears a waiting ack and whether it writes the unchanged acks. Its `number`
     /// finds its statement.
-    private struct UpdateShape {
+    struct UpdateShape {
         enum Change: Int, CaseIterable { case delivered, kept, attemptOnly }
         enum Attempts: Int, CaseIterable { case unchanged, prepend, replace }
 
@@ -147,8 +147,8 @@ extension SQLiteStoreConnection {
         var setsNothing: Bool { change == .attemptOnly && attempts == .unchanged && !clearsWaitingAck && !writesUnchangedAcks }
     }
 
-    /// Every shape's statement, in the order of their numbers.
-    private static let updates = UpdateShape.all.map { SQLiteShape<Update>("outcome update", number: $0.number, sql(of: $0)) }
+    /// Every shape's statement, in the order of their numbers (internal: its test prepares each).
+    static let updates = UpdateShape.all.map { SQLiteShape<Update>("outcome update", number: $0.number, sql(of: $0)) }
 
     /// The update's statement of `shape`, its binds read from the row and setting it runs with.
     private static func sql(of shape: UpdateShape) -> SQLiteInputSQL<Update> {
