@@ -54,8 +54,9 @@ import Testing
 
     /// Two statements of one shape with other values share one text, so one prepared statement.
     @Test func theTextDependsOnTheShapeNotTheValues() {
-        let first = RegisteredAtGuard(read: 1).sql() as SQL<Question>
-        let second = RegisteredAtGuard(read: 2).sql() as SQL<Question>
+        let scope = FaultScope(environment: .production, kind: .wake, app: .defaultApp)
+        let first = UnreachedTargets(scope: scope, dueAtOrBefore: 1, registeredAtOrBefore: 1).sql() as SQL<Question>
+        let second = UnreachedTargets(scope: scope, dueAtOrBefore: 2, registeredAtOrBefore: 2).sql() as SQL<Question>
         #expect(first.text == second.text)
         #expect(first.binds != second.binds)
     }
