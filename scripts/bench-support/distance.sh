@@ -96,9 +96,7 @@ distance_sweep() {
   record "$key.rate" "$(awk -v n="${sent:-0}" -v ns="$elapsed" 'BEGIN { print n / (ns / 1e9) }')"
   record "$key.seconds" "$(awk -v ns="$elapsed" 'BEGIN { print ns / 1e9 }')"
   record "$key.rss_mb" "$(awk '/Maximum resident/ { print $NF / 1024 }' "$work/time.txt")"
-  # CPU a push: user + system of the sweep process, every thread (GNU time's, from wait4).
-  record "$key.cpu_us" "$(awk -v n="${sent:-0}" '/User time/ { t += $NF } /System time/ { t += $NF }
-    END { print n ? t * 1e6 / n : "nan" }' "$work/time.txt")"
+  record "$key.cpu_us" "$(cpu_us_a_push "${sent:-0}")"
   record "$key.errors" "$((rtt_n - ${sent:-0}))"
 }
 
