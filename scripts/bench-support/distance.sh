@@ -23,6 +23,8 @@
 # URL set again (c-reference/push-client.c: libcurl's own floor); and h2load; the last two over as
 # many connections as the sweep opens for that backlog, with as many streams in flight (issue 52's
 # goal: at most 40 us a push, and at least 0.7x h2load's pushes/s over the same connections).
+# Then the same three straight to the endpoint on loopback, the C client and h2load over one
+# connection with 1,000 in flight: where issue 52 measured libcurl's floor (37-40 us a push).
 # BENCH_RTT_CURL=0 leaves curl out of the RTT rounds (at 100 ms, curl 100 takes 100 s a round).
 
 rtts=${BENCH_RTTS:-"0 10 100"}
@@ -196,6 +198,15 @@ distance_run() {
         "errors $(latest dist.small.h2same.errors))"
     done
     forwarder_stop dist.small
+    # libcurl's floor where issue 52 measured it: straight to the endpoint on loopback (no
+    # forwarder), one connection, 1,000 in flight; and the sweep there, on the same rows.
+    for round in $(seq "$rtt_rounds"); do
+      small_connections=1 small_depth=1000 distance_cpu_refs dist.floor "$endpoint_port" "$rtt_small_n"
+      DISTANCE_N=$rtt_small_n DISTANCE_DB="$work/distance-small.sqlite" distance_sweep dist.floor.sweep "$endpoint_port"
+      log "  loopback, N = $rtt_small_n, round $round: C client (1 connection, 1,000 in flight)" \
+        "$(latest dist.floor.c.rate) pushes/s ($(latest dist.floor.c.cpu_us) us, errors $(latest dist.floor.c.errors));" \
+        "sweep $(latest dist.floor.sweep.rate) ($(latest dist.floor.sweep.cpu_us) us, errors $(latest dist.floor.sweep.errors))"
+    done
     cp "$work/distance-uris-all.txt" "$work/distance-uris.txt"
   fi
 }
@@ -256,6 +267,12 @@ distance_table() {
       echo "    the build before (BENCH_BASELINE_SWEEP), same rows and rounds: $(cpu_of dist.small.baseline) us a push," \
         "$(rate_of dist.small.baseline) pushes/s; this build / before: CPU $(ratio "$sc" "$(value dist.small.baseline.cpu_us)")," \
         "pushes/s $(ratio "$sr" "$(value dist.small.baseline.rate)")"
+    fi
+    if [ -n "$(value dist.floor.c.cpu_us)" ] && [ "$(value dist.floor.c.cpu_us)" != nan ]; then
+      echo "    libcurl's floor where the issue measured it (loopback, no forwarder, 1 connection, 1,000 in flight;"
+      echo "    the issue: 37-40 us): C client $(cpu_of dist.floor.c) us, $(rate_of dist.floor.c) pushes/s;" \
+        "the sweep there $(cpu_of dist.floor.sweep) us, $(rate_of dist.floor.sweep) pushes/s;" \
+        "sweep / C $(ratio "$(value dist.floor.sweep.cpu_us)" "$(value dist.floor.c.cpu_us)")"
     fi
     echo "  goal (issue 52): CPU a push <= 40 us: $(verdict "$clean_refs == 0 && $sc <= 40") ($(fmt "$sc") us);" \
       ">= 0.7x h2load over the same connections: $(verdict "$clean_refs == 0 && $sr >= 0.7 * $hr") ($(ratio "$sr" "$hr"))"
