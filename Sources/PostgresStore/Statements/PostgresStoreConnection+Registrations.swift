@@ -168,7 +168,7 @@ extension PostgresStoreConnection: RegistrationStatements {
 
     func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
         try storeFaults {
-            try statement(Self.heldJunk).rows(Self.heldJunk.values((app, environment, limit))) { row in
+            try rows(Self.heldJunk, (app, environment, limit)) { row in
                 // A token this build cannot read is skipped: not evicted, and no fault for a new device.
                 try? StoredValue.token(row.text(0), column: "registration_token")
             }.compactMap { $0.map { RegistrationKey(app: app, token: $0) } }

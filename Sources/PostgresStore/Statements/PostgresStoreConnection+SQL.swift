@@ -32,6 +32,11 @@ extension PostgresStoreConnection {
     func statement<Input>(_ shape: PostgresShape<Input>) throws(PostgresError) -> PostgresStatement {
         try connection.statement(shape.name, shape: shape.number, text: { shape.text })
     }
+
+    /// The rows `shape` returns with the values `input` binds.
+    func rows<Input, T>(_ shape: PostgresShape<Input>, _ input: Input, _ read: (PostgresRow) -> T) throws(PostgresError) -> [T] {
+        try statement(shape).rows(shape.values(input), read)
+    }
 }
 
 /// One column of a batch, bound as one array with its type, for `unnest(...)`.
