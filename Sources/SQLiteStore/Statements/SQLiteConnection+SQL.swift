@@ -40,4 +40,8 @@ extension SQLiteConnection {
         try statement(shape).run(shape.values(input))
     }
 
+    /// The rows `shape` returns with the values `input` binds.
+    func rows<Input, T>(_ shape: SQLiteShape<Input>, _ input: Input, _ read: (Row) -> T) throws(SQLiteError) -> [T] {
+        try statement(shape).rows(shape.values(input), read)
+    }
 }

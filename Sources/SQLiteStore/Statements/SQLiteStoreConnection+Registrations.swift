@@ -157,7 +157,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
     func heldJunk(of app: AppName, in environment: APNsEnvironment, limit: Int) throws -> [RegistrationKey] {
         try storeFaults {
             // A token this build cannot read is skipped: not evicted, and no fault for a new device.
-            try connection.statement(Self.heldJunk).rows(Self.heldJunk.values((app, environment, limit))) { row in
+            try connection.rows(Self.heldJunk, (app, environment, limit)) { row in
                 try? StoredValue.token(row.text(0), column: "registration_token")
             }
             .compactMap { $0.map { RegistrationKey(app: app, token: $0) } }
