@@ -30,10 +30,10 @@ struct RestartThroughNginxTests {
     /// What the run must show: load before and after each restart, no request nginx had to
     /// answer for the responder, and every registration answered 200 stored.
     func expectNothingLost(_ load: RegistrationLoad, accessLog: String, database: TestDatabase, _ name: String) throws {
-        let answers = load.answers.get()
+        let answers = load.answers
         let statuses = Dictionary(grouping: answers, by: \.status).mapValues(\.count)
         print("restarts through nginx, \(name): \(Self.rounds) restarts, answers \(statuses)")
-        #expect(load.failures.get().isEmpty, "\(load.failures.get().prefix(5))")
+        #expect(load.failures.isEmpty, "\(load.failures.prefix(5))")
         let unanswered = Self.unanswered(in: accessLog)
         #expect(unanswered.isEmpty, "\(unanswered.count) requests answered by nginx for the responder: \(unanswered.prefix(5))")
         #expect(answers.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(statuses)")
@@ -52,8 +52,8 @@ struct RestartThroughNginxTests {
         let load = RegistrationLoad(port: stack.port)
         for round in 0..<Self.rounds {
             let before = childProcesses(of: stack.responder.pid)
-            let answered = load.answers.get().count
-            #expect(waitUntil(timeout: 60) { load.answers.get().count >= answered + 20 }, "round \(round): no load got through")
+            let answered = load.answers.count
+            #expect(waitUntil(timeout: 60) { load.answers.count >= answered + 20 }, "round \(round): no load got through")
             stack.responder.signal(SIGHUP)
             let restarted = waitUntil(timeout: 60) {
                 let now = childProcesses(of: stack.responder.pid)
@@ -61,8 +61,8 @@ struct RestartThroughNginxTests {
             }
             #expect(restarted, "round \(round): no new responder answered: \(stack.responderLog.suffix(400))")
         }
-        let answered = load.answers.get().count
-        #expect(waitUntil(timeout: 60) { load.answers.get().count >= answered + 20 }, "no load got through at the end")
+        let answered = load.answers.count
+        #expect(waitUntil(timeout: 60) { load.answers.count >= answered + 20 }, "no load got through at the end")
         load.stop()
         try expectNothingLost(load, accessLog: stack.accessLog, database: stack.database, "SIGHUP")
     }
@@ -94,14 +94,14 @@ struct RestartThroughNginxTests {
         #expect(waitUntil(timeout: 60, healthy), "the first responder never answered: \(current.output)")
         let load = RegistrationLoad(port: port)
         for round in 1...Self.rounds {
-            let answered = load.answers.get().count
-            #expect(waitUntil(timeout: 60) { load.answers.get().count >= answered + 20 }, "round \(round): no load got through")
+            let answered = load.answers.count
+            #expect(waitUntil(timeout: 60) { load.answers.count >= answered + 20 }, "round \(round): no load got through")
             #expect(current.stop() == .exited(0), "round \(round): \(current.output.suffix(400))")
             current = try responder(round)
             #expect(waitUntil(timeout: 60, healthy), "round \(round): the next responder never answered: \(current.output)")
         }
-        let answered = load.answers.get().count
-        #expect(waitUntil(timeout: 60) { load.answers.get().count >= answered + 20 }, "no load got through at the end")
+        let answered = load.answers.count
+        #expect(waitUntil(timeout: 60) { load.answers.count >= answered + 20 }, "no load got through at the end")
         load.stop()
         let accessLog = (try? String(contentsOfFile: prefix + "/access.log", encoding: .utf8)) ?? ""
         try expectNothingLost(load, accessLog: accessLog, database: database, "inherited socket")

@@ -39,12 +39,12 @@ struct PostgresServerFaultTests {
         let live = try LiveStack(options, label: "pgload")
         let load = RegistrationLoad(port: live.port)
         for round in 0..<3 {
-            let answered = load.answers.get().count
-            #expect(waitUntil(timeout: 60) { load.answers.get().count >= answered + 20 }, "round \(round): no load got through")
+            let answered = load.answers.count
+            #expect(waitUntil(timeout: 60) { load.answers.count >= answered + 20 }, "round \(round): no load got through")
             try lose(cluster, loss)
             // While the server is away: refusals, not hangs and not 200s.
-            let refused = load.answers.get().count
-            #expect(waitUntil(timeout: 60) { load.answers.get().count >= refused + 5 }, "round \(round): requests hung")
+            let refused = load.answers.count
+            #expect(waitUntil(timeout: 60) { load.answers.count >= refused + 5 }, "round \(round): requests hung")
             try cluster.start()
             // Served again without a restart of the responder (bounded: a failed open is trusted for a second).
             #expect(
@@ -54,9 +54,9 @@ struct PostgresServerFaultTests {
                 "round \(round): the responder did not serve again: \(live.responderLog.suffix(600))")
         }
         load.stop()
-        let answers = load.answers.get()
+        let answers = load.answers
         let statuses = Dictionary(grouping: answers, by: \.status).mapValues(\.count)
-        #expect(load.failures.get().isEmpty, "\(load.failures.get().prefix(5))")
+        #expect(load.failures.isEmpty, "\(load.failures.prefix(5))")
         #expect(answers.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(statuses)")
         #expect(statuses[503, default: 0] > 0, "the server's absence was never seen: the test tested nothing")
         let stored = Set(try database.rows("SELECT push_token FROM push_targets").map { $0[0] ?? "" })

@@ -41,8 +41,8 @@ struct DatabaseLossTests {
         load.expectMoreAccepted(20, "registrations after the restart, by the same responder")
         load.stop()
         #expect(stack.responder.isRunning, "the responder was not restarted")
-        #expect(load.failures.get().isEmpty, "\(load.failures.get().prefix(3))")
-        #expect(load.answers.get().allSatisfy { [200, 503].contains($0.status) })
+        #expect(load.failures.isEmpty, "\(load.failures.prefix(3))")
+        #expect(load.answers.allSatisfy { [200, 503].contains($0.status) })
         #expect(try lost(load, in: database).isEmpty, "every registration answered 200 is stored")
 
         // The hosts sweep again with no restart of anything: host-a's rows once its lease ended.
@@ -79,7 +79,7 @@ struct DatabaseLossTests {
         load.expectMoreAccepted(20, "registrations on the promoted standby, by the same responder")
         load.stop()
         #expect(stack.responder.isRunning, "the responder was not restarted")
-        #expect(load.failures.get().isEmpty, "\(load.failures.get().prefix(3))")
+        #expect(load.failures.isEmpty, "\(load.failures.prefix(3))")
         #expect(try lost(load, in: database).isEmpty, "every registration answered 200 is on the promoted standby")
 
         // Both hosts sweep the promoted server, found through the same URI.
@@ -91,7 +91,7 @@ struct DatabaseLossTests {
         // Beside the first 100, only tokens the load sent: a registration answered 503 while the
         // primary was lost may still have committed (its commit's acknowledgement lost with the
         // server), and is then pushed like any other; none is pushed twice.
-        let answered = Set(load.answers.get().map(\.token))
+        let answered = Set(load.answers.map(\.token))
         #expect(counts.keys.filter { !answered.contains($0) }.count == 100, "\(counts.count) tokens pushed")
         #expect(counts.values.allSatisfy { $0 == 1 })
         #expect(try database.scalar("SELECT count(*) FROM push_targets WHERE push_count = 0") == 0)
