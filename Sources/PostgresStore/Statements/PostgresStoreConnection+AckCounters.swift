@@ -33,46 +33,12 @@ extension PostgresStoreConnection {
 
     // MARK: - The ack counters' statements
 
-    private static let ackHour = PostgresShape<AckCount>(
-        "ack hours",
-        """
-        INSERT INTO ack_hours AS a (hour, outcome, app, count)
-        VALUES (\(bind: { .integer(DeliveryHour.of($0.at)) }), \(bind: { .text($0.outcome.rawValue) }), \
-        \(bind: { .text($0.app.rawValue) }), 1)
-        ON CONFLICT (hour, outcome, app) DO UPDATE SET count = a.count + 1
-        """)
-
-    private static let ackTotal = PostgresShape<AckCount>(
-        "ack totals",
-        """
-        INSERT INTO ack_totals AS a (outcome, app, count, delay_sum_ms)
-        VALUES (\(bind: { .text($0.outcome.rawValue) }), \(bind: { .text($0.app.rawValue) }), 1, \
-        \(bind: { .integer($0.match?.delayMilliseconds ?? 0) }))
-        ON CONFLICT (outcome, app) DO UPDATE SET count = a.count + 1, delay_sum_ms = a.delay_sum_ms + excluded.delay_sum_ms
-        """)
-
-    /// The column of the delay's bucket (d0 ... d10): a statement per bucket, numbered by it. Acks
-    /// are the wakes' only.
+    // StoreSQL's `AckCount` SQL, each prepared once on this connection.
+    private static let ackHour = PostgresShape<AckCount>("ack hours", AckCount.hourSQL())
+    private static let ackTotal = PostgresShape<AckCount>("ack totals", AckCount.totalSQL())
+    /// A statement per delay bucket, numbered by it.
     private static let ackDeliveryHour = (0..<AckDelayBuckets.count).map { bucket in
-        PostgresShape<(match: AckCount.Match, app: AppName)>(
-            "ack delivery hour", number: bucket,
-            """
-            INSERT INTO delivery_hours AS h (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: String(bucket)), app)
-            VALUES (\(bind: { .integer(DeliveryHour.of($0.match.answeredAt)) }), \
-            \(bind: { .text($0.match.activityType.rawValue) }), \
-            \(bind: { .text($0.match.environment.rawValue) }), \(raw: PushKind.wake.sqlLiteral), 1, \
-            \(bind: { .integer($0.match.delayMilliseconds) }), 1, \(bind: { .text($0.app.rawValue) }))
-            ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
-                acked = h.acked + 1, delay_sum_ms = h.delay_sum_ms + excluded.delay_sum_ms, \
-            d\(raw: String(bucket)) = h.d\(raw: String(bucket)) + 1
-            """)
+        PostgresShape<AckCount.Matched>("ack delivery hour", number: bucket, AckCount.deliveryHourSQL(bucket: bucket))
     }
-
-    private static let ackDelayTotal = PostgresShape<(bucket: Int, app: AppName)>(
-        "ack delay total",
-        """
-        INSERT INTO ack_delay_totals AS a (bucket, app, count) VALUES (\(bind: { .integer(Int64($0.bucket)) }), \
-        \(bind: { .text($0.app.rawValue) }), 1)
-        ON CONFLICT (bucket, app) DO UPDATE SET count = a.count + 1
-        """)
+    private static let ackDelayTotal = PostgresShape<AckCount.Bucketed>("ack delay total", AckCount.delayBucketSQL())
 }

@@ -40,42 +40,13 @@ extension SQLiteStoreConnection {
         UPDATE push_targets SET \(cadenceAssignments { $0.state }), next_push_at = \(bind: { .integer($0.next) })
         WHERE \(wakeTarget { $0.key })
         """)
-    private static let countAckHour = SQLiteShape<AckCount>(
-        "ack: hour",
-        """
-        INSERT INTO ack_hours (hour, outcome, app, count)
-        VALUES (\(bind: { .integer(DeliveryHour.of($0.at)) }), \(bind: { .text($0.outcome.rawValue) }), \
-        \(bind: { .text($0.app.rawValue) }), 1)
-        ON CONFLICT (hour, outcome, app) DO UPDATE SET count = count + 1
-        """)
-    private static let countAckTotal = SQLiteShape<AckCount>(
-        "ack: total",
-        """
-        INSERT INTO ack_totals (outcome, app, count, delay_sum_ms)
-        VALUES (\(bind: { .text($0.outcome.rawValue) }), \(bind: { .text($0.app.rawValue) }), 1, \
-        \(bind: { .integer($0.match?.delayMilliseconds ?? 0) }))
-        ON CONFLICT (outcome, app) DO UPDATE SET count = count + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms
-        """)
-    private static let countAckDelay = SQLiteShape<(bucket: Int, app: AppName)>(
-        "ack: delay bucket",
-        """
-        INSERT INTO ack_delay_totals (bucket, app, count)
-        VALUES (\(bind: { .integer(Int64($0.bucket)) }), \(bind: { .text($0.app.rawValue) }), 1)
-        ON CONFLICT (bucket, app) DO UPDATE SET count = count + 1
-        """)
-    /// A matched ack in its push's hour, counted in the column of its delay's bucket (d0 ... d10,
-    /// schema step 7 → 8): a statement per bucket, numbered by it.
+    // The ack figures' upserts (StoreSQL's `AckCount` SQL), each prepared once on this connection.
+    private static let countAckHour = SQLiteShape<AckCount>("ack: hour", AckCount.hourSQL())
+    private static let countAckTotal = SQLiteShape<AckCount>("ack: total", AckCount.totalSQL())
+    private static let countAckDelay = SQLiteShape<AckCount.Bucketed>("ack: delay bucket", AckCount.delayBucketSQL())
+    /// A statement per delay bucket, numbered by it.
     private static let countAckDelivery = (0..<AckDelayBuckets.count).map { bucket in
-        SQLiteShape<(match: AckCount.Match, app: AppName)>(
-            "ack: delivery hour", number: bucket,
-            """
-            INSERT INTO delivery_hours (hour, activity_type, environment, push_kind, acked, delay_sum_ms, d\(raw: "\(bucket)"), app)
-            VALUES (\(bind: { .integer(DeliveryHour.of($0.match.answeredAt)) }), \(bind: { .text($0.match.activityType.rawValue) }), \
-            \(bind: { .text($0.match.environment.rawValue) }), 'wake', 1, \(bind: { .integer($0.match.delayMilliseconds) }), 1, \
-            \(bind: { .text($0.app.rawValue) }))
-            ON CONFLICT (hour, push_kind, activity_type, environment, app) DO UPDATE SET
-                acked = acked + 1, delay_sum_ms = delay_sum_ms + excluded.delay_sum_ms, d\(raw: "\(bucket)") = d\(raw: "\(bucket)") + 1
-            """)
+        SQLiteShape<AckCount.Matched>("ack: delivery hour", number: bucket, AckCount.deliveryHourSQL(bucket: bucket))
     }
 
     func ackSubjects(_ keys: [RegistrationKey]) throws -> [AckSubject?] {
