@@ -11,35 +11,13 @@ extension SQLiteStoreConnection {
         """
         SELECT activity_type, environment, requested_interval, next_push_at, attempts, waiting_ack_at, last_push_at,
             registered_at, activities, background_refresh, low_power, unchanged_acks
-        FROM push_targets WHERE registration_token = \(bind: { .text($0.token.hex) }) AND push_kind = 'wake' \
-        AND app = \(bind: { .text($0.app.rawValue) })
+        FROM push_targets WHERE \(AckWrite.wakeTargetSQL { $0 })
         """)
-    /// The wake target of the key a write reads, as every ack write's `WHERE` names it.
-    private static func wakeTarget<Input>(_ key: @escaping @Sendable (Input) -> RegistrationKey) -> SQLiteInputSQL<Input> {
-        """
-        registration_token = \(bind: { .text(key($0).token.hex) }) AND push_kind = 'wake' \
-        AND app = \(bind: { .text(key($0).app.rawValue) })
-        """
-    }
-    private static let markAck = SQLiteShape<(key: RegistrationKey, attempts: [PushAttempt])>(
-        "ack: mark",
-        """
-        UPDATE push_targets SET attempts = \(bind: { .blob(AttemptRing.encode($0.attempts)) }) \
-        WHERE \(wakeTarget { $0.key })
-        """)
-    private static let waitAck = SQLiteShape<(key: RegistrationKey, at: Int64, changed: Bool?)>(
-        "ack: wait",
-        """
-        UPDATE push_targets SET waiting_ack_at = \(bind: { .integer($0.at) }), \
-        waiting_changed = \(bind: { $0.changed.map { .integer($0 ? 1 : 0) } ?? .null })
-        WHERE \(wakeTarget { $0.key })
-        """)
-    private static let cadence = SQLiteShape<(key: RegistrationKey, state: CadenceState, next: Int64)>(
-        "ack: cadence",
-        """
-        UPDATE push_targets SET \(cadenceAssignments { $0.state }), next_push_at = \(bind: { .integer($0.next) })
-        WHERE \(wakeTarget { $0.key })
-        """)
+    // An ack's writes (StoreSQL's `AckWrite` SQL); the attempts stored as their ring's blob.
+    private static let markAck = SQLiteShape<AckWrite.Marking>(
+        "ack: mark", AckWrite.markSQL(attempts: "\(bind: { .blob(AttemptRing.encode($0.attempts)) })"))
+    private static let waitAck = SQLiteShape<AckWrite.Waiting>("ack: wait", AckWrite.waitSQL())
+    private static let cadence = SQLiteShape<AckWrite.Pacing>("ack: cadence", AckWrite.cadenceSQL())
     // The ack figures' upserts (StoreSQL's `AckCount` SQL), each prepared once on this connection.
     private static let countAckHour = SQLiteShape<AckCount>("ack: hour", AckCount.hourSQL())
     private static let countAckTotal = SQLiteShape<AckCount>("ack: total", AckCount.totalSQL())

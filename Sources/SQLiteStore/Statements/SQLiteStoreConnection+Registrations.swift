@@ -25,7 +25,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
         \(bind: { .text($0.facts.environment.rawValue) }), \(bind: { .integer($0.facts.registeredAt) }), \
         \(bind: { .integer($0.facts.expiresAt) }), \(bind: { interval($0.requestedInterval) }), \
         \(bind: { .integer($0.facts.registeredAt) }), \(bind: { .text($0.key.app.rawValue) }), \
-        \(cadenceValues { $0.cadence }))
+        \(CadenceState.sqlValues { $0.cadence }))
         """)
     /// A refresh's write (`TargetWrite.refresh`).
     private typealias Refresh = (
@@ -41,7 +41,7 @@ extension SQLiteStoreConnection: RegistrationStatements {
             next_push_at = \(bind: { .integer($0.facts.registeredAt) }), consecutive_failures = 0, last_error = NULL, \
         requested_interval = \(bind: { interval($0.requested) }),
             last_push_at = CASE WHEN \(bind: { .integer($0.keepsProof ? 1 : 0) }) THEN last_push_at END,
-            \(cadenceAssignments { $0.cadence }), waiting_changed = NULL
+            \(CadenceState.sqlAssignments { $0.cadence }), waiting_changed = NULL
         WHERE registration_token = \(bind: { .text($0.key.registration.hex) }) AND push_kind = \(bind: { .text($0.key.kind.name) }) \
         AND app = \(bind: { .text($0.key.app.rawValue) })
         """)
@@ -86,30 +86,6 @@ extension SQLiteStoreConnection: RegistrationStatements {
 
     /// The seconds asked between pushes, NULL for none.
     private static func interval(_ seconds: Int?) -> PreparedStatement.Value { seconds.map { .integer(Int64($0)) } ?? .null }
-
-    /// The four `CadenceColumns`' values, in their order, of the state `cadence` reads.
-    static func cadenceValues<Input>(
-        _ cadence: @escaping @Sendable (Input) -> CadenceState
-    ) -> SQLiteInputSQL<Input> {
-        """
-        \(bind: { cadence($0).storedValues.activities.map { .integer($0) } ?? .null }), \
-        \(bind: { cadence($0).storedValues.backgroundRefresh.map { .text($0) } ?? .null }), \
-        \(bind: { cadence($0).storedValues.lowPower.map { .integer($0) } ?? .null }), \
-        \(bind: { .integer(cadence($0).storedValues.unchangedAcks) })
-        """
-    }
-
-    /// The four `CadenceColumns` set to the state `cadence` reads.
-    static func cadenceAssignments<Input>(
-        _ cadence: @escaping @Sendable (Input) -> CadenceState
-    ) -> SQLiteInputSQL<Input> {
-        """
-        activities = \(bind: { cadence($0).storedValues.activities.map { .integer($0) } ?? .null }), \
-        background_refresh = \(bind: { cadence($0).storedValues.backgroundRefresh.map { .text($0) } ?? .null }), \
-        low_power = \(bind: { cadence($0).storedValues.lowPower.map { .integer($0) } ?? .null }), \
-        unchanged_acks = \(bind: { .integer(cadence($0).storedValues.unchangedAcks) })
-        """
-    }
 
     func storedTargets(_ keys: [RegistrationKey]) throws -> [StoredTargets?] {
         try storeFaults {
