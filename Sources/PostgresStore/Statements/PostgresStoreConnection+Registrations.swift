@@ -261,46 +261,6 @@ extension PostgresStoreConnection: RegistrationStatements {
         }
     }
 
-    func write(_ acks: [AckWrite]) throws {
-        try storeFaults {
-            for ack in acks {
-                switch ack {
-                case .mark(let key, let attempts):
-                    try run(
-                        """
-                        UPDATE push_targets SET attempts = ARRAY(
-                            SELECT decode(h, 'hex') FROM \(.unnest([.text(Self.entries(attempts))])) WITH ORDINALITY AS a(h, o)
-                            ORDER BY o)
-                        WHERE \(Self.wakeTarget(of: key))
-                        """)
-                case .wait(let key, let at, let changed):
-                    let changed: PostgresValue = changed.map { .integer($0 ? 1 : 0) } ?? .null
-                    try run(
-                        """
-                        UPDATE push_targets SET waiting_ack_at = \(bind: at), waiting_changed = \(bind: changed)
-                        WHERE \(Self.wakeTarget(of: key))
-                        """)
-                case .cadence(let key, let state, let next):
-                    let stored = state.storedValues
-                    let activities: PostgresValue = stored.activities.map { .integer($0) } ?? .null
-                    let refresh: PostgresValue = stored.backgroundRefresh.map { .text($0) } ?? .null
-                    let lowPower: PostgresValue = stored.lowPower.map { .integer($0) } ?? .null
-                    try run(
-                        """
-                        UPDATE push_targets SET activities = \(bind: activities), background_refresh = \(bind: refresh),
-                            low_power = \(bind: lowPower), unchanged_acks = \(bind: stored.unchangedAcks), next_push_at = \(bind: next)
-                        WHERE \(Self.wakeTarget(of: key))
-                        """)
-                }
-            }
-        }
-    }
-
-    /// The wake target of the registration `key`.
-    private static func wakeTarget(of key: RegistrationKey) -> PostgresSQL {
-        "registration_token = \(bind: key.token.hex) AND \(raw: PushKind.wake.sqlIs()) AND app = \(bind: key.app.rawValue)"
-    }
-
     /// Each attempt's entry (`AttemptRing`) as hex, newest first, the first 20.
     static func entries(_ attempts: [PushAttempt]) -> [String?] {
         attempts.prefix(PushAttempt.kept).map { PostgresArray.hex(AttemptRing.entry($0)) }

@@ -33,6 +33,12 @@ extension PostgresStoreConnection {
         try connection.statement(shape.name, shape: shape.number, text: { shape.text })
     }
 
+    /// Runs `shape` with the values `input` binds.
+    @discardableResult
+    func run<Input>(_ shape: PostgresShape<Input>, _ input: Input) throws(PostgresError) -> PostgresResult {
+        try statement(shape).run(shape.values(input))
+    }
+
     /// The rows `shape` returns with the values `input` binds.
     func rows<Input, T>(_ shape: PostgresShape<Input>, _ input: Input, _ read: (PostgresRow) -> T) throws(PostgresError) -> [T] {
         try statement(shape).rows(shape.values(input), read)
