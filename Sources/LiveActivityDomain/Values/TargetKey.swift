@@ -39,6 +39,10 @@ extension TargetKey: Comparable {
     /// The order of the due index after the due time: the registration's token, the kind's name,
     /// then the app's name (so a one-app deployment keeps its order).
     public static func < (left: TargetKey, right: TargetKey) -> Bool {
-        (left.registration.hex, left.kind.name, left.app.rawValue) < (right.registration.hex, right.kind.name, right.app.rawValue)
+        // Field by field, as a tuple compares, without building the tuples: the SQLite outcome
+        // writer sorts every batch by it.
+        if left.registration.hex != right.registration.hex { return left.registration.hex < right.registration.hex }
+        if left.kind.name != right.kind.name { return left.kind.name < right.kind.name }
+        return left.app.rawValue < right.app.rawValue
     }
 }
