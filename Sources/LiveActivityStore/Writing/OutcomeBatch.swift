@@ -20,9 +20,13 @@ public struct OutcomeBatch: Sendable {
     /// Applies the batch in one transaction; how many targets of each app and kind it deleted.
     public func apply(to statements: any SweepStatements, policy: IntervalPolicy) throws -> [AppKind: Int] {
         guard !isEmpty else { return [:] }
-        var rows = Self.rows(writes, answered: answered)
+        // Each answer's row is found once here; the steps after go by index, not by target.
+        var rows: [OutcomeRow]
+        let rowOfAnswer: [Int]
+        (rows, rowOfAnswer) = Self.fold(writes, answered: answered)
         return try statements.transaction {
-            let waiting = try statements.waitingAcks(among: rows.filter { $0.key.kind.acknowledged }.map(\.key.registrationKey))
+            let waiting = try statements.waitingAcks(
+                among: rows.compactMap { $0.key.kind.acknowledged ? $0.key.registrationKey : nil })
             let acks = Self.judge(waiting, in: &rows, policy: policy)
             let written = try statements.write(rows)
             let results = written.results
@@ -34,16 +38,16 @@ public struct OutcomeBatch: Sendable {
             // the wake-ups of the 200s written.
             let delivered = Self.writtenDeliveries(rows, results)
             let deltas = TargetCounting.deltas(
-                removing: written.deleted, proving: Self.proven(delivered, answered),
-                delivering: Self.delivered(rows, delivered, answered))
+                removing: written.deleted, proving: Self.proven(delivered, answered, rowOfAnswer: rowOfAnswer),
+                delivering: Self.delivered(delivered, answered, rowOfAnswer: rowOfAnswer))
             if !deltas.isEmpty { try statements.adjust(deltas) }
             // An ack is counted where its row took the batch: a row skipped (registered again,
             // another host's now) still holds it, for the write that does reach it.
-            let counted = zip(rows, results).compactMap { row, result in result == .skipped ? nil : acks[row.key] }
+            let counted = acks.isEmpty ? [] : rows.indices.compactMap { results[$0] == .skipped ? nil : acks[rows[$0].key] }
             if !counted.isEmpty { try statements.count(counted) }
             var deleted: [AppKind: Int] = [:]
-            for (row, result) in zip(rows, results) where result == .deleted {
-                deleted[AppKind(row.key.kind, of: row.key.app), default: 0] += 1
+            for index in rows.indices where results[index] == .deleted {
+                deleted[AppKind(rows[index].key.kind, of: rows[index].key.app), default: 0] += 1
             }
             return deleted
         }
@@ -54,27 +58,40 @@ public struct OutcomeBatch: Sendable {
     /// One row per target: its writes in the order made (a failure then a fault's hold keep the
     /// failure's count and take the hold's wait), and its answer first in its attempts.
     static func rows(_ writes: [OutcomeWrite], answered: [AnsweredPush]) -> [OutcomeRow] {
+        fold(writes, answered: answered).rows
+    }
+
+    /// `rows`, and the row of each answer, in the order of `answered`.
+    static func fold(_ writes: [OutcomeWrite], answered: [AnsweredPush]) -> (rows: [OutcomeRow], rowOfAnswer: [Int]) {
         var rows: [OutcomeRow] = []
+        var rowOfAnswer: [Int] = []
         var index: [TargetKey: Int] = [:]
+        // Most targets have a write and an answer: sized for the batch, nothing grows as it fills.
+        rows.reserveCapacity(writes.count + answered.count)
+        rowOfAnswer.reserveCapacity(answered.count)
+        index.reserveCapacity(writes.count + answered.count)
         for write in writes {
             let (selected, change) = Self.change(write)
-            if let at = index[write.key] {
-                rows[at].change = Self.fold(rows[at].change, then: change)
-            } else {
-                index[write.key] = rows.count
+            let at = index.value(of: write.key, orInserting: rows.count)
+            if at == rows.count {
                 rows.append(OutcomeRow(key: write.key, selectedRegisteredAt: selected, change: change))
-            }
-        }
-        for push in answered {
-            if let at = index[push.key] {
-                rows[at].attempts = .prepend(push.attempt)
             } else {
-                index[push.key] = rows.count
-                rows.append(
-                    OutcomeRow(key: push.key, selectedRegisteredAt: 0, change: .attemptOnly, attempts: .prepend(push.attempt)))
+                rows[at].change = Self.fold(rows[at].change, then: change)
             }
         }
-        return rows
+        for answer in answered.indices {
+            let at = index.value(of: answered[answer].key, orInserting: rows.count)
+            if at == rows.count {
+                rows.append(
+                    OutcomeRow(
+                        key: answered[answer].key, selectedRegisteredAt: 0, change: .attemptOnly,
+                        attempts: .prepend(answered[answer].attempt)))
+            } else {
+                rows[at].attempts = .prepend(answered[answer].attempt)
+            }
+            rowOfAnswer.append(at)
+        }
+        return (rows, rowOfAnswer)
     }
 
     private static func change(_ write: OutcomeWrite) -> (selectedRegisteredAt: Int64, OutcomeRow.Change) {
@@ -149,22 +166,20 @@ public struct OutcomeBatch: Sendable {
     static func deliveries(_ answered: [AnsweredPush]) -> [DeliveryCount] {
         var counts: [DeliveryCount] = []
         var index: [DeliveryKey: Int] = [:]
-        for push in answered where push.attempt.status == 200 {
+        for answer in answered.indices where answered[answer].attempt.status == 200 {
+            let push = answered[answer]
             let hour = DeliveryHour.of(push.attempt.answeredAt)
             let key = DeliveryKey(
                 hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind,
                 app: push.key.app)
             let firstOfHour = push.previousDeliveryAt.map { DeliveryHour.of($0) < hour } ?? true
-            let at =
-                index[key]
-                ?? {
-                    index[key] = counts.count
-                    counts.append(
-                        DeliveryCount(
-                            hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind,
-                            app: push.key.app, delivered: 0, registrations: 0))
-                    return counts.count - 1
-                }()
+            let at = index.value(of: key, orInserting: counts.count)
+            if at == counts.count {
+                counts.append(
+                    DeliveryCount(
+                        hour: hour, activityType: push.activityType, environment: push.environment, kind: push.kind,
+                        app: push.key.app, delivered: 0, registrations: 0))
+            }
             counts[at].delivered += 1
             if firstOfHour { counts[at].registrations += 1 }
         }
@@ -173,44 +188,52 @@ public struct OutcomeBatch: Sendable {
 
     /// The targets the batch's written 200s proved for the first time (their previous 200:
     /// none), as the counters count them before their 200.
-    static func proven(_ written: Set<TargetKey>, _ answered: [AnsweredPush]) -> [CountedTarget] {
-        answered.filter { $0.attempt.status == 200 && $0.previousDeliveryAt == nil && written.contains($0.key) }.map {
-            CountedTarget(
-                kind: $0.kind, activityType: $0.activityType, environment: $0.environment, proven: false, app: $0.key.app)
+    static func proven(_ written: [Bool], _ answered: [AnsweredPush], rowOfAnswer: [Int]) -> [CountedTarget] {
+        answered.indices.compactMap { answer in
+            let push = answered[answer]
+            guard push.attempt.status == 200, push.previousDeliveryAt == nil, written[rowOfAnswer[answer]] else { return nil }
+            return CountedTarget(
+                kind: push.kind, activityType: push.activityType, environment: push.environment, proven: false, app: push.key.app)
         }
     }
 
     /// The targets whose 200 the batch wrote, as the counters count them: each row written
-    /// `.delivered` is one more wake-up (its `push_count + 1`), in the group its answer names.
-    static func delivered(_ rows: [OutcomeRow], _ written: Set<TargetKey>, _ answered: [AnsweredPush]) -> [CountedTarget] {
-        var groups: [TargetKey: CountedTarget] = [:]
-        for push in answered where push.attempt.status == 200 && written.contains(push.key) && groups[push.key] == nil {
-            groups[push.key] = CountedTarget(
+    /// `.delivered` is one more wake-up (its `push_count + 1`), in the group its (first) answer
+    /// names; in the order of the rows.
+    static func delivered(_ written: [Bool], _ answered: [AnsweredPush], rowOfAnswer: [Int]) -> [CountedTarget] {
+        var groups = [CountedTarget?](repeating: nil, count: written.count)
+        for answer in answered.indices where answered[answer].attempt.status == 200 {
+            let row = rowOfAnswer[answer]
+            guard written[row], groups[row] == nil else { continue }
+            let push = answered[answer]
+            groups[row] = CountedTarget(
                 kind: push.kind, activityType: push.activityType, environment: push.environment, proven: true,
                 app: push.key.app)
         }
-        return rows.compactMap { written.contains($0.key) ? groups[$0.key] : nil }
+        return groups.compactMap { $0 }
     }
 
-    /// The targets whose `.delivered` change the batch wrote (the rows `proven` and `delivered`
+    /// Whether each row's `.delivered` change was written (the rows `proven` and `delivered`
     /// count from).
-    static func writtenDeliveries(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result]) -> Set<TargetKey> {
-        Set(
-            zip(rows, results).compactMap { row, result -> TargetKey? in
-                guard result == .written, case .delivered = row.change else { return nil }
-                return row.key
-            })
+    static func writtenDeliveries(_ rows: [OutcomeRow], _ results: [OutcomeRow.Result]) -> [Bool] {
+        rows.indices.map { index in
+            guard results[index] == .written, case .delivered = rows[index].change else { return false }
+            return true
+        }
     }
 
     /// The first 200 of each app, environment and kind in the batch (SPEC 5's guard: scopes that ever delivered).
     static func firstDeliveries(_ answered: [AnsweredPush]) -> [PushScope: Int64] {
         var firsts: [PushScope: Int64] = [:]
-        for push in answered where push.attempt.status == 200 {
+        for answer in answered.indices where answered[answer].attempt.status == 200 {
+            let push = answered[answer]
             let scope = PushScope(environment: push.environment, kind: push.kind, app: push.key.app)
-            firsts[scope] = min(firsts[scope] ?? .max, push.attempt.answeredAt)
+            Self.lower(&firsts[scope, default: .max], to: push.attempt.answeredAt)
         }
         return firsts
     }
+
+    private static func lower(_ value: inout Int64, to other: Int64) { value = min(value, other) }
 
     private struct DeliveryKey: Hashable {
         var hour: Int64
@@ -218,5 +241,14 @@ public struct OutcomeBatch: Sendable {
         var environment: APNsEnvironment
         var kind: PushKind
         var app: AppName
+    }
+}
+
+extension Dictionary where Value == Int {
+    /// The value of `key`, or `new` stored as its value and returned when it has none: the key
+    /// is hashed once, where a lookup then an insert would hash it twice.
+    fileprivate mutating func value(of key: Key, orInserting new: Int) -> Int {
+        func read(_ value: inout Int) -> Int { value }
+        return read(&self[key, default: new])
     }
 }
