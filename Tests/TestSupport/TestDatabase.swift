@@ -144,16 +144,19 @@ public final class TestDatabase: @unchecked Sendable {
         return connection
     }
 
-    /// Stores or refreshes a registration through the responder's group commit.
+    /// Stores or refreshes a registration through the responder's group commit, with its targets
+    /// of other kinds (`others`, besides a widgets target given as `widget`).
     @discardableResult
     public func register(
         _ token: PushToken, type: ActivityType = .charging, environment: APNsEnvironment = .production, now: Int64,
         expiresAt: Int64? = nil, cap: Int = 1_000_000, unprovenCap: Int = 1_000_000, interval: Int? = nil,
-        widget: NewRegistration.Widget? = nil, app: AppName = .defaultApp, device: DeviceState = .unknown
+        widget: NewRegistration.Widget? = nil, others: [NewRegistration.Other] = [], app: AppName = .defaultApp,
+        device: DeviceState = .unknown
     ) throws -> StoreWrite.RegisterResult {
         var registration = NewRegistration(
             token: token, activityType: type, environment: environment, registeredAt: now,
             expiresAt: expiresAt ?? now + 8 * 3_600_000, requestedInterval: interval, widget: widget, app: app)
+        registration.others += others
         registration.device = device
         guard
             case .registered(let result) = try writer.perform(
