@@ -13,10 +13,25 @@ public func registerBody(_ token: String, type: String = "charging", interval: I
 }
 
 /// The body of `POST /wakeup` with the widget extension's token (and the seconds asked between
-/// its reloads, when given), as an iOS 26 app with a push widget sends it.
+/// its reloads, when given), as an iOS 26 app with a push widget sends it: its field names
+/// spelt out, not read from `PushKind.widgets` (the oracle is not the code under test).
 public func registerBody(_ token: String, widget: String, widgetInterval: Int? = nil, interval: Int? = nil) -> String {
     var body = "{\"pushToken\":\"\(token)\",\"activityType\":\"charging\",\"widgetPushToken\":\"\(widget)\""
     if let widgetInterval { body += ",\"widgetInterval\":\(widgetInterval)" }
+    if let interval { body += ",\"interval\":\(interval)" }
+    return body + "}"
+}
+
+/// The body of `POST /wakeup` with the token of a target of `kind` (and the seconds asked between
+/// its pushes, when given), in the fields its kind names (a kind with its own token: not a wake).
+public func registerBody(
+    _ token: String, _ kind: PushKind, _ other: String, otherInterval: Int? = nil, interval: Int? = nil
+) -> String {
+    guard let tokenField = kind.tokenField, let intervalField = kind.intervalField else {
+        preconditionFailure("a \(kind) target's token and interval are the registration's own")
+    }
+    var body = "{\"pushToken\":\"\(token)\",\"activityType\":\"charging\",\"\(tokenField)\":\"\(other)\""
+    if let otherInterval { body += ",\"\(intervalField)\":\(otherInterval)" }
     if let interval { body += ",\"interval\":\(interval)" }
     return body + "}"
 }
