@@ -9,23 +9,26 @@ import Testing
 /// Widgets pushes in the figures (SPEC 7, issue 31: "every figure that counts pushes counts them
 /// per push kind"): `stats` (text and JSON) and `/wakeup/metrics` show the widgets targets and
 /// their pushes apart from the wakes, and leave every wake figure as it was - a deployment
-/// without widget targets reads exactly what it read before.
+/// without widget targets reads exactly what it read before. The JSON's and the metrics' claims
+/// hold for every kind with its own token and run over `PushKind.others`; the text's lines and
+/// the release before are widgets' own, spelt out.
 @Suite struct WidgetFiguresTests {
     let now: Int64 = 1_800_000_000_000
     let minute: Int64 = 60_000
 
     func token(_ seed: Int) -> PushToken { PushToken(trusted: sampleToken(seed)) }
+    /// The token of a target of another kind (a widget extension's).
     func widgetToken(_ seed: Int) -> PushToken { PushToken(trusted: testToken(500 + seed)) }
 
     /// The figures of `populateStatsFigures` (four registrations, two pushed, one waiting after
-    /// failures; a run 3 days ago and one 10 minutes ago with a sandbox fault), and with `widgets`
-    /// also: registrations 1 and 2 (charging, production) with a widgets target each, pushed 5
-    /// times, the second waiting after a failure; two widgets pushes answered 200 five minutes ago;
-    /// and the recent run's widgets pushes (40 sent, 2 failed, 1 target removed). None of it
-    /// touches a wake target or a wake's count.
+    /// failures; a run 3 days ago and one 10 minutes ago with a sandbox fault), and with a kind
+    /// in `other` (widgets) also: registrations 1 and 2 (charging, production) with a target of it
+    /// each, pushed 5 times, the second waiting after a failure; two of its pushes answered 200
+    /// five minutes ago; and the recent run's pushes of it (40 sent, 2 failed, 1 target removed).
+    /// None of it touches a wake target or a wake's count.
     /// On `engine`, a real one: the figures are planted with SQL, as in `populateStatsFigures`.
-    func populated(widgets: Bool, on engine: TestEngine) throws -> TestDatabase {
-        let database = try TestDatabase(engine, label: widgets ? "widgets" : "wakes")
+    func populated(with other: PushKind?, on engine: TestEngine) throws -> TestDatabase {
+        let database = try TestDatabase(engine, label: other.map(\.name) ?? "wakes")
         let ages: [(Int, ActivityType, APNsEnvironment, Int64)] = [
             (1, .charging, .production, 1 * minute), (2, .charging, .production, 10 * minute),
             (3, .debug, .sandbox, 45 * minute), (4, .charging, .sandbox, 3 * 60 * minute),
@@ -33,7 +36,7 @@ import Testing
         for (seed, type, environment, age) in ages {
             try database.register(
                 token(seed), type: type, environment: environment, now: now - age, expiresAt: now, cap: 100,
-                widget: widgets && seed <= 2 ? .init(token: widgetToken(seed)) : nil)
+                others: other.map { seed <= 2 ? [.init(kind: $0, token: widgetToken(seed))] : [] } ?? [])
         }
         try database.execute("UPDATE push_targets SET push_count = 7 WHERE push_token = '\(sampleToken(3))'")
         try database.execute("UPDATE push_targets SET push_count = 2 WHERE push_token = '\(sampleToken(4))'")
@@ -54,18 +57,18 @@ import Testing
         recent.faults = [
             SweepFault(environment: .sandbox, kind: .configuration, reason: "BadEnvironmentKeyInToken", pushes: 40, advice: "")
         ]
-        if widgets {
-            recent[.widgets].active = 2
-            recent[.widgets].sent = 40
-            recent[.widgets].failed = 2
-            recent[.widgets].removed = 1
-            recent[.widgets].failureReasons = ["TooManyRequests": 2]
-            recent[.widgets].removalReasons = ["BadDeviceToken": 1]
+        if let other {
+            recent[other].active = 2
+            recent[other].sent = 40
+            recent[other].failed = 2
+            recent[other].removed = 1
+            recent[other].failureReasons = ["TooManyRequests": 2]
+            recent[other].removalReasons = ["BadDeviceToken": 1]
         }
         try database.record(recent)
-        guard widgets else { return database }
+        guard let other else { return database }
         let pushedAt = now - 5 * minute
-        let keys = [1, 2].map { TargetKey(registration: token($0), kind: .widgets) }
+        let keys = [1, 2].map { TargetKey(registration: token($0), kind: other) }
         try database.apply(
             zip(keys, [now - 1 * minute, now - 10 * minute]).map { key, registeredAt in
                 .delivered(key, selectedRegisteredAt: registeredAt, at: pushedAt, nextPushAt: now + 30 * minute)
@@ -78,11 +81,11 @@ import Testing
                         apnsID: nil),
                     activityType: .charging, environment: .production, previousDeliveryAt: nil)
             })
-        try database.execute("UPDATE push_targets SET push_count = 5 WHERE push_kind = 'widgets'")
+        try database.execute("UPDATE push_targets SET push_count = 5 WHERE push_kind = '\(other)'")
         try database.recountWakeups()
         try database.execute(
-            "UPDATE push_targets SET consecutive_failures = 1 WHERE push_kind = 'widgets' AND registration_token = '\(sampleToken(2))'"
-        )
+            "UPDATE push_targets SET consecutive_failures = 1 WHERE push_kind = '\(other)'"
+                + " AND registration_token = '\(sampleToken(2))'")
         return database
     }
 
@@ -105,8 +108,8 @@ import Testing
 
     @Test(arguments: TestEngine.real)
     func theTextShowsWidgetsApartAndEveryWakeLineAsWithout(engine: TestEngine) throws {
-        let wakes = try populated(widgets: false, on: engine).statsReport(now: now)
-        let both = try populated(widgets: true, on: engine).statsReport(now: now)
+        let wakes = try populated(with: nil, on: engine).statsReport(now: now)
+        let both = try populated(with: .widgets, on: engine).statsReport(now: now)
         let text = both.text
         for line in [
             "Widgets targets: 2", "  charging / production: 2",
@@ -135,36 +138,36 @@ import Testing
         }
     }
 
-    /// The JSON of a report with widgets holds every member of the one without, as it was, and
-    /// the widgets figures in members of their own.
-    @Test(arguments: TestEngine.real)
-    func theJSONShowsWidgetsApartAndEveryWakeMemberAsWithout(engine: TestEngine) throws {
-        let wakes = try object(try populated(widgets: false, on: engine).statsReport(now: now).json)
-        let both = try object(try populated(widgets: true, on: engine).statsReport(now: now).json)
+    /// The JSON of a report with another kind's targets (widgets) holds every member of the one
+    /// without, as it was, and that kind's figures in members of their own.
+    @Test(arguments: TestEngine.real, PushKind.others)
+    func theJSONShowsAnotherKindApartAndEveryWakeMemberAsWithout(engine: TestEngine, kind: PushKind) throws {
+        let wakes = try object(try populated(with: nil, on: engine).statsReport(now: now).json)
+        let both = try object(try populated(with: kind, on: engine).statsReport(now: now).json)
 
         let targets = try #require(both["otherTargets"] as? [[String: Any]])
         #expect(targets.count == 1)
-        #expect(targets.first?["kind"] as? String == "widgets" && targets.first?["count"] as? Int == 2)
+        #expect(targets.first?["kind"] as? String == kind.name && targets.first?["count"] as? Int == 2)
         for period in ["sweeps24h", "sweeps7d"] {
             let sweeps = try #require(both[period] as? [String: Any])
-            let widgets = try #require((sweeps["others"] as? [String: Any])?["widgets"] as? [String: Any], "\(period)")
-            #expect(widgets["sent"] as? Int == 40 && widgets["failed"] as? Int == 2 && widgets["removed"] as? Int == 1)
+            let ofKind = try #require((sweeps["others"] as? [String: Any])?[kind.name] as? [String: Any], "\(period)")
+            #expect(ofKind["sent"] as? Int == 40 && ofKind["failed"] as? Int == 2 && ofKind["removed"] as? Int == 1)
             #expect(((wakes[period] as? [String: Any])?["others"] as? [String: Any])?.isEmpty == true)
         }
-        #expect(((both["lifetimeOthers"] as? [String: Any])?["widgets"] as? [String: Any])?["sent"] as? Int == 40)
+        #expect(((both["lifetimeOthers"] as? [String: Any])?[kind.name] as? [String: Any])?["sent"] as? Int == 40)
         let backingOff = try #require(both["otherBackingOff"] as? [[String: Any]])
-        #expect(backingOff.first?["kind"] as? String == "widgets" && backingOff.first?["count"] as? Int == 1)
+        #expect(backingOff.first?["kind"] as? String == kind.name && backingOff.first?["count"] as? Int == 1)
         let delivery = try #require((both["delivery"] as? [String: Any])?["otherKinds"] as? [String: Any])
         let day = try #require(delivery["24h"] as? [[String: Any]])
-        #expect(day.first?["kind"] as? String == "widgets" && day.first?["delivered"] as? Int == 2)
-        let widgetsDay = try #require(
-            ((both["day"] as? [String: Any])?["otherKinds"] as? [String: Any])?["widgets"] as? [String: Any])
-        #expect((widgetsDay["failureReasons"] as? [String: Int]) == ["TooManyRequests": 2])
-        #expect((widgetsDay["removalReasons"] as? [String: Int]) == ["BadDeviceToken": 1])
-        let bucket = try #require((widgetsDay["buckets"] as? [[String: Any]])?.first)
+        #expect(day.first?["kind"] as? String == kind.name && day.first?["delivered"] as? Int == 2)
+        let kindDay = try #require(
+            ((both["day"] as? [String: Any])?["otherKinds"] as? [String: Any])?[kind.name] as? [String: Any])
+        #expect((kindDay["failureReasons"] as? [String: Int]) == ["TooManyRequests": 2])
+        #expect((kindDay["removalReasons"] as? [String: Int]) == ["BadDeviceToken": 1])
+        let bucket = try #require((kindDay["buckets"] as? [[String: Any]])?.first)
         #expect(bucket["sent"] as? Int == 40 && bucket["failed"] as? Int == 2 && bucket["active"] as? Int == 2)
 
-        // Every wake member as it was: the report with widgets, less its widgets members, is the one without.
+        // Every wake member as it was: the report with the kind, less its members, is the one without.
         func wakeMembers(_ json: [String: Any]) -> NSDictionary {
             var json = json
             for key in ["otherTargets", "lifetimeOthers", "otherBackingOff"] { json[key] = nil }
@@ -183,35 +186,35 @@ import Testing
         #expect(wakeMembers(both) == wakeMembers(wakes))
     }
 
-    @Test(arguments: TestEngine.real)
-    func metricsCountWidgetsPushesUnderTheirKind(engine: TestEngine) throws {
-        let wakes = PrometheusMetrics.render(try populated(widgets: false, on: engine).metricsSnapshot())
-        let both = PrometheusMetrics.render(try populated(widgets: true, on: engine).metricsSnapshot())
+    @Test(arguments: TestEngine.real, PushKind.others)
+    func metricsCountAnotherKindsPushesUnderItsKind(engine: TestEngine, kind: PushKind) throws {
+        let wakes = PrometheusMetrics.render(try populated(with: nil, on: engine).metricsSnapshot())
+        let both = PrometheusMetrics.render(try populated(with: kind, on: engine).metricsSnapshot())
         for line in [
             #"liveactivity_pushes_sent_total{kind="wake"} 190"#,
-            #"liveactivity_pushes_sent_total{kind="widgets"} 40"#,
+            #"liveactivity_pushes_sent_total{kind="\#(kind)"} 40"#,
             #"liveactivity_pushes_failed_total{kind="wake"} 10"#,
-            #"liveactivity_pushes_failed_total{kind="widgets"} 2"#,
+            #"liveactivity_pushes_failed_total{kind="\#(kind)"} 2"#,
             #"liveactivity_pushes_failed_by_reason_total{kind="wake",reason="ServiceUnavailable"} 10"#,
-            #"liveactivity_pushes_failed_by_reason_total{kind="widgets",reason="TooManyRequests"} 2"#,
+            #"liveactivity_pushes_failed_by_reason_total{kind="\#(kind)",reason="TooManyRequests"} 2"#,
             #"liveactivity_registrations_removed_total{kind="wake"} 3"#,
-            #"liveactivity_registrations_removed_total{kind="widgets"} 1"#,
+            #"liveactivity_registrations_removed_total{kind="\#(kind)"} 1"#,
             #"liveactivity_push_targets{kind="wake",activity_type="charging",environment="production"} 2"#,
-            #"liveactivity_push_targets{kind="widgets",activity_type="charging",environment="production"} 2"#,
-            #"liveactivity_push_targets{kind="widgets",activity_type="debug",environment="sandbox"} 0"#,
-            #"liveactivity_registrations_backing_off{environment="production",kind="widgets"} 1"#,
+            #"liveactivity_push_targets{kind="\#(kind)",activity_type="charging",environment="production"} 2"#,
+            #"liveactivity_push_targets{kind="\#(kind)",activity_type="debug",environment="sandbox"} 0"#,
+            #"liveactivity_registrations_backing_off{environment="production",kind="\#(kind)"} 1"#,
             #"liveactivity_registrations_backing_off{environment="sandbox",kind="wake"} 1"#,
         ] {
             #expect(both.contains(line + "\n"), "\(line)")
         }
-        // The registrations are the wake targets: the widgets targets never count among them.
+        // The registrations are the wake targets: another kind's targets never count among them.
         #expect(both.contains(#"liveactivity_registrations{activity_type="charging",environment="production"} 2"# + "\n"))
         let wakeSeries = { (text: String) in
-            text.split(separator: "\n").filter { !$0.contains(#"kind="widgets""#) }
+            text.split(separator: "\n").filter { !$0.contains(#"kind="\#(kind)""#) }
         }
-        #expect(wakeSeries(both) == wakeSeries(wakes), "every other series as without widgets")
+        #expect(wakeSeries(both) == wakeSeries(wakes), "every other series as without \(kind)")
         // Every kind has its push counters from the start, 0 until it pushed (as the gauges do).
-        #expect(wakes.contains(#"liveactivity_pushes_sent_total{kind="widgets"} 0"# + "\n"))
+        #expect(wakes.contains(#"liveactivity_pushes_sent_total{kind="\#(kind)"} 0"# + "\n"))
         for line in both.split(separator: "\n") where !line.hasPrefix("#") {
             #expect(line.split(separator: " ").count == 2, "\(line)")
         }
