@@ -205,6 +205,7 @@ distance_run() {
       DISTANCE_N=$rtt_small_n DISTANCE_DB="$work/distance-small.sqlite" distance_sweep dist.floor.sweep "$endpoint_port"
       log "  loopback, N = $rtt_small_n, round $round: C client (1 connection, 1,000 in flight)" \
         "$(latest dist.floor.c.rate) pushes/s ($(latest dist.floor.c.cpu_us) us, errors $(latest dist.floor.c.errors));" \
+        "h2load $(latest dist.floor.h2same.rate) ($(latest dist.floor.h2same.cpu_us) us, errors $(latest dist.floor.h2same.errors));" \
         "sweep $(latest dist.floor.sweep.rate) ($(latest dist.floor.sweep.cpu_us) us, errors $(latest dist.floor.sweep.errors))"
     done
     cp "$work/distance-uris-all.txt" "$work/distance-uris.txt"
@@ -271,6 +272,7 @@ distance_table() {
     if [ -n "$(value dist.floor.c.cpu_us)" ] && [ "$(value dist.floor.c.cpu_us)" != nan ]; then
       echo "    libcurl's floor where the issue measured it (loopback, no forwarder, 1 connection, 1,000 in flight;"
       echo "    the issue: 37-40 us): C client $(cpu_of dist.floor.c) us, $(rate_of dist.floor.c) pushes/s;" \
+        "h2load $(cpu_of dist.floor.h2same) us, $(rate_of dist.floor.h2same) pushes/s;" \
         "the sweep there $(cpu_of dist.floor.sweep) us, $(rate_of dist.floor.sweep) pushes/s;" \
         "sweep / C $(ratio "$(value dist.floor.sweep.cpu_us)" "$(value dist.floor.c.cpu_us)")"
     fi
