@@ -22,16 +22,9 @@ extension PostgresStoreConnection {
 
     // Each prepared once on this connection and found by its shape: its text built once, not per ack.
 
-    /// The attempts stored as an array of their entries (`entries`), unnested in their order.
+    /// The attempts stored as an array of their entries (`attemptsSQL`).
     private static let markAck = PostgresShape<AckWrite.Marking>(
-        "ack: mark",
-        AckWrite.markSQL(
-            attempts: """
-                ARRAY(
-                    SELECT decode(h, 'hex') FROM unnest(\(bind: { PostgresArray.text(entries($0.attempts)) })::text[]) \
-                WITH ORDINALITY AS a(h, o)
-                    ORDER BY o)
-                """))
+        "ack: mark", AckWrite.markSQL(attempts: attemptsSQL { $0.attempts }))
     private static let waitAck = PostgresShape<AckWrite.Waiting>("ack: wait", AckWrite.waitSQL())
     private static let cadence = PostgresShape<AckWrite.Pacing>("ack: cadence", AckWrite.cadenceSQL())
 }

@@ -44,20 +44,23 @@ extension PostgresStoreConnection {
             // with the unchanged acks in a row that ack's `changed` made.
             for (index, row) in rows.enumerated() where results[index] == .written {
                 guard case .replace(let attempts) = row.attempts else { continue }
-                let unchanged: PostgresValue = row.unchangedAcks.map { .integer(Int64($0)) } ?? .null
-                try run(
-                    """
-                    UPDATE push_targets SET attempts = ARRAY(
-                            SELECT decode(h, 'hex') FROM \(.unnest([.text(Self.entries(attempts))])) WITH ORDINALITY AS a(h, o)
-                            ORDER BY o),
-                        unchanged_acks = coalesce(\(bind: unchanged), unchanged_acks), waiting_changed = NULL
-                    WHERE registration_token = \(bind: row.key.registration.hex) AND push_kind = \(bind: row.key.kind.name)
-                        AND app = \(bind: row.key.app.rawValue)
-                    """)
+                try run(Self.attemptsReplaced, (row.key, attempts, row.unchangedAcks))
             }
             return OutcomeRow.Written(results: results, deleted: removed.compactMap(\.counted))
         }
     }
+
+    /// A row's attempts anew and, where its ack said whether the data changed, its unchanged
+    /// acks: one statement per such row (a batch has few), its text built once.
+    private static let attemptsReplaced = PostgresShape<(key: TargetKey, attempts: [PushAttempt], unchangedAcks: Int?)>(
+        "outcome: attempts replaced",
+        """
+        UPDATE push_targets SET attempts = \(attemptsSQL { $0.attempts }),
+            unchanged_acks = coalesce(\(bind: { $0.unchangedAcks.map { .integer(Int64($0)) } ?? .null }), unchanged_acks),
+            waiting_changed = NULL
+        WHERE registration_token = \(bind: { .text($0.key.registration.hex) }) AND push_kind = \(bind: { .text($0.key.kind.name) })
+            AND app = \(bind: { .text($0.key.app.rawValue) })
+        """)
 
     /// A target as the statements return it (`registration_token, push_kind` and `app` at
     /// `appColumn`), to match rows by.
