@@ -260,21 +260,4 @@ extension PostgresStoreConnection: RegistrationStatements {
             return keys.map { byKey[$0] }
         }
     }
-
-    /// Each attempt's entry (`AttemptRing`) as hex, newest first, the first 20.
-    static func entries(_ attempts: [PushAttempt]) -> [String?] {
-        attempts.prefix(PushAttempt.kept).map { PostgresArray.hex(AttemptRing.entry($0)) }
-    }
-
-    /// The attempts a run's input holds, as the column stores them: an array of their entries
-    /// (`entries`), bound as one text array and unnested in their order. An ack's mark and the
-    /// sweep's attempts replaced by one write them so.
-    static func attemptsSQL<Input>(_ attempts: @escaping @Sendable (Input) -> [PushAttempt]) -> InputSQL<Input, PostgresValue> {
-        """
-        ARRAY(
-            SELECT decode(h, 'hex') FROM unnest(\(bind: { PostgresArray.text(entries(attempts($0))) })::text[]) \
-        WITH ORDINALITY AS a(h, o)
-            ORDER BY o)
-        """
-    }
 }
