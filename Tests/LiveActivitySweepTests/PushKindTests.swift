@@ -145,7 +145,7 @@ private enum Kinds {
             Kinds.widgetsKey(1), registeredAtOrBefore: now - 5, selectedRegisteredAt: row.registeredAt, reason: reason,
             nextPushAt: now + 1_800_000)
         #expect(decision == OutcomeDecision(.write(write), tally: .removed(reason)))
-        let stored = try #require(OutcomeBatch.rows([write], answered: []).first)
+        let stored = try #require(OutcomeBatch.fold([write], answered: []).rows.first)
         #expect(stored.key == TargetKey(registration: Kinds.device(1), kind: .widgets))
         #expect(!stored.deletesRegistration, "a widgets target's 410 never deletes the wake target")
         // A wake's 410 is its registration's.
@@ -156,7 +156,7 @@ private enum Kinds {
             return
         }
         #expect(wakeWrite.key == .wake(Kinds.device(1)))
-        #expect(try #require(OutcomeBatch.rows([wakeWrite], answered: []).first).deletesRegistration)
+        #expect(try #require(OutcomeBatch.fold([wakeWrite], answered: []).rows.first).deletesRegistration)
     }
 
     @Test(arguments: ["BadDeviceToken", "DeviceTokenNotForTopic"])
@@ -167,13 +167,13 @@ private enum Kinds {
         #expect(
             Kinds.rules.decide(.status(400, reason), for: row, isRetry: false, now: now)
                 == OutcomeDecision(.deleteUnlessGuarded(deletion, reason: reason)))
-        #expect(try #require(OutcomeBatch.rows([deletion], answered: []).first).deletesRegistration == false)
+        #expect(try #require(OutcomeBatch.fold([deletion], answered: []).rows.first).deletesRegistration == false)
         let wake = Kinds.wake(1)
         let wakeDeletion = OutcomeWrite.delete(.wake(Kinds.device(1)), registeredAtOrBefore: wake.registeredAt)
         #expect(
             Kinds.rules.decide(.status(400, reason), for: wake, isRetry: false, now: now)
                 == OutcomeDecision(.deleteUnlessGuarded(wakeDeletion, reason: reason)))
-        #expect(try #require(OutcomeBatch.rows([wakeDeletion], answered: []).first).deletesRegistration)
+        #expect(try #require(OutcomeBatch.fold([wakeDeletion], answered: []).rows.first).deletesRegistration)
         // The guard lets it through (a delivering scope) as the widgets target's deletion.
         var deletionGuard = MassDeletionGuard(everDelivered: [PushScope(environment: .production, kind: .widgets)])
         deletionGuard.observe(.status(400, reason), for: row)
@@ -475,7 +475,7 @@ private enum Kinds {
             requestedInterval: nil,
             attempts: [])
 
-        var alone = OutcomeBatch.rows([widgetsWrite], answered: [widgetsAnswer])
+        var alone = OutcomeBatch.fold([widgetsWrite], answered: [widgetsAnswer]).rows
         let before = alone
         #expect(OutcomeBatch.judge([waiting], in: &alone, policy: IntervalPolicy()).isEmpty)
         #expect(alone == before && alone.map(\.clearsWaitingAck) == [false], "the ack still waits for its wake")
@@ -488,7 +488,7 @@ private enum Kinds {
             previousDeliveryAt: nil)
         let wakeWrite = OutcomeWrite.delivered(
             .wake(registration), selectedRegisteredAt: Kinds.registeredAt, at: now - 800, nextPushAt: now + 299_200)
-        var both = OutcomeBatch.rows([widgetsWrite, wakeWrite], answered: [widgetsAnswer, wakeAnswer])
+        var both = OutcomeBatch.fold([widgetsWrite, wakeWrite], answered: [widgetsAnswer, wakeAnswer]).rows
         let counts = OutcomeBatch.judge([waiting], in: &both, policy: IntervalPolicy())
         #expect(Array(counts.keys) == [.wake(registration)])
         #expect(counts[.wake(registration)]?.outcome == .matched)

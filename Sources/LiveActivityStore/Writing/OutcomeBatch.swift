@@ -56,12 +56,8 @@ public struct OutcomeBatch: Sendable {
     // MARK: - Folding
 
     /// One row per target: its writes in the order made (a failure then a fault's hold keep the
-    /// failure's count and take the hold's wait), and its answer first in its attempts.
-    static func rows(_ writes: [OutcomeWrite], answered: [AnsweredPush]) -> [OutcomeRow] {
-        fold(writes, answered: answered).rows
-    }
-
-    /// `rows`, and the row of each answer, in the order of `answered`.
+    /// failure's count and take the hold's wait), and its answer first in its attempts; and the
+    /// row of each answer, in the order of `answered`.
     static func fold(_ writes: [OutcomeWrite], answered: [AnsweredPush]) -> (rows: [OutcomeRow], rowOfAnswer: [Int]) {
         var rows: [OutcomeRow] = []
         var rowOfAnswer: [Int] = []
