@@ -150,13 +150,14 @@ extension MemoryStoreConnection: SweepStatements {
             switch row.attempts {
             case .unchanged: break
             case .prepend(let attempt): target.attempts = Array(([attempt] + target.attempts).prefix(PushAttempt.kept))
-            case .replace(let all): target.attempts = Array(all.prefix(PushAttempt.kept))
+            case .replace(let all, let unchangedAcks):
+                target.attempts = Array(all.prefix(PushAttempt.kept))
+                if let unchangedAcks { target.cadence.unchangedAcks = unchangedAcks }
             }
             if row.clearsWaitingAck {
                 target.waitingAckAt = nil
                 target.waitingChanged = nil
             }
-            if let unchanged = row.unchangedAcks { target.cadence.unchangedAcks = unchanged }
             return target
         }
         switch row.change {

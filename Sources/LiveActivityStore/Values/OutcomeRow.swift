@@ -46,8 +46,9 @@ public struct OutcomeRow: Sendable, Equatable {
         case unchanged
         /// This answer goes first (`AttemptRing.entry`), the 21st is dropped.
         case prepend(PushAttempt)
-        /// All of them anew, newest first: a waiting ack was judged a match and marked one.
-        case replace([PushAttempt])
+        /// All of them anew, newest first: a waiting ack was judged a match and marked one; with
+        /// the unchanged acks in a row its `changed` made (nil: it said nothing, as stored).
+        case replace([PushAttempt], unchangedAcks: Int?)
     }
 
     public var key: TargetKey
@@ -57,8 +58,6 @@ public struct OutcomeRow: Sendable, Equatable {
     public var attempts: Attempts
     /// An ack waiting on the row was judged with this batch: the row no longer holds it.
     public var clearsWaitingAck: Bool
-    /// The unchanged acks in a row after that ack matched and said `changed` (nil: as stored).
-    public var unchangedAcks: Int?
 
     public init(
         key: TargetKey, selectedRegisteredAt: Int64, change: Change, attempts: Attempts = .unchanged,

@@ -144,9 +144,10 @@ public struct OutcomeBatch: Sendable {
                 counts[rows[index].key] = AckCount(outcome: verdict.outcome, at: ack.at, app: ack.key.app)
                 continue
             }
-            rows[index].attempts = .replace(AckRule.marking(attempts, index: matched, delayMilliseconds: delay))
             // What it said of the data moves the unchanged acks, as a match at once would have.
-            if ack.changed != nil { rows[index].unchangedAcks = ack.cadence.acknowledged(changed: ack.changed).unchangedAcks }
+            rows[index].attempts = .replace(
+                AckRule.marking(attempts, index: matched, delayMilliseconds: delay),
+                unchangedAcks: ack.changed.map { ack.cadence.acknowledged(changed: $0).unchangedAcks })
             let match = AckCount.Match(
                 answeredAt: attempts[matched].answeredAt, activityType: ack.activityType, environment: ack.environment,
                 delayMilliseconds: delay)

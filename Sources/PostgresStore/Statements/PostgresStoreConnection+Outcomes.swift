@@ -43,8 +43,8 @@ extension PostgresStoreConnection {
             // All of a row's attempts anew (a waiting ack marked one), where its write reached it,
             // with the unchanged acks in a row that ack's `changed` made.
             for (index, row) in rows.enumerated() where results[index] == .written {
-                guard case .replace(let attempts) = row.attempts else { continue }
-                try run(Self.attemptsReplaced, (row.key, attempts, row.unchangedAcks))
+                guard case .replace(let attempts, let unchangedAcks) = row.attempts else { continue }
+                try run(Self.attemptsReplaced, (row.key, attempts, unchangedAcks))
             }
             return OutcomeRow.Written(results: results, deleted: removed.compactMap(\.counted))
         }

@@ -130,12 +130,11 @@ extension SQLiteStoreConnection {
             case .attemptOnly: change = .attemptOnly
             }
             switch row.attempts {
-            case .unchanged: attempts = .unchanged
-            case .prepend: attempts = .prepend
-            case .replace: attempts = .replace
+            case .unchanged: (attempts, writesUnchangedAcks) = (.unchanged, false)
+            case .prepend: (attempts, writesUnchangedAcks) = (.prepend, false)
+            case .replace(_, let unchangedAcks): (attempts, writesUnchangedAcks) = (.replace, unchangedAcks != nil)
             }
             clearsWaitingAck = row.clearsWaitingAck
-            writesUnchangedAcks = row.unchangedAcks != nil
         }
 
         var number: Int {
@@ -184,11 +183,13 @@ extension SQLiteStoreConnection {
             let entry: SQLiteInputSQL<Update> = "\(bind: { .blob(AttemptRing.entry(prepended($0.row))) })"
             assignments.append("attempts = \(raw: SQLiteConnection.prependAttemptFunction)(\(entry), attempts)")
         case .replace:
-            assignments.append("attempts = \(bind: { .blob(AttemptRing.encode(replacing($0.row))) })")
+            assignments.append("attempts = \(bind: { .blob(AttemptRing.encode(replacing($0.row).all)) })")
         }
         if shape.clearsWaitingAck { assignments.append("waiting_ack_at = NULL, waiting_changed = NULL") }
         if shape.writesUnchangedAcks {
-            assignments.append("unchanged_acks = \(bind: { $0.row.unchangedAcks.map { .integer(Int64($0)) } ?? .null })")
+            let unchangedAcks: SQLiteInputSQL<Update> =
+                "\(bind: { replacing($0.row).unchangedAcks.map { .integer(Int64($0)) } ?? .null })"
+            assignments.append("unchanged_acks = \(unchangedAcks)")
         }
         return """
             UPDATE push_targets SET \(SQL.joined(assignments, separator: ", ")) \
@@ -209,9 +210,9 @@ extension SQLiteStoreConnection {
         return attempt
     }
 
-    /// The attempts a replacing shape writes.
-    private static func replacing(_ row: OutcomeRow) -> [PushAttempt] {
-        guard case .replace(let all) = row.attempts else { preconditionFailure("a row that replaces") }
-        return all
+    /// The attempts a replacing shape writes, and the unchanged acks with them.
+    private static func replacing(_ row: OutcomeRow) -> (all: [PushAttempt], unchangedAcks: Int?) {
+        guard case .replace(let all, let unchangedAcks) = row.attempts else { preconditionFailure("a row that replaces") }
+        return (all, unchangedAcks)
     }
 }
