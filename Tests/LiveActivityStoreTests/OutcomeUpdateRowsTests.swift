@@ -13,11 +13,8 @@ private let t0: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
 /// does with the same row, and only where the row is registered as the sweep read it, unless it
 /// is an attempt alone.
 @Suite struct OutcomeUpdateRowsTests {
-    /// Every shape that sets something (an attempt alone that changes nothing is never run) and
-    /// that a row can take (the unchanged acks go only with replaced attempts).
-    static let shapes = SQLiteStoreConnection.UpdateShape.all.filter {
-        !$0.setsNothing && ($0.attempts == .replace || !$0.writesUnchangedAcks)
-    }
+    /// Every shape that sets something (an attempt alone that changes nothing is never run).
+    static let shapes = SQLiteStoreConnection.UpdateShape.all.filter { !$0.setsNothing }
 
     @Test func everyShapeSetsWhatItSaysOnAStoredRowAsTheMemoryEngineDoes() throws {
         try compareEngines(reRegistered: false)
@@ -68,16 +65,19 @@ private let t0: Int64 = 1_800_000_000_000 - 1_800_000_000_000 % 3_600_000
             switch shape.attempts {
             case .unchanged: .unchanged
             case .prepend: .prepend(attempt(token, answeredAt: t0 + 7000))
-            case .replace:
-                .replace(
-                    [attempt(token, answeredAt: t0 + 7000), attempt(token, answeredAt: t0 + 2000)],
-                    unchangedAcks: shape.writesUnchangedAcks ? 5 : nil)
+            case .replace: .replace(replaced(token), unchangedAcks: nil)
+            case .replaceWithUnchangedAcks: .replace(replaced(token), unchangedAcks: 5)
             }
         let row = OutcomeRow(
             key: .wake(token), selectedRegisteredAt: t0, change: change, attempts: attempts,
             clearsWaitingAck: shape.clearsWaitingAck)
         precondition(SQLiteStoreConnection.UpdateShape(of: row, setting: setting).number == shape.number)
         return row
+    }
+
+    /// The attempts a replacing row writes, newest first.
+    static func replaced(_ token: PushToken) -> [PushAttempt] {
+        [attempt(token, answeredAt: t0 + 7000), attempt(token, answeredAt: t0 + 2000)]
     }
 
     static func attempt(_ token: PushToken, answeredAt: Int64) -> PushAttempt {

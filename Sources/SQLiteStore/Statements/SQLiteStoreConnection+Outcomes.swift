@@ -93,34 +93,32 @@ extension SQLiteStoreConnection {
         return connection.changes > 0
     }
 
-    /// Which of the update's texts a row takes: what its setting sets, how its attempts change,
-    /// whether it clears a waiting ack and whether it writes the unchanged acks. Its `number`
-    /// finds its statement.
+    /// Which of the update's texts a row takes: what its setting sets, how its attempts change
+    /// (replaced ones with the unchanged acks or without) and whether it clears a waiting ack.
+    /// Its `number` finds its statement.
     struct UpdateShape {
         enum Change: Int, CaseIterable { case delivered, kept, attemptOnly }
-        enum Attempts: Int, CaseIterable { case unchanged, prepend, replace }
+        enum Attempts: Int, CaseIterable {
+            case unchanged, prepend, replace
+            /// Replaced, with the unchanged acks the judged ack's `changed` made.
+            case replaceWithUnchangedAcks
+        }
 
         var change: Change
         var attempts: Attempts
         var clearsWaitingAck: Bool
-        var writesUnchangedAcks: Bool
 
         /// Every shape, in the order of their numbers.
         static let all = Change.allCases.flatMap { change in
             Attempts.allCases.flatMap { attempts in
-                [false, true].flatMap { clears in
-                    [false, true].map { writes in
-                        UpdateShape(change: change, attempts: attempts, clearsWaitingAck: clears, writesUnchangedAcks: writes)
-                    }
-                }
+                [false, true].map { clears in UpdateShape(change: change, attempts: attempts, clearsWaitingAck: clears) }
             }
         }
 
-        init(change: Change, attempts: Attempts, clearsWaitingAck: Bool, writesUnchangedAcks: Bool) {
+        init(change: Change, attempts: Attempts, clearsWaitingAck: Bool) {
             self.change = change
             self.attempts = attempts
             self.clearsWaitingAck = clearsWaitingAck
-            self.writesUnchangedAcks = writesUnchangedAcks
         }
 
         init(of row: OutcomeRow, setting: Setting) {
@@ -130,20 +128,24 @@ extension SQLiteStoreConnection {
             case .attemptOnly: change = .attemptOnly
             }
             switch row.attempts {
-            case .unchanged: (attempts, writesUnchangedAcks) = (.unchanged, false)
-            case .prepend: (attempts, writesUnchangedAcks) = (.prepend, false)
-            case .replace(_, let unchangedAcks): (attempts, writesUnchangedAcks) = (.replace, unchangedAcks != nil)
+            case .unchanged: attempts = .unchanged
+            case .prepend: attempts = .prepend
+            case .replace(_, unchangedAcks: nil): attempts = .replace
+            case .replace: attempts = .replaceWithUnchangedAcks
             }
             clearsWaitingAck = row.clearsWaitingAck
         }
 
-        var number: Int {
-            ((change.rawValue * Attempts.allCases.count + attempts.rawValue) * 2 + (clearsWaitingAck ? 1 : 0)) * 2
-                + (writesUnchangedAcks ? 1 : 0)
-        }
+        var number: Int { (change.rawValue * Attempts.allCases.count + attempts.rawValue) * 2 + (clearsWaitingAck ? 1 : 0) }
+
+        /// All the attempts written anew.
+        var replacesAttempts: Bool { attempts == .replace || attempts == .replaceWithUnchangedAcks }
+
+        /// The judged ack's unchanged acks written with them.
+        var writesUnchangedAcks: Bool { attempts == .replaceWithUnchangedAcks }
 
         /// An update that would set nothing: none is run.
-        var setsNothing: Bool { change == .attemptOnly && attempts == .unchanged && !clearsWaitingAck && !writesUnchangedAcks }
+        var setsNothing: Bool { change == .attemptOnly && attempts == .unchanged && !clearsWaitingAck }
     }
 
     /// Every shape's statement, in the order of their numbers (internal: its test prepares each).
@@ -182,7 +184,7 @@ extension SQLiteStoreConnection {
         case .prepend:
             let entry: SQLiteInputSQL<Update> = "\(bind: { .blob(AttemptRing.entry(prepended($0.row))) })"
             assignments.append("attempts = \(raw: SQLiteConnection.prependAttemptFunction)(\(entry), attempts)")
-        case .replace:
+        case .replace, .replaceWithUnchangedAcks:
             assignments.append("attempts = \(bind: { .blob(AttemptRing.encode(replacing($0.row).all)) })")
         }
         if shape.clearsWaitingAck { assignments.append("waiting_ack_at = NULL, waiting_changed = NULL") }
